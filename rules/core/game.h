@@ -1,0 +1,68 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/core/chacha20.h"
+#include "rules/core/role.h"
+#include "rules/core/rule_error.h"
+
+namespace blockfog::core {
+
+// How a game stands: running, or finished with a winner (or none) and a reason.
+struct Outcome {
+  bool finished = false;
+  std::optional<Role> winner;
+  std::string reason;  // machine-readable, e.g. "nobles_majority", "king_killed"
+
+  bool operator==(const Outcome&) const = default;
+};
+
+// One game in progress, behind the module interface of DESIGN.md "The engine contract".
+// The server, the tools and the store speak to every game through this JSON boundary; each
+// game module keeps its own typed state behind it.
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  virtual std::vector<Role> active_roles() const = 0;
+  // The complete list of what `role` may do now, each in the JSON form `apply` takes.
+  virtual nlohmann::json legal_actions(Role role) const = 0;
+  // Applies an action, running automatic steps up to the next decision. On error the state is
+  // unchanged.
+  virtual std::optional<RuleError> apply(Role role, const nlohmann::json& action) = 0;
+  // What `role` may know, and nothing more (RULES 13).
+  virtual nlohmann::json view(Role role) const = 0;
+  virtual Outcome outcome() const = 0;
+  // The complete state (secrets included): for snapshots only, never for a client.
+  virtual nlohmann::json to_json() const = 0;
+  // SHA-256 (hex) of the canonical serialisation: identifies a position.
+  virtual std::string state_hash() const = 0;
+  // Broken invariants, empty when the state is sound.
+  virtual std::vector<std::string> check_invariants() const = 0;
+  virtual std::unique_ptr<Game> clone() const = 0;
+};
+
+struct SetupResult {
+  std::unique_ptr<Game> game;  // null on error
+  std::string error;
+};
+
+// A game's rules: how to start one and how to restore one.
+class GameModule {
+ public:
+  virtual ~GameModule() = default;
+  virtual std::string_view id() const = 0;
+  virtual std::string_view rules_version() const = 0;
+  virtual std::vector<std::string> scenarios() const = 0;
+  virtual SetupResult setup(const Seed& seed, std::string_view scenario,
+                            const nlohmann::json& options) const = 0;
+  virtual SetupResult from_json(const nlohmann::json& state) const = 0;
+};
+
+}  // namespace blockfog::core

@@ -1,0 +1,106 @@
+#include "rules/hots/action.h"
+
+#include <array>
+
+namespace blockfog::hots {
+namespace {
+
+enum class Param : std::uint8_t { None, Card, Block, Area };
+
+struct KindSpec {
+  ActionKind kind;
+  std::string_view name;
+  Param a;
+  std::string_view a_field;
+  Param b;
+  std::string_view b_field;
+};
+
+constexpr std::array kSpecs = {
+    KindSpec{ActionKind::PlayCard, "play_card", Param::Card, "card", Param::None, ""},
+    KindSpec{ActionKind::TakeBack, "take_back", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Decline, "decline", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Truce, "truce", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Move, "move", Param::Block, "block", Param::Area, "to"},
+    KindSpec{ActionKind::Step, "step", Param::Area, "to", Param::None, ""},
+    KindSpec{ActionKind::Stop, "stop", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::NorseMove, "norse_move", Param::Area, "to", Param::None, ""},
+    KindSpec{ActionKind::EndMovePhase, "end_move_phase", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Undo, "undo", Param::None, "", Param::None, ""},
+};
+
+const KindSpec& spec_of(ActionKind kind) {
+  for (const auto& spec : kSpecs) {
+    if (spec.kind == kind) return spec;
+  }
+  return kSpecs.back();
+}
+
+std::string param_id(Param param, std::uint8_t value) {
+  const auto& data = game_data();
+  switch (param) {
+    case Param::Card:
+      return value < data.cards.size() ? data.cards[value].id : "?";
+    case Param::Block:
+      return value < data.blocks.size() ? data.blocks[value].id : "?";
+    case Param::Area:
+      return value < data.areas.size() ? data.areas[value].id : "?";
+    case Param::None:
+      break;
+  }
+  return "";
+}
+
+std::optional<std::uint8_t> param_from(Param param, const nlohmann::json& json,
+                                       std::string_view field, std::string& error) {
+  if (param == Param::None) return kNone;
+  const auto it = json.find(field);
+  if (it == json.end() || !it->is_string()) {
+    error = "field '" + std::string(field) + "' must be a string id";
+    return std::nullopt;
+  }
+  const auto& id = it->get_ref<const std::string&>();
+  const auto& data = game_data();
+  std::optional<std::uint8_t> value;
+  if (param == Param::Card) value = data.card_by_id(id);
+  if (param == Param::Block) value = data.block_by_id(id);
+  if (param == Param::Area) value = data.area_by_id(id);
+  if (!value) error = "unknown id '" + id + "' in field '" + std::string(field) + "'";
+  return value;
+}
+
+}  // namespace
+
+std::string_view action_kind_name(ActionKind kind) { return spec_of(kind).name; }
+
+nlohmann::json action_to_json(const Action& action) {
+  const auto& spec = spec_of(action.kind);
+  nlohmann::json json = {{"kind", spec.name}};
+  if (spec.a != Param::None) json[std::string(spec.a_field)] = param_id(spec.a, action.a);
+  if (spec.b != Param::None) json[std::string(spec.b_field)] = param_id(spec.b, action.b);
+  return json;
+}
+
+std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error) {
+  if (!json.is_object()) {
+    error = "an action must be a JSON object";
+    return std::nullopt;
+  }
+  const auto kind = json.find("kind");
+  if (kind == json.end() || !kind->is_string()) {
+    error = "field 'kind' must be a string";
+    return std::nullopt;
+  }
+  for (const auto& spec : kSpecs) {
+    if (spec.name != kind->get_ref<const std::string&>()) continue;
+    const auto a = param_from(spec.a, json, spec.a_field, error);
+    if (!a) return std::nullopt;
+    const auto b = param_from(spec.b, json, spec.b_field, error);
+    if (!b) return std::nullopt;
+    return Action{spec.kind, *a, *b};
+  }
+  error = "unknown action kind '" + kind->get<std::string>() + "'";
+  return std::nullopt;
+}
+
+}  // namespace blockfog::hots

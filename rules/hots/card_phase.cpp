@@ -1,0 +1,71 @@
+#include "rules/hots/phases.h"
+
+// Card phase: RULES 3.
+
+namespace blockfog::hots::detail {
+namespace {
+
+CardId chosen_card(const Position& p, Side side) {
+  for (CardId c = 0; c < kCardCount; ++c) {
+    if (p.cards[c].place == CardPlace::Chosen && p.cards[c].holder == index_of(side)) return c;
+  }
+  return kNone;
+}
+
+bool is_event(CardId card) { return game_data().cards[card].kind == CardKind::Event; }
+
+// RULES 3.2.2: who is Player 1.
+Side player_one(CardId scotland, CardId england) {
+  if (is_event(england)) return Side::England;
+  if (is_event(scotland)) return Side::Scotland;
+  const auto& cards = game_data().cards;
+  return cards[scotland].value > cards[england].value ? Side::Scotland : Side::England;
+}
+
+// RULES 3.2: both cards are revealed together; nothing can be taken back afterwards.
+void reveal(State& s) {
+  const CardId scotland = chosen_card(s, Side::Scotland);
+  const CardId england = chosen_card(s, Side::England);
+  for (CardId c : {scotland, england}) {
+    s.cards[c].place = CardPlace::Played;
+    s.cards[c].turn = s.turn;
+  }
+  const Side p1 = player_one(scotland, england);
+  s.p1 = index_of(p1);
+  clear_undo(s);
+  add_log(s, LogKind::CardsRevealed, Audience::Public, scotland, england, index_of(p1));
+  // RULES 3.3: a double event ends the year after this game turn.
+  s.double_event = is_event(scotland) && is_event(england);
+  if (s.double_event) add_log(s, LogKind::DoubleEvent, Audience::Public);
+  start_player_turn(s);
+}
+
+}  // namespace
+
+void card_legal(const State& s, Side side, ActionList& out) {
+  const CardId own = chosen_card(s, side);
+  if (own != kNone) {
+    // RULES 3.1.2: take back while the other has not chosen (reveal happens when both have).
+    out.push_back(simple(ActionKind::TakeBack));
+    return;
+  }
+  for (CardId c = 0; c < kCardCount; ++c) {
+    if (s.cards[c].place == CardPlace::Hand && s.cards[c].holder == index_of(side)) {
+      out.push_back(play_card(c));
+    }
+  }
+}
+
+void card_apply(State& s, Side side, const Action& action) {
+  if (action.kind == ActionKind::TakeBack) {
+    s.cards[chosen_card(s, side)].place = CardPlace::Hand;
+    add_log(s, LogKind::CardTakenBack, Audience::Public, index_of(side));
+    return;
+  }
+  s.cards[action.a].place = CardPlace::Chosen;
+  // RULES 3.1.3: everybody sees that a card was chosen; only its owner sees which.
+  add_log(s, LogKind::CardChosen, Audience::Public, index_of(side));
+  if (chosen_card(s, core::other_side(side)) != kNone) reveal(s);
+}
+
+}  // namespace blockfog::hots::detail

@@ -1,0 +1,161 @@
+#include "rules/hots/engine.h"
+
+#include <algorithm>
+#include <string>
+
+#include "rules/hots/phases.h"
+
+// Dispatch of decisions to the phase handlers, and undo (RULES 14).
+
+namespace blockfog::hots {
+namespace {
+
+using core::Role;
+using core::RuleError;
+using core::RuleErrorCode;
+
+bool is_side(Role role) { return role == Role::Scotland || role == Role::England; }
+
+// What the rules let `side` decide now, without undo.
+std::vector<Action> phase_actions(const State& s, Side side) {
+  std::vector<Action> out;
+  switch (s.phase) {
+    case Phase::CardChoice:
+      detail::card_legal(s, side, out);
+      break;
+    case Phase::Event:
+      if (s.active == index_of(side)) detail::event_legal(s, side, out);
+      break;
+    case Phase::Move:
+      if (s.active == index_of(side)) detail::move_legal(s, side, out);
+      break;
+    case Phase::BattleChoice:
+    case Phase::BorderRaid:
+    case Phase::Winter:
+    case Phase::GameOver:
+      break;  // battles, raids and winter come with later rules issues
+  }
+  return out;
+}
+
+bool can_undo(const State& s, Side side) {
+  return !s.undo.empty() && s.undo.back().side == index_of(side);
+}
+
+// Undo is offered within a side's own run of decisions in the move phase; anything that
+// reveals or randomises clears the history (RULES 14, Undo).
+bool keeps_undo_point(const State& s) { return s.phase == Phase::Move; }
+
+}  // namespace
+
+std::vector<Role> active_roles(const State& s) {
+  std::vector<Role> roles;
+  switch (s.phase) {
+    case Phase::CardChoice:
+      // RULES 3.1.1: both choose at once; a side that has chosen waits for the other.
+      for (Side side : {Side::Scotland, Side::England}) {
+        const auto& cards = s.cards;
+        const bool chosen = std::any_of(cards.begin(), cards.end(), [&](const CardState& c) {
+          return c.place == CardPlace::Chosen && c.holder == index_of(side);
+        });
+        if (!chosen) roles.push_back(side);
+      }
+      break;
+    case Phase::GameOver:
+      break;
+    default:
+      if (s.active != kNone) roles.push_back(side_of(s.active));
+      break;
+  }
+  return roles;
+}
+
+std::vector<Action> legal_actions(const State& s, Role role) {
+  if (!is_side(role) || s.phase == Phase::GameOver) return {};
+  auto actions = phase_actions(s, role);
+  if (can_undo(s, role)) actions.push_back(simple(ActionKind::Undo));
+  return actions;
+}
+
+std::optional<RuleError> apply(State& s, Role role, const Action& action) {
+  if (s.phase == Phase::GameOver) return RuleError{RuleErrorCode::GameOver, "the game is over"};
+  if (!is_side(role)) return RuleError{RuleErrorCode::NotYourTurn, "observers cannot act"};
+  const auto legal = legal_actions(s, role);
+  if (legal.empty()) {
+    return RuleError{RuleErrorCode::NotYourTurn,
+                     std::string(core::role_name(role)) + " has nothing to decide now"};
+  }
+  if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
+    return RuleError{RuleErrorCode::IllegalAction,
+                     "not a legal action now: " + action_to_json(action).dump()};
+  }
+  if (action.kind == ActionKind::Undo) {
+    const UndoPoint point = s.undo.back();
+    s.undo.pop_back();
+    static_cast<Position&>(s) = point.position;
+    s.log.resize(point.log_size);
+    return std::nullopt;
+  }
+  const auto before = active_roles(s);
+  if (keeps_undo_point(s)) {
+    s.undo.push_back(UndoPoint{s, static_cast<std::uint32_t>(s.log.size()), index_of(role)});
+  } else {
+    detail::clear_undo(s);
+  }
+  switch (s.phase) {
+    case Phase::CardChoice:
+      detail::card_apply(s, role, action);
+      break;
+    case Phase::Event:
+      detail::event_apply(s, role, action);
+      break;
+    case Phase::Move:
+      detail::move_apply(s, role, action);
+      break;
+    default:
+      break;
+  }
+  if (active_roles(s) != before) detail::clear_undo(s);
+  return std::nullopt;
+}
+
+core::Outcome outcome(const State& s) {
+  core::Outcome result;
+  if (s.phase != Phase::GameOver) return result;
+  result.finished = true;
+  if (s.winner != kNone) result.winner = side_of(s.winner);
+  switch (s.end_reason) {
+    case EndReason::AllNoblesScotland:
+      result.reason = "england_has_no_nobles";
+      break;
+    case EndReason::AllNoblesEngland:
+      result.reason = "scotland_has_no_nobles";
+      break;
+    case EndReason::None:
+      result.reason = "ended";
+      break;
+  }
+  return result;
+}
+
+std::string_view phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::CardChoice:
+      return "card_choice";
+    case Phase::Event:
+      return "event";
+    case Phase::Move:
+      return "move";
+    case Phase::BattleChoice:
+      return "battle";
+    case Phase::BorderRaid:
+      return "border_raid";
+    case Phase::Winter:
+      return "winter";
+    case Phase::GameOver:
+      return "game_over";
+  }
+  return "game_over";
+}
+
+}  // namespace blockfog::hots

@@ -1,0 +1,41 @@
+#pragma once
+
+// The Hammer of the Scots engine: the typed API behind the module contract of DESIGN.md.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/game.h"
+#include "rules/core/rng.h"
+#include "rules/hots/action.h"
+#include "rules/hots/state.h"
+
+namespace blockfog::hots {
+
+inline constexpr std::string_view kRulesVersion = "hots-1";
+
+struct Options {
+  bool schiltroms = false;  // RULES 15.1
+
+  bool operator==(const Options&) const = default;
+};
+
+// Scenario index for "braveheart", "the_bruce" (or "bruce") and "campaign".
+std::optional<int> scenario_index(std::string_view id);
+
+// RULES 2.1. `script` scripts the set-up's random outcomes (levy, deal) for tests.
+State setup(const core::Seed& seed, int scenario, const Options& options,
+            std::vector<core::ScriptedOutcome> script = {});
+
+std::vector<core::Role> active_roles(const State& s);
+std::vector<Action> legal_actions(const State& s, core::Role role);
+// Applies `action` for `role` and runs automatic steps to the next decision point. On error
+// the state is unchanged.
+std::optional<core::RuleError> apply(State& s, core::Role role, const Action& action);
+core::Outcome outcome(const State& s);
+
+// Public name of the phase (RULES 13.1.4): what everybody may see of the current state.
+std::string_view phase_name(Phase phase);
+
+}  // namespace blockfog::hots

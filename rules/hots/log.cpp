@@ -1,0 +1,106 @@
+#include "rules/hots/log.h"
+
+#include "rules/hots/data.h"
+#include "rules/hots/state.h"
+
+namespace blockfog::hots {
+namespace {
+
+using core::Role;
+
+std::string side_name(int side) { return side == 0 ? "Scotland" : "England"; }
+std::string area_name(int area) { return area < kAreaCount ? game_data().areas[area].name : "?"; }
+std::string block_name(int block) {
+  return block < kBlockCount ? game_data().blocks[block].name : "?";
+}
+std::string card_name(int card) {
+  if (card >= kCardCount) return "?";
+  const auto& info = game_data().cards[card];
+  return info.kind == CardKind::Move ? "move " + info.name : info.name;
+}
+std::string border_name(int entry) {
+  if (entry == kEntryBySea) return "by sea";
+  if (entry == kEntryCaptured) return "captured";
+  return entry < kBorderCount ? "across " + game_data().borders[entry].id : "?";
+}
+
+}  // namespace
+
+bool can_read(Audience audience, Role role) {
+  switch (audience) {
+    case Audience::Public:
+      return true;
+    case Audience::ScotlandOnly:
+      return role == Role::Scotland;
+    case Audience::EnglandOnly:
+      return role == Role::England;
+    case Audience::NotScotland:
+      return role != Role::Scotland;
+    case Audience::NotEngland:
+      return role != Role::England;
+  }
+  return false;
+}
+
+Audience only(Role side) {
+  return side == Role::Scotland ? Audience::ScotlandOnly : Audience::EnglandOnly;
+}
+
+Audience all_but(Role side) {
+  return side == Role::Scotland ? Audience::NotScotland : Audience::NotEngland;
+}
+
+std::string log_text(const LogEntry& e) {
+  switch (e.kind) {
+    case LogKind::YearStart:
+      return "Year " + std::to_string(e.n) + " begins.";
+    case LogKind::TurnStart:
+      return "Game turn " + std::to_string(e.n) + ".";
+    case LogKind::CardsDealt:
+      return "Cards shuffled; " + std::to_string(e.n) + " dealt to each player.";
+    case LogKind::CardChosen:
+      return side_name(e.a) + " has chosen a card.";
+    case LogKind::CardTakenBack:
+      return side_name(e.a) + " took its card back.";
+    case LogKind::CardsRevealed:
+      return "Cards revealed: Scotland " + card_name(e.a) + ", England " + card_name(e.b) + ". " +
+             side_name(e.c) + " is Player 1.";
+    case LogKind::DoubleEvent:
+      return "Both players played events: the year ends after this game turn.";
+    case LogKind::LevyBlock:
+      return "Levied " + block_name(e.a) + " into " + area_name(e.b) + ".";
+    case LogKind::LevyCount:
+      return "England levied " + std::to_string(e.n) + " blocks into " + area_name(e.b) + ".";
+    case LogKind::EventDeclined:
+      return side_name(e.a) + " declined the event " + card_name(e.b) + ".";
+    case LogKind::TruceInForce:
+      return "Truce: " + side_name(e.a) + " may not attack this game turn.";
+    case LogKind::MovePhaseStart:
+      return side_name(e.a) + " moves with " + std::to_string(e.n) + " move points.";
+    case LogKind::MoveStep:
+      return block_name(e.a) + " moved from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::MoveStepAnon:
+      return "A " + side_name(e.a) + " block moved from " + area_name(e.b) + " to " +
+             area_name(e.c) + ".";
+    case LogKind::BattleCreated:
+      return side_name(e.a) + " attacks " + area_name(e.b) + ".";
+    case LogKind::ReserveArrived:
+      return "A " + side_name(e.a) + " reserve arrived in " + area_name(e.b) + " " +
+             border_name(e.c) + ".";
+    case LogKind::NorseMove:
+      return "The Norse sailed from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::MovePhaseEnd:
+      return side_name(e.a) + " ended its move phase.";
+    case LogKind::BattlePhase:
+      return "Battle phase: " + std::to_string(e.n) + " contested areas.";
+    case LogKind::BorderRaidDue:
+      return "Scots alone hold England: a border raid is due.";
+    case LogKind::WinterStart:
+      return "Winter of " + std::to_string(e.n) + ".";
+    case LogKind::GameEnd:
+      return "Game over: " + side_name(e.a) + " wins.";
+  }
+  return "";
+}
+
+}  // namespace blockfog::hots

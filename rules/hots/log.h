@@ -1,0 +1,65 @@
+#pragma once
+
+// The game log (RULES 13.1.3): compact structured lines, each with an audience, turned into
+// text only when a view is made. A private event is logged twice: a full line for its owner
+// and a redacted one for everybody else.
+
+#include <cstdint>
+#include <string>
+
+#include "rules/core/role.h"
+
+namespace blockfog::hots {
+
+enum class Audience : std::uint8_t {
+  Public,
+  ScotlandOnly,
+  EnglandOnly,
+  NotScotland,  // England and observers (the redacted twin of a Scotland-only line)
+  NotEngland,   // Scotland and observers
+};
+
+bool can_read(Audience audience, core::Role role);
+Audience only(core::Role side);     // the owner's full line
+Audience all_but(core::Role side);  // everybody else's redacted line
+
+enum class LogKind : std::uint8_t {
+  YearStart,       // n = year
+  TurnStart,       // n = turn
+  CardsDealt,      // n = cards per hand
+  CardChosen,      // a = side
+  CardTakenBack,   // a = side
+  CardsRevealed,   // a = Scotland's card, b = England's card, c = P1 side
+  DoubleEvent,     //
+  LevyBlock,       // a = block, b = area (owner only)
+  LevyCount,       // n = blocks, b = area (redacted)
+  EventDeclined,   // a = side, b = card
+  TruceInForce,    // a = side restricted
+  MovePhaseStart,  // a = side, n = move points
+  MoveStep,        // a = block, b = from, c = to (owner only)
+  MoveStepAnon,    // a = side, b = from, c = to (redacted)
+  BattleCreated,   // a = attacker side, b = area
+  ReserveArrived,  // a = side, b = area, c = border or kEntryBySea
+  NorseMove,       // b = from, c = to
+  MovePhaseEnd,    // a = side, n = move points left unused
+  BattlePhase,     // n = contested areas
+  BorderRaidDue,   //
+  WinterStart,     // n = year
+  GameEnd,         // a = winner side, b = EndReason
+};
+
+struct LogEntry {
+  LogKind kind;
+  Audience audience;
+  std::uint8_t a = 0;
+  std::uint8_t b = 0;
+  std::uint8_t c = 0;
+  std::uint8_t d = 0;
+  std::int16_t n = 0;
+
+  bool operator==(const LogEntry&) const = default;
+};
+
+std::string log_text(const LogEntry& entry);
+
+}  // namespace blockfog::hots

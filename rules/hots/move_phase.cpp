@@ -1,0 +1,232 @@
+#include "rules/hots/phases.h"
+
+// Move phase: RULES 4 (group moves, paths, limits, the Anglo-Scottish border, battles created
+// by movement, pinning, border-use record, Truce restrictions, the Norse).
+
+namespace blockfog::hots::detail {
+namespace {
+
+bool is_activated(const Position& p, AreaId area) { return (p.activated >> area) & 1U; }
+
+// RULES 4.7: a block may leave an area holding enemy blocks only while the side's non-reserve
+// blocks there outnumber all enemy blocks there (reserves included).
+bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
+  const int enemies = count_in_area(p, area, core::other_side(side));
+  if (enemies == 0) return true;
+  int own = 0;
+  const auto& blocks = game_data().blocks;
+  for (int b = 0; b < kBlockCount; ++b) {
+    own += p.blocks[b].loc == area && blocks[b].owner == side && !p.blocks[b].reserve;
+  }
+  return own > enemies;
+}
+
+// RULES 4.3.2: may a block of `side` in `from` (having come from `previous`) cross into `n`?
+bool can_step(const Position& p, Side side, AreaId from, AreaId previous, const Neighbor& n) {
+  const auto& data = game_data();
+  const auto& border = data.borders[n.border];
+  const Side enemy = core::other_side(side);
+  if (n.area == previous) return false;                                         // 4.3.2.5
+  if (p.crossings[index_of(side)][n.border] >= border.limit) return false;      // 4.4
+  if (border.anglo_scottish && p.mp < 1) return false;                          // 4.1.4
+  if (has_enemy(p, from, side) && p.border_use[n.border] == index_of(enemy)) {  // 4.3.2.3
+    return false;
+  }
+  if (p.truce_against == index_of(side)) {  // 4.9
+    if (has_enemy(p, n.area, side)) return false;
+    if (side == Side::Scotland && n.area == data.england) return false;
+  }
+  return true;
+}
+
+bool has_next_step(const Position& p, Side side, AreaId at, AreaId previous) {
+  for (const auto& n : game_data().areas[at].neighbors) {
+    if (can_step(p, side, at, previous, n)) return true;
+  }
+  return false;
+}
+
+// RULES 4.2 and 4.1.4: may this block begin a land move now?
+bool can_start(const Position& p, Side side, BlockId b) {
+  const auto& info = game_data().blocks[b];
+  const auto& block = p.blocks[b];
+  if (info.owner != side || block.loc >= kAreaCount || block.moved || block.reserve) return false;
+  if (info.type == BlockType::Norse) return false;  // 4.10
+  if (p.mp < 1 && !is_activated(p, block.loc)) return false;
+  return pin_allows_leaving(p, block.loc, side);
+}
+
+bool norse_can_move(const Position& p, Side side) {
+  const auto norse = game_data().norse;
+  const auto& block = p.blocks[norse];
+  return side == Side::Scotland && block.loc < kAreaCount && !block.moved && !block.reserve &&
+         p.mp >= 1 && pin_allows_leaving(p, block.loc, side);
+}
+
+// RULES 4.10.1: any other coastal area but England, unless a Truce forbids an attack.
+bool norse_destination(const Position& p, Side side, AreaId to) {
+  const auto& data = game_data();
+  if (!data.areas[to].coastal || to == data.england) return false;
+  if (to == p.blocks[data.norse].loc) return false;
+  return !(p.truce_against == index_of(side) && has_enemy(p, to, side));
+}
+
+// RULES 4.6: the block entered an area holding enemy blocks.
+void arrive_at_enemy(State& s, Side side, BlockId b, AreaId area, std::uint8_t origin,
+                     std::uint8_t border) {
+  auto& marker = s.battles[area];
+  auto& block = s.blocks[b];
+  if (marker.attacker == kNone) {
+    marker = BattleMarker{index_of(side), origin, border};  // 4.6.1.1
+    add_log(s, LogKind::BattleCreated, Audience::Public, index_of(side), area);
+  } else if (marker.attacker == index_of(side) && marker.main_border != kNone &&
+             origin == marker.main_origin && border == marker.main_border) {
+    // 4.6.1.2: same origin and border as the main attack: main attacker.
+  } else {
+    block.reserve = true;  // 4.6.1.2, 4.6.1.3, 4.10.4
+    block.entry = border == kNone ? kEntryBySea : border;
+    add_log(s, LogKind::ReserveArrived, Audience::Public, index_of(side), area, block.entry);
+  }
+  // 4.8.1: the border is recorded as last used by this side (never for sea moves, 4.8.2).
+  if (border != kNone) s.border_use[border] = index_of(side);
+}
+
+// RULES 4.1.3: the move's cost, charged when it is complete.
+void finish_move(State& s) {
+  const auto origin = s.moving.origin;
+  if (s.moving.crossed_anglo_scottish) {
+    --s.mp;  // the crossing block pays its own MP and activates nothing
+  } else if (!is_activated(s, origin)) {
+    --s.mp;
+    s.activated |= 1U << origin;
+  }
+  s.moving = MovingBlock{};
+}
+
+// The phase ends by itself only when public facts alone show that nothing can move, so that
+// ending it tells the opponent nothing hidden (RULES 13.1.4): no MP left and no unmoved block
+// in an activated area. Otherwise the player ends it (his only action may be to end it).
+bool nothing_can_move_publicly(const Position& p, Side side) {
+  if (p.mp > 0) return false;
+  const auto& blocks = game_data().blocks;
+  for (int b = 0; b < kBlockCount; ++b) {
+    const auto& block = p.blocks[b];
+    if (blocks[b].owner == side && block.loc < kAreaCount && !block.moved && !block.reserve &&
+        is_activated(p, block.loc)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void end_move_phase(State& s, Side side) {
+  add_log(s, LogKind::MovePhaseEnd, Audience::Public, index_of(side), 0, 0, s.mp);
+  end_player_turn(s);
+}
+
+void end_if_done(State& s, Side side) {
+  if (s.phase == Phase::Move && s.moving.block == kNone && nothing_can_move_publicly(s, side)) {
+    end_move_phase(s, side);
+  }
+}
+
+void take_step(State& s, Side side, AreaId to) {
+  const auto& data = game_data();
+  const BlockId b = s.moving.block;
+  const AreaId from = s.blocks[b].loc;
+  const BorderId border = data.border_between[from][to];
+  ++s.crossings[index_of(side)][border];  // 4.3.3
+  s.moving.crossed_anglo_scottish |= data.borders[border].anglo_scottish;
+  s.moving.previous = from;
+  ++s.moving.steps;
+  s.blocks[b].loc = to;
+  // 13.2: the move is public as an anonymous block; its owner sees which block it is.
+  add_private_log(s, side, LogKind::MoveStep, b, from, to, LogKind::MoveStepAnon, index_of(side),
+                  from, to);
+  if (has_enemy(s, to, side)) {  // 4.3.4, 4.6
+    arrive_at_enemy(s, side, b, to, s.moving.origin, border);
+    finish_move(s);
+    return;
+  }
+  // 4.3.4: movement allowance spent, red border, England entered, or no further step.
+  if (s.moving.steps >= data.blocks[b].movement || data.borders[border].must_stop ||
+      to == data.england || !has_next_step(s, side, to, from)) {
+    finish_move(s);
+  }
+}
+
+void move_norse(State& s, Side side, AreaId to) {
+  const auto norse = game_data().norse;
+  const AreaId from = s.blocks[norse].loc;
+  s.blocks[norse].loc = to;
+  s.blocks[norse].moved = true;
+  --s.mp;  // 4.10.1: its own group, 1 MP, activates nothing
+  // 4.10.5: Norse moves are announced, which reveals the block: no undo past this point.
+  clear_undo(s);
+  add_log(s, LogKind::NorseMove, Audience::Public, 0, from, to);
+  if (has_enemy(s, to, side)) arrive_at_enemy(s, side, norse, to, kNone, kNone);  // 4.10.4
+}
+
+}  // namespace
+
+void enter_move_phase(State& s, Side side, int move_points) {
+  s.phase = Phase::Move;
+  s.active = index_of(side);
+  s.mp = static_cast<std::uint8_t>(move_points);
+  s.activated = 0;
+  s.moving = MovingBlock{};
+  add_log(s, LogKind::MovePhaseStart, Audience::Public, index_of(side), 0, 0, move_points);
+  end_if_done(s, side);
+}
+
+void move_legal(const State& s, Side side, ActionList& out) {
+  const auto& data = game_data();
+  if (s.moving.block != kNone) {
+    const AreaId at = s.blocks[s.moving.block].loc;
+    for (const auto& n : data.areas[at].neighbors) {
+      if (can_step(s, side, at, s.moving.previous, n)) out.push_back(step(n.area));
+    }
+    out.push_back(simple(ActionKind::Stop));
+    return;
+  }
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (!can_start(s, side, b)) continue;
+    const AreaId at = s.blocks[b].loc;
+    for (const auto& n : data.areas[at].neighbors) {
+      if (can_step(s, side, at, kNone, n)) out.push_back(move(b, n.area));
+    }
+  }
+  if (norse_can_move(s, side)) {
+    for (AreaId a = 0; a < kAreaCount; ++a) {
+      if (norse_destination(s, side, a)) out.push_back(norse_move(a));
+    }
+  }
+  out.push_back(simple(ActionKind::EndMovePhase));
+}
+
+void move_apply(State& s, Side side, const Action& action) {
+  switch (action.kind) {
+    case ActionKind::Move:
+      s.moving = MovingBlock{action.a, s.blocks[action.a].loc, kNone, 0, false};
+      s.blocks[action.a].moved = true;  // 4.3.6
+      take_step(s, side, action.b);
+      break;
+    case ActionKind::Step:
+      take_step(s, side, action.a);
+      break;
+    case ActionKind::Stop:
+      finish_move(s);
+      break;
+    case ActionKind::NorseMove:
+      move_norse(s, side, action.a);
+      break;
+    case ActionKind::EndMovePhase:
+      end_move_phase(s, side);
+      return;
+    default:
+      return;
+  }
+  end_if_done(s, side);
+}
+
+}  // namespace blockfog::hots::detail

@@ -1,0 +1,45 @@
+#pragma once
+
+// Internal: the phase handlers and turn sequencing shared by the engine's source files.
+
+#include <vector>
+
+#include "rules/hots/action.h"
+#include "rules/hots/state.h"
+
+namespace blockfog::hots::detail {
+
+using ActionList = std::vector<Action>;
+
+void add_log(State& s, LogKind kind, Audience audience, int a = 0, int b = 0, int c = 0, int n = 0);
+// A private fact: the full line for `owner`, the redacted `anon` line for everyone else.
+void add_private_log(State& s, Side owner, LogKind kind, int a, int b, int c, LogKind anon,
+                     int anon_a, int anon_b, int anon_c, int n = 0);
+
+// Undo history is dropped whenever something random or hidden comes out (RULES 14, Undo).
+inline void clear_undo(State& s) { s.undo.clear(); }
+
+// Sequencing (RULES 2.2, 2.3).
+void start_year(State& s);
+void start_turn(State& s);
+void start_player_turn(State& s);
+void end_player_turn(State& s);
+void end_game(State& s, Side winner, EndReason reason);
+
+// Card phase (RULES 3).
+void card_legal(const State& s, Side side, ActionList& out);
+void card_apply(State& s, Side side, const Action& action);
+
+// Events (RULES 7): Truce now, the others with a later rules issue.
+void event_legal(const State& s, Side side, ActionList& out);
+void event_apply(State& s, Side side, const Action& action);
+
+// Move phase (RULES 4).
+void enter_move_phase(State& s, Side side, int move_points);
+void move_legal(const State& s, Side side, ActionList& out);
+void move_apply(State& s, Side side, const Action& action);
+
+// The card `side` played this game turn, or kNone.
+CardId played_card(const Position& p, Side side);
+
+}  // namespace blockfog::hots::detail

@@ -1,0 +1,236 @@
+#include "rules/hots/serialize.h"
+
+#include <array>
+
+#include "rules/core/hex.h"
+#include "rules/core/sha256.h"
+#include "rules/hots/engine.h"
+
+namespace blockfog::hots {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kFormat = 1;
+
+[[noreturn]] void fail(const std::string& what) { throw StateFormatError("state: " + what); }
+
+// Enumerations by name, so that stored snapshots stay readable and stable.
+constexpr std::array kPhaseNames = {"card_choice", "event",  "move",     "battle_choice",
+                                    "border_raid", "winter", "game_over"};
+constexpr std::array kCardPlaces = {"deck", "hand", "chosen", "played"};
+
+template <std::size_t N>
+int name_index(const std::array<const char*, N>& names, const std::string& name) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (name == names[i]) return static_cast<int>(i);
+  }
+  fail("unknown name '" + name + "'");
+}
+
+json small(std::uint8_t value) { return value == kNone ? json() : json(value); }
+std::uint8_t small_from(const json& j) {
+  if (j.is_null()) return kNone;
+  const int v = j.get<int>();
+  if (v < 0 || v > 255) fail("value out of range");
+  return static_cast<std::uint8_t>(v);
+}
+
+std::string loc_name(std::uint8_t loc) {
+  if (loc == kPool) return "pool";
+  if (loc == kNotInPlay) return "not_in_play";
+  if (loc == kDead) return "dead";
+  return game_data().areas.at(loc).id;
+}
+
+std::uint8_t loc_from(const std::string& name) {
+  if (name == "pool") return kPool;
+  if (name == "not_in_play") return kNotInPlay;
+  if (name == "dead") return kDead;
+  const auto area = game_data().area_by_id(name);
+  if (!area) fail("unknown place '" + name + "'");
+  return *area;
+}
+
+json position_to_json(const Position& p) {
+  const auto& data = game_data();
+  json blocks = json::object();
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& block = p.blocks[b];
+    blocks[data.blocks[b].id] = {loc_name(block.loc), block.strength, block.moved, block.reserve,
+                                 small(block.entry)};
+  }
+  json cards = json::object();
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const auto& card = p.cards[c];
+    cards[data.cards[c].id] = {kCardPlaces[static_cast<int>(card.place)], small(card.holder),
+                               card.turn};
+  }
+  json battles = json::object();
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    const auto& m = p.battles[a];
+    if (m.attacker != kNone) {
+      battles[data.areas[a].id] = {m.attacker, small(m.main_origin), small(m.main_border)};
+    }
+  }
+  return {
+      {"blocks", blocks},
+      {"cards", cards},
+      {"battles", battles},
+      {"crossings", p.crossings},
+      {"border_use", p.border_use},
+      {"scenario", data.scenarios[p.scenario].id},
+      {"schiltroms", p.schiltroms},
+      {"year", p.year},
+      {"turn", p.turn},
+      {"phase", kPhaseNames[static_cast<int>(p.phase)]},
+      {"p1", small(p.p1)},
+      {"player_turn", p.player_turn},
+      {"active", small(p.active)},
+      {"edward_ii", p.edward_ii},
+      {"edward_wintered_last", p.edward_wintered_last},
+      {"king_crowned", p.king_crowned},
+      {"french_knights_added", p.french_knights_added},
+      {"truce_against", small(p.truce_against)},
+      {"double_event", p.double_event},
+      {"mp", p.mp},
+      {"activated", p.activated},
+      {"moving",
+       {small(p.moving.block), small(p.moving.origin), small(p.moving.previous), p.moving.steps,
+        p.moving.crossed_anglo_scottish}},
+      {"end_reason", static_cast<int>(p.end_reason)},
+      {"winner", small(p.winner)},
+  };
+}
+
+Position position_from_json(const json& j) {
+  const auto& data = game_data();
+  Position p;
+  const auto& blocks = j.at("blocks");
+  if (blocks.size() != kBlockCount) fail("expected 56 blocks");
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& row = blocks.at(data.blocks[b].id);
+    p.blocks[b] = BlockState{loc_from(row.at(0).get<std::string>()), small_from(row.at(1)),
+                             row.at(2).get<bool>(), row.at(3).get<bool>(), small_from(row.at(4))};
+  }
+  const auto& cards = j.at("cards");
+  if (cards.size() != kCardCount) fail("expected 25 cards");
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const auto& row = cards.at(data.cards[c].id);
+    p.cards[c] = CardState{static_cast<CardPlace>(name_index(kCardPlaces, row.at(0))),
+                           small_from(row.at(1)), small_from(row.at(2))};
+  }
+  for (const auto& [area, row] : j.at("battles").items()) {
+    const auto id = data.area_by_id(area);
+    if (!id) fail("unknown battle area '" + area + "'");
+    p.battles[*id] =
+        BattleMarker{small_from(row.at(0)), small_from(row.at(1)), small_from(row.at(2))};
+  }
+  p.crossings = j.at("crossings").get<decltype(p.crossings)>();
+  p.border_use = j.at("border_use").get<decltype(p.border_use)>();
+  const auto scenario = data.scenario_by_id(j.at("scenario").get<std::string>());
+  if (!scenario) fail("unknown scenario");
+  p.scenario = static_cast<std::uint8_t>(*scenario);
+  p.schiltroms = j.at("schiltroms").get<bool>();
+  p.year = j.at("year").get<std::uint16_t>();
+  p.turn = j.at("turn").get<std::uint8_t>();
+  p.phase = static_cast<Phase>(name_index(kPhaseNames, j.at("phase")));
+  p.p1 = small_from(j.at("p1"));
+  p.player_turn = j.at("player_turn").get<std::uint8_t>();
+  p.active = small_from(j.at("active"));
+  p.edward_ii = j.at("edward_ii").get<bool>();
+  p.edward_wintered_last = j.at("edward_wintered_last").get<bool>();
+  p.king_crowned = j.at("king_crowned").get<bool>();
+  p.french_knights_added = j.at("french_knights_added").get<bool>();
+  p.truce_against = small_from(j.at("truce_against"));
+  p.double_event = j.at("double_event").get<bool>();
+  p.mp = j.at("mp").get<std::uint8_t>();
+  p.activated = j.at("activated").get<std::uint32_t>();
+  const auto& m = j.at("moving");
+  p.moving = MovingBlock{small_from(m.at(0)), small_from(m.at(1)), small_from(m.at(2)),
+                         m.at(3).get<std::uint8_t>(), m.at(4).get<bool>()};
+  p.end_reason = static_cast<EndReason>(j.at("end_reason").get<int>());
+  p.winner = small_from(j.at("winner"));
+  return p;
+}
+
+json rng_to_json(const core::Rng& rng) {
+  const auto& stream = rng.stream();
+  json script = json::array();
+  for (const auto& o : rng.script_queue()) {
+    script.push_back({o.kind == core::ScriptedOutcome::Kind::Die ? "die" : "pick", o.value});
+  }
+  return {{"key", core::to_hex(stream.key())},
+          {"stream", stream.stream()},
+          {"block_counter", stream.block_counter()},
+          {"word_offset", stream.word_offset()},
+          {"script", script},
+          {"script_position", rng.script_position()}};
+}
+
+core::Rng rng_from_json(const json& j) {
+  const auto key = core::seed_from_hex(j.at("key").get<std::string>());
+  if (!key) fail("rng key must be 64 hex digits");
+  const auto counter = j.at("block_counter").get<std::uint64_t>();
+  const auto offset = j.at("word_offset").get<std::uint32_t>();
+  if (!core::ChaCha20Stream::is_valid_position(counter, offset)) fail("bad rng position");
+  std::vector<core::ScriptedOutcome> script;
+  for (const auto& o : j.at("script")) {
+    const auto kind = o.at(0).get<std::string>();
+    script.push_back(
+        {kind == "die" ? core::ScriptedOutcome::Kind::Die : core::ScriptedOutcome::Kind::Pick,
+         o.at(1).get<int>()});
+  }
+  return core::Rng::restore(
+      core::ChaCha20Stream::restore(*key, j.at("stream").get<std::uint64_t>(), counter, offset),
+      std::move(script), j.at("script_position").get<std::size_t>());
+}
+
+}  // namespace
+
+json to_json(const State& s) {
+  json log = json::array();
+  for (const auto& e : s.log) {
+    log.push_back(
+        {static_cast<int>(e.kind), static_cast<int>(e.audience), e.a, e.b, e.c, e.d, e.n});
+  }
+  json undo = json::array();
+  for (const auto& point : s.undo) {
+    undo.push_back({{"position", position_to_json(point.position)},
+                    {"log_size", point.log_size},
+                    {"side", small(point.side)}});
+  }
+  return {{"format", kFormat},
+          {"rules_version", kRulesVersion},
+          {"position", position_to_json(s)},
+          {"rng", rng_to_json(s.rng)},
+          {"log", log},
+          {"undo", undo}};
+}
+
+State state_from_json(const json& j) {
+  try {
+    if (j.at("format").get<int>() != kFormat) fail("unsupported format");
+    if (j.at("rules_version").get<std::string>() != kRulesVersion) fail("other rules version");
+    State s;
+    static_cast<Position&>(s) = position_from_json(j.at("position"));
+    s.rng = rng_from_json(j.at("rng"));
+    for (const auto& e : j.at("log")) {
+      s.log.push_back(LogEntry{
+          static_cast<LogKind>(e.at(0).get<int>()), static_cast<Audience>(e.at(1).get<int>()),
+          e.at(2).get<std::uint8_t>(), e.at(3).get<std::uint8_t>(), e.at(4).get<std::uint8_t>(),
+          e.at(5).get<std::uint8_t>(), e.at(6).get<std::int16_t>()});
+    }
+    for (const auto& u : j.at("undo")) {
+      s.undo.push_back(UndoPoint{position_from_json(u.at("position")),
+                                 u.at("log_size").get<std::uint32_t>(), small_from(u.at("side"))});
+    }
+    return s;
+  } catch (const json::exception& e) {
+    fail(std::string("malformed: ") + e.what());
+  }
+}
+
+std::string state_hash(const State& s) { return core::to_hex(core::sha256(to_json(s).dump())); }
+
+}  // namespace blockfog::hots

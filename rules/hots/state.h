@@ -1,0 +1,150 @@
+#pragma once
+
+// The whole game state as a value type (RULES 1.8). `Position` holds every game fact in
+// fixed-size arrays (trivially copyable, so copies and undo points never allocate); `State`
+// adds what grows or is secret: the random generator, the log and the undo history.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "rules/core/rng.h"
+#include "rules/hots/data.h"
+#include "rules/hots/log.h"
+
+namespace blockfog::hots {
+
+// Block places beyond the 23 map areas (RULES 1.5).
+inline constexpr std::uint8_t kPool = kAreaCount;
+inline constexpr std::uint8_t kNotInPlay = kAreaCount + 1;
+inline constexpr std::uint8_t kDead = kAreaCount + 2;
+
+// How a reserve entered its battle area (public, RULES 13.2): a border id, or one of these.
+inline constexpr std::uint8_t kEntryBySea = 0xfe;
+inline constexpr std::uint8_t kEntryCaptured = 0xfd;
+
+struct BlockState {
+  std::uint8_t loc = kNotInPlay;  // area id, kPool, kNotInPlay or kDead
+  std::uint8_t strength = 0;      // steps, 1..max while on the map
+  bool moved = false;             // moved this game turn (RULES 4.2.2)
+  bool reserve = false;           // battle reserve (RULES 4.6, 5.2)
+  std::uint8_t entry = kNone;     // for a reserve: how it came (border, by sea, captured)
+
+  bool operator==(const BlockState&) const = default;
+};
+
+enum class CardPlace : std::uint8_t { Deck, Hand, Chosen, Played };
+
+struct CardState {
+  CardPlace place = CardPlace::Deck;
+  std::uint8_t holder = kNone;  // side index while in a hand, chosen or played
+  std::uint8_t turn = 0;        // game turn in which it was played
+
+  bool operator==(const CardState&) const = default;
+};
+
+// The battle marker of an area (RULES 4.6.1): who attacks, and what makes a main attacker.
+struct BattleMarker {
+  std::uint8_t attacker = kNone;     // side index, kNone when there is no battle
+  std::uint8_t main_origin = kNone;  // area the main attack came from (kNone: by sea, 4.10.4)
+  std::uint8_t main_border = kNone;  // border it crossed (kNone: by sea)
+
+  bool operator==(const BattleMarker&) const = default;
+};
+
+// Named states of the game (RULES 14). Phases after the move phase are entered but their
+// decisions come with later rules issues; until then they offer no actions.
+enum class Phase : std::uint8_t {
+  CardChoice,    // #1, both sides
+  Event,         // #3-9, the event player
+  Move,          // #11, the moving player
+  BattleChoice,  // #12, P1 (battles: later issue)
+  BorderRaid,    // #17, England (later issue)
+  Winter,        // #18-26 (later issue)
+  GameOver,      // #27
+};
+
+enum class EndReason : std::uint8_t {
+  None,
+  AllNoblesScotland,  // England controls no noble (RULES 12.2.3)
+  AllNoblesEngland,   // Scotland controls no noble
+};
+
+// A block moving step by step through the move phase (RULES 4.3.7).
+struct MovingBlock {
+  std::uint8_t block = kNone;
+  std::uint8_t origin = kNone;    // area it started from
+  std::uint8_t previous = kNone;  // area before the current one (no doubling back, 4.3.2.5)
+  std::uint8_t steps = 0;
+  bool crossed_anglo_scottish = false;  // pays its own MP (RULES 4.1.3)
+
+  bool operator==(const MovingBlock&) const = default;
+};
+
+struct Position {
+  std::array<BlockState, kBlockCount> blocks{};
+  std::array<CardState, kCardCount> cards{};
+  std::array<BattleMarker, kAreaCount> battles{};
+  // Per side, per border: crossings in the current limit window (RULES 4.4).
+  std::array<std::array<std::uint8_t, kBorderCount>, 2> crossings{};
+  // Per border: side that last crossed it into a contested area, or kNone (RULES 4.8).
+  std::array<std::uint8_t, kBorderCount> border_use{};
+
+  std::uint8_t scenario = 0;
+  bool schiltroms = false;  // option (RULES 15.1)
+  std::uint16_t year = 0;
+  std::uint8_t turn = 0;  // game turn within the year, 1-5 (RULES 2.3)
+  Phase phase = Phase::CardChoice;
+  std::uint8_t p1 = kNone;             // side index of Player 1 this game turn
+  std::uint8_t player_turn = 0;        // 0: P1's player turn, 1: P2's
+  std::uint8_t active = kNone;         // side awaited in single-side phases
+  bool edward_ii = false;              // RULES 6.1
+  bool edward_wintered_last = false;   // RULES 10.6.1
+  bool king_crowned = false;           // RULES 8.1
+  bool french_knights_added = false;   // RULES 10.10
+  std::uint8_t truce_against = kNone;  // side a Truce restricts this game turn (RULES 7.5)
+  bool double_event = false;           // both played events: the year ends after this turn (3.3)
+
+  // Move phase (RULES 4).
+  std::uint8_t mp = 0;
+  std::uint32_t activated = 0;  // bit per area activated this phase (RULES 4.1.2)
+  MovingBlock moving{};
+
+  EndReason end_reason = EndReason::None;
+  std::uint8_t winner = kNone;
+
+  bool operator==(const Position&) const = default;
+};
+
+struct UndoPoint {
+  Position position;
+  std::uint32_t log_size = 0;
+  std::uint8_t side = kNone;  // whose decision this point takes back
+
+  bool operator==(const UndoPoint&) const = default;
+};
+
+struct State : Position {
+  core::Rng rng;
+  std::vector<LogEntry> log;
+  std::vector<UndoPoint> undo;
+
+  bool operator==(const State&) const = default;
+};
+
+// Small queries on a position, shared by every phase.
+inline Side side_of(int index) { return static_cast<Side>(index); }
+inline std::uint8_t index_of(Side side) { return static_cast<std::uint8_t>(side); }
+
+inline bool on_map(const Position& p, BlockId b) { return p.blocks[b].loc < kAreaCount; }
+inline Side owner_of(BlockId b) { return game_data().blocks[b].owner; }
+
+int count_in_area(const Position& p, AreaId area, Side side);
+bool has_enemy(const Position& p, AreaId area, Side side);    // enemy blocks present
+bool is_friendly(const Position& p, AreaId area, Side side);  // own blocks, no enemy (1.6)
+bool is_vacant(const Position& p, AreaId area);               // no blocks (1.6 neutral)
+bool is_contested(const Position& p, AreaId area);            // both sides present
+int nobles_controlled(const Position& p, Side side);          // RULES 1.4.4, Moray included
+int two_block_nobles_controlled(const Position& p, Side side);
+
+}  // namespace blockfog::hots

@@ -1,0 +1,276 @@
+#include "rules/hots/view.h"
+
+#include <string>
+
+#include "rules/core/hex.h"
+#include "rules/hots/engine.h"
+#include "rules/hots/phases.h"
+#include "rules/hots/serialize.h"
+
+namespace blockfog::hots {
+namespace {
+
+using core::Role;
+using nlohmann::json;
+
+std::string side_id(int side) { return std::string(core::role_name(side_of(side))); }
+json side_or_null(std::uint8_t side) { return side == kNone ? json() : json(side_id(side)); }
+
+// Outside battles (a later rules issue) only the owner sees a block on the map or in a pool.
+bool sees_block(Role role, BlockId b) { return role != Role::Observer && owner_of(b) == role; }
+
+json own_block(const Position& p, BlockId b) {
+  const auto& block = p.blocks[b];
+  json j = {{"block", game_data().blocks[b].id},
+            {"strength", block.strength},
+            {"moved", block.moved},
+            {"reserve", block.reserve}};
+  return j;
+}
+
+std::string entry_name(std::uint8_t entry) {
+  if (entry == kEntryBySea) return "sea";
+  if (entry == kEntryCaptured) return "captured";
+  return game_data().borders[entry].id;
+}
+
+// RULES 13.2: per area, counts for everybody; identities only for the owner.
+json area_side(const Position& p, Role role, AreaId area, Side side) {
+  int count = 0;
+  int moved = 0;
+  json blocks = json::array();
+  json reserves = json::array();
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& block = p.blocks[b];
+    if (block.loc != area || owner_of(b) != side) continue;
+    ++count;
+    moved += block.moved;
+    if (block.reserve) reserves.push_back(entry_name(block.entry));
+    if (sees_block(role, b)) blocks.push_back(own_block(p, b));
+  }
+  json j = {{"count", count}, {"moved", moved}, {"reserves", reserves}};
+  if (role == side) j["blocks"] = blocks;
+  return j;
+}
+
+json areas_view(const Position& p, Role role) {
+  const auto& data = game_data();
+  json areas = json::array();
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    json area = {{"id", data.areas[a].id},
+                 {"scotland", area_side(p, role, a, Side::Scotland)},
+                 {"england", area_side(p, role, a, Side::England)}};
+    const auto& marker = p.battles[a];
+    if (marker.attacker != kNone) {
+      area["battle"] = {
+          {"attacker", side_id(marker.attacker)},
+          {"main_origin",
+           marker.main_origin == kNone ? json() : json(data.areas[marker.main_origin].id)},
+          {"main_border",
+           marker.main_border == kNone ? json() : json(data.borders[marker.main_border].id)}};
+    }
+    areas.push_back(std::move(area));
+  }
+  return areas;
+}
+
+json pools_view(const Position& p, Role role) {
+  json pools = json::object();
+  for (Side side : {Side::Scotland, Side::England}) {
+    int count = 0;
+    json blocks = json::array();
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      if (p.blocks[b].loc != kPool || owner_of(b) != side) continue;
+      ++count;
+      if (role == side) blocks.push_back(game_data().blocks[b].id);
+    }
+    json j = {{"count", count}};
+    if (role == side) j["blocks"] = blocks;  // RULES 13.3: only the owner knows his pool
+    pools[side_id(index_of(side))] = j;
+  }
+  return pools;
+}
+
+// RULES 13.2: dead blocks and non-noble blocks not yet in play are public.
+json public_off_map(const Position& p, std::uint8_t place) {
+  json ids = json::array();
+  const auto& data = game_data();
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (p.blocks[b].loc != place) continue;
+    if (place == kNotInPlay && data.blocks[b].noble >= 0) continue;  // implied by the roster
+    ids.push_back(data.blocks[b].id);
+  }
+  return ids;
+}
+
+// RULES 13.2: the two-block noble roster is public; Moray's status only to Scotland, or to
+// everybody once he is dead.
+json nobles_view(const Position& p, Role role) {
+  const auto& data = game_data();
+  json roster = json::object();
+  for (const auto& noble : data.nobles) {
+    const bool english = on_map(p, noble.blocks[index_of(Side::England)]);
+    roster[noble.key] = english ? "england" : "scotland";
+  }
+  const auto& moray = p.blocks[data.moray];
+  json scotland = {{"two_block", two_block_nobles_controlled(p, Side::Scotland)}};
+  if (moray.loc == kDead) {
+    scotland["moray"] = "dead";
+    scotland["total"] = two_block_nobles_controlled(p, Side::Scotland);
+  } else if (role == Role::Scotland) {
+    scotland["moray"] = moray.loc == kPool ? "pool" : "on_map";
+    scotland["total"] = nobles_controlled(p, Side::Scotland);
+  } else {
+    scotland["moray"] = "unknown";
+  }
+  return {{"roster", roster},
+          {"england", {{"total", nobles_controlled(p, Side::England)}}},
+          {"scotland", scotland}};
+}
+
+json cards_view(const Position& p, Role role) {
+  const auto& data = game_data();
+  json hand = json::array();
+  json chosen = {{"scotland", false}, {"england", false}};
+  json hand_sizes = {{"scotland", 0}, {"england", 0}};
+  json my_choice;
+  json played = json::array();
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const auto& card = p.cards[c];
+    if (card.holder == kNone) continue;
+    const auto holder = side_id(card.holder);
+    const bool mine = role == side_of(card.holder);
+    if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
+      hand_sizes[holder] = hand_sizes[holder].get<int>() + 1;
+      if (mine) hand.push_back(data.cards[c].id);
+    }
+    if (card.place == CardPlace::Chosen) {
+      chosen[holder] = true;  // RULES 3.1.3: that, not which
+      if (mine) my_choice = data.cards[c].id;
+    }
+    if (card.place == CardPlace::Played) {
+      played.push_back({{"side", holder}, {"card", data.cards[c].id}, {"turn", card.turn}});
+    }
+  }
+  json j = {{"hand_sizes", hand_sizes}, {"chosen", chosen}, {"played_this_year", played}};
+  if (role != Role::Observer) {
+    j["hand"] = hand;
+    j["my_choice"] = my_choice;
+  }
+  return j;
+}
+
+json move_view(const Position& p, Role role) {
+  const auto& data = game_data();
+  json activated = json::array();
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if ((p.activated >> a) & 1U) activated.push_back(data.areas[a].id);
+  }
+  json j = {{"side", side_id(p.active)}, {"mp", p.mp}, {"activated", activated}};
+  if (p.moving.block != kNone) {
+    // The moving block's path is public; which block it is, only its owner knows.
+    json moving = {{"origin", data.areas[p.moving.origin].id},
+                   {"at", data.areas[p.blocks[p.moving.block].loc].id},
+                   {"steps", p.moving.steps}};
+    if (role == owner_of(p.moving.block)) moving["block"] = data.blocks[p.moving.block].id;
+    j["moving"] = moving;
+  }
+  return j;
+}
+
+json border_view(const Position& p, Role role) {
+  const auto& data = game_data();
+  json use = json::object();
+  for (BorderId b = 0; b < kBorderCount; ++b) {
+    if (p.border_use[b] != kNone) use[data.borders[b].id] = side_id(p.border_use[b]);
+  }
+  json j = {{"use", use}};
+  if (role != Role::Observer) {
+    // RULES 13.2: each player sees only his own crossing counters.
+    json counters = json::object();
+    for (BorderId b = 0; b < kBorderCount; ++b) {
+      const auto n = p.crossings[index_of(role)][b];
+      if (n > 0) counters[data.borders[b].id] = n;
+    }
+    j["my_crossings"] = counters;
+  }
+  return j;
+}
+
+json log_view(const State& s, Role role) {
+  json lines = json::array();
+  for (std::size_t i = 0; i < s.log.size(); ++i) {
+    if (can_read(s.log[i].audience, role)) {
+      lines.push_back({{"i", i}, {"text", log_text(s.log[i])}});
+    }
+  }
+  return lines;
+}
+
+std::string phase_text(const State& s) {
+  if (s.phase == Phase::CardChoice) return "Card choice";
+  if (s.phase == Phase::GameOver) return "Game over";
+  const std::string side = s.active == kNone ? "" : (s.active == 0 ? "Scotland" : "England");
+  switch (s.phase) {
+    case Phase::Event:
+      return side + ": event";
+    case Phase::Move:
+      return side + ": move phase";
+    case Phase::BattleChoice:
+      return side + ": battle phase";
+    case Phase::BorderRaid:
+      return "England: border raid";
+    case Phase::Winter:
+      return "Winter";
+    default:
+      return side;
+  }
+}
+
+}  // namespace
+
+json view(const State& s, Role role) {
+  const auto& data = game_data();
+  json roles = json::array();
+  for (Role r : active_roles(s)) roles.push_back(core::role_name(r));
+  json actions = json::array();
+  for (const auto& a : legal_actions(s, role)) actions.push_back(action_to_json(a));
+  const auto result = outcome(s);
+  json j = {
+      {"game", "hots"},
+      {"rules_version", kRulesVersion},
+      {"role", core::role_name(role)},
+      {"scenario", data.scenarios[s.scenario].id},
+      {"options", {{"schiltroms", s.schiltroms}}},
+      {"year", s.year},
+      {"turn", s.turn},
+      {"phase", phase_name(s.phase)},
+      {"phase_text", phase_text(s)},
+      {"awaiting", roles},
+      {"player1", side_or_null(s.p1)},
+      {"edward", s.edward_ii ? "Edward II" : "Edward I"},
+      {"king_crowned", s.king_crowned},
+      {"french_knights_added", s.french_knights_added},
+      {"truce_against", side_or_null(s.truce_against)},
+      {"cards", cards_view(s, role)},
+      {"areas", areas_view(s, role)},
+      {"pools", pools_view(s, role)},
+      {"dead", public_off_map(s, kDead)},
+      {"not_in_play", public_off_map(s, kNotInPlay)},
+      {"nobles", nobles_view(s, role)},
+      {"borders", border_view(s, role)},
+      {"legal_actions", actions},
+      {"log", log_view(s, role)},
+  };
+  if (s.phase == Phase::Move) j["move"] = move_view(s, role);
+  if (result.finished) {
+    j["outcome"] = {{"winner", result.winner ? json(core::role_name(*result.winner)) : json()},
+                    {"reason", result.reason}};
+    // RULES 13.1.6: once the game is over everything may be shown, the seed included.
+    j["seed"] = core::to_hex(s.rng.stream().key());
+    j["final_state"] = to_json(s);
+  }
+  return j;
+}
+
+}  // namespace blockfog::hots

@@ -1,0 +1,207 @@
+// hots-sim: plays random legal games of Hammer of the Scots on the engine and reports how they
+// went. With --check it verifies after every action: the invariants, the exact JSON round trip,
+// and the fog of war (no view holds a block id its role may not know, RULES 13).
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/core/hex.h"
+#include "rules/core/sha256.h"
+#include "rules/hots/engine.h"
+#include "rules/hots/invariants.h"
+#include "rules/hots/serialize.h"
+#include "rules/hots/view.h"
+#include "tools/hots-sim/redaction.h"
+
+namespace {
+
+using namespace blockfog;
+using nlohmann::json;
+
+struct Options {
+  std::vector<int> scenarios;
+  std::uint64_t seed = 1;
+  int games = 1;
+  bool check = false;
+  bool schiltroms = false;
+  int max_actions = 20000;
+};
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::cerr << "hots-sim: " << problem << "\n"
+            << "usage: hots-sim [--scenario braveheart|bruce|campaign|all] [--seed N] "
+               "[--games N] [--check] [--schiltroms] [--max-actions N]\n";
+  std::exit(2);
+}
+
+Options parse_args(int argc, char** argv) {
+  Options options;
+  std::string scenario = "braveheart";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(arg + " needs a value");
+      return argv[++i];
+    };
+    try {
+      if (arg == "--scenario") {
+        scenario = value();
+      } else if (arg == "--seed") {
+        options.seed = std::stoull(value());
+      } else if (arg == "--games") {
+        options.games = std::stoi(value());
+      } else if (arg == "--max-actions") {
+        options.max_actions = std::stoi(value());
+      } else if (arg == "--check") {
+        options.check = true;
+      } else if (arg == "--schiltroms") {
+        options.schiltroms = true;
+      } else {
+        usage("unknown argument " + arg);
+      }
+    } catch (const std::logic_error&) {
+      usage("bad number for " + arg);
+    }
+  }
+  if (options.games < 1) usage("--games must be at least 1");
+  if (scenario == "all") {
+    for (std::size_t i = 0; i < hots::game_data().scenarios.size(); ++i) {
+      options.scenarios.push_back(static_cast<int>(i));
+    }
+  } else if (auto index = hots::scenario_index(scenario)) {
+    options.scenarios.push_back(*index);
+  } else {
+    usage("unknown scenario " + scenario);
+  }
+  return options;
+}
+
+// Each game's seed is derived from the run's seed, the scenario and the game number, so that a
+// failing game can be replayed alone.
+core::Seed game_seed(std::uint64_t seed, int scenario, int game) {
+  const auto text = "hots-sim:" + std::to_string(seed) + ":" + std::to_string(scenario) + ":" +
+                    std::to_string(game);
+  return core::sha256(text);
+}
+
+struct GameReport {
+  std::string stopped_at;  // phase name, or "game_over"
+  long actions = 0;
+  std::string final_hash;
+  std::vector<std::string> errors;
+  json action_log = json::array();
+  std::size_t max_legal = 0;
+  std::optional<core::Role> winner;
+  std::string reason;
+};
+
+// Verifies one state; returns problems found.
+std::vector<std::string> check_state(const hots::State& s) {
+  auto problems = hots::check_invariants(s);
+  const auto restored = hots::state_from_json(hots::to_json(s));
+  if (!(restored == s)) problems.push_back("JSON round trip changed the state");
+  for (core::Role role : {core::Role::Scotland, core::Role::England, core::Role::Observer}) {
+    for (auto& leak : tools::find_leaks(s, role, hots::view(s, role))) {
+      problems.push_back(std::move(leak));
+    }
+  }
+  return problems;
+}
+
+GameReport play_game(const Options& options, int scenario, int game) {
+  GameReport report;
+  const auto seed = game_seed(options.seed, scenario, game);
+  auto state = hots::setup(seed, scenario, hots::Options{options.schiltroms});
+  // The players' choices come from a stream of their own, apart from the game's dice.
+  core::ChaCha20Stream chooser(seed, 1);
+  if (options.check) report.errors = check_state(state);
+  while (report.errors.empty() && report.actions < options.max_actions) {
+    std::vector<std::pair<core::Role, hots::Action>> choices;
+    for (core::Role role : {core::Role::Scotland, core::Role::England}) {
+      for (const auto& a : hots::legal_actions(state, role)) choices.emplace_back(role, a);
+      report.max_legal = std::max(report.max_legal, choices.size());
+    }
+    if (choices.empty()) break;
+    const auto& [role, action] =
+        choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
+    report.action_log.push_back(
+        {{"role", core::role_name(role)}, {"action", hots::action_to_json(action)}});
+    if (auto error = hots::apply(state, role, action)) {
+      report.errors.push_back("legal action refused: " + error->message);
+      break;
+    }
+    ++report.actions;
+    if (options.check) report.errors = check_state(state);
+  }
+  report.stopped_at = report.actions >= options.max_actions
+                          ? "step_cap"
+                          : std::string(hots::phase_name(state.phase));
+  const auto result = hots::outcome(state);
+  report.winner = result.winner;
+  report.reason = result.reason;
+  report.final_hash = hots::state_hash(state);
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto options = parse_args(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  long total_actions = 0;
+  int total_games = 0;
+  int finished = 0;
+  int errors = 0;
+  std::size_t max_legal = 0;
+  std::map<std::string, int> stopped;
+  std::map<std::string, int> wins;
+  core::Sha256 digest;
+  for (int scenario : options.scenarios) {
+    const auto& name = hots::game_data().scenarios[scenario].id;
+    for (int game = 0; game < options.games; ++game) {
+      const auto report = play_game(options, scenario, game);
+      ++total_games;
+      total_actions += report.actions;
+      max_legal = std::max(max_legal, report.max_legal);
+      ++stopped[report.stopped_at];
+      if (report.stopped_at == "game_over") {
+        ++finished;
+        ++wins[report.winner ? std::string(core::role_name(*report.winner)) : "none"];
+      }
+      digest.update(report.final_hash);
+      if (!report.errors.empty()) {
+        ++errors;
+        std::cerr << "FAILED " << name << " seed " << options.seed << " game " << game << ":\n";
+        for (const auto& e : report.errors) std::cerr << "  " << e << "\n";
+        std::cerr << "  actions: " << report.action_log.dump() << "\n";
+      }
+      if (options.games == 1) {
+        std::cout << name << " game " << game << ": stopped at " << report.stopped_at << " after "
+                  << report.actions << " actions"
+                  << (report.stopped_at == "game_over" ? " (" + report.reason + ")" : "")
+                  << "; final state " << report.final_hash.substr(0, 16) << "\n";
+      }
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  json summary = {{"games", total_games},
+                  {"finished", finished},
+                  {"stopped_at", stopped},
+                  {"errors", errors},
+                  {"actions", total_actions},
+                  {"max_legal_actions", max_legal},
+                  {"wins", wins},
+                  {"checked", options.check},
+                  {"games_per_sec", seconds > 0 ? total_games / seconds : 0.0},
+                  {"digest", core::to_hex(digest.finish())}};
+  std::cout << summary.dump() << "\n";
+  return errors == 0 ? 0 : 1;
+}

@@ -1,0 +1,49 @@
+#include "tools/hots-sim/redaction.h"
+
+#include "rules/core/hex.h"
+
+namespace blockfog::tools {
+namespace {
+
+using core::Role;
+
+// A block whose identity `role` may not know now: an enemy's (or, for observers, anyone's)
+// block on the map or in a pool. Dead blocks and blocks not in play are public (RULES 13.2).
+bool is_hidden(const hots::State& s, Role role, hots::BlockId b) {
+  const auto loc = s.blocks[b].loc;
+  if (loc != hots::kPool && loc >= hots::kAreaCount) return false;
+  return role == Role::Observer || hots::owner_of(b) != role;
+}
+
+}  // namespace
+
+std::vector<std::string> find_leaks(const hots::State& s, Role role, const nlohmann::json& view) {
+  std::vector<std::string> leaks;
+  if (s.phase == hots::Phase::GameOver) return leaks;  // RULES 13.1.6: all may be shown
+  const auto text = view.dump();
+  const auto& data = hots::game_data();
+  for (hots::BlockId b = 0; b < hots::kBlockCount; ++b) {
+    if (is_hidden(s, role, b) && text.find('"' + data.blocks[b].id + '"') != std::string::npos) {
+      leaks.push_back(std::string(core::role_name(role)) + " view names hidden block " +
+                      data.blocks[b].id);
+    }
+  }
+  // Enemy sides of areas carry counts only: no per-block entries, hence no strengths.
+  for (const auto& area : view.at("areas")) {
+    for (const char* side : {"scotland", "england"}) {
+      if (side == core::role_name(role)) continue;
+      for (const auto& [key, value] : area.at(side).items()) {
+        if (key != "count" && key != "moved" && key != "reserves") {
+          leaks.push_back(std::string(core::role_name(role)) + " view shows '" + key +
+                          "' of enemy blocks in " + area.at("id").get<std::string>());
+        }
+      }
+    }
+  }
+  if (text.find(core::to_hex(s.rng.stream().key())) != std::string::npos) {
+    leaks.push_back(std::string(core::role_name(role)) + " view holds the generator key");
+  }
+  return leaks;
+}
+
+}  // namespace blockfog::tools
