@@ -26,6 +26,15 @@ constexpr std::array kSpecs = {
     KindSpec{ActionKind::Stop, "stop", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::NorseMove, "norse_move", Param::Area, "to", Param::None, ""},
     KindSpec{ActionKind::EndMovePhase, "end_move_phase", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::ChooseBattle, "choose_battle", Param::Area, "area", Param::None, ""},
+    KindSpec{ActionKind::Fire, "fire", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::Pass, "pass", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::Retreat, "retreat", Param::Block, "block", Param::Area, "to"},
+    KindSpec{ActionKind::TakeHit, "take_hit", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::FinishRetreat, "finish_retreat", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Regroup, "regroup", Param::Block, "block", Param::Area, "to"},
+    KindSpec{ActionKind::EndRegroup, "end_regroup", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::RaidVictim, "raid_victim", Param::Block, "block", Param::None, ""},
     KindSpec{ActionKind::Undo, "undo", Param::None, "", Param::None, ""},
 };
 

@@ -15,16 +15,25 @@
 namespace blockfog::hots {
 
 enum class ActionKind : std::uint8_t {
-  PlayCard,      // card: choose a card in secret (RULES 3.1)
-  TakeBack,      // take the chosen card back while the opponent has not chosen (3.1.2)
-  Decline,       // decline the event card played (7.1.1)
-  Truce,         // put the Truce in force (7.5)
-  Move,          // block, to: select a block and take its first step (4.3.7)
-  Step,          // to: the moving block's next step
-  Stop,          // the moving block stops where it is
-  NorseMove,     // to: the Norse move by sea (4.10)
-  EndMovePhase,  // end the move phase (4.11)
-  Undo,          // take back the last own decision (RULES 14, Undo)
+  PlayCard,       // card: choose a card in secret (RULES 3.1)
+  TakeBack,       // take the chosen card back while the opponent has not chosen (3.1.2)
+  Decline,        // decline the event card played (7.1.1)
+  Truce,          // put the Truce in force (7.5)
+  Move,           // block, to: select a block and take its first step (4.3.7)
+  Step,           // to: the moving block's next step
+  Stop,           // the moving block stops where it is
+  NorseMove,      // to: the Norse move by sea (4.10)
+  EndMovePhase,   // end the move phase (4.11)
+  ChooseBattle,   // area: the next battle to fight (RULES 5.1)
+  Fire,           // block: its combat turn is to fire (5.6)
+  Pass,           // block: its combat turn is to do nothing (5.5.3)
+  Retreat,        // block, to: retreat in a combat turn or the mandatory retreat (5.10, 5.11)
+  TakeHit,        // block: which of the tied strongest blocks takes the next hit (5.7.2)
+  FinishRetreat,  // no remaining attacker can retreat: they are eliminated (5.11.3)
+  Regroup,        // block, to (5.12)
+  EndRegroup,     //
+  RaidVictim,     // block: the English block given up to a border raid (9.1)
+  Undo,           // take back the last own decision (RULES 14, Undo)
 };
 
 // Parameters are small ids whose meaning depends on the kind (card, block, area).
@@ -41,6 +50,9 @@ inline Action move(BlockId block, AreaId to) { return {ActionKind::Move, block, 
 inline Action step(AreaId to) { return {ActionKind::Step, to, kNone}; }
 inline Action norse_move(AreaId to) { return {ActionKind::NorseMove, to, kNone}; }
 inline Action simple(ActionKind kind) { return {kind, kNone, kNone}; }
+inline Action with_block(ActionKind kind, BlockId block) { return {kind, block, kNone}; }
+inline Action with_area(ActionKind kind, AreaId area) { return {kind, area, kNone}; }
+inline Action to_area(ActionKind kind, BlockId block, AreaId to) { return {kind, block, to}; }
 
 std::string_view action_kind_name(ActionKind kind);
 nlohmann::json action_to_json(const Action& action);

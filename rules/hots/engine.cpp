@@ -30,10 +30,18 @@ std::vector<Action> phase_actions(const State& s, Side side) {
       if (s.active == index_of(side)) detail::move_legal(s, side, out);
       break;
     case Phase::BattleChoice:
+    case Phase::Combat:
+    case Phase::HitAllocation:
+    case Phase::MandatoryRetreat:
+    case Phase::Regroup:
+      detail::battle_legal(s, side, out);
+      break;
     case Phase::BorderRaid:
+      detail::raid_legal(s, side, out);
+      break;
     case Phase::Winter:
     case Phase::GameOver:
-      break;  // battles, raids and winter come with later rules issues
+      break;  // the winter comes with a later rules issue
   }
   return out;
 }
@@ -42,9 +50,12 @@ bool can_undo(const State& s, Side side) {
   return !s.undo.empty() && s.undo.back().side == index_of(side);
 }
 
-// Undo is offered within a side's own run of decisions in the move phase; anything that
-// reveals or randomises clears the history (RULES 14, Undo).
-bool keeps_undo_point(const State& s) { return s.phase == Phase::Move; }
+// Undo is offered within a side's own run of hidden, non-random decisions: moves, the
+// mandatory retreat and regroups. Anything that reveals or randomises clears the history, and
+// so does a change of the awaited side (RULES 14, Undo).
+bool keeps_undo_point(const State& s) {
+  return s.phase == Phase::Move || s.phase == Phase::MandatoryRetreat || s.phase == Phase::Regroup;
+}
 
 }  // namespace
 
@@ -112,7 +123,14 @@ std::optional<RuleError> apply(State& s, Role role, const Action& action) {
     case Phase::Move:
       detail::move_apply(s, role, action);
       break;
+    case Phase::BorderRaid:
+      detail::raid_apply(s, action);
+      break;
+    case Phase::Winter:
+    case Phase::GameOver:
+      break;
     default:
+      detail::battle_apply(s, role, action);
       break;
   }
   if (active_roles(s) != before) detail::clear_undo(s);
@@ -131,6 +149,12 @@ core::Outcome outcome(const State& s) {
     case EndReason::AllNoblesEngland:
       result.reason = "scotland_has_no_nobles";
       break;
+    case EndReason::KingKilled:
+      result.reason = "king_killed";
+      break;
+    case EndReason::EdwardIIKilled:
+      result.reason = "edward_ii_killed";
+      break;
     case EndReason::None:
       result.reason = "ended";
       break;
@@ -147,7 +171,15 @@ std::string_view phase_name(Phase phase) {
     case Phase::Move:
       return "move";
     case Phase::BattleChoice:
-      return "battle";
+      return "battle_choice";
+    case Phase::Combat:
+      return "combat";
+    case Phase::HitAllocation:
+      return "hit_allocation";
+    case Phase::MandatoryRetreat:
+      return "mandatory_retreat";
+    case Phase::Regroup:
+      return "regroup";
     case Phase::BorderRaid:
       return "border_raid";
     case Phase::Winter:

@@ -93,6 +93,63 @@ std::string log_text(const LogEntry& e) {
       return side_name(e.a) + " ended its move phase.";
     case LogKind::BattlePhase:
       return "Battle phase: " + std::to_string(e.n) + " contested areas.";
+    case LogKind::BattleBegins:
+      return "Battle in " + area_name(e.b) + ": " + side_name(e.a) + " attacks.";
+    case LogKind::RoundBegins:
+      return "Round " + std::to_string(e.n) + " in " + area_name(e.b) + ".";
+    case LogKind::BlockRevealed:
+      return block_name(e.a) + " (" + std::to_string(e.n) + ") is revealed.";
+    case LogKind::ControlChange:
+      return "Battlefield control changes in " + area_name(e.b) + ": " + side_name(e.a) +
+             " now attacks.";
+    case LogKind::CelticRoll:
+      return block_name(e.a) + " rolls " + std::to_string(e.n) + " for Celtic unity" +
+             (e.c ? ": it leaves the battle." : ": it stays.");
+    case LogKind::Fired: {
+      std::string dice;
+      for (int i = 0; i < e.d; ++i) {
+        dice += (i ? "," : "") + std::to_string((e.n >> (3 * i)) & 7);
+      }
+      return block_name(e.a) + " fires: " + dice + " - " + std::to_string(e.c) +
+             (e.c == 1 ? " hit." : " hits.");
+    }
+    case LogKind::Passed:
+      return block_name(e.a) + " passes.";
+    case LogKind::HitTaken:
+      return block_name(e.a) + " takes a hit (" + std::to_string(e.n) + " left).";
+    case LogKind::EliminatedToPool:
+      return block_name(e.a) + " is eliminated.";
+    case LogKind::EliminatedDead:
+      return block_name(e.a) + " is eliminated for good.";
+    case LogKind::EliminatedAnon:
+      return "A " + side_name(e.a) + " block in " + area_name(e.b) + " is eliminated.";
+    case LogKind::NobleCaptured:
+      return block_name(e.a) + " changes sides in " + area_name(e.b) + ": now " +
+             side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
+    case LogKind::EdwardBecomesII:
+      return "Edward I is dead; Edward II takes the field.";
+    case LogKind::Retreated:
+      return block_name(e.a) + " retreats from " + area_name(e.b) + ".";
+    case LogKind::RetreatedTo:
+      return block_name(e.a) + " retreats from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::NorseRetreat:
+      return "The Norse withdraw by sea from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::Regrouped:
+      return block_name(e.a) + " regroups from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::ArrivalsShown:
+      return std::to_string(e.n) + " " + side_name(e.a) + (e.n == 1 ? " block" : " blocks") +
+             " arrived in " + area_name(e.b) + ".";
+    case LogKind::BattleWon:
+      return side_name(e.a) + " wins the battle in " + area_name(e.b) + ".";
+    case LogKind::MandatoryRetreat:
+      return side_name(e.a) + " must retreat from " + area_name(e.b) + ".";
+    case LogKind::CouldNotRetreat:
+      return std::to_string(e.n) + " " + side_name(e.a) + (e.n == 1 ? " block" : " blocks") +
+             " could not retreat from " + area_name(e.b) + " and are eliminated.";
+    case LogKind::RaidVictim:
+      return "Border raid: " + block_name(e.a) + " in " + area_name(e.b) + " returns to the pool.";
+    case LogKind::RaidVictimAnon:
+      return "Border raid: an English block in " + area_name(e.b) + " returns to the pool.";
     case LogKind::BorderRaidDue:
       return "Scots alone hold England: a border raid is due.";
     case LogKind::WinterStart:

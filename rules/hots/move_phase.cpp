@@ -148,9 +148,10 @@ void take_step(State& s, Side side, AreaId to) {
     finish_move(s);
     return;
   }
-  // 4.3.4: movement allowance spent, red border, England entered, or no further step.
-  if (s.moving.steps >= data.blocks[b].movement || data.borders[border].must_stop ||
-      to == data.england || !has_next_step(s, side, to, from)) {
+  // 4.3.4: red border, England entered, or no further step. A spent movement allowance also
+  // stops the block, but its owner says `stop` himself: stopping by itself would tell the
+  // opponent the hidden block's allowance (RULES 13.1.4).
+  if (data.borders[border].must_stop || to == data.england || !has_next_step(s, side, to, from)) {
     finish_move(s);
   }
 }
@@ -183,8 +184,9 @@ void move_legal(const State& s, Side side, ActionList& out) {
   const auto& data = game_data();
   if (s.moving.block != kNone) {
     const AreaId at = s.blocks[s.moving.block].loc;
+    const bool spent = s.moving.steps >= data.blocks[s.moving.block].movement;  // 4.3.4
     for (const auto& n : data.areas[at].neighbors) {
-      if (can_step(s, side, at, s.moving.previous, n)) out.push_back(step(n.area));
+      if (!spent && can_step(s, side, at, s.moving.previous, n)) out.push_back(step(n.area));
     }
     out.push_back(simple(ActionKind::Stop));
     return;

@@ -39,6 +39,15 @@ void enter_move_phase(State& s, Side side, int move_points);
 void move_legal(const State& s, Side side, ActionList& out);
 void move_apply(State& s, Side side, const Action& action);
 
+// Battles (RULES 5), border raids (9).
+void enter_battle_phase(State& s);
+void battle_legal(const State& s, Side side, ActionList& out);
+void battle_apply(State& s, Side side, const Action& action);
+void end_battle_phase(State& s);
+void raid_legal(const State& s, Side side, ActionList& out);
+void raid_apply(State& s, const Action& action);
+void end_turn(State& s);
+
 // The card `side` played this game turn, or kNone.
 CardId played_card(const Position& p, Side side);
 

@@ -16,8 +16,9 @@ constexpr int kFormat = 1;
 [[noreturn]] void fail(const std::string& what) { throw StateFormatError("state: " + what); }
 
 // Enumerations by name, so that stored snapshots stay readable and stable.
-constexpr std::array kPhaseNames = {"card_choice", "event",  "move",     "battle_choice",
-                                    "border_raid", "winter", "game_over"};
+constexpr std::array kPhaseNames = {
+    "card_choice",       "event",   "move",        "battle_choice", "combat",   "hit_allocation",
+    "mandatory_retreat", "regroup", "border_raid", "winter",        "game_over"};
 constexpr std::array kCardPlaces = {"deck", "hand", "chosen", "played"};
 
 template <std::size_t N>
@@ -57,8 +58,9 @@ json position_to_json(const Position& p) {
   json blocks = json::object();
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& block = p.blocks[b];
-    blocks[data.blocks[b].id] = {loc_name(block.loc), block.strength, block.moved, block.reserve,
-                                 small(block.entry)};
+    blocks[data.blocks[b].id] = {loc_name(block.loc), block.strength,     block.moved,
+                                 block.reserve,       small(block.entry), block.acted,
+                                 block.arrival_hidden};
   }
   json cards = json::object();
   for (CardId c = 0; c < kCardCount; ++c) {
@@ -98,6 +100,9 @@ json position_to_json(const Position& p) {
       {"moving",
        {small(p.moving.block), small(p.moving.origin), small(p.moving.previous), p.moving.steps,
         p.moving.crossed_anglo_scottish}},
+      {"battle",
+       {small(p.battle.area), p.battle.round, small(p.battle.attacker), p.battle.step,
+        small(p.battle.victor), p.battle.hits, small(p.battle.target)}},
       {"end_reason", static_cast<int>(p.end_reason)},
       {"winner", small(p.winner)},
   };
@@ -110,8 +115,13 @@ Position position_from_json(const json& j) {
   if (blocks.size() != kBlockCount) fail("expected 56 blocks");
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& row = blocks.at(data.blocks[b].id);
-    p.blocks[b] = BlockState{loc_from(row.at(0).get<std::string>()), small_from(row.at(1)),
-                             row.at(2).get<bool>(), row.at(3).get<bool>(), small_from(row.at(4))};
+    p.blocks[b] = BlockState{loc_from(row.at(0).get<std::string>()),
+                             small_from(row.at(1)),
+                             row.at(2).get<bool>(),
+                             row.at(3).get<bool>(),
+                             small_from(row.at(4)),
+                             row.at(5).get<bool>(),
+                             row.at(6).get<bool>()};
   }
   const auto& cards = j.at("cards");
   if (cards.size() != kCardCount) fail("expected 25 cards");
@@ -149,6 +159,11 @@ Position position_from_json(const json& j) {
   const auto& m = j.at("moving");
   p.moving = MovingBlock{small_from(m.at(0)), small_from(m.at(1)), small_from(m.at(2)),
                          m.at(3).get<std::uint8_t>(), m.at(4).get<bool>()};
+  const auto& battle = j.at("battle");
+  p.battle = BattleState{small_from(battle.at(0)), battle.at(1).get<std::uint8_t>(),
+                         small_from(battle.at(2)), battle.at(3).get<std::uint8_t>(),
+                         small_from(battle.at(4)), battle.at(5).get<std::uint8_t>(),
+                         small_from(battle.at(6))};
   p.end_reason = static_cast<EndReason>(j.at("end_reason").get<int>());
   p.winner = small_from(j.at("winner"));
   return p;

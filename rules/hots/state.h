@@ -29,6 +29,8 @@ struct BlockState {
   bool moved = false;             // moved this game turn (RULES 4.2.2)
   bool reserve = false;           // battle reserve (RULES 4.6, 5.2)
   std::uint8_t entry = kNone;     // for a reserve: how it came (border, by sea, captured)
+  bool acted = false;             // had its combat turn this round (RULES 5.4)
+  bool arrival_hidden = false;    // retreated; its destination not yet published (13.5.3)
 
   bool operator==(const BlockState&) const = default;
 };
@@ -52,22 +54,41 @@ struct BattleMarker {
   bool operator==(const BattleMarker&) const = default;
 };
 
-// Named states of the game (RULES 14). Phases after the move phase are entered but their
-// decisions come with later rules issues; until then they offer no actions.
+// Named states of the game (RULES 14). The winter is entered but its decisions come with a
+// later rules issue; until then it offers no actions.
 enum class Phase : std::uint8_t {
-  CardChoice,    // #1, both sides
-  Event,         // #3-9, the event player
-  Move,          // #11, the moving player
-  BattleChoice,  // #12, P1 (battles: later issue)
-  BorderRaid,    // #17, England (later issue)
-  Winter,        // #18-26 (later issue)
-  GameOver,      // #27
+  CardChoice,        // #1, both sides
+  Event,             // #3-9, the event player
+  Move,              // #11, the moving player
+  BattleChoice,      // #12, P1
+  Combat,            // #13, owner of the current initiative step
+  HitAllocation,     // #14, owner of the side taking hits
+  MandatoryRetreat,  // #15, the attacker after round 3
+  Regroup,           // #16, the victor
+  BorderRaid,        // #17, England
+  Winter,            // #18-26 (later issue)
+  GameOver,          // #27
 };
 
 enum class EndReason : std::uint8_t {
   None,
   AllNoblesScotland,  // England controls no noble (RULES 12.2.3)
   AllNoblesEngland,   // Scotland controls no noble
+  KingKilled,         // the Scottish King eliminated in battle (RULES 12.2.1)
+  EdwardIIKilled,     // Edward II eliminated in battle (RULES 12.2.2)
+};
+
+// The battle being fought (RULES 5), if any.
+struct BattleState {
+  std::uint8_t area = kNone;
+  std::uint8_t round = 0;         // 1-3
+  std::uint8_t attacker = kNone;  // side index; changes with battlefield control (5.9.2)
+  std::uint8_t step = 0;          // 0-5: defending A, attacking A, ..., attacking C (5.4.2)
+  std::uint8_t victor = kNone;    // once the rounds are over
+  std::uint8_t hits = 0;          // hits of the last shot still to be applied (5.7)
+  std::uint8_t target = kNone;    // side taking them
+
+  bool operator==(const BattleState&) const = default;
 };
 
 // A block moving step by step through the move phase (RULES 4.3.7).
@@ -109,6 +130,8 @@ struct Position {
   std::uint8_t mp = 0;
   std::uint32_t activated = 0;  // bit per area activated this phase (RULES 4.1.2)
   MovingBlock moving{};
+
+  BattleState battle{};
 
   EndReason end_reason = EndReason::None;
   std::uint8_t winner = kNone;

@@ -25,6 +25,8 @@ void clear_turn_markers(Position& p) {
     block.moved = false;
     block.reserve = false;
     block.entry = kNone;
+    block.acted = false;
+    block.arrival_hidden = false;
   }
 }
 
@@ -51,15 +53,6 @@ bool sudden_death_all_nobles(State& s) {
   return false;
 }
 
-void end_turn(State& s) {
-  if (sudden_death_all_nobles(s)) return;
-  if (s.double_event || hands_empty(s)) {
-    enter_winter(s);
-  } else {
-    start_turn(s);
-  }
-}
-
 // RULES 9.1: the border raid is due when Scots alone hold England and England has a non-noble
 // on the map to give up.
 bool border_raid_due(const Position& p) {
@@ -75,6 +68,17 @@ bool border_raid_due(const Position& p) {
   return false;
 }
 
+}  // namespace
+
+void end_turn(State& s) {
+  if (sudden_death_all_nobles(s)) return;
+  if (s.double_event || hands_empty(s)) {
+    enter_winter(s);
+  } else {
+    start_turn(s);
+  }
+}
+
 void end_battle_phase(State& s) {
   if (border_raid_due(s)) {
     s.phase = Phase::BorderRaid;
@@ -84,21 +88,6 @@ void end_battle_phase(State& s) {
   }
   end_turn(s);
 }
-
-void enter_battle_phase(State& s) {
-  int contested = 0;
-  for (AreaId a = 0; a < kAreaCount; ++a) contested += is_contested(s, a);
-  if (contested == 0) {
-    end_battle_phase(s);
-    return;
-  }
-  // RULES 5.1: P1 chooses the order of battles.
-  s.phase = Phase::BattleChoice;
-  s.active = s.p1;
-  add_log(s, LogKind::BattlePhase, Audience::Public, 0, 0, 0, contested);
-}
-
-}  // namespace
 
 void add_log(State& s, LogKind kind, Audience audience, int a, int b, int c, int n) {
   s.log.push_back(LogEntry{kind, audience, static_cast<std::uint8_t>(a),

@@ -43,6 +43,8 @@ json area_side(const Position& p, Role role, AreaId area, Side side) {
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& block = p.blocks[b];
     if (block.loc != area || owner_of(b) != side) continue;
+    // 13.5.3: a retreating or regrouping block's destination is not yet known to others.
+    if (block.arrival_hidden && role != side) continue;
     ++count;
     moved += block.moved;
     if (block.reserve) reserves.push_back(entry_name(block.entry));
@@ -197,6 +199,36 @@ json border_view(const Position& p, Role role) {
   return j;
 }
 
+// RULES 13.2: during a battle its non-reserve blocks are revealed to everybody; reserves stay
+// anonymous (their counts and entry borders are in the area entry).
+json battle_view(const Position& p) {
+  const auto& data = game_data();
+  const auto& battle = p.battle;
+  const Side attacking = side_of(battle.attacker);
+  json revealed = {{"scotland", json::array()}, {"england", json::array()}};
+  const bool fighting = battle.victor == kNone;
+  int retreating[2] = {0, 0};
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& block = p.blocks[b];
+    if (block.arrival_hidden) ++retreating[index_of(owner_of(b))];
+    if (!fighting || block.loc != battle.area || block.reserve) continue;
+    revealed[side_id(index_of(owner_of(b)))].push_back(
+        {{"block", data.blocks[b].id}, {"strength", block.strength}});
+  }
+  static constexpr const char* kSteps[] = {"defending A", "attacking A", "defending B",
+                                           "attacking B", "defending C", "attacking C"};
+  json j = {{"area", data.areas[battle.area].id},
+            {"round", battle.round},
+            {"attacker", side_id(index_of(attacking))},
+            {"defender", side_id(index_of(core::other_side(attacking)))},
+            {"step", kSteps[battle.step % 6]},
+            {"revealed", revealed},
+            {"leaving", {{"scotland", retreating[0]}, {"england", retreating[1]}}},
+            {"hits_to_allocate", battle.hits}};
+  if (battle.victor != kNone) j["victor"] = side_id(battle.victor);
+  return j;
+}
+
 json log_view(const State& s, Role role) {
   json lines = json::array();
   for (std::size_t i = 0; i < s.log.size(); ++i) {
@@ -217,7 +249,15 @@ std::string phase_text(const State& s) {
     case Phase::Move:
       return side + ": move phase";
     case Phase::BattleChoice:
-      return side + ": battle phase";
+      return side + ": choose a battle";
+    case Phase::Combat:
+      return side + ": combat";
+    case Phase::HitAllocation:
+      return side + ": allocate hits";
+    case Phase::MandatoryRetreat:
+      return side + ": retreat";
+    case Phase::Regroup:
+      return side + ": regroup";
     case Phase::BorderRaid:
       return "England: border raid";
     case Phase::Winter:
@@ -263,6 +303,7 @@ json view(const State& s, Role role) {
       {"log", log_view(s, role)},
   };
   if (s.phase == Phase::Move) j["move"] = move_view(s, role);
+  if (s.battle.area != kNone) j["battle"] = battle_view(s);
   if (result.finished) {
     j["outcome"] = {{"winner", result.winner ? json(core::role_name(*result.winner)) : json()},
                     {"reason", result.reason}};

@@ -1,0 +1,317 @@
+#include "rules/hots/battle.h"
+
+#include <algorithm>
+
+// The battle phase and the course of one battle: RULES 5.1-5.4, 5.9, 5.11, 5.13.
+
+namespace blockfog::hots::detail {
+namespace {
+
+constexpr int kRounds = 3;  // RULES 5.4.1
+
+std::vector<AreaId> contested_areas(const Position& p) {
+  std::vector<AreaId> areas;
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if (is_contested(p, a)) areas.push_back(a);
+  }
+  return areas;
+}
+
+// The side acting in initiative step `step` (5.4.2): defender first within each letter.
+Side step_side(const Position& p, int step) { return step % 2 == 0 ? defender(p) : attacker(p); }
+char step_letter(int step) { return static_cast<char>('A' + step / 2); }
+
+bool has_turn_left(const Position& p, BlockId b, int step) {
+  const auto& block = p.blocks[b];
+  return !block.acted && game_data().blocks[b].initiative == step_letter(step);
+}
+
+bool step_has_blocks(const Position& p, int step) {
+  for (BlockId b : main_blocks(p, step_side(p, step))) {
+    if (has_turn_left(p, b, step)) return true;
+  }
+  return false;
+}
+
+void reveal_main_blocks(State& s) {
+  for (Side side : {defender(s), attacker(s)}) {
+    for (BlockId b : main_blocks(s, side)) {
+      add_log(s, LogKind::BlockRevealed, Audience::Public, b, 0, 0, s.blocks[b].strength);
+    }
+  }
+}
+
+// RULES 5.3.2: each Celtic block rolls as it is revealed; 5-6 sends it to the English pool.
+void celtic_unity(State& s, const std::vector<BlockId>& revealed) {
+  for (BlockId b : revealed) {
+    if (!game_data().blocks[b].celtic) continue;
+    const int die = s.rng.roll_die();
+    const bool leaves = die >= 5;
+    add_log(s, LogKind::CelticRoll, Audience::Public, b, 0, leaves, die);
+    if (leaves) s.blocks[b] = BlockState{kPool, 0};
+  }
+  clear_undo(s);
+}
+
+void start_battle(State& s, AreaId area) {
+  s.battle = BattleState{};
+  s.battle.area = area;
+  s.battle.attacker = s.battles[area].attacker;
+  s.battle.round = 1;
+  for (auto& counters : s.crossings) counters.fill(0);
+  for (auto& block : s.blocks) block.acted = false;
+  add_log(s, LogKind::BattleBegins, Audience::Public, s.battle.attacker, area);
+  add_log(s, LogKind::RoundBegins, Audience::Public, 0, area, 0, 1);
+  reveal_main_blocks(s);  // 5.3.1
+  std::vector<BlockId> revealed = main_blocks(s, attacker(s));
+  const auto defending = main_blocks(s, defender(s));
+  revealed.insert(revealed.end(), defending.begin(), defending.end());
+  celtic_unity(s, revealed);
+  continue_battle(s);
+}
+
+// RULES 5.9.2-5.9.4: the start of rounds 2 and 3.
+void start_next_round(State& s) {
+  publish_arrivals(s);
+  ++s.battle.round;
+  s.battle.step = 0;
+  for (auto& counters : s.crossings) counters.fill(0);  // each round is a limit window (4.4.2)
+  for (auto& block : s.blocks) block.acted = false;
+  const AreaId area = s.battle.area;
+  add_log(s, LogKind::RoundBegins, Audience::Public, 0, area, 0, s.battle.round);
+  if (s.battle.round == 2 && main_blocks(s, defender(s)).empty()) {
+    s.battle.attacker = index_of(defender(s));  // battlefield control changes
+    add_log(s, LogKind::ControlChange, Audience::Public, s.battle.attacker, area);
+  }
+  std::vector<BlockId> joining;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (s.blocks[b].loc == area && s.blocks[b].reserve) joining.push_back(b);
+  }
+  if (s.battle.round == 2) {
+    celtic_unity(s, joining);  // reserves roll just before they join (5.3.3)
+  }
+  for (BlockId b : joining) {
+    if (s.blocks[b].loc != area) continue;  // left through Celtic unity
+    s.blocks[b].reserve = false;
+    s.blocks[b].entry = kNone;
+    add_log(s, LogKind::BlockRevealed, Audience::Public, b, 0, 0, s.blocks[b].strength);
+  }
+}
+
+// RULES 5.11: the rounds are over, or a side is gone.
+void end_rounds(State& s) {
+  publish_arrivals(s);
+  const AreaId area = s.battle.area;
+  const bool both_remain = !battle_over(s);
+  const Side victor = both_remain                                  ? defender(s)
+                      : count_in_area(s, area, Side::Scotland) > 0 ? Side::Scotland
+                                                                   : Side::England;
+  s.battle.victor = index_of(victor);
+  s.battle.hits = 0;
+  for (auto& block : s.blocks) {
+    if (block.loc == area) {
+      block.reserve = false;  // 5.11.2: every block stands up again, hidden
+      block.entry = kNone;
+    }
+  }
+  add_log(s, LogKind::BattleWon, Audience::Public, index_of(victor), area);
+  for (auto& counters : s.crossings) counters.fill(0);  // a fresh window (4.4.2)
+  if (both_remain) {
+    s.phase = Phase::MandatoryRetreat;  // 5.11.3
+    s.active = index_of(attacker(s));
+    add_log(s, LogKind::MandatoryRetreat, Audience::Public, s.active, area);
+    return;
+  }
+  s.phase = Phase::Regroup;
+  s.active = s.battle.victor;
+}
+
+void choose_next_battle(State& s) {
+  const auto areas = contested_areas(s);
+  if (areas.empty()) {
+    s.battle = BattleState{};
+    end_battle_phase(s);
+    return;
+  }
+  if (areas.size() == 1) {  // 5.1.1: the engine selects a lone battle itself
+    start_battle(s, areas.front());
+    return;
+  }
+  s.phase = Phase::BattleChoice;
+  s.active = s.p1;
+}
+
+std::vector<BlockId> blocks_of_in(const Position& p, Side side, AreaId area) {
+  std::vector<BlockId> out;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (p.blocks[b].loc == area && owner_of(b) == side) out.push_back(b);
+  }
+  return out;
+}
+
+void combat_legal(const State& s, Side side, ActionList& out) {
+  const bool can_fire = !main_blocks(s, core::other_side(side)).empty();  // 5.9.1
+  for (BlockId b : main_blocks(s, side)) {
+    if (!has_turn_left(s, b, s.battle.step)) continue;
+    if (can_fire) out.push_back(with_block(ActionKind::Fire, b));
+    out.push_back(with_block(ActionKind::Pass, b));
+    for (AreaId to : retreat_destinations(s, b)) {
+      out.push_back(to_area(ActionKind::Retreat, b, to));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<BlockId> main_blocks(const Position& p, Side side) {
+  std::vector<BlockId> out;
+  for (BlockId b : blocks_of_in(p, side, p.battle.area)) {
+    if (!p.blocks[b].reserve) out.push_back(b);
+  }
+  return out;
+}
+
+bool battle_over(const Position& p) {
+  return count_in_area(p, p.battle.area, Side::Scotland) == 0 ||
+         count_in_area(p, p.battle.area, Side::England) == 0;
+}
+
+void enter_battle_phase(State& s) {
+  const auto areas = contested_areas(s);
+  if (!areas.empty()) {
+    add_log(s, LogKind::BattlePhase, Audience::Public, 0, 0, 0, static_cast<int>(areas.size()));
+  }
+  choose_next_battle(s);
+}
+
+void continue_battle(State& s) {
+  while (s.phase != Phase::GameOver) {
+    if (battle_over(s)) {
+      end_rounds(s);
+      return;
+    }
+    const int from = s.battle.step;
+    for (int step = from; step < 6; ++step) {
+      if (!step_has_blocks(s, step)) continue;
+      if (step != from) publish_arrivals(s);  // the earlier step is over (13.5.3)
+      s.battle.step = static_cast<std::uint8_t>(step);
+      s.phase = Phase::Combat;
+      s.active = index_of(step_side(s, step));
+      return;
+    }
+    if (s.battle.round == kRounds) {
+      end_rounds(s);
+      return;
+    }
+    start_next_round(s);
+  }
+}
+
+void finish_mandatory_retreat(State& s) {
+  const AreaId area = s.battle.area;
+  const Side side = attacker(s);
+  const auto stranded = blocks_of_in(s, side, area);
+  publish_arrivals(s);
+  if (!stranded.empty()) {
+    add_log(s, LogKind::CouldNotRetreat, Audience::Public, index_of(side), area, 0,
+            static_cast<int>(stranded.size()));
+  }
+  for (BlockId b : stranded) {  // 5.11.3: eliminated in battle
+    eliminate_in_battle(s, b, true);
+    if (s.phase == Phase::GameOver) return;
+  }
+  s.phase = Phase::Regroup;
+  s.active = s.battle.victor;
+}
+
+void finish_battle(State& s) {
+  publish_arrivals(s);
+  const AreaId area = s.battle.area;
+  s.battles[area] = BattleMarker{};  // 5.13
+  for (auto& block : s.blocks) {
+    block.acted = false;
+    if (block.loc == area) {
+      block.reserve = false;
+      block.entry = kNone;
+    }
+  }
+  for (auto& counters : s.crossings) counters.fill(0);
+  s.battle = BattleState{};
+  choose_next_battle(s);
+}
+
+void battle_legal(const State& s, Side side, ActionList& out) {
+  if (s.active != index_of(side)) return;
+  switch (s.phase) {
+    case Phase::BattleChoice:
+      for (AreaId a : contested_areas(s)) out.push_back(with_area(ActionKind::ChooseBattle, a));
+      break;
+    case Phase::Combat:
+      combat_legal(s, side, out);
+      break;
+    case Phase::HitAllocation:
+      for (BlockId b : hit_candidates(s)) out.push_back(with_block(ActionKind::TakeHit, b));
+      break;
+    case Phase::MandatoryRetreat: {
+      for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
+        for (AreaId to : retreat_destinations(s, b)) {
+          out.push_back(to_area(ActionKind::Retreat, b, to));
+        }
+      }
+      // 5.11.3: he may stop only when no remaining block has a legal destination.
+      if (out.empty()) out.push_back(simple(ActionKind::FinishRetreat));
+      break;
+    }
+    case Phase::Regroup:
+      for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
+        for (AreaId to : regroup_destinations(s, b)) {
+          out.push_back(to_area(ActionKind::Regroup, b, to));
+        }
+      }
+      out.push_back(simple(ActionKind::EndRegroup));
+      break;
+    default:
+      break;
+  }
+}
+
+void battle_apply(State& s, Side side, const Action& action) {
+  switch (action.kind) {
+    case ActionKind::ChooseBattle:
+      start_battle(s, action.a);
+      return;
+    case ActionKind::Fire:
+      s.blocks[action.a].acted = true;
+      fire(s, action.a);
+      return;
+    case ActionKind::Pass:
+      s.blocks[action.a].acted = true;
+      add_log(s, LogKind::Passed, Audience::Public, action.a);
+      continue_battle(s);
+      return;
+    case ActionKind::Retreat:
+      retreat(s, action.a, action.b);
+      if (s.phase == Phase::Combat) {
+        continue_battle(s);
+      } else if (blocks_of_in(s, side, s.battle.area).empty()) {
+        finish_mandatory_retreat(s);
+      }
+      return;
+    case ActionKind::TakeHit:
+      take_hit(s, action.a);
+      return;
+    case ActionKind::FinishRetreat:
+      finish_mandatory_retreat(s);
+      return;
+    case ActionKind::Regroup:
+      regroup(s, action.a, action.b);
+      return;
+    case ActionKind::EndRegroup:
+      finish_battle(s);
+      return;
+    default:
+      return;
+  }
+}
+
+}  // namespace blockfog::hots::detail

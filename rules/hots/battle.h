@@ -1,0 +1,40 @@
+#pragma once
+
+// Internal: shared pieces of the battle code (RULES 5), split over battle.cpp (sequence),
+// combat.cpp (fire and hits) and retreat.cpp (retreats, regroups).
+
+#include <vector>
+
+#include "rules/hots/phases.h"
+
+namespace blockfog::hots::detail {
+
+inline Side attacker(const Position& p) { return side_of(p.battle.attacker); }
+inline Side defender(const Position& p) { return core::other_side(attacker(p)); }
+
+// Non-reserve blocks of `side` in the battle area (RULES 5.2.3).
+std::vector<BlockId> main_blocks(const Position& p, Side side);
+bool battle_over(const Position& p);  // a side has no block at all left (5.9.5)
+
+// RULES 5.8: eliminated in battle (hit, or unable to retreat). May end the game (12.2).
+void eliminate_in_battle(State& s, BlockId b, bool battle_ending);
+
+// Combat turns (5.5-5.7).
+void fire(State& s, BlockId b);
+void apply_hits(State& s);  // applies pending hits; may stop to ask for an allocation
+void take_hit(State& s, BlockId b);
+std::vector<BlockId> hit_candidates(const Position& p);  // the tied strongest targets
+
+// Retreats and regroups (5.10-5.12).
+std::vector<AreaId> retreat_destinations(const Position& p, BlockId b);
+std::vector<AreaId> regroup_destinations(const Position& p, BlockId b);
+void retreat(State& s, BlockId b, AreaId to);
+void regroup(State& s, BlockId b, AreaId to);
+void publish_arrivals(State& s);  // 13.5.3
+
+// Sequencing (battle.cpp): carry the battle on to its next decision.
+void continue_battle(State& s);
+void finish_mandatory_retreat(State& s);
+void finish_battle(State& s);
+
+}  // namespace blockfog::hots::detail

@@ -1,0 +1,92 @@
+#include "storage/migrations.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cassert>
+#include <string>
+
+// Generated from storage/migrations/*.sql by blockfog_embed (storage/CMakeLists.txt).
+namespace blockfog::storage::sql {
+std::string_view migration_0001_initial();
+}  // namespace blockfog::storage::sql
+
+namespace blockfog::storage {
+namespace {
+
+void create_bookkeeping(Database& db) {
+  db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations ("
+      " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT");
+}
+
+[[maybe_unused]] bool is_well_numbered(std::span<const Migration> migrations) {
+  for (std::size_t i = 0; i < migrations.size(); ++i) {
+    if (migrations[i].version != static_cast<int>(i) + 1) return false;
+  }
+  return true;
+}
+
+// False when another process applied the migration first.
+bool apply_one(Database& db, const Migration& migration, std::int64_t now) {
+  Transaction transaction(db);
+  // Re-read inside the write lock: another process may have migrated meanwhile.
+  if (schema_version(db) >= migration.version) return false;
+  try {
+    db.exec(migration.sql);
+  } catch (const StorageError& error) {
+    throw StorageError(error.code(), "migration " + std::to_string(migration.version) + " (" +
+                                         std::string(migration.name) + ") failed: " + error.what());
+  }
+  db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
+      .bind(1, std::int64_t{migration.version})
+      .bind(2, migration.name)
+      .bind(3, now)
+      .run();
+  transaction.commit();
+  return true;
+}
+
+}  // namespace
+
+std::span<const Migration> builtin_migrations() {
+  // Append new migrations at the end; never edit, renumber or remove one that has landed.
+  static const std::array migrations{
+      Migration{1, "initial", sql::migration_0001_initial()},
+  };
+  return migrations;
+}
+
+int schema_version(Database& db) {
+  Statement exists =
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'");
+  if (!exists.step()) return 0;
+  Statement max = db.prepare("SELECT coalesce(max(version), 0) FROM schema_migrations");
+  max.step();
+  return static_cast<int>(max.column_int64(0));
+}
+
+SchemaTooNew::SchemaTooNew(int database_version, int program_version)
+    : StorageError(SQLITE_ERROR,
+                   "the database has schema version " + std::to_string(database_version) +
+                       ", newer than this program's " + std::to_string(program_version) +
+                       "; run a newer program or restore a matching backup"),
+      database_version_(database_version),
+      program_version_(program_version) {}
+
+std::vector<int> apply_migrations(Database& db, std::span<const Migration> migrations,
+                                  std::int64_t now) {
+  assert(is_well_numbered(migrations));
+  const int latest = static_cast<int>(migrations.size());
+  const int current = schema_version(db);
+  if (current > latest) throw SchemaTooNew(current, latest);
+  std::vector<int> applied;
+  if (current == latest) return applied;
+  create_bookkeeping(db);
+  for (const Migration& migration : migrations.subspan(static_cast<std::size_t>(current))) {
+    if (apply_one(db, migration, now)) applied.push_back(migration.version);
+  }
+  return applied;
+}
+
+}  // namespace blockfog::storage

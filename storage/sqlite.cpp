@@ -1,0 +1,281 @@
+#include "storage/sqlite.h"
+
+#include <sqlite3.h>
+
+#include <string>
+#include <utility>
+
+namespace blockfog::storage {
+namespace {
+
+[[noreturn]] void throw_for(int rc, std::string message) {
+  if ((rc & 0xff) == SQLITE_CONSTRAINT) throw ConstraintError(rc, message);
+  throw StorageError(rc, message);
+}
+
+// Error messages name the statement but never its bound values (they may be secrets).
+std::string abbreviate(std::string_view sql) {
+  constexpr std::size_t kMax = 80;
+  std::string text(sql.substr(0, kMax));
+  if (sql.size() > kMax) text += "...";
+  return text;
+}
+
+int open_flags(OpenMode mode) {
+  // Extended result codes from the start, so that even a failed open says exactly why.
+  const int common = SQLITE_OPEN_EXRESCODE;
+  switch (mode) {
+    case OpenMode::ReadWriteCreate:
+      return common | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    case OpenMode::ReadWrite:
+      return common | SQLITE_OPEN_READWRITE;
+    case OpenMode::ReadOnly:
+      return common | SQLITE_OPEN_READONLY;
+  }
+  return common | SQLITE_OPEN_READONLY;
+}
+
+}  // namespace
+
+StorageError::StorageError(int code, const std::string& message)
+    : std::runtime_error(message), code_(code) {}
+
+// --- Database ---------------------------------------------------------------------------
+
+Database::Database(const std::filesystem::path& path, OpenMode mode,
+                   std::chrono::milliseconds busy_timeout)
+    : path_(path) {
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), nullptr);
+  if (rc != SQLITE_OK) {
+    // Even a failed open may allocate a handle, which must be closed after reading its message.
+    std::string message = "cannot open database " + path.string() + ": " +
+                          (db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+    close();
+    throw_for(rc, std::move(message));
+  }
+  try {
+    configure(mode, busy_timeout);
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout) {
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
+  exec("PRAGMA foreign_keys = ON");
+  if (mode == OpenMode::ReadOnly) return;
+  // WAL: readers never block the writer. The mode is stored in the file, so it is set here.
+  const std::string journal = pragma_text("PRAGMA journal_mode = WAL");
+  if (journal != "wal" && path_ != ":memory:") {
+    throw StorageError(SQLITE_ERROR, "cannot switch " + path_.string() +
+                                         " to WAL mode (journal_mode is " + journal + ")");
+  }
+  // FULL: each COMMIT fsyncs the WAL, so an acknowledged action survives power loss. NORMAL
+  // would keep the file consistent but could lose the last commits (docs/storage.md).
+  exec("PRAGMA synchronous = FULL");
+}
+
+std::string Database::pragma_text(std::string_view pragma) {
+  Statement statement(*this, pragma);
+  return statement.step() ? statement.column_text(0) : std::string();
+}
+
+Database::~Database() { close(); }
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    close();
+    db_ = std::exchange(other.db_, nullptr);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+void Database::close() noexcept {
+  // sqlite3_close_v2 defers the close until any statement still alive is finalized.
+  if (db_ != nullptr) sqlite3_close_v2(db_);
+  db_ = nullptr;
+}
+
+void Database::exec(std::string_view sql) {
+  const std::string text(sql);
+  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) throw_last_error(rc, abbreviate(sql));
+}
+
+Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
+
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
+std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
+
+bool Database::is_in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+
+void Database::throw_last_error(int rc, std::string_view context) const {
+  throw_for(rc, std::string(sqlite3_errmsg(db_)) + " [" + std::string(context) + "]");
+}
+
+// --- Statement --------------------------------------------------------------------------
+
+Statement::Statement(Database& db, std::string_view sql) : db_(db.handle()) {
+  const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
+  if (rc != SQLITE_OK) db.throw_last_error(rc, "prepare: " + abbreviate(sql));
+  if (stmt_ == nullptr) throw StorageError(SQLITE_MISUSE, "empty statement: " + abbreviate(sql));
+}
+
+Statement::~Statement() { finalize(); }
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    finalize();
+    db_ = other.db_;
+    stmt_ = std::exchange(other.stmt_, nullptr);
+  }
+  return *this;
+}
+
+void Statement::finalize() noexcept {
+  if (stmt_ != nullptr) sqlite3_finalize(stmt_);
+  stmt_ = nullptr;
+}
+
+void Statement::check_bind(int rc, int index) const {
+  if (rc != SQLITE_OK) {
+    throw_for(rc, "bind parameter " + std::to_string(index) + ": " + sqlite3_errmsg(db_) + " [" +
+                      abbreviate(sqlite3_sql(stmt_)) + "]");
+  }
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  check_bind(sqlite3_bind_int64(stmt_, index, value), index);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  check_bind(
+      sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      index);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::span<const std::byte> blob) {
+  // A zero-length blob must still bind as a blob, not as NULL.
+  static constexpr std::byte kEmpty{};
+  const void* data = blob.empty() ? &kEmpty : blob.data();
+  check_bind(sqlite3_bind_blob64(stmt_, index, data, blob.size(), SQLITE_TRANSIENT), index);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::nullptr_t) {
+  check_bind(sqlite3_bind_null(stmt_, index), index);
+  return *this;
+}
+
+int Statement::parameter_index(std::string_view name) const {
+  const int index = sqlite3_bind_parameter_index(stmt_, std::string(name).c_str());
+  if (index == 0) {
+    throw StorageError(SQLITE_RANGE, "no parameter named " + std::string(name) + " [" +
+                                         abbreviate(sqlite3_sql(stmt_)) + "]");
+  }
+  return index;
+}
+
+Statement& Statement::bind(std::string_view name, std::int64_t value) {
+  return bind(parameter_index(name), value);
+}
+
+Statement& Statement::bind(std::string_view name, std::string_view text) {
+  return bind(parameter_index(name), text);
+}
+
+Statement& Statement::bind(std::string_view name, std::span<const std::byte> blob) {
+  return bind(parameter_index(name), blob);
+}
+
+Statement& Statement::bind(std::string_view name, std::nullptr_t) {
+  return bind(parameter_index(name), nullptr);
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  // The message first: reset() is another call on the connection.
+  std::string message =
+      std::string(sqlite3_errmsg(db_)) + " [" + abbreviate(sqlite3_sql(stmt_)) + "]";
+  sqlite3_reset(stmt_);
+  throw_for(rc, std::move(message));
+}
+
+void Statement::run() {
+  if (step()) {
+    throw StorageError(SQLITE_MISUSE,
+                       "statement returned a row: " + abbreviate(sqlite3_sql(stmt_)));
+  }
+}
+
+void Statement::reset() {
+  // The code sqlite3_reset returns repeats the last step()'s error, already thrown there.
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+
+bool Statement::is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+std::int64_t Statement::column_int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
+
+std::string Statement::column_text(int column) const {
+  const auto* text = sqlite3_column_text(stmt_, column);
+  const int size = sqlite3_column_bytes(stmt_, column);  // after the text: its size in UTF-8
+  if (text == nullptr) return {};
+  return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(size));
+}
+
+std::vector<std::byte> Statement::column_blob(int column) const {
+  const auto* data = static_cast<const std::byte*>(sqlite3_column_blob(stmt_, column));
+  const int size = sqlite3_column_bytes(stmt_, column);
+  if (data == nullptr) return {};
+  return std::vector<std::byte>(data, data + size);
+}
+
+std::optional<std::int64_t> Statement::column_optional_int64(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return column_int64(column);
+}
+
+std::optional<std::string> Statement::column_optional_text(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return column_text(column);
+}
+
+// --- Transaction ------------------------------------------------------------------------
+
+Transaction::Transaction(Database& db) : db_(&db) { db_->exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  // Some errors (disk full, I/O) end the transaction inside SQLite already; then there is
+  // nothing left to roll back. A failed ROLLBACK is ignored: a destructor must not throw.
+  if (done_ || !db_->is_in_transaction()) return;
+  sqlite3_exec(db_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit() {
+  db_->exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace blockfog::storage

@@ -1,0 +1,200 @@
+#pragma once
+
+// The typed repository over the SQLite schema (docs/storage.md). Storage reads no clock: every
+// time is milliseconds since the Unix epoch passed in as `now`. Roles are the rule engine's
+// names ("scotland", "england"; chat also "observer", "system").
+//
+// Errors: lookups return std::optional, and outcomes a user can cause (a taken name, a taken
+// seat) come back as values; infrastructure failures and broken invariants throw StorageError.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/sqlite.h"
+
+namespace blockfog::storage {
+
+enum class GameStatus { Open, Active, Finished, Aborted };
+enum class Visibility { Public, Invite };
+
+std::string_view status_name(GameStatus status);          // "open", "active", "finished", "aborted"
+std::string_view visibility_name(Visibility visibility);  // "public", "invite"
+
+struct AccountRow {
+  std::int64_t id = 0;
+  std::string username;  // as registered; lookups ignore ASCII case
+  std::string password_hash;
+  std::int64_t created_at = 0;
+};
+
+struct SessionRow {
+  std::string token_hash;
+  std::int64_t account_id = 0;
+  std::int64_t created_at = 0;
+  std::int64_t expires_at = 0;
+  std::int64_t last_seen = 0;
+};
+
+struct NewGame {
+  std::string kind = "hots";
+  std::string rules_version;
+  std::string scenario;
+  std::string options_json = "{}";
+  std::string seed_hex;     // secret until the game ends
+  std::string seed_sha256;  // public from the start
+  Visibility visibility = Visibility::Public;
+  std::optional<std::string> invite_token_hash;  // set exactly when visibility is Invite
+  std::int64_t created_by = 0;
+  std::optional<std::string> creator_role;  // seats the creator in the same transaction
+};
+
+// Holds the secret seed: the server must not send a GameRow to clients as it is.
+struct GameRow {
+  std::int64_t id = 0;
+  std::string kind;
+  std::string rules_version;
+  std::string scenario;
+  std::string options_json;
+  std::string seed_hex;
+  std::string seed_sha256;
+  GameStatus status = GameStatus::Open;
+  Visibility visibility = Visibility::Public;
+  std::optional<std::string> invite_token_hash;
+  std::int64_t created_by = 0;
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> started_at;
+  std::optional<std::int64_t> finished_at;
+  std::optional<std::string> result_json;
+  std::int64_t next_seq = 1;  // actions are numbered from 1
+};
+
+struct SeatRow {
+  std::int64_t game_id = 0;
+  std::string role;
+  std::int64_t account_id = 0;
+  std::int64_t joined_at = 0;
+};
+
+enum class SeatOutcome { Seated, NoSuchGame, GameNotOpen, RoleTaken, AlreadySeated };
+
+struct ActionRow {
+  std::int64_t game_id = 0;
+  std::int64_t seq = 0;
+  std::string role;
+  std::string action_json;
+  std::int64_t applied_at = 0;
+  std::string state_hash;  // of the state after this action
+};
+
+struct SnapshotRow {
+  std::int64_t game_id = 0;
+  std::int64_t seq = 0;  // the state after action seq; 0 is the state right after setup
+  std::string state_json;
+  std::string state_hash;
+  std::int64_t created_at = 0;
+};
+
+struct ChatRow {
+  std::int64_t id = 0;
+  std::int64_t game_id = 0;
+  std::optional<std::int64_t> account_id;  // none for system messages
+  std::string role;
+  std::string text;
+  std::int64_t created_at = 0;
+};
+
+// append_action was given a seq other than the game's next_seq: the caller's view of the game
+// is stale (or another writer got there first). Nothing was written.
+class SequenceConflict : public StorageError {
+ public:
+  SequenceConflict(std::int64_t game_id, std::int64_t expected_seq, std::int64_t next_seq);
+
+  std::int64_t expected_seq() const noexcept { return expected_seq_; }
+  std::int64_t next_seq() const noexcept { return next_seq_; }
+
+ private:
+  std::int64_t expected_seq_;
+  std::int64_t next_seq_;
+};
+
+// Not for concurrent use from several threads: open one Store per thread (WAL lets them read
+// in parallel; writers queue on the busy timeout).
+class Store {
+ public:
+  // Opens (creating if needed) and migrates the database; see apply_migrations for errors.
+  Store(const std::filesystem::path& path, std::int64_t now);
+
+  Database& database() { return db_; }
+
+  // --- accounts and sessions ---
+  // None if the name is taken, whatever its case.
+  std::optional<AccountRow> create_account(std::string_view username,
+                                           std::string_view password_hash, std::int64_t now);
+  std::optional<AccountRow> find_account_by_name(std::string_view username);
+  std::optional<AccountRow> find_account_by_id(std::int64_t account_id);
+
+  SessionRow create_session(std::string_view token_hash, std::int64_t account_id, std::int64_t now,
+                            std::int64_t expires_at);
+  // None if unknown or expired at `now`.
+  std::optional<SessionRow> find_session(std::string_view token_hash, std::int64_t now);
+  // Records activity and moves the expiry; false if the session is unknown.
+  bool touch_session(std::string_view token_hash, std::int64_t now, std::int64_t expires_at);
+  void delete_session(std::string_view token_hash);
+  std::int64_t delete_expired_sessions(std::int64_t now);  // returns how many
+
+  // --- games and seats ---
+  GameRow create_game(const NewGame& game, std::int64_t now);
+  std::optional<GameRow> find_game(std::int64_t game_id);
+  std::optional<GameRow> find_game_by_invite(std::string_view invite_token_hash);
+  std::vector<GameRow> list_open_public_games(std::size_t limit = 100);  // newest first
+  // Games where the account holds a seat or that it created; newest first.
+  std::vector<GameRow> list_games_of_account(std::int64_t account_id, std::size_t limit = 100);
+  // Open and active games, oldest first: what a restarted server resumes.
+  std::vector<GameRow> list_unfinished_games();
+  std::vector<SeatRow> list_seats(std::int64_t game_id);
+  SeatOutcome take_seat(std::int64_t game_id, std::string_view role, std::int64_t account_id,
+                        std::int64_t now);
+  // Moves open -> active (sets started_at) -> finished (sets finished_at), or to aborted; any
+  // other move, or a change to a finished game, throws ConstraintError.
+  void set_game_status(std::int64_t game_id, GameStatus status, std::int64_t now,
+                       std::optional<std::string_view> result_json = std::nullopt);
+
+  // --- the action log ---
+  // In one transaction: checks expected_seq == next_seq (else throws SequenceConflict and
+  // writes nothing), appends the action, advances next_seq and, if given, stores the state
+  // after the action as a snapshot. Returns the new action's seq. The game must be active.
+  std::int64_t append_action(std::int64_t game_id, std::int64_t expected_seq, std::string_view role,
+                             std::string_view action_json, std::string_view state_hash,
+                             std::int64_t now,
+                             std::optional<std::string_view> snapshot_json = std::nullopt);
+  std::vector<ActionRow> load_actions(std::int64_t game_id, std::int64_t from_seq = 1);
+  // Caches a state already in the log (seq 0: after setup); replaces an existing one.
+  void save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state_json,
+                     std::string_view state_hash, std::int64_t now);
+  std::optional<SnapshotRow> latest_snapshot(std::int64_t game_id);
+
+  // --- chat ---
+  ChatRow append_chat(std::int64_t game_id, std::optional<std::int64_t> account_id,
+                      std::string_view role, std::string_view text, std::int64_t now);
+  // Messages with id > since_id, oldest first, at most `limit`.
+  std::vector<ChatRow> list_chat(std::int64_t game_id, std::int64_t since_id = 0,
+                                 std::size_t limit = 200);
+
+  // --- login throttling ---
+  // Counts a failure for `key`; a window opens at the first failure and lasts window_ms.
+  // Returns the failures in the current window, this one included.
+  std::int64_t record_failed_login(std::string_view key, std::int64_t now, std::int64_t window_ms);
+  std::int64_t failed_login_count(std::string_view key, std::int64_t now, std::int64_t window_ms);
+  void reset_failed_logins(std::string_view key);
+  std::int64_t prune_failed_logins(std::int64_t now, std::int64_t window_ms);  // returns how many
+
+ private:
+  Database db_;
+};
+
+}  // namespace blockfog::storage

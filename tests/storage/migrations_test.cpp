@@ -1,0 +1,145 @@
+#include "storage/migrations.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "storage/store.h"
+#include "tests/storage/temp_dir.h"
+
+namespace blockfog::storage {
+namespace {
+
+constexpr std::int64_t kNow = 1'700'000'000'000;
+
+bool has_table(Database& db, const std::string& name) {
+  Statement statement =
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+  statement.bind(1, name);
+  return statement.step();
+}
+
+const Migration kFirst{1, "first", "CREATE TABLE first (x INTEGER);"};
+const Migration kSecond{2, "second", "CREATE TABLE second (y INTEGER);"};
+const Migration kBroken{2, "broken",
+                        "CREATE TABLE half (z INTEGER); INSERT INTO nowhere VALUES (1);"};
+
+TEST(Migrations, EmptyDatabaseGetsEveryMigration) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  EXPECT_EQ(schema_version(db), 0);
+
+  const std::vector<int> applied = apply_migrations(db, builtin_migrations(), kNow);
+
+  ASSERT_EQ(applied.size(), builtin_migrations().size());
+  EXPECT_EQ(applied.front(), 1);
+  EXPECT_EQ(schema_version(db), static_cast<int>(builtin_migrations().size()));
+  for (const char* table : {"accounts", "sessions", "games", "seats", "actions", "snapshots",
+                            "chat", "failed_logins"}) {
+    EXPECT_TRUE(has_table(db, table)) << table;
+  }
+  Statement recorded = db.prepare("SELECT version, name, applied_at FROM schema_migrations");
+  ASSERT_TRUE(recorded.step());
+  EXPECT_EQ(recorded.column_int64(0), 1);
+  EXPECT_EQ(recorded.column_text(1), "initial");
+  EXPECT_EQ(recorded.column_int64(2), kNow);
+}
+
+TEST(Migrations, UpToDateDatabaseAppliesNothing) {
+  testing::TempDir dir;
+  { Store store(dir.file("db.sqlite"), kNow); }
+  Database db(dir.file("db.sqlite"));
+  EXPECT_TRUE(apply_migrations(db, builtin_migrations(), kNow + 1).empty());
+  Statement count = db.prepare("SELECT count(*), max(applied_at) FROM schema_migrations");
+  count.step();
+  EXPECT_EQ(count.column_int64(0), static_cast<std::int64_t>(builtin_migrations().size()));
+  EXPECT_EQ(count.column_int64(1), kNow);
+}
+
+TEST(Migrations, OnlyNewerMigrationsRun) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  const std::vector<Migration> v1{kFirst};
+  const std::vector<Migration> v2{kFirst, kSecond};
+  EXPECT_EQ(apply_migrations(db, v1, kNow), std::vector<int>{1});
+  EXPECT_EQ(apply_migrations(db, v2, kNow), std::vector<int>{2});
+  EXPECT_TRUE(has_table(db, "second"));
+  EXPECT_EQ(schema_version(db), 2);
+}
+
+TEST(Migrations, FailedMigrationLeavesThePreviousVersion) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  const std::vector<Migration> v1{kFirst};
+  const std::vector<Migration> broken{kFirst, kBroken};
+  apply_migrations(db, v1, kNow);
+  try {
+    apply_migrations(db, broken, kNow);
+    FAIL() << "broken migration applied";
+  } catch (const StorageError& error) {
+    EXPECT_NE(std::string(error.what()).find("migration 2 (broken) failed"), std::string::npos);
+  }
+  EXPECT_EQ(schema_version(db), 1);
+  EXPECT_FALSE(has_table(db, "half"));  // its first statement was rolled back too
+  EXPECT_FALSE(db.is_in_transaction());
+}
+
+TEST(Migrations, NewerDatabaseIsRefused) {
+  testing::TempDir dir;
+  {
+    Database db(dir.file("db.sqlite"));
+    const std::vector<Migration> v2{kFirst, kSecond};
+    apply_migrations(db, v2, kNow);
+  }
+  Database db(dir.file("db.sqlite"));
+  const std::vector<Migration> v1{kFirst};
+  try {
+    apply_migrations(db, v1, kNow);
+    FAIL() << "a database from a newer program was accepted";
+  } catch (const SchemaTooNew& error) {
+    EXPECT_EQ(error.database_version(), 2);
+    EXPECT_EQ(error.program_version(), 1);
+    EXPECT_NE(std::string(error.what()).find("newer than this program"), std::string::npos);
+  }
+  EXPECT_EQ(schema_version(db), 2);
+}
+
+TEST(Migrations, StoreRefusesADatabaseFromTheFuture) {
+  testing::TempDir dir;
+  { Store store(dir.file("db.sqlite"), kNow); }
+  {
+    Database db(dir.file("db.sqlite"));
+    db.exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)");
+  }
+  EXPECT_THROW(Store(dir.file("db.sqlite"), kNow), SchemaTooNew);
+}
+
+// 64-bit FNV-1a: enough to notice an edit.
+std::uint64_t fingerprint(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+// Databases in the field already ran the landed migrations; editing one would leave them with
+// a schema the code no longer describes. If this fails, revert the edit and add a migration.
+TEST(Migrations, LandedMigrationsAreNeverEdited) {
+  const std::vector<std::uint64_t> landed{
+      0xb634e511ab3a8808ull,  // 0001_initial.sql
+  };
+  const auto migrations = builtin_migrations();
+  ASSERT_GE(migrations.size(), landed.size());
+  for (std::size_t i = 0; i < landed.size(); ++i) {
+    EXPECT_EQ(fingerprint(migrations[i].sql), landed[i])
+        << "migration " << migrations[i].version << " (" << migrations[i].name
+        << ") was edited after it landed; revert it and add a new migration instead";
+  }
+}
+
+}  // namespace
+}  // namespace blockfog::storage

@@ -1,0 +1,195 @@
+#include "storage/sqlite.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tests/storage/temp_dir.h"
+
+namespace blockfog::storage {
+namespace {
+
+std::int64_t count_rows(Database& db, const std::string& table) {
+  Statement statement = db.prepare("SELECT count(*) FROM " + table);
+  statement.step();
+  return statement.column_int64(0);
+}
+
+std::string pragma(Database& db, const std::string& name) {
+  Statement statement = db.prepare("PRAGMA " + name);
+  statement.step();
+  return statement.column_text(0);
+}
+
+TEST(Database, OpensDurably) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  EXPECT_EQ(pragma(db, "journal_mode"), "wal");
+  EXPECT_EQ(pragma(db, "synchronous"), "2");  // FULL
+  EXPECT_EQ(pragma(db, "foreign_keys"), "1");
+  EXPECT_EQ(pragma(db, "busy_timeout"), "5000");
+}
+
+TEST(Database, MissingFileIsAnErrorUnlessCreating) {
+  testing::TempDir dir;
+  try {
+    Database db(dir.file("missing.sqlite"), OpenMode::ReadWrite);
+    FAIL() << "opened a missing file";
+  } catch (const StorageError& error) {
+    EXPECT_EQ(error.primary_code(), SQLITE_CANTOPEN);
+    EXPECT_NE(std::string(error.what()).find("missing.sqlite"), std::string::npos);
+  }
+}
+
+TEST(Database, ReadOnlyConnectionRefusesWrites) {
+  testing::TempDir dir;
+  Database(dir.file("db.sqlite")).exec("CREATE TABLE t (x INTEGER)");
+  Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
+  EXPECT_EQ(count_rows(reader, "t"), 0);
+  try {
+    reader.exec("INSERT INTO t VALUES (1)");
+    FAIL() << "wrote through a read-only connection";
+  } catch (const StorageError& error) {
+    EXPECT_EQ(error.primary_code(), SQLITE_READONLY);
+  }
+}
+
+TEST(Statement, BindsAndReadsEveryType) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, n TEXT)");
+  const std::array<std::byte, 3> blob{std::byte{0}, std::byte{0xff}, std::byte{7}};
+  db.prepare("INSERT INTO t VALUES (:i, :s, :b, :n)")
+      .bind(":i", std::int64_t{-9'000'000'000})
+      .bind(":s", std::string_view("h\xc3\xa9llo\0x", 8))
+      .bind(":b", std::span<const std::byte>(blob))
+      .bind(":n", nullptr)
+      .run();
+
+  Statement select = db.prepare("SELECT i, s, b, n FROM t");
+  ASSERT_TRUE(select.step());
+  EXPECT_EQ(select.column_int64(0), -9'000'000'000);
+  EXPECT_EQ(select.column_text(1), std::string("h\xc3\xa9llo\0x", 8));
+  EXPECT_EQ(select.column_blob(2), std::vector<std::byte>(blob.begin(), blob.end()));
+  EXPECT_TRUE(select.is_null(3));
+  EXPECT_EQ(select.column_optional_text(3), std::nullopt);
+  EXPECT_FALSE(select.step());
+}
+
+TEST(Statement, ResetAllowsRunningAgain) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (x INTEGER)");
+  Statement insert = db.prepare("INSERT INTO t VALUES (?1)");
+  for (std::int64_t x = 1; x <= 3; ++x) {
+    insert.bind(1, x).run();
+    insert.reset();
+  }
+  EXPECT_EQ(count_rows(db, "t"), 3);
+}
+
+TEST(Statement, UnknownParameterNameThrows) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  Statement statement = db.prepare("SELECT :a");
+  EXPECT_THROW(statement.bind(":b", std::int64_t{1}), StorageError);
+}
+
+TEST(Statement, SyntaxErrorNamesTheStatement) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  try {
+    db.prepare("SELEC 1");
+    FAIL() << "prepared invalid SQL";
+  } catch (const StorageError& error) {
+    EXPECT_EQ(error.code(), SQLITE_ERROR);
+    EXPECT_NE(std::string(error.what()).find("SELEC 1"), std::string::npos);
+  }
+}
+
+TEST(Errors, ConstraintViolationIsItsOwnType) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (x INTEGER PRIMARY KEY, y TEXT UNIQUE)");
+  db.exec("INSERT INTO t VALUES (1, 'a')");
+  try {
+    db.exec("INSERT INTO t VALUES (2, 'a')");
+    FAIL() << "duplicate accepted";
+  } catch (const ConstraintError& error) {
+    EXPECT_EQ(error.code(), SQLITE_CONSTRAINT_UNIQUE);
+    EXPECT_EQ(error.primary_code(), SQLITE_CONSTRAINT);
+  }
+}
+
+TEST(Transaction, CommitPersistsAcrossReopen) {
+  testing::TempDir dir;
+  {
+    Database db(dir.file("db.sqlite"));
+    db.exec("CREATE TABLE t (x INTEGER)");
+    Transaction transaction(db);
+    db.exec("INSERT INTO t VALUES (1), (2)");
+    transaction.commit();
+  }
+  Database reopened(dir.file("db.sqlite"));
+  EXPECT_EQ(count_rows(reopened, "t"), 2);
+}
+
+TEST(Transaction, AnExceptionRollsEverythingBack) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (x INTEGER)");
+  try {
+    Transaction transaction(db);
+    db.exec("INSERT INTO t VALUES (1)");
+    db.exec("INSERT INTO t VALUES (2)");
+    throw std::runtime_error("the caller failed half-way");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_FALSE(db.is_in_transaction());
+  EXPECT_EQ(count_rows(db, "t"), 0);
+
+  // The connection is usable afterwards.
+  Transaction transaction(db);
+  db.exec("INSERT INTO t VALUES (3)");
+  transaction.commit();
+  EXPECT_EQ(count_rows(db, "t"), 1);
+}
+
+TEST(Transaction, FailedStatementInsideRollsBackEarlierWrites) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
+  EXPECT_THROW(
+      {
+        Transaction transaction(db);
+        db.exec("INSERT INTO t VALUES (1)");
+        db.exec("INSERT INTO t VALUES (NULL)");
+        transaction.commit();
+      },
+      ConstraintError);
+  EXPECT_EQ(count_rows(db, "t"), 0);
+}
+
+TEST(Transaction, SecondWriterWaitsThenGivesUp) {
+  testing::TempDir dir;
+  Database first(dir.file("db.sqlite"));
+  first.exec("CREATE TABLE t (x INTEGER)");
+  Database second(dir.file("db.sqlite"), OpenMode::ReadWrite, std::chrono::milliseconds(10));
+  Transaction holding(first);
+  try {
+    Transaction blocked(second);
+    FAIL() << "two writers at once";
+  } catch (const StorageError& error) {
+    EXPECT_EQ(error.primary_code(), SQLITE_BUSY);
+  }
+  // Readers are not blocked by the writer (WAL).
+  EXPECT_EQ(count_rows(second, "t"), 0);
+}
+
+}  // namespace
+}  // namespace blockfog::storage
