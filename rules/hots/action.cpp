@@ -35,6 +35,15 @@ constexpr std::array kSpecs = {
     KindSpec{ActionKind::Regroup, "regroup", Param::Block, "block", Param::Area, "to"},
     KindSpec{ActionKind::EndRegroup, "end_regroup", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::RaidVictim, "raid_victim", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::Home, "home", Param::Area, "area", Param::None, ""},
+    KindSpec{ActionKind::GoHome, "go_home", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::MoveKing, "move_king", Param::Area, "to", Param::None, ""},
+    KindSpec{ActionKind::Winter, "winter", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Disband, "disband", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::ToSelkirk, "to_selkirk", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::AddStep, "add_step", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::Draw, "draw", Param::Area, "area", Param::None, ""},
+    KindSpec{ActionKind::Done, "done", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::Undo, "undo", Param::None, "", Param::None, ""},
 };
 

@@ -33,6 +33,15 @@ enum class ActionKind : std::uint8_t {
   Regroup,        // block, to (5.12)
   EndRegroup,     //
   RaidVictim,     // block: the English block given up to a border raid (9.1)
+  Home,           // area: where Bruce or Comyn goes home (10.1.2)
+  GoHome,         // Moray goes home (10.3)
+  MoveKing,       // area: the King to a cathedral (10.5)
+  Winter,         // Edward I winters in Scotland (10.6)
+  Disband,        // block: disband to the pool (10.6, 10.7, 10.9)
+  ToSelkirk,      // Wallace to Selkirk (10.8)
+  AddStep,        // block: spend a replacement point on a step (10.11, 10.12)
+  Draw,           // area: spend a replacement point on a draw (10.11)
+  Done,           // end an opaque winter step (13.1.4)
   Undo,           // take back the last own decision (RULES 14, Undo)
 };
 

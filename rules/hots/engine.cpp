@@ -40,8 +40,10 @@ std::vector<Action> phase_actions(const State& s, Side side) {
       detail::raid_legal(s, side, out);
       break;
     case Phase::Winter:
+      detail::winter_legal(s, side, out);
+      break;
     case Phase::GameOver:
-      break;  // the winter comes with a later rules issue
+      break;
   }
   return out;
 }
@@ -127,6 +129,8 @@ std::optional<RuleError> apply(State& s, Role role, const Action& action) {
       detail::raid_apply(s, action);
       break;
     case Phase::Winter:
+      detail::winter_apply(s, role, action);
+      break;
     case Phase::GameOver:
       break;
     default:
@@ -154,6 +158,12 @@ core::Outcome outcome(const State& s) {
       break;
     case EndReason::EdwardIIKilled:
       result.reason = "edward_ii_killed";
+      break;
+    case EndReason::NoblesMajority:
+      result.reason = "nobles_majority";
+      break;
+    case EndReason::WallaceTieBreak:
+      result.reason = "wallace_tie_break";
       break;
     case EndReason::None:
       result.reason = "ended";

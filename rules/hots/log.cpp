@@ -154,6 +154,34 @@ std::string log_text(const LogEntry& e) {
       return "Scots alone hold England: a border raid is due.";
     case LogKind::WinterStart:
       return "Winter of " + std::to_string(e.n) + ".";
+    case LogKind::NobleHome:
+      return block_name(e.a) + " goes home to " + area_name(e.b) + ".";
+    case LogKind::WinterDefection:
+      return block_name(e.a) + " changes sides at home in " + area_name(e.b) + ": now " +
+             side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
+    case LogKind::MorayHome:
+      return "Moray goes home to " + area_name(e.b) + ".";
+    case LogKind::KingToCathedral:
+      return "The King moves from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::EdwardWinters:
+      return "Edward I winters in " + area_name(e.b) + ".";
+    case LogKind::Disbanded:
+      return block_name(e.a) + " in " + area_name(e.b) + " disbands.";
+    case LogKind::DisbandedAnon:
+      return "A " + side_name(e.a) + " block in " + area_name(e.b) + " disbands.";
+    case LogKind::WallaceSelkirk:
+      return "Wallace winters in Selkirk Forest.";
+    case LogKind::FrenchKnightsAdded:
+      return "The French Knights join the Scottish pool.";
+    case LogKind::StepAdded:
+      return block_name(e.a) + " gains a step (" + std::to_string(e.n) + ").";
+    case LogKind::Drew:
+      return "Drew " + block_name(e.a) + " into " + area_name(e.b) + " (strength 1).";
+    case LogKind::DrewAnon:
+      return side_name(e.a) + " drew a block into " + area_name(e.b) + ".";
+    case LogKind::ScenarioEnd:
+      return "End of " + std::to_string(e.n) + ": England " + std::to_string(e.b) +
+             " nobles, Scotland " + std::to_string(e.c) + ".";
     case LogKind::GameEnd:
       return "Game over: " + side_name(e.a) + " wins.";
   }

@@ -24,51 +24,64 @@ Audience only(core::Role side);     // the owner's full line
 Audience all_but(core::Role side);  // everybody else's redacted line
 
 enum class LogKind : std::uint8_t {
-  YearStart,         // n = year
-  TurnStart,         // n = turn
-  CardsDealt,        // n = cards per hand
-  CardChosen,        // a = side
-  CardTakenBack,     // a = side
-  CardsRevealed,     // a = Scotland's card, b = England's card, c = P1 side
-  DoubleEvent,       //
-  LevyBlock,         // a = block, b = area (owner only)
-  LevyCount,         // n = blocks, b = area (redacted)
-  EventDeclined,     // a = side, b = card
-  TruceInForce,      // a = side restricted
-  MovePhaseStart,    // a = side, n = move points
-  MoveStep,          // a = block, b = from, c = to (owner only)
-  MoveStepAnon,      // a = side, b = from, c = to (redacted)
-  BattleCreated,     // a = attacker side, b = area
-  ReserveArrived,    // a = side, b = area, c = border or kEntryBySea
-  NorseMove,         // b = from, c = to
-  MovePhaseEnd,      // a = side, n = move points left unused
-  BattlePhase,       // n = contested areas
-  BattleBegins,      // a = attacker side, b = area
-  RoundBegins,       // b = area, n = round
-  BlockRevealed,     // a = block, n = strength
-  ControlChange,     // a = new attacker side, b = area
-  CelticRoll,        // a = block, c = 1 if it left, n = die
-  Fired,             // a = block, c = hits, d = dice count, n = dice packed 3 bits each
-  Passed,            // a = block
-  HitTaken,          // a = block, n = strength left
-  EliminatedToPool,  // a = block
-  EliminatedDead,    // a = block
-  EliminatedAnon,    // a = side, b = area: a hidden block went to its pool
-  NobleCaptured,     // a = block now in play, b = area
-  EdwardBecomesII,   //
-  Retreated,         // a = block, b = from (others: the block left the battle)
-  RetreatedTo,       // a = block, b = from, c = to (owner only)
-  NorseRetreat,      // b = from, c = to (public, 13.4.3)
-  Regrouped,         // a = block, b = from, c = to (owner only)
-  ArrivalsShown,     // a = side, b = area, n = blocks (others: where retreats/regroups went)
-  BattleWon,         // a = victor side, b = area
-  MandatoryRetreat,  // a = side, b = area
-  CouldNotRetreat,   // a = side, b = area, n = blocks eliminated
-  BorderRaidDue,     //
-  RaidVictim,        // a = block, b = area (England only)
-  RaidVictimAnon,    // b = area (others)
-  WinterStart,       // n = year
-  GameEnd,           // a = winner side, b = EndReason
+  YearStart,           // n = year
+  TurnStart,           // n = turn
+  CardsDealt,          // n = cards per hand
+  CardChosen,          // a = side
+  CardTakenBack,       // a = side
+  CardsRevealed,       // a = Scotland's card, b = England's card, c = P1 side
+  DoubleEvent,         //
+  LevyBlock,           // a = block, b = area (owner only)
+  LevyCount,           // n = blocks, b = area (redacted)
+  EventDeclined,       // a = side, b = card
+  TruceInForce,        // a = side restricted
+  MovePhaseStart,      // a = side, n = move points
+  MoveStep,            // a = block, b = from, c = to (owner only)
+  MoveStepAnon,        // a = side, b = from, c = to (redacted)
+  BattleCreated,       // a = attacker side, b = area
+  ReserveArrived,      // a = side, b = area, c = border or kEntryBySea
+  NorseMove,           // b = from, c = to
+  MovePhaseEnd,        // a = side, n = move points left unused
+  BattlePhase,         // n = contested areas
+  BattleBegins,        // a = attacker side, b = area
+  RoundBegins,         // b = area, n = round
+  BlockRevealed,       // a = block, n = strength
+  ControlChange,       // a = new attacker side, b = area
+  CelticRoll,          // a = block, c = 1 if it left, n = die
+  Fired,               // a = block, c = hits, d = dice count, n = dice packed 3 bits each
+  Passed,              // a = block
+  HitTaken,            // a = block, n = strength left
+  EliminatedToPool,    // a = block
+  EliminatedDead,      // a = block
+  EliminatedAnon,      // a = side, b = area: a hidden block went to its pool
+  NobleCaptured,       // a = block now in play, b = area
+  EdwardBecomesII,     //
+  Retreated,           // a = block, b = from (others: the block left the battle)
+  RetreatedTo,         // a = block, b = from, c = to (owner only)
+  NorseRetreat,        // b = from, c = to (public, 13.4.3)
+  Regrouped,           // a = block, b = from, c = to (owner only)
+  ArrivalsShown,       // a = side, b = area, n = blocks (others: where retreats/regroups went)
+  BattleWon,           // a = victor side, b = area
+  MandatoryRetreat,    // a = side, b = area
+  CouldNotRetreat,     // a = side, b = area, n = blocks eliminated
+  BorderRaidDue,       //
+  RaidVictim,          // a = block, b = area (England only)
+  RaidVictimAnon,      // b = area (others)
+  WinterStart,         // n = year
+  NobleHome,           // a = block, b = home area
+  WinterDefection,     // a = block now in play, b = area
+  MorayHome,           // b = area
+  KingToCathedral,     // b = from, c = to
+  EdwardWinters,       // b = area
+  Disbanded,           // a = block, b = area (owner only)
+  DisbandedAnon,       // a = side, b = area (others)
+  WallaceSelkirk,      // Wallace goes to or winters in Selkirk
+  FrenchKnightsAdded,  //
+  StepAdded,           // a = block, n = strength (owner only)
+  Drew,                // a = block, b = area (owner only)
+  DrewAnon,            // a = side, b = area (others)
+  ScenarioEnd,         // n = year; b = English nobles, c = Scottish nobles
+  GameEnd,             // a = winner side, b = EndReason
 };
 
 struct LogEntry {

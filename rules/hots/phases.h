@@ -48,6 +48,11 @@ void raid_legal(const State& s, Side side, ActionList& out);
 void raid_apply(State& s, const Action& action);
 void end_turn(State& s);
 
+// The winter turn (RULES 10).
+void enter_winter(State& s);
+void winter_legal(const State& s, Side side, ActionList& out);
+void winter_apply(State& s, Side side, const Action& action);
+
 // The card `side` played this game turn, or kNone.
 CardId played_card(const Position& p, Side side);
 

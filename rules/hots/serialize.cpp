@@ -103,6 +103,10 @@ json position_to_json(const Position& p) {
       {"battle",
        {small(p.battle.area), p.battle.round, small(p.battle.attacker), p.battle.step,
         small(p.battle.victor), p.battle.hits, small(p.battle.target)}},
+      {"winter",
+       {static_cast<int>(p.winter.step), small(p.winter.homing), p.winter.placed,
+        p.winter.edward_decided, p.winter.edward_winters, p.winter.moray_moved, p.winter.king_moved,
+        p.winter.wallace_moved, p.winter.rp}},
       {"end_reason", static_cast<int>(p.end_reason)},
       {"winner", small(p.winner)},
   };
@@ -164,6 +168,16 @@ Position position_from_json(const json& j) {
                          small_from(battle.at(2)), battle.at(3).get<std::uint8_t>(),
                          small_from(battle.at(4)), battle.at(5).get<std::uint8_t>(),
                          small_from(battle.at(6))};
+  const auto& w = j.at("winter");
+  p.winter = WinterState{static_cast<WinterStep>(w.at(0).get<int>()),
+                         small_from(w.at(1)),
+                         w.at(2).get<std::uint16_t>(),
+                         w.at(3).get<bool>(),
+                         w.at(4).get<bool>(),
+                         w.at(5).get<bool>(),
+                         w.at(6).get<bool>(),
+                         w.at(7).get<bool>(),
+                         w.at(8).get<decltype(p.winter.rp)>()};
   p.end_reason = static_cast<EndReason>(j.at("end_reason").get<int>());
   p.winner = small_from(j.at("winner"));
   return p;

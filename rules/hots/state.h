@@ -66,7 +66,7 @@ enum class Phase : std::uint8_t {
   MandatoryRetreat,  // #15, the attacker after round 3
   Regroup,           // #16, the victor
   BorderRaid,        // #17, England
-  Winter,            // #18-26 (later issue)
+  Winter,            // #18-26, the winter's steps (WinterStep)
   GameOver,          // #27
 };
 
@@ -76,6 +76,34 @@ enum class EndReason : std::uint8_t {
   AllNoblesEngland,   // Scotland controls no noble
   KingKilled,         // the Scottish King eliminated in battle (RULES 12.2.1)
   EdwardIIKilled,     // Edward II eliminated in battle (RULES 12.2.2)
+  NoblesMajority,     // more nobles at the end of the scenario (RULES 12.1.2)
+  WallaceTieBreak,    // 7-7, decided by Wallace (RULES 12.1.3, 12.3.4)
+};
+
+// Steps of the winter turn that wait for a decision (RULES 10, 14 #18-26). The opaque steps
+// (13.1.4) are entered every winter and wait for their owner's `done`.
+enum class WinterStep : std::uint8_t {
+  None,
+  NobleHome,        // #18: a Bruce or Comyn home to choose (public)
+  ScotlandHomes,    // #19-20 "Scotland: winter": Moray home, King to a cathedral
+  EnglandDisband,   // #21-22 "England: winter": Edward, English disbanding
+  ScotlandDisband,  // #23-24 "Scotland: winter": Wallace, Scottish disbanding
+  ScotlandBuild,    // #25 "Scotland: winter": builds
+  EnglandBuild,     // #26 "England: winter": builds
+};
+
+struct WinterState {
+  WinterStep step = WinterStep::None;
+  std::uint8_t homing = kNone;  // the Bruce or Comyn block whose home is being chosen
+  std::uint16_t placed = 0;     // bit per noble index placed by 10.1.2 / 10.2
+  bool edward_decided = false;  // 10.6 answered (or nothing to ask)
+  bool edward_winters = false;  // Edward I winters in Scotland this winter
+  bool moray_moved = false;
+  bool king_moved = false;
+  bool wallace_moved = false;
+  std::array<std::uint8_t, kAreaCount> rp{};  // replacement points left per area (10.11, 10.12)
+
+  bool operator==(const WinterState&) const = default;
 };
 
 // The battle being fought (RULES 5), if any.
@@ -132,6 +160,7 @@ struct Position {
   MovingBlock moving{};
 
   BattleState battle{};
+  WinterState winter{};
 
   EndReason end_reason = EndReason::None;
   std::uint8_t winner = kNone;

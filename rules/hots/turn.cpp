@@ -30,16 +30,6 @@ void clear_turn_markers(Position& p) {
   }
 }
 
-void enter_winter(State& s) {
-  // RULES 3.3: after a double event the remaining cards are discarded unplayed.
-  for (auto& card : s.cards) {
-    if (card.place == CardPlace::Hand) card = CardState{};
-  }
-  s.phase = Phase::Winter;
-  s.active = kNone;
-  add_log(s, LogKind::WinterStart, Audience::Public, 0, 0, 0, s.year);
-}
-
 // RULES 12.2.3: checked at the end of every game turn, after the border raid.
 bool sudden_death_all_nobles(State& s) {
   if (nobles_controlled(s, Side::England) == 0) {

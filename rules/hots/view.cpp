@@ -230,10 +230,12 @@ json battle_view(const Position& p) {
 }
 
 json log_view(const State& s, Role role) {
+  // Lines are numbered within the role's own log: numbering the whole log would show how many
+  // private lines of the other side there are (e.g. how many steps it built, 13.6).
   json lines = json::array();
-  for (std::size_t i = 0; i < s.log.size(); ++i) {
-    if (can_read(s.log[i].audience, role)) {
-      lines.push_back({{"i", i}, {"text", log_text(s.log[i])}});
+  for (const auto& entry : s.log) {
+    if (can_read(entry.audience, role)) {
+      lines.push_back({{"i", lines.size()}, {"text", log_text(entry)}});
     }
   }
   return lines;
@@ -261,7 +263,9 @@ std::string phase_text(const State& s) {
     case Phase::BorderRaid:
       return "England: border raid";
     case Phase::Winter:
-      return "Winter";
+      // 13.1.4: others see only the owner's generic winter step, or a public homecoming.
+      if (s.winter.step == WinterStep::NobleHome) return side + ": noble homecoming";
+      return side + ": winter";
     default:
       return side;
   }

@@ -1,0 +1,155 @@
+#include <algorithm>
+
+#include "rules/hots/winter.h"
+
+// Builds (10.11, 10.12), the French Knights (10.10), the feudal levy (10.13), the end of the
+// winter and of the scenario (10.14, 12).
+
+namespace blockfog::hots::detail {
+namespace {
+
+const GameData& data() { return game_data(); }
+
+int area_limit(AreaId a, Side side) {
+  return side == Side::Scotland ? data().areas[a].scottish_castle_limit
+                                : data().areas[a].castle_limit;
+}
+
+void grant_replacement_points(State& s, Side side) {
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    s.winter.rp[a] = is_friendly(s, a, side) ? static_cast<std::uint8_t>(area_limit(a, side)) : 0;
+  }
+}
+
+bool may_gain_step(Side side, BlockId b) {
+  const auto& info = data().blocks[b];
+  if (info.owner != side) return false;
+  if (side == Side::Scotland) return true;
+  return info.type == BlockType::Infantry || info.type == BlockType::Noble;  // 10.12.2
+}
+
+// 10.11.2: the pool blocks a draw into `area` may yield.
+std::vector<int> draw_candidates(const Position& p, AreaId area) {
+  std::vector<int> out;
+  const bool coastal = data().areas[area].coastal;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (p.blocks[b].loc != kPool || owner_of(b) != Side::Scotland) continue;
+    if (!coastal && (b == data().norse || b == data().french_knights)) continue;
+    out.push_back(b);
+  }
+  return out;
+}
+
+void feudal_levy(State& s) {
+  if (on_map(s, data().edward)) return;  // 10.13.1: Edward I winters in Scotland
+  std::vector<int> pool;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (s.blocks[b].loc == kPool && owner_of(b) == Side::England) pool.push_back(b);
+  }
+  const int count = static_cast<int>((pool.size() + 1) / 2);  // 10.13.2: half, rounded up
+  for (int i = 0; i < count; ++i) {
+    const int b = s.rng.pick(pool);
+    pool.erase(std::find(pool.begin(), pool.end(), b));
+    s.blocks[b] =
+        BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)};
+    add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data().england);
+  }
+  clear_undo(s);
+  add_log(s, LogKind::LevyCount, Audience::NotEngland, 0, data().england, 0, count);
+}
+
+// 12.1, 12.3: true when the scenario ends with this winter.
+bool scenario_ends(State& s) {
+  const auto& scenario = data().scenarios[s.scenario];
+  if (s.year < scenario.end_year) return false;
+  const int england = nobles_controlled(s, Side::England);
+  const int scotland = nobles_controlled(s, Side::Scotland);
+  add_log(s, LogKind::ScenarioEnd, Audience::Public, 0, england, scotland, s.year);
+  if (england != scotland) {
+    end_game(s, england > scotland ? Side::England : Side::Scotland, EndReason::NoblesMajority);
+    return true;
+  }
+  // A tie: Braveheart (and the Campaign's backstop) ask whether Wallace is on the map.
+  if (!scenario.tie_break_by_wallace && s.year < scenario.backstop_end_year) return false;
+  end_game(s, on_map(s, data().wallace) ? Side::Scotland : Side::England,
+           EndReason::WallaceTieBreak);
+  return true;
+}
+
+}  // namespace
+
+void enter_scotland_build(State& s) {
+  s.winter.step = WinterStep::ScotlandBuild;
+  s.active = index_of(Side::Scotland);
+  grant_replacement_points(s, Side::Scotland);
+}
+
+void enter_england_build(State& s) {
+  s.winter.step = WinterStep::EnglandBuild;
+  s.active = index_of(Side::England);
+  grant_replacement_points(s, Side::England);
+}
+
+void build_legal(const State& s, Side side, ActionList& out) {
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if (s.winter.rp[a] == 0) continue;
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      if (s.blocks[b].loc == a && may_gain_step(side, b) &&
+          s.blocks[b].strength < data().blocks[b].max_strength) {
+        out.push_back(with_block(ActionKind::AddStep, b));
+      }
+    }
+    if (side == Side::Scotland && blocks_in(s, a) < area_limit(a, side) &&
+        !draw_candidates(s, a).empty()) {
+      out.push_back(with_area(ActionKind::Draw, a));
+    }
+  }
+  // 10.11.3, 10.12.3: points must be spent while they have a use.
+  if (out.empty()) out.push_back(simple(ActionKind::Done));
+}
+
+void build_apply(State& s, Side side, const Action& action) {
+  if (action.kind == ActionKind::AddStep) {
+    const BlockId b = action.a;
+    --s.winter.rp[s.blocks[b].loc];
+    ++s.blocks[b].strength;
+    add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks[b].strength);  // 13.3
+    return;
+  }
+  const AreaId area = action.a;
+  --s.winter.rp[area];
+  const int b = s.rng.pick(draw_candidates(s, area));
+  s.blocks[b] = BlockState{area, 1};
+  clear_undo(s);
+  add_private_log(s, Side::Scotland, LogKind::Drew, b, area, 0, LogKind::DrewAnon,
+                  index_of(Side::Scotland), area, 0);
+}
+
+void french_knights_check(State& s) {
+  const BlockId knights = data().french_knights;
+  if (s.french_knights_added || nobles_controlled(s, Side::Scotland) < 8) return;  // 10.10
+  if (s.blocks[knights].loc == kNotInPlay) s.blocks[knights] = BlockState{kPool, 0};
+  s.french_knights_added = true;
+  add_log(s, LogKind::FrenchKnightsAdded, Audience::Public);
+}
+
+void finish_winter(State& s) {
+  feudal_levy(s);
+  s.edward_wintered_last = s.winter.edward_winters;  // 10.6.3
+  s.winter = WinterState{};
+  s.active = kNone;
+  // 10.14.1 and 12.2.3 (Interpretation): the "all nobles" test after every winter.
+  if (nobles_controlled(s, Side::England) == 0) {
+    end_game(s, Side::Scotland, EndReason::AllNoblesScotland);
+    return;
+  }
+  if (nobles_controlled(s, Side::Scotland) == 0) {
+    end_game(s, Side::England, EndReason::AllNoblesEngland);
+    return;
+  }
+  if (scenario_ends(s)) return;
+  ++s.year;  // 10.14.3
+  start_year(s);
+}
+
+}  // namespace blockfog::hots::detail

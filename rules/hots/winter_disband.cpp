@@ -1,0 +1,257 @@
+#include <algorithm>
+
+#include "rules/hots/winter.h"
+
+// The first three opaque winter steps: Moray and the King (10.3, 10.5), Edward and English
+// disbanding (10.6, 10.7), Wallace and Scottish disbanding (10.8, 10.9).
+
+namespace blockfog::hots::detail {
+namespace {
+
+const GameData& data() { return game_data(); }
+
+AreaId area_named(std::string_view id) { return *data().area_by_id(id); }
+
+// --- Scotland: Moray and the King -----------------------------------------------------------
+
+bool moray_may_go_home(const Position& p) {
+  const AreaId home = area_named("moray");
+  const auto& moray = p.blocks[data().moray];
+  return moray.loc < kAreaCount && moray.loc != home && !p.winter.moray_moved &&
+         open_for(p, home, Side::Scotland);
+}
+
+std::vector<AreaId> king_cathedrals(const Position& p) {
+  std::vector<AreaId> out;
+  const auto& king = p.blocks[data().king];
+  if (king.loc >= kAreaCount || p.winter.king_moved) return out;
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if (data().areas[a].cathedral && a != king.loc && open_for(p, a, Side::Scotland)) {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+// --- England: Edward and disbanding ---------------------------------------------------------
+
+bool is_edward_question(const Position& p) {
+  const auto& edward = p.blocks[data().edward];
+  return !p.winter.edward_decided && !p.edward_ii && !p.edward_wintered_last &&
+         edward.loc < kAreaCount && edward.loc != data().england;
+}
+
+AreaId wintering_edward_area(const Position& p) {
+  return p.winter.edward_winters ? p.blocks[data().edward].loc : kNone;
+}
+
+bool is_english_infantry(BlockId b) {
+  const auto& info = data().blocks[b];
+  return info.owner == Side::England && info.type == BlockType::Infantry;
+}
+
+bool is_retinue_type(BlockType type) {
+  return type == BlockType::Archers || type == BlockType::Knights || type == BlockType::Hobelars;
+}
+
+// 10.7.1, 10.7.2: disbanding without choice, once Edward's fate is known.
+void automatic_english_disbanding(State& s) {
+  const AreaId with_edward = wintering_edward_area(s);
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& info = data().blocks[b];
+    if (info.owner != Side::England || !on_map(s, b) || info.type == BlockType::Noble) continue;
+    const AreaId at = s.blocks[b].loc;
+    const bool in_england = at == data().england;
+    const bool retinue = is_retinue_type(info.type) && at != with_edward;
+    if (in_england || retinue) disband(s, b);
+  }
+}
+
+// 10.7.3: English infantry that must go because its area is over the printed castle limit.
+std::vector<BlockId> forced_english_disbands(const Position& p) {
+  std::vector<BlockId> out;
+  const AreaId with_edward = wintering_edward_area(p);
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (!is_english_infantry(b) || !on_map(p, b)) continue;
+    const AreaId at = p.blocks[b].loc;
+    if (at != with_edward && blocks_in(p, at) > data().areas[at].castle_limit) out.push_back(b);
+  }
+  return out;
+}
+
+void decide_edward(State& s, bool winters) {
+  s.winter.edward_decided = true;
+  s.winter.edward_winters = winters;
+  const BlockId edward = data().edward;
+  if (winters) {
+    clear_undo(s);  // announced (13.4.5)
+    add_log(s, LogKind::EdwardWinters, Audience::Public, 0, s.blocks[edward].loc);
+  } else if (on_map(s, edward)) {
+    disband(s, edward);  // others see an anonymous block leave (10.6.4)
+  }
+  automatic_english_disbanding(s);
+}
+
+void england_disband_legal(const State& s, ActionList& out) {
+  const BlockId edward = data().edward;
+  if (is_edward_question(s)) {
+    out.push_back(simple(ActionKind::Winter));
+    out.push_back(with_block(ActionKind::Disband, edward));
+    return;
+  }
+  const auto forced = forced_english_disbands(s);
+  for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
+  if (!forced.empty()) return;
+  // 10.7.4: any further infantry, and the retinue wintering with Edward, may go.
+  const AreaId with_edward = wintering_edward_area(s);
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (!on_map(s, b)) continue;
+    const auto& info = data().blocks[b];
+    const bool retinue =
+        info.owner == Side::England && is_retinue_type(info.type) && s.blocks[b].loc == with_edward;
+    if (is_english_infantry(b) || retinue) out.push_back(with_block(ActionKind::Disband, b));
+  }
+  out.push_back(simple(ActionKind::Done));
+}
+
+// --- Scotland: Wallace and disbanding -------------------------------------------------------
+
+bool is_wallace_in_selkirk(const Position& p, BlockId b) {
+  return b == data().wallace && p.blocks[b].loc == area_named("selkirk");
+}
+
+bool wallace_may_go_to_selkirk(const Position& p) {
+  const auto& wallace = p.blocks[data().wallace];
+  const AreaId selkirk = area_named("selkirk");
+  return wallace.loc < kAreaCount && wallace.loc != selkirk && !p.winter.wallace_moved &&
+         open_for(p, selkirk, Side::Scotland);
+}
+
+void heal_wallace(State& s) {
+  auto& wallace = s.blocks[data().wallace];
+  const int max = data().blocks[data().wallace].max_strength;
+  wallace.strength = static_cast<std::uint8_t>(std::min(max, wallace.strength + 2));  // 10.8
+  s.winter.wallace_moved = true;
+  add_log(s, LogKind::WallaceSelkirk, Audience::Public);
+}
+
+bool is_scottish_non_noble(BlockId b) {
+  const auto& info = data().blocks[b];
+  return info.owner == Side::Scotland && info.type != BlockType::Noble;
+}
+
+// 10.9.1: Scottish non-nobles that must go because their area is over the Scottish limit.
+std::vector<BlockId> forced_scottish_disbands(const Position& p) {
+  std::vector<BlockId> out;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (!is_scottish_non_noble(b) || !on_map(p, b) || is_wallace_in_selkirk(p, b)) continue;
+    const AreaId at = p.blocks[b].loc;
+    const int exempt = is_wallace_in_selkirk(p, data().wallace) && at == area_named("selkirk");
+    if (blocks_in(p, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
+  }
+  return out;
+}
+
+void scotland_disband_legal(const State& s, ActionList& out) {
+  if (wallace_may_go_to_selkirk(s)) out.push_back(simple(ActionKind::ToSelkirk));
+  const auto forced = forced_scottish_disbands(s);
+  for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
+  if (!forced.empty()) return;
+  for (BlockId b = 0; b < kBlockCount; ++b) {  // 10.9.2: voluntary
+    if (is_scottish_non_noble(b) && on_map(s, b)) out.push_back(with_block(ActionKind::Disband, b));
+  }
+  out.push_back(simple(ActionKind::Done));
+}
+
+}  // namespace
+
+void enter_scotland_homes(State& s) {
+  s.winter.step = WinterStep::ScotlandHomes;
+  s.active = index_of(Side::Scotland);
+}
+
+void enter_england_disband(State& s) {
+  s.winter.step = WinterStep::EnglandDisband;
+  s.active = index_of(Side::England);
+  if (!s.edward_ii && s.year == 1306) {  // 6.1.2, 10.6.2
+    s.edward_ii = true;
+    add_log(s, LogKind::EdwardBecomesII, Audience::Public);
+  }
+  if (!is_edward_question(s)) decide_edward(s, false);
+}
+
+void enter_scotland_disband(State& s) {
+  s.winter.step = WinterStep::ScotlandDisband;
+  s.active = index_of(Side::Scotland);
+  if (is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
+}
+
+void winter_step_legal(const State& s, Side side, ActionList& out) {
+  switch (s.winter.step) {
+    case WinterStep::ScotlandHomes:
+      if (moray_may_go_home(s)) out.push_back(simple(ActionKind::GoHome));
+      for (AreaId a : king_cathedrals(s)) out.push_back(with_area(ActionKind::MoveKing, a));
+      out.push_back(simple(ActionKind::Done));
+      return;
+    case WinterStep::EnglandDisband:
+      england_disband_legal(s, out);
+      return;
+    case WinterStep::ScotlandDisband:
+      scotland_disband_legal(s, out);
+      return;
+    case WinterStep::ScotlandBuild:
+    case WinterStep::EnglandBuild:
+      build_legal(s, side, out);
+      return;
+    case WinterStep::NobleHome:
+    case WinterStep::None:
+      return;
+  }
+}
+
+void winter_step_apply(State& s, Side side, const Action& action) {
+  switch (action.kind) {
+    case ActionKind::GoHome: {
+      const AreaId from = s.blocks[data().moray].loc;
+      relocate(s, data().moray, area_named("moray"));
+      s.winter.moray_moved = true;
+      clear_undo(s);  // announced (13.4.5)
+      add_log(s, LogKind::MorayHome, Audience::Public, 0, area_named("moray"), from);
+      return;
+    }
+    case ActionKind::MoveKing: {
+      const AreaId from = s.blocks[data().king].loc;
+      relocate(s, data().king, action.a);
+      s.winter.king_moved = true;
+      clear_undo(s);
+      add_log(s, LogKind::KingToCathedral, Audience::Public, 0, from, action.a);
+      return;
+    }
+    case ActionKind::Winter:
+      decide_edward(s, true);
+      return;
+    case ActionKind::Disband:
+      if (action.a == data().edward && is_edward_question(s)) {
+        decide_edward(s, false);
+      } else {
+        disband(s, action.a);
+      }
+      return;
+    case ActionKind::ToSelkirk:
+      relocate(s, data().wallace, area_named("selkirk"));
+      clear_undo(s);
+      heal_wallace(s);
+      return;
+    case ActionKind::AddStep:
+    case ActionKind::Draw:
+      build_apply(s, side, action);
+      return;
+    case ActionKind::Done:
+      next_winter_step(s);
+      return;
+    default:
+      return;
+  }
+}
+
+}  // namespace blockfog::hots::detail
