@@ -5,7 +5,9 @@
 namespace blockfog::hots {
 namespace {
 
-enum class Param : std::uint8_t { None, Card, Block, Area };
+// A noble is named by its key ("mentieth"), not by either block: which side holds it is public,
+// its block id is not needed (RULES 13.2).
+enum class Param : std::uint8_t { None, Card, Block, Area, Noble };
 
 struct KindSpec {
   ActionKind kind;
@@ -44,6 +46,15 @@ constexpr std::array kSpecs = {
     KindSpec{ActionKind::AddStep, "add_step", Param::Block, "block", Param::None, ""},
     KindSpec{ActionKind::Draw, "draw", Param::Area, "area", Param::None, ""},
     KindSpec{ActionKind::Done, "done", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Roll, "roll", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Herald, "herald", Param::Noble, "noble", Param::None, ""},
+    KindSpec{ActionKind::Pillage, "pillage", Param::Area, "area", Param::None, ""},
+    KindSpec{ActionKind::Gain, "gain", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::SeaMove, "sea_move", Param::Block, "block", Param::Area, "to"},
+    KindSpec{ActionKind::Victual, "victual", Param::Block, "block", Param::None, ""},
+    KindSpec{ActionKind::CrownBruce, "crown_bruce", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::CrownComyn, "crown_comyn", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::ReturnOfTheKing, "return_of_the_king", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::Undo, "undo", Param::None, "", Param::None, ""},
 };
 
@@ -63,6 +74,8 @@ std::string param_id(Param param, std::uint8_t value) {
       return value < data.blocks.size() ? data.blocks[value].id : "?";
     case Param::Area:
       return value < data.areas.size() ? data.areas[value].id : "?";
+    case Param::Noble:
+      return value < data.nobles.size() ? data.nobles[value].key : "?";
     case Param::None:
       break;
   }
@@ -83,6 +96,11 @@ std::optional<std::uint8_t> param_from(Param param, const nlohmann::json& json,
   if (param == Param::Card) value = data.card_by_id(id);
   if (param == Param::Block) value = data.block_by_id(id);
   if (param == Param::Area) value = data.area_by_id(id);
+  if (param == Param::Noble) {
+    for (std::size_t i = 0; i < data.nobles.size(); ++i) {
+      if (data.nobles[i].key == id) value = static_cast<std::uint8_t>(i);
+    }
+  }
   if (!value) error = "unknown id '" + id + "' in field '" + std::string(field) + "'";
   return value;
 }

@@ -15,34 +15,43 @@
 namespace blockfog::hots {
 
 enum class ActionKind : std::uint8_t {
-  PlayCard,       // card: choose a card in secret (RULES 3.1)
-  TakeBack,       // take the chosen card back while the opponent has not chosen (3.1.2)
-  Decline,        // decline the event card played (7.1.1)
-  Truce,          // put the Truce in force (7.5)
-  Move,           // block, to: select a block and take its first step (4.3.7)
-  Step,           // to: the moving block's next step
-  Stop,           // the moving block stops where it is
-  NorseMove,      // to: the Norse move by sea (4.10)
-  EndMovePhase,   // end the move phase (4.11)
-  ChooseBattle,   // area: the next battle to fight (RULES 5.1)
-  Fire,           // block: its combat turn is to fire (5.6)
-  Pass,           // block: its combat turn is to do nothing (5.5.3)
-  Retreat,        // block, to: retreat in a combat turn or the mandatory retreat (5.10, 5.11)
-  TakeHit,        // block: which of the tied strongest blocks takes the next hit (5.7.2)
-  FinishRetreat,  // no remaining attacker can retreat: they are eliminated (5.11.3)
-  Regroup,        // block, to (5.12)
-  EndRegroup,     //
-  RaidVictim,     // block: the English block given up to a border raid (9.1)
-  Home,           // area: where Bruce or Comyn goes home (10.1.2)
-  GoHome,         // Moray goes home (10.3)
-  MoveKing,       // area: the King to a cathedral (10.5)
-  Winter,         // Edward I winters in Scotland (10.6)
-  Disband,        // block: disband to the pool (10.6, 10.7, 10.9)
-  ToSelkirk,      // Wallace to Selkirk (10.8)
-  AddStep,        // block: spend a replacement point on a step (10.11, 10.12)
-  Draw,           // area: spend a replacement point on a draw (10.11)
-  Done,           // end an opaque winter step (13.1.4)
-  Undo,           // take back the last own decision (RULES 14, Undo)
+  PlayCard,         // card: choose a card in secret (RULES 3.1)
+  TakeBack,         // take the chosen card back while the opponent has not chosen (3.1.2)
+  Decline,          // decline the event card played (7.1.1)
+  Truce,            // put the Truce in force (7.5)
+  Move,             // block, to: select a block and take its first step (4.3.7)
+  Step,             // to: the moving block's next step
+  Stop,             // the moving block stops where it is
+  NorseMove,        // to: the Norse move by sea (4.10)
+  EndMovePhase,     // end the move phase (4.11)
+  ChooseBattle,     // area: the next battle to fight (RULES 5.1)
+  Fire,             // block: its combat turn is to fire (5.6)
+  Pass,             // block: its combat turn is to do nothing (5.5.3)
+  Retreat,          // block, to: retreat in a combat turn or the mandatory retreat (5.10, 5.11)
+  TakeHit,          // block: which of the tied strongest blocks takes the next hit (5.7.2)
+  FinishRetreat,    // no remaining attacker can retreat: they are eliminated (5.11.3)
+  Regroup,          // block, to (5.12)
+  EndRegroup,       //
+  RaidVictim,       // block: the English block given up to a border raid (9.1)
+  Home,             // area: where Bruce or Comyn goes home (10.1.2)
+  GoHome,           // Moray goes home (10.3)
+  MoveKing,         // area: the King to a cathedral (10.5)
+  Winter,           // Edward I winters in Scotland (10.6)
+  Disband,          // block: disband to the pool (10.6, 10.7, 10.9)
+  ToSelkirk,        // Wallace to Selkirk (10.8)
+  AddStep,          // block: spend a replacement point on a step (10.11, 10.12)
+  Draw,             // area: spend a replacement point on a draw (10.11)
+  Done,             // end an opaque winter step (13.1.4)
+  Roll,             // Herald: roll the die (7.2.1)
+  Herald,           // noble: the enemy noble named after a successful roll (7.2.2)
+  Pillage,          // area: the target of a Pillage (7.3.1)
+  Gain,             // block: receives one pillaged step (7.3.3)
+  SeaMove,          // block, to: by sea (7.4)
+  Victual,          // block: one step from Victuals (7.6)
+  CrownBruce,       // coronations instead of the event (8)
+  CrownComyn,       //
+  ReturnOfTheKing,  //
+  Undo,             // take back the last own decision (RULES 14, Undo)
 };
 
 // Parameters are small ids whose meaning depends on the kind (card, block, area).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/hots/events.h"
+
 // The battle phase and the course of one battle: RULES 5.1-5.4, 5.9, 5.11, 5.13.
 
 namespace blockfog::hots::detail {
@@ -9,10 +11,13 @@ namespace {
 
 constexpr int kRounds = 3;  // RULES 5.4.1
 
+// The battles to fight now: the pending defection battles of an event (5.14), otherwise every
+// contested area (5.1).
 std::vector<AreaId> contested_areas(const Position& p) {
   std::vector<AreaId> areas;
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (is_contested(p, a)) areas.push_back(a);
+    const bool pending = !p.in_defection || ((p.defection_areas >> a) & 1U);
+    if (pending && is_contested(p, a)) areas.push_back(a);
   }
   return areas;
 }
@@ -130,6 +135,12 @@ void choose_next_battle(State& s) {
   const auto areas = contested_areas(s);
   if (areas.empty()) {
     s.battle = BattleState{};
+    if (s.in_defection) {
+      s.in_defection = false;
+      s.defection_areas = 0;
+      end_event(s);  // 5.14.1: the event's player turn goes on
+      return;
+    }
     end_battle_phase(s);
     return;
   }
@@ -174,6 +185,16 @@ std::vector<BlockId> main_blocks(const Position& p, Side side) {
 bool battle_over(const Position& p) {
   return count_in_area(p, p.battle.area, Side::Scotland) == 0 ||
          count_in_area(p, p.battle.area, Side::England) == 0;
+}
+
+void fight_defection_battles(State& s, std::uint32_t areas, Side attacker) {
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if ((areas >> a) & 1U) s.battles[a] = BattleMarker{index_of(attacker), kNone, kNone};
+  }
+  s.defection_areas = areas;
+  s.in_defection = true;
+  s.event = EventState{};
+  choose_next_battle(s);
 }
 
 void enter_battle_phase(State& s) {
@@ -228,6 +249,10 @@ void finish_battle(State& s) {
   publish_arrivals(s);
   const AreaId area = s.battle.area;
   s.battles[area] = BattleMarker{};  // 5.13
+  if (s.in_defection) {
+    s.defection_areas &= ~(1U << area);
+    s.border_use.fill(kNone);  // 5.14.5: defection battles close no borders
+  }
   for (auto& block : s.blocks) {
     block.acted = false;
     if (block.loc == area) {

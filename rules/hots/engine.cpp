@@ -56,7 +56,8 @@ bool can_undo(const State& s, Side side) {
 // mandatory retreat and regroups. Anything that reveals or randomises clears the history, and
 // so does a change of the awaited side (RULES 14, Undo).
 bool keeps_undo_point(const State& s) {
-  return s.phase == Phase::Move || s.phase == Phase::MandatoryRetreat || s.phase == Phase::Regroup;
+  return s.phase == Phase::Move || s.phase == Phase::MandatoryRetreat ||
+         s.phase == Phase::Regroup || s.phase == Phase::Winter || s.phase == Phase::Event;
 }
 
 }  // namespace

@@ -108,7 +108,8 @@ std::string log_text(const LogEntry& e) {
     case LogKind::Fired: {
       std::string dice;
       for (int i = 0; i < e.d; ++i) {
-        dice += (i ? "," : "") + std::to_string((e.n >> (3 * i)) & 7);
+        if (i > 0) dice += ',';
+        dice += static_cast<char>('0' + ((e.n >> (3 * i)) & 7));
       }
       return block_name(e.a) + " fires: " + dice + " - " + std::to_string(e.c) +
              (e.c == 1 ? " hit." : " hits.");
@@ -182,6 +183,35 @@ std::string log_text(const LogEntry& e) {
     case LogKind::ScenarioEnd:
       return "End of " + std::to_string(e.n) + ": England " + std::to_string(e.b) +
              " nobles, Scotland " + std::to_string(e.c) + ".";
+    case LogKind::HeraldRoll:
+      return side_name(e.a) + "'s Herald rolls " + std::to_string(e.n) +
+             (e.n <= 4 ? ": success." : ": no effect.");
+    case LogKind::HeraldConverts:
+      return block_name(e.a) + " in " + area_name(e.b) + " is won over: now " +
+             side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
+    case LogKind::PillageTarget:
+      return side_name(e.a) + " pillages " + area_name(e.b) + ".";
+    case LogKind::PillageHit:
+      return block_name(e.a) + " loses a step to the pillage (" + std::to_string(e.n) + " left).";
+    case LogKind::PillageInflicted:
+      return "The pillage of " + area_name(e.b) + " inflicts " + std::to_string(e.n) +
+             (e.n == 1 ? " hit." : " hits.");
+    case LogKind::PillageGainArea:
+      return side_name(e.a) + " takes the plunder to " + area_name(e.b) + ".";
+    case LogKind::SeaMoved:
+      return block_name(e.a) + " sails from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+    case LogKind::SeaMovedAnon:
+      return "A " + side_name(e.a) + " block sails from " + area_name(e.b) + " to " +
+             area_name(e.c) + ".";
+    case LogKind::VictualsArea:
+      return side_name(e.a) + " uses Victuals in " + area_name(e.b) + ".";
+    case LogKind::Coronation: {
+      static constexpr const char* kCandidates[] = {"Bruce", "Comyn", "Balliol"};
+      return std::string(kCandidates[e.a % 3]) + " is crowned King of Scots in " + area_name(e.b) +
+             ".";
+    }
+    case LogKind::CoronationDefects:
+      return block_name(e.a) + " in " + area_name(e.b) + " defects to England.";
     case LogKind::GameEnd:
       return "Game over: " + side_name(e.a) + " wins.";
   }

@@ -81,6 +81,17 @@ enum class LogKind : std::uint8_t {
   Drew,                // a = block, b = area (owner only)
   DrewAnon,            // a = side, b = area (others)
   ScenarioEnd,         // n = year; b = English nobles, c = Scottish nobles
+  HeraldRoll,          // a = side, n = die
+  HeraldConverts,      // a = block now in play, b = area
+  PillageTarget,       // a = side pillaging, b = area
+  PillageHit,          // a = block, n = strength left (owner only)
+  PillageInflicted,    // a = side pillaging, b = area, n = hits
+  PillageGainArea,     // a = side, b = area receiving the steps
+  SeaMoved,            // a = block, b = from, c = to (owner only)
+  SeaMovedAnon,        // a = side, b = from, c = to (others)
+  VictualsArea,        // a = side, b = area
+  Coronation,          // a = candidate (0 Bruce, 1 Comyn, 2 Balliol), b = King's area
+  CoronationDefects,   // a = block now English, b = area
   GameEnd,             // a = winner side, b = EndReason
 };
 

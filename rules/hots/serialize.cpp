@@ -107,6 +107,11 @@ json position_to_json(const Position& p) {
        {static_cast<int>(p.winter.step), small(p.winter.homing), p.winter.placed,
         p.winter.edward_decided, p.winter.edward_winters, p.winter.moray_moved, p.winter.king_moved,
         p.winter.wallace_moved, p.winter.rp}},
+      {"event",
+       {static_cast<int>(p.event.stage), small(p.event.area), small(p.event.dest), p.event.count,
+        p.event.hits, p.event.inflicted}},
+      {"defection_areas", p.defection_areas},
+      {"in_defection", p.in_defection},
       {"end_reason", static_cast<int>(p.end_reason)},
       {"winner", small(p.winner)},
   };
@@ -178,6 +183,15 @@ Position position_from_json(const json& j) {
                          w.at(6).get<bool>(),
                          w.at(7).get<bool>(),
                          w.at(8).get<decltype(p.winter.rp)>()};
+  const auto& ev = j.at("event");
+  p.event = EventState{static_cast<EventStage>(ev.at(0).get<int>()),
+                       small_from(ev.at(1)),
+                       small_from(ev.at(2)),
+                       ev.at(3).get<std::uint8_t>(),
+                       ev.at(4).get<std::uint8_t>(),
+                       ev.at(5).get<std::uint8_t>()};
+  p.defection_areas = j.at("defection_areas").get<std::uint32_t>();
+  p.in_defection = j.at("in_defection").get<bool>();
   p.end_reason = static_cast<EndReason>(j.at("end_reason").get<int>());
   p.winner = small_from(j.at("winner"));
   return p;

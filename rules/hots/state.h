@@ -92,6 +92,27 @@ enum class WinterStep : std::uint8_t {
   EnglandBuild,     // #26 "England: winter": builds
 };
 
+// Where the event card's resolution stands (RULES 7, 14 #2-9).
+enum class EventStage : std::uint8_t {
+  Start,          // the card's first decision, or a coronation instead (8)
+  HeraldName,     // after a roll of 1-4: name the noble (7.2.2)
+  PillageLosses,  // the pillaged side allocates tied hits (7.3.2), "pillage losses"
+  PillageGains,   // the pillager places the pillaged steps (7.3.3)
+  SeaMove,        // the second block may follow the first (7.4.1)
+  Victuals,       // more steps in the same area (7.6)
+};
+
+struct EventState {
+  EventStage stage = EventStage::Start;
+  std::uint8_t area = kNone;   // pillage target, sea-move origin, victuals area
+  std::uint8_t dest = kNone;   // sea-move destination, area receiving pillaged steps
+  std::uint8_t count = 0;      // blocks sea-moved, steps added
+  std::uint8_t hits = 0;       // pillage hits still to apply
+  std::uint8_t inflicted = 0;  // pillage hits inflicted (k, 7.3.3)
+
+  bool operator==(const EventState&) const = default;
+};
+
 struct WinterState {
   WinterStep step = WinterStep::None;
   std::uint8_t homing = kNone;  // the Bruce or Comyn block whose home is being chosen
@@ -161,6 +182,9 @@ struct Position {
 
   BattleState battle{};
   WinterState winter{};
+  EventState event{};
+  std::uint32_t defection_areas = 0;  // bit per area with a pending defection battle (5.14)
+  bool in_defection = false;          // fighting an event's defection battles
 
   EndReason end_reason = EndReason::None;
   std::uint8_t winner = kNone;

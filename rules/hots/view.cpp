@@ -247,6 +247,8 @@ std::string phase_text(const State& s) {
   const std::string side = s.active == kNone ? "" : (s.active == 0 ? "Scotland" : "England");
   switch (s.phase) {
     case Phase::Event:
+      // 13.1.4: one public name per step, whatever sub-decision the owner faces.
+      if (s.event.stage == EventStage::PillageLosses) return side + ": pillage losses";
       return side + ": event";
     case Phase::Move:
       return side + ": move phase";

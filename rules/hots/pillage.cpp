@@ -1,0 +1,207 @@
+#include <algorithm>
+
+#include "rules/hots/events.h"
+
+// Pillage: RULES 7.3 (hits like battle hits, captured nobles, the pillaged steps, the battle
+// that may follow), with its fog of war (7.3.5, 13.1.4).
+
+namespace blockfog::hots::detail {
+namespace {
+
+const GameData& data() { return game_data(); }
+
+Side pillager(const State& s) {
+  return s.event.stage == EventStage::PillageLosses ? core::other_side(side_of(s.active))
+                                                    : side_of(s.active);
+}
+
+std::vector<AreaId> pillage_targets(const Position& p, Side side) {
+  std::vector<AreaId> out;
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if (!has_enemy(p, a, side)) continue;
+    const auto& neighbors = data().areas[a].neighbors;
+    if (std::any_of(neighbors.begin(), neighbors.end(),
+                    [&](const Neighbor& n) { return is_friendly(p, n.area, side); })) {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+// The victim's strongest blocks in the target area (7.3.2 applies 5.7.2-5.7.4).
+std::vector<BlockId> tied_strongest(const Position& p, AreaId area, Side victim) {
+  int strongest = 0;
+  std::vector<BlockId> tied;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (p.blocks[b].loc != area || owner_of(b) != victim) continue;
+    if (p.blocks[b].strength > strongest) {
+      strongest = p.blocks[b].strength;
+      tied.clear();
+    }
+    if (p.blocks[b].strength == strongest) tied.push_back(b);
+  }
+  return tied;
+}
+
+void pillage_hit(State& s, BlockId b) {
+  const auto& info = data().blocks[b];
+  const AreaId area = s.blocks[b].loc;
+  ++s.event.inflicted;
+  if (s.blocks[b].strength > 1) {
+    --s.blocks[b].strength;
+    add_log(s, LogKind::PillageHit, only(info.owner), b, 0, 0, s.blocks[b].strength);  // 7.3.5
+    return;
+  }
+  if (info.type == BlockType::Noble) {
+    // 7.3.2: he changes sides at strength 1, as a reserve of the pillager.
+    s.blocks[b] = BlockState{kNotInPlay, 0};
+    auto& twin = s.blocks[info.twin];
+    twin = BlockState{area, 1};
+    twin.reserve = true;
+    twin.entry = kEntryCaptured;
+    add_log(s, LogKind::NobleCaptured, Audience::Public, info.twin, area);
+    return;
+  }
+  // Any other block, Moray, the King and Edward included, goes to its pool (5.8.3).
+  s.blocks[b] = BlockState{kPool, 0};
+  add_private_log(s, info.owner, LogKind::EliminatedToPool, b, 0, 0, LogKind::EliminatedAnon,
+                  index_of(info.owner), area, 0);
+}
+
+// Applies the hits that need no choice; stops when the victim must choose.
+void apply_forced_hits(State& s, Side victim) {
+  while (s.event.hits > 0) {
+    const auto tied = tied_strongest(s, s.event.area, victim);
+    if (tied.empty()) {
+      s.event.hits = 0;  // the victim ran out of steps
+      return;
+    }
+    if (s.event.hits < tied.size()) return;
+    for (BlockId b : tied) pillage_hit(s, b);
+    s.event.hits = static_cast<std::uint8_t>(s.event.hits - tied.size());
+  }
+}
+
+bool has_friendly_neighbor(const Position& p, AreaId area, Side side) {
+  for (const auto& n : data().areas[area].neighbors) {
+    if (is_friendly(p, n.area, side)) return true;
+  }
+  return false;
+}
+
+std::vector<BlockId> gain_candidates(const State& s, Side side) {
+  std::vector<BlockId> out;
+  if (s.event.count >= s.event.inflicted) return out;
+  const auto target = s.event.area;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& block = s.blocks[b];
+    if (owner_of(b) != side || block.loc >= kAreaCount) continue;
+    if (s.event.dest != kNone ? block.loc != s.event.dest
+                              : (data().border_between[block.loc][target] == kNone ||
+                                 !is_friendly(s, block.loc, side))) {
+      continue;
+    }
+    if (block.strength < data().blocks[b].max_strength) out.push_back(b);
+  }
+  return out;
+}
+
+void finish_pillage(State& s, Side side) {
+  const AreaId target = s.event.area;
+  if (is_contested(s, target)) {
+    fight_defection_battles(s, 1U << target, side);  // 7.3.4: the pillager attacks
+    return;
+  }
+  for (auto& block : s.blocks) {
+    if (block.loc == target) {
+      block.reserve = false;  // a captured noble alone there: no battle
+      block.entry = kNone;
+    }
+  }
+  end_event(s);
+}
+
+void after_losses(State& s, Side side) {
+  add_log(s, LogKind::PillageInflicted, Audience::Public, index_of(side), s.event.area, 0,
+          s.event.inflicted);
+  // 7.3.3: the pillager places up to k steps; the step is entered whenever public facts allow
+  // a recipient, and ends with his `done`, so that nobody learns the strengths involved.
+  if (s.event.inflicted > 0 && has_friendly_neighbor(s, s.event.area, side)) {
+    s.event.stage = EventStage::PillageGains;
+    s.active = index_of(side);
+    return;
+  }
+  finish_pillage(s, side);
+}
+
+}  // namespace
+
+void pillage_start(State& s, Side side, AreaId target) {
+  const Side victim = core::other_side(side);
+  s.event = EventState{EventStage::PillageLosses, target, kNone, 0, 2, 0};  // 7.3.2: 2 hits
+  add_log(s, LogKind::PillageTarget, Audience::Public, index_of(side), target);
+  apply_forced_hits(s, victim);
+  // 13.1.4: "pillage losses" waits for the victim whether or not he has a choice.
+  s.active = index_of(victim);
+}
+
+void pillage_legal(const State& s, Side side, ActionList& out) {
+  switch (s.event.stage) {
+    case EventStage::Start:
+      for (AreaId a : pillage_targets(s, side)) out.push_back(with_area(ActionKind::Pillage, a));
+      return;
+    case EventStage::PillageLosses:
+      if (s.event.hits > 0) {
+        for (BlockId b : tied_strongest(s, s.event.area, side)) {
+          out.push_back(with_block(ActionKind::TakeHit, b));
+        }
+      } else {
+        out.push_back(simple(ActionKind::Done));
+      }
+      return;
+    case EventStage::PillageGains: {
+      const auto candidates = gain_candidates(s, side);
+      for (BlockId b : candidates) out.push_back(with_block(ActionKind::Gain, b));
+      if (candidates.empty()) out.push_back(simple(ActionKind::Done));  // 7.3.3: mandatory
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void pillage_apply(State& s, Side side, const Action& action) {
+  switch (action.kind) {
+    case ActionKind::Pillage:
+      pillage_start(s, side, action.a);
+      return;
+    case ActionKind::TakeHit:
+      pillage_hit(s, action.a);
+      --s.event.hits;
+      apply_forced_hits(s, side);
+      if (s.event.hits == 0) after_losses(s, pillager(s));
+      return;
+    case ActionKind::Done:
+      if (s.event.stage == EventStage::PillageLosses) {
+        after_losses(s, pillager(s));
+      } else {
+        finish_pillage(s, side);
+      }
+      return;
+    case ActionKind::Gain: {
+      const BlockId b = action.a;
+      if (s.event.dest == kNone) {
+        s.event.dest = s.blocks[b].loc;
+        add_log(s, LogKind::PillageGainArea, Audience::Public, index_of(side), s.event.dest);
+      }
+      ++s.event.count;
+      ++s.blocks[b].strength;
+      add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks[b].strength);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace blockfog::hots::detail
