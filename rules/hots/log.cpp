@@ -9,6 +9,7 @@ namespace {
 using core::Role;
 
 std::string side_name(int side) { return side == 0 ? "Scotland" : "England"; }
+std::string side_adjective(int side) { return side == 0 ? "Scottish" : "English"; }
 std::string area_name(int area) { return area < kAreaCount ? game_data().areas[area].name : "?"; }
 std::string block_name(int block) {
   return block < kBlockCount ? game_data().blocks[block].name : "?";
@@ -40,6 +41,22 @@ bool can_read(Audience audience, Role role) {
       return role != Role::England;
   }
   return false;
+}
+
+std::string_view audience_name(Audience audience) {
+  switch (audience) {
+    case Audience::Public:
+      return "public";
+    case Audience::ScotlandOnly:
+      return "scotland_only";
+    case Audience::EnglandOnly:
+      return "england_only";
+    case Audience::NotScotland:
+      return "not_scotland";
+    case Audience::NotEngland:
+      return "not_england";
+  }
+  return "public";
 }
 
 Audience only(Role side) {
@@ -80,12 +97,12 @@ std::string log_text(const LogEntry& e) {
     case LogKind::MoveStep:
       return block_name(e.a) + " moved from " + area_name(e.b) + " to " + area_name(e.c) + ".";
     case LogKind::MoveStepAnon:
-      return "A " + side_name(e.a) + " block moved from " + area_name(e.b) + " to " +
+      return "A " + side_adjective(e.a) + " block moved from " + area_name(e.b) + " to " +
              area_name(e.c) + ".";
     case LogKind::BattleCreated:
       return side_name(e.a) + " attacks " + area_name(e.b) + ".";
     case LogKind::ReserveArrived:
-      return "A " + side_name(e.a) + " reserve arrived in " + area_name(e.b) + " " +
+      return "A " + side_adjective(e.a) + " reserve arrived in " + area_name(e.b) + " " +
              border_name(e.c) + ".";
     case LogKind::NorseMove:
       return "The Norse sailed from " + area_name(e.b) + " to " + area_name(e.c) + ".";
@@ -123,7 +140,7 @@ std::string log_text(const LogEntry& e) {
     case LogKind::EliminatedDead:
       return block_name(e.a) + " is eliminated for good.";
     case LogKind::EliminatedAnon:
-      return "A " + side_name(e.a) + " block in " + area_name(e.b) + " is eliminated.";
+      return "A " + side_adjective(e.a) + " block in " + area_name(e.b) + " is eliminated.";
     case LogKind::NobleCaptured:
       return block_name(e.a) + " changes sides in " + area_name(e.b) + ": now " +
              side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
@@ -138,15 +155,16 @@ std::string log_text(const LogEntry& e) {
     case LogKind::Regrouped:
       return block_name(e.a) + " regroups from " + area_name(e.b) + " to " + area_name(e.c) + ".";
     case LogKind::ArrivalsShown:
-      return std::to_string(e.n) + " " + side_name(e.a) + (e.n == 1 ? " block" : " blocks") +
+      return std::to_string(e.n) + " " + side_adjective(e.a) + (e.n == 1 ? " block" : " blocks") +
              " arrived in " + area_name(e.b) + ".";
     case LogKind::BattleWon:
       return side_name(e.a) + " wins the battle in " + area_name(e.b) + ".";
     case LogKind::MandatoryRetreat:
       return side_name(e.a) + " must retreat from " + area_name(e.b) + ".";
     case LogKind::CouldNotRetreat:
-      return std::to_string(e.n) + " " + side_name(e.a) + (e.n == 1 ? " block" : " blocks") +
-             " could not retreat from " + area_name(e.b) + " and are eliminated.";
+      return std::to_string(e.n) + " " + side_adjective(e.a) + (e.n == 1 ? " block" : " blocks") +
+             " could not retreat from " + area_name(e.b) + " and " + (e.n == 1 ? "is" : "are") +
+             " eliminated.";
     case LogKind::RaidVictim:
       return "Border raid: " + block_name(e.a) + " in " + area_name(e.b) + " returns to the pool.";
     case LogKind::RaidVictimAnon:
@@ -169,7 +187,7 @@ std::string log_text(const LogEntry& e) {
     case LogKind::Disbanded:
       return block_name(e.a) + " in " + area_name(e.b) + " disbands.";
     case LogKind::DisbandedAnon:
-      return "A " + side_name(e.a) + " block in " + area_name(e.b) + " disbands.";
+      return "A " + side_adjective(e.a) + " block in " + area_name(e.b) + " disbands.";
     case LogKind::WallaceSelkirk:
       return "Wallace winters in Selkirk Forest.";
     case LogKind::FrenchKnightsAdded:
@@ -201,7 +219,7 @@ std::string log_text(const LogEntry& e) {
     case LogKind::SeaMoved:
       return block_name(e.a) + " sails from " + area_name(e.b) + " to " + area_name(e.c) + ".";
     case LogKind::SeaMovedAnon:
-      return "A " + side_name(e.a) + " block sails from " + area_name(e.b) + " to " +
+      return "A " + side_adjective(e.a) + " block sails from " + area_name(e.b) + " to " +
              area_name(e.c) + ".";
     case LogKind::VictualsArea:
       return side_name(e.a) + " uses Victuals in " + area_name(e.b) + ".";
@@ -212,6 +230,8 @@ std::string log_text(const LogEntry& e) {
     }
     case LogKind::CoronationDefects:
       return block_name(e.a) + " in " + area_name(e.b) + " defects to England.";
+    case LogKind::Count:
+      break;
     case LogKind::GameEnd:
       return "Game over: " + side_name(e.a) + " wins.";
   }

@@ -20,8 +20,9 @@ enum class Audience : std::uint8_t {
 };
 
 bool can_read(Audience audience, core::Role role);
-Audience only(core::Role side);     // the owner's full line
-Audience all_but(core::Role side);  // everybody else's redacted line
+std::string_view audience_name(Audience audience);  // "public", "scotland_only", ...
+Audience only(core::Role side);                     // the owner's full line
+Audience all_but(core::Role side);                  // everybody else's redacted line
 
 enum class LogKind : std::uint8_t {
   YearStart,           // n = year
@@ -93,6 +94,7 @@ enum class LogKind : std::uint8_t {
   Coronation,          // a = candidate (0 Bruce, 1 Comyn, 2 Balliol), b = King's area
   CoronationDefects,   // a = block now English, b = area
   GameEnd,             // a = winner side, b = EndReason
+  Count,               // not a kind: the number of kinds
 };
 
 struct LogEntry {

@@ -232,11 +232,17 @@ core::Rng rng_from_json(const json& j) {
 }  // namespace
 
 json to_json(const State& s) {
-  json log = json::array();
+  // The log is one hex string of 8-byte entries: snapshots stay small and quick to parse.
+  std::vector<std::uint8_t> bytes;
+  bytes.reserve(s.log.size() * 8);
   for (const auto& e : s.log) {
-    log.push_back(
-        {static_cast<int>(e.kind), static_cast<int>(e.audience), e.a, e.b, e.c, e.d, e.n});
+    const auto n = static_cast<std::uint16_t>(e.n);
+    bytes.insert(
+        bytes.end(),
+        {static_cast<std::uint8_t>(e.kind), static_cast<std::uint8_t>(e.audience), e.a, e.b, e.c,
+         e.d, static_cast<std::uint8_t>(n & 0xff), static_cast<std::uint8_t>(n >> 8)});
   }
+  const json log = core::to_hex(bytes);
   json undo = json::array();
   for (const auto& point : s.undo) {
     undo.push_back({{"position", position_to_json(point.position)},
@@ -258,11 +264,16 @@ State state_from_json(const json& j) {
     State s;
     static_cast<Position&>(s) = position_from_json(j.at("position"));
     s.rng = rng_from_json(j.at("rng"));
-    for (const auto& e : j.at("log")) {
-      s.log.push_back(LogEntry{
-          static_cast<LogKind>(e.at(0).get<int>()), static_cast<Audience>(e.at(1).get<int>()),
-          e.at(2).get<std::uint8_t>(), e.at(3).get<std::uint8_t>(), e.at(4).get<std::uint8_t>(),
-          e.at(5).get<std::uint8_t>(), e.at(6).get<std::int16_t>()});
+    const auto bytes = core::from_hex(j.at("log").get<std::string>());
+    if (!bytes || bytes->size() % 8 != 0) fail("log must be hex of 8-byte entries");
+    for (std::size_t i = 0; i < bytes->size(); i += 8) {
+      const auto* e = bytes->data() + i;
+      if (e[0] >= static_cast<int>(LogKind::Count) ||
+          e[1] > static_cast<int>(Audience::NotEngland)) {
+        fail("unknown log entry");
+      }
+      s.log.push_back(LogEntry{static_cast<LogKind>(e[0]), static_cast<Audience>(e[1]), e[2], e[3],
+                               e[4], e[5], static_cast<std::int16_t>(e[6] | (e[7] << 8))});
     }
     for (const auto& u : j.at("undo")) {
       s.undo.push_back(UndoPoint{position_from_json(u.at("position")),

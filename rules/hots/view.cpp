@@ -229,14 +229,15 @@ json battle_view(const Position& p) {
   return j;
 }
 
-json log_view(const State& s, Role role) {
-  // Lines are numbered within the role's own log: numbering the whole log would show how many
-  // private lines of the other side there are (e.g. how many steps it built, 13.6).
+// Lines are numbered within the role's own log: numbering the whole log would show how many
+// private lines of the other side there are (e.g. how many steps it built, 13.6).
+json log_view(const State& s, Role role, std::size_t from, std::size_t& size) {
   json lines = json::array();
+  size = 0;
   for (const auto& entry : s.log) {
-    if (can_read(entry.audience, role)) {
-      lines.push_back({{"i", lines.size()}, {"text", log_text(entry)}});
-    }
+    if (!can_read(entry.audience, role)) continue;
+    if (size >= from) lines.push_back({{"i", size}, {"text", log_text(entry)}});
+    ++size;
   }
   return lines;
 }
@@ -275,7 +276,7 @@ std::string phase_text(const State& s) {
 
 }  // namespace
 
-json view(const State& s, Role role) {
+json view(const State& s, Role role, std::size_t log_from) {
   const auto& data = game_data();
   json roles = json::array();
   for (Role r : active_roles(s)) roles.push_back(core::role_name(r));
@@ -306,8 +307,10 @@ json view(const State& s, Role role) {
       {"nobles", nobles_view(s, role)},
       {"borders", border_view(s, role)},
       {"legal_actions", actions},
-      {"log", log_view(s, role)},
   };
+  std::size_t log_size = 0;
+  j["log"] = log_view(s, role, log_from, log_size);
+  j["log_size"] = log_size;
   if (s.phase == Phase::Move) j["move"] = move_view(s, role);
   if (s.battle.area != kNone) j["battle"] = battle_view(s);
   if (result.finished) {
@@ -316,6 +319,11 @@ json view(const State& s, Role role) {
     // RULES 13.1.6: once the game is over everything may be shown, the seed included.
     j["seed"] = core::to_hex(s.rng.stream().key());
     j["final_state"] = to_json(s);
+    json full_log = json::array();
+    for (const auto& entry : s.log) {
+      full_log.push_back({{"audience", audience_name(entry.audience)}, {"text", log_text(entry)}});
+    }
+    j["full_log"] = full_log;
   }
   return j;
 }

@@ -2,9 +2,11 @@
 // went. With --check it verifies after every action: the invariants, the exact JSON round trip,
 // and the fog of war (no view holds a block id its role may not know, RULES 13).
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
@@ -18,6 +20,7 @@
 #include "rules/hots/invariants.h"
 #include "rules/hots/serialize.h"
 #include "rules/hots/view.h"
+#include "tools/common/record.h"
 #include "tools/hots-sim/redaction.h"
 
 namespace {
@@ -32,12 +35,13 @@ struct Options {
   bool check = false;
   bool schiltroms = false;
   int max_actions = 20000;
+  std::string record_path;  // writes the first game's record there
 };
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "hots-sim: " << problem << "\n"
             << "usage: hots-sim [--scenario braveheart|bruce|campaign|all] [--seed N] "
-               "[--games N] [--check] [--schiltroms] [--max-actions N]\n";
+               "[--games N] [--check] [--schiltroms] [--max-actions N] [--record FILE]\n";
   std::exit(2);
 }
 
@@ -63,6 +67,8 @@ Options parse_args(int argc, char** argv) {
         options.check = true;
       } else if (arg == "--schiltroms") {
         options.schiltroms = true;
+      } else if (arg == "--record") {
+        options.record_path = value();
       } else {
         usage("unknown argument " + arg);
       }
@@ -96,21 +102,23 @@ struct GameReport {
   long actions = 0;
   std::string final_hash;
   std::vector<std::string> errors;
-  json action_log = json::array();
+  tools::GameRecord record;
   std::size_t max_legal = 0;
   std::optional<core::Role> winner;
   std::string reason;
 };
 
-// Verifies one state; returns problems found.
-std::vector<std::string> check_state(const hots::State& s) {
+// Verifies one state; returns problems found. `log_seen` holds, per role, how many log lines
+// were already checked, so that each line is checked once.
+std::vector<std::string> check_state(const hots::State& s, std::array<std::size_t, 3>& log_seen) {
   auto problems = hots::check_invariants(s);
   const auto restored = hots::state_from_json(hots::to_json(s));
   if (!(restored == s)) problems.push_back("JSON round trip changed the state");
   for (core::Role role : {core::Role::Scotland, core::Role::England, core::Role::Observer}) {
-    for (auto& leak : tools::find_leaks(s, role, hots::view(s, role))) {
-      problems.push_back(std::move(leak));
-    }
+    auto& seen = log_seen[static_cast<int>(role)];
+    const auto view = hots::view(s, role, seen);
+    seen = view.at("log_size").get<std::size_t>();
+    for (auto& leak : tools::find_leaks(s, role, view)) problems.push_back(std::move(leak));
   }
   return problems;
 }
@@ -119,9 +127,13 @@ GameReport play_game(const Options& options, int scenario, int game) {
   GameReport report;
   const auto seed = game_seed(options.seed, scenario, game);
   auto state = hots::setup(seed, scenario, hots::Options{options.schiltroms});
+  report.record.scenario = hots::game_data().scenarios[scenario].id;
+  report.record.options = {{"schiltroms", options.schiltroms}};
+  report.record.seed = seed;
   // The players' choices come from a stream of their own, apart from the game's dice.
   core::ChaCha20Stream chooser(seed, 1);
-  if (options.check) report.errors = check_state(state);
+  std::array<std::size_t, 3> log_seen{};
+  if (options.check) report.errors = check_state(state, log_seen);
   while (report.errors.empty() && report.actions < options.max_actions) {
     std::vector<std::pair<core::Role, hots::Action>> choices;
     for (core::Role role : {core::Role::Scotland, core::Role::England}) {
@@ -131,14 +143,13 @@ GameReport play_game(const Options& options, int scenario, int game) {
     if (choices.empty()) break;
     const auto& [role, action] =
         choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
-    report.action_log.push_back(
-        {{"role", core::role_name(role)}, {"action", hots::action_to_json(action)}});
+    report.record.actions.push_back({role, hots::action_to_json(action)});
     if (auto error = hots::apply(state, role, action)) {
       report.errors.push_back("legal action refused: " + error->message);
       break;
     }
     ++report.actions;
-    if (options.check) report.errors = check_state(state);
+    if (options.check) report.errors = check_state(state, log_seen);
   }
   report.stopped_at = report.actions >= options.max_actions
                           ? "step_cap"
@@ -176,11 +187,15 @@ int main(int argc, char** argv) {
         ++wins[report.winner ? std::string(core::role_name(*report.winner)) : "none"];
       }
       digest.update(report.final_hash);
+      if (!options.record_path.empty() && total_games == 1) {
+        std::ofstream(options.record_path) << tools::record_to_json(report.record).dump(1) << "\n";
+      }
       if (!report.errors.empty()) {
         ++errors;
         std::cerr << "FAILED " << name << " seed " << options.seed << " game " << game << ":\n";
         for (const auto& e : report.errors) std::cerr << "  " << e << "\n";
-        std::cerr << "  actions: " << report.action_log.dump() << "\n";
+        std::cerr << "  record (replay with hots-replay): "
+                  << tools::record_to_json(report.record).dump() << "\n";
       }
       if (options.games == 1) {
         std::cout << name << " game " << game << ": stopped at " << report.stopped_at << " after "

@@ -1,5 +1,7 @@
 #include "tools/hots-sim/redaction.h"
 
+#include <unordered_set>
+
 #include "rules/core/hex.h"
 
 namespace blockfog::tools {
@@ -19,15 +21,30 @@ bool is_hidden(const hots::State& s, Role role, hots::BlockId b) {
   return role == Role::Observer || hots::owner_of(b) != role;
 }
 
+// Every string in the view, keys included: block ids always stand as whole JSON strings.
+void collect_strings(const nlohmann::json& j, std::unordered_set<std::string>& out) {
+  if (j.is_string()) {
+    out.insert(j.get<std::string>());
+  } else if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      out.insert(key);
+      collect_strings(value, out);
+    }
+  } else if (j.is_array()) {
+    for (const auto& value : j) collect_strings(value, out);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> find_leaks(const hots::State& s, Role role, const nlohmann::json& view) {
   std::vector<std::string> leaks;
   if (s.phase == hots::Phase::GameOver) return leaks;  // RULES 13.1.6: all may be shown
-  const auto text = view.dump();
+  std::unordered_set<std::string> strings;
+  collect_strings(view, strings);
   const auto& data = hots::game_data();
   for (hots::BlockId b = 0; b < hots::kBlockCount; ++b) {
-    if (is_hidden(s, role, b) && text.find('"' + data.blocks[b].id + '"') != std::string::npos) {
+    if (is_hidden(s, role, b) && strings.count(data.blocks[b].id) > 0) {
       leaks.push_back(std::string(core::role_name(role)) + " view names hidden block " +
                       data.blocks[b].id);
     }
@@ -44,7 +61,7 @@ std::vector<std::string> find_leaks(const hots::State& s, Role role, const nlohm
       }
     }
   }
-  if (text.find(core::to_hex(s.rng.stream().key())) != std::string::npos) {
+  if (strings.count(core::to_hex(s.rng.stream().key())) > 0) {
     leaks.push_back(std::string(core::role_name(role)) + " view holds the generator key");
   }
   return leaks;
