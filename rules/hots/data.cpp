@@ -161,6 +161,11 @@ void parse_blocks(const json& doc, GameData& data) {
   if (data.blocks.size() != kBlockCount || per_side[0] != 28 || per_side[1] != 28) {
     fail("expected 56 blocks, 28 per side (RULES 1.3.1)");
   }
+  for (int b = 0; b < kBlockCount; ++b) {
+    if ((data.blocks[b].owner == Side::England) != (b >= kBlocksPerSide)) {
+      fail("blocks must list Scotland's 28 blocks, then England's");
+    }
+  }
   // Homes and twins need every block id first.
   const auto& blocks = doc.at("blocks");
   for (std::size_t i = 0; i < blocks.size(); ++i) {
@@ -332,7 +337,7 @@ GameData GameData::parse(std::string_view json_text) {
   return data;
 }
 
-const GameData& game_data() {
+const GameData& load_embedded_game_data() {
   static const GameData data = GameData::parse(embedded_game_data_json());
   return data;
 }

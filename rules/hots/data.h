@@ -22,11 +22,12 @@ using BorderId = std::uint8_t;
 using BlockId = std::uint8_t;
 using CardId = std::uint8_t;
 
-inline constexpr int kAreaCount = 23;    // RULES 1.1.1
-inline constexpr int kBorderCount = 49;  // RULES 1.2.1
-inline constexpr int kBlockCount = 56;   // RULES 1.3.1
-inline constexpr int kCardCount = 25;    // RULES 1.7
-inline constexpr int kNobleCount = 13;   // two-block nobles, RULES 1.4.1
+inline constexpr int kAreaCount = 23;      // RULES 1.1.1
+inline constexpr int kBorderCount = 49;    // RULES 1.2.1
+inline constexpr int kBlockCount = 56;     // RULES 1.3.1
+inline constexpr int kBlocksPerSide = 28;  // Scotland's blocks first, then England's
+inline constexpr int kCardCount = 25;      // RULES 1.7
+inline constexpr int kNobleCount = 13;     // two-block nobles, RULES 1.4.1
 inline constexpr int kMaxNeighbors = 8;
 
 inline constexpr std::uint8_t kNone = 0xff;
@@ -167,8 +168,13 @@ struct GameData {
   static GameData parse(std::string_view json_text);
 };
 
+const GameData& load_embedded_game_data();
+
 // The game data embedded at build time, parsed and checked once.
-const GameData& game_data();
+inline const GameData& game_data() {
+  static const GameData& data = load_embedded_game_data();
+  return data;
+}
 
 std::string_view embedded_game_data_json();
 

@@ -62,24 +62,29 @@ bool keeps_undo_point(const State& s) {
 
 }  // namespace
 
+// Bit per side awaited now (RULES 14): both while cards are chosen, a side that has chosen
+// waits for the other (3.1.1).
+std::uint8_t awaited_sides(const State& s) {
+  switch (s.phase) {
+    case Phase::CardChoice: {
+      std::uint8_t chosen = 0;
+      for (const auto& card : s.cards) {
+        if (card.place == CardPlace::Chosen) chosen |= static_cast<std::uint8_t>(1U << card.holder);
+      }
+      return static_cast<std::uint8_t>(~chosen & 3U);
+    }
+    case Phase::GameOver:
+      return 0;
+    default:
+      return s.active == kNone ? 0 : static_cast<std::uint8_t>(1U << s.active);
+  }
+}
+
 std::vector<Role> active_roles(const State& s) {
   std::vector<Role> roles;
-  switch (s.phase) {
-    case Phase::CardChoice:
-      // RULES 3.1.1: both choose at once; a side that has chosen waits for the other.
-      for (Side side : {Side::Scotland, Side::England}) {
-        const auto& cards = s.cards;
-        const bool chosen = std::any_of(cards.begin(), cards.end(), [&](const CardState& c) {
-          return c.place == CardPlace::Chosen && c.holder == index_of(side);
-        });
-        if (!chosen) roles.push_back(side);
-      }
-      break;
-    case Phase::GameOver:
-      break;
-    default:
-      if (s.active != kNone) roles.push_back(side_of(s.active));
-      break;
+  const auto awaited = awaited_sides(s);
+  for (Side side : {Side::Scotland, Side::England}) {
+    if ((awaited >> index_of(side)) & 1U) roles.push_back(side);
   }
   return roles;
 }
@@ -103,14 +108,19 @@ std::optional<RuleError> apply(State& s, Role role, const Action& action) {
     return RuleError{RuleErrorCode::IllegalAction,
                      "not a legal action now: " + action_to_json(action).dump()};
   }
+  apply_legal(s, role, action);
+  return std::nullopt;
+}
+
+void apply_legal(State& s, Role role, const Action& action) {
   if (action.kind == ActionKind::Undo) {
     const UndoPoint point = s.undo.back();
     s.undo.pop_back();
     static_cast<Position&>(s) = point.position;
     s.log.resize(point.log_size);
-    return std::nullopt;
+    return;
   }
-  const auto before = active_roles(s);
+  const auto before = awaited_sides(s);
   if (keeps_undo_point(s)) {
     s.undo.push_back(UndoPoint{s, static_cast<std::uint32_t>(s.log.size()), index_of(role)});
   } else {
@@ -138,8 +148,7 @@ std::optional<RuleError> apply(State& s, Role role, const Action& action) {
       detail::battle_apply(s, role, action);
       break;
   }
-  if (active_roles(s) != before) detail::clear_undo(s);
-  return std::nullopt;
+  if (awaited_sides(s) != before) detail::clear_undo(s);
 }
 
 core::Outcome outcome(const State& s) {

@@ -33,6 +33,9 @@ std::vector<Action> legal_actions(const State& s, core::Role role);
 // Applies `action` for `role` and runs automatic steps to the next decision point. On error
 // the state is unchanged.
 std::optional<core::RuleError> apply(State& s, core::Role role, const Action& action);
+// The same for an action just taken from legal_actions(s, role), skipping the membership check:
+// for random playouts and benchmarks. Anything else must call apply().
+void apply_legal(State& s, core::Role role, const Action& action);
 core::Outcome outcome(const State& s);
 
 // Public name of the phase (RULES 13.1.4): what everybody may see of the current state.

@@ -208,19 +208,46 @@ struct State : Position {
   bool operator==(const State&) const = default;
 };
 
-// Small queries on a position, shared by every phase.
+// Small queries on a position, shared by every phase. They are on every hot path of the
+// engine, so they scan only the 28 blocks of the side concerned (blocks are ordered by side,
+// checked when the data is loaded).
 inline Side side_of(int index) { return static_cast<Side>(index); }
 inline std::uint8_t index_of(Side side) { return static_cast<std::uint8_t>(side); }
 
 inline bool on_map(const Position& p, BlockId b) { return p.blocks[b].loc < kAreaCount; }
-inline Side owner_of(BlockId b) { return game_data().blocks[b].owner; }
+inline Side owner_of(BlockId b) { return b < kBlocksPerSide ? Side::Scotland : Side::England; }
+inline int first_block(Side side) { return side == Side::Scotland ? 0 : kBlocksPerSide; }
 
-int count_in_area(const Position& p, AreaId area, Side side);
-bool has_enemy(const Position& p, AreaId area, Side side);    // enemy blocks present
-bool is_friendly(const Position& p, AreaId area, Side side);  // own blocks, no enemy (1.6)
-bool is_vacant(const Position& p, AreaId area);               // no blocks (1.6 neutral)
-bool is_contested(const Position& p, AreaId area);            // both sides present
-int nobles_controlled(const Position& p, Side side);          // RULES 1.4.4, Moray included
+inline int count_in_area(const Position& p, AreaId area, Side side) {
+  int count = 0;
+  const int first = first_block(side);
+  for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks[b].loc == area;
+  return count;
+}
+
+inline bool any_in_area(const Position& p, AreaId area, Side side) {
+  const int first = first_block(side);
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    if (p.blocks[b].loc == area) return true;
+  }
+  return false;
+}
+
+// RULES 1.6, from `side`'s point of view.
+inline bool has_enemy(const Position& p, AreaId area, Side side) {
+  return any_in_area(p, area, core::other_side(side));
+}
+inline bool is_friendly(const Position& p, AreaId area, Side side) {
+  return any_in_area(p, area, side) && !has_enemy(p, area, side);
+}
+inline bool is_vacant(const Position& p, AreaId area) {
+  return !any_in_area(p, area, Side::Scotland) && !any_in_area(p, area, Side::England);
+}
+inline bool is_contested(const Position& p, AreaId area) {
+  return any_in_area(p, area, Side::Scotland) && any_in_area(p, area, Side::England);
+}
+
+int nobles_controlled(const Position& p, Side side);  // RULES 1.4.4, Moray included
 int two_block_nobles_controlled(const Position& p, Side side);
 
 }  // namespace blockfog::hots

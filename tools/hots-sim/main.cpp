@@ -133,6 +133,7 @@ GameReport play_game(const Options& options, int scenario, int game) {
   // The players' choices come from a stream of their own, apart from the game's dice.
   core::ChaCha20Stream chooser(seed, 1);
   std::array<std::size_t, 3> log_seen{};
+  std::vector<std::pair<core::Role, hots::Action>> actions;
   if (options.check) report.errors = check_state(state, log_seen);
   while (report.errors.empty() && report.actions < options.max_actions) {
     std::vector<std::pair<core::Role, hots::Action>> choices;
@@ -143,13 +144,23 @@ GameReport play_game(const Options& options, int scenario, int game) {
     if (choices.empty()) break;
     const auto& [role, action] =
         choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
-    report.record.actions.push_back({role, hots::action_to_json(action)});
-    if (auto error = hots::apply(state, role, action)) {
-      report.errors.push_back("legal action refused: " + error->message);
-      break;
+    actions.emplace_back(role, action);
+    if (options.check) {
+      if (auto error = hots::apply(state, role, action)) {
+        report.errors.push_back("legal action refused: " + error->message);
+        break;
+      }
+    } else {
+      hots::apply_legal(state, role, action);  // it came from legal_actions just now
     }
     ++report.actions;
     if (options.check) report.errors = check_state(state, log_seen);
+  }
+  // The record is written in JSON only when someone may read it.
+  if (options.check || !options.record_path.empty()) {
+    for (const auto& [role, action] : actions) {
+      report.record.actions.push_back({role, hots::action_to_json(action)});
+    }
   }
   report.stopped_at = report.actions >= options.max_actions
                           ? "step_cap"

@@ -1,0 +1,126 @@
+// Engine benchmarks (issue: random-playout throughput and per-action costs). Run through
+// bench/run.sh on the release preset; results and profiles are kept in bench/RESULTS.md.
+
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "rules/core/chacha20.h"
+#include "rules/core/sha256.h"
+#include "rules/hots/engine.h"
+#include "rules/hots/view.h"
+
+namespace {
+
+using namespace blockfog;
+
+struct Choice {
+  core::Role role;
+  hots::Action action;
+};
+
+// One random legal game: uniformly among both sides' legal actions, as hots-sim plays.
+long play_random_game(int scenario, std::uint64_t game) {
+  const auto seed = core::sha256("bench:" + std::to_string(game));
+  auto state = hots::setup(seed, scenario, hots::Options{});
+  core::ChaCha20Stream chooser(seed, 1);
+  std::vector<Choice> choices;
+  long actions = 0;
+  while (state.phase != hots::Phase::GameOver) {
+    choices.clear();
+    for (core::Role role : {core::Role::Scotland, core::Role::England}) {
+      for (const auto& a : hots::legal_actions(state, role)) choices.push_back({role, a});
+    }
+    if (choices.empty()) break;
+    const auto& c = choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
+    hots::apply_legal(state, c.role, c.action);
+    ++actions;
+  }
+  return actions;
+}
+
+void BM_RandomPlayout(benchmark::State& bench, const char* scenario) {
+  const int index = *hots::scenario_index(scenario);
+  std::uint64_t game = 0;
+  long actions = 0;
+  for (auto _ : bench) actions += play_random_game(index, game++);
+  bench.counters["games/s"] =
+      benchmark::Counter(static_cast<double>(game), benchmark::Counter::kIsRate);
+  bench.counters["actions/s"] =
+      benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kIsRate);
+  bench.counters["actions/game"] = static_cast<double>(actions) / static_cast<double>(game);
+}
+BENCHMARK_CAPTURE(BM_RandomPlayout, braveheart, "braveheart")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_RandomPlayout, bruce, "bruce")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_RandomPlayout, campaign, "campaign")->Unit(benchmark::kMillisecond);
+
+// States met along random Braveheart games, to time single operations on realistic positions.
+const std::vector<std::pair<hots::State, core::Role>>& sample_states() {
+  static const auto samples = [] {
+    std::vector<std::pair<hots::State, core::Role>> out;
+    for (std::uint64_t game = 0; game < 4; ++game) {
+      const auto seed = core::sha256("bench-sample:" + std::to_string(game));
+      auto state = hots::setup(seed, 0, hots::Options{});
+      core::ChaCha20Stream chooser(seed, 1);
+      for (int step = 0; state.phase != hots::Phase::GameOver; ++step) {
+        const auto roles = hots::active_roles(state);
+        if (roles.empty()) break;
+        const auto role = roles.front();
+        const auto legal = hots::legal_actions(state, role);
+        if (step % 7 == 0) out.emplace_back(state, role);
+        hots::apply_legal(state, role,
+                          legal[chooser.uniform(static_cast<std::uint32_t>(legal.size()))]);
+      }
+    }
+    return out;
+  }();
+  return samples;
+}
+
+void BM_LegalActions(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::size_t i = 0;
+  for (auto _ : bench) {
+    const auto& [state, role] = samples[i++ % samples.size()];
+    benchmark::DoNotOptimize(hots::legal_actions(state, role));
+  }
+}
+BENCHMARK(BM_LegalActions);
+
+void BM_ApplyChecked(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::size_t i = 0;
+  for (auto _ : bench) {
+    bench.PauseTiming();
+    auto [state, role] = samples[i++ % samples.size()];
+    const auto action = hots::legal_actions(state, role).front();
+    bench.ResumeTiming();
+    benchmark::DoNotOptimize(hots::apply(state, role, action));
+  }
+}
+BENCHMARK(BM_ApplyChecked);
+
+void BM_View(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::size_t i = 0;
+  for (auto _ : bench) {
+    const auto& [state, role] = samples[i++ % samples.size()];
+    // A connected client gets the view with only the log lines it has not seen yet.
+    benchmark::DoNotOptimize(hots::view(state, role, state.log.size()).dump());
+  }
+}
+BENCHMARK(BM_View);
+
+void BM_StateCopy(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::size_t i = 0;
+  for (auto _ : bench) {
+    hots::Position copy = samples[i++ % samples.size()].first;
+    benchmark::DoNotOptimize(copy);
+  }
+}
+BENCHMARK(BM_StateCopy);
+
+}  // namespace
+
+BENCHMARK_MAIN();
