@@ -123,6 +123,30 @@ std::vector<std::string> check_state(const hots::State& s, std::array<std::size_
   return problems;
 }
 
+// Undo safety: an undo must bring back exactly the state its undo point was taken in (game
+// facts and log), and undo points must disappear whenever something random or hidden came out.
+void check_undo(const hots::State& before, const hots::State& after, const hots::Action& action,
+                std::vector<hots::State>& shadow, std::vector<std::string>& errors) {
+  if (action.kind == hots::ActionKind::Undo) {
+    if (shadow.empty()) {
+      errors.push_back("undo with no recorded undo point");
+      return;
+    }
+    const auto& expected = shadow.back();
+    if (!(static_cast<const hots::Position&>(after) == expected) || after.log != expected.log) {
+      errors.push_back("undo did not restore the state of its undo point");
+    }
+    shadow.pop_back();
+    return;
+  }
+  if (after.undo.size() == before.undo.size() + 1) {
+    shadow.push_back(before);
+  } else if (after.undo.empty()) {
+    shadow.clear();
+  }
+  if (shadow.size() != after.undo.size()) errors.push_back("undo history out of step");
+}
+
 GameReport play_game(const Options& options, int scenario, int game) {
   GameReport report;
   const auto seed = game_seed(options.seed, scenario, game);
@@ -134,6 +158,7 @@ GameReport play_game(const Options& options, int scenario, int game) {
   core::ChaCha20Stream chooser(seed, 1);
   std::array<std::size_t, 3> log_seen{};
   std::vector<std::pair<core::Role, hots::Action>> actions;
+  std::vector<hots::State> undo_shadow;  // the state before each action undo may take back
   if (options.check) report.errors = check_state(state, log_seen);
   while (report.errors.empty() && report.actions < options.max_actions) {
     std::vector<std::pair<core::Role, hots::Action>> choices;
@@ -146,10 +171,12 @@ GameReport play_game(const Options& options, int scenario, int game) {
         choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
     actions.emplace_back(role, action);
     if (options.check) {
+      const hots::State before = state;
       if (auto error = hots::apply(state, role, action)) {
         report.errors.push_back("legal action refused: " + error->message);
         break;
       }
+      check_undo(before, state, action, undo_shadow, report.errors);
     } else {
       hots::apply_legal(state, role, action);  // it came from legal_actions just now
     }
@@ -184,6 +211,8 @@ int main(int argc, char** argv) {
   std::size_t max_legal = 0;
   std::map<std::string, int> stopped;
   std::map<std::string, int> wins;
+  std::map<std::string, int> endings;
+  int stuck = 0;
   core::Sha256 digest;
   for (int scenario : options.scenarios) {
     const auto& name = hots::game_data().scenarios[scenario].id;
@@ -196,6 +225,9 @@ int main(int argc, char** argv) {
       if (report.stopped_at == "game_over") {
         ++finished;
         ++wins[report.winner ? std::string(core::role_name(*report.winner)) : "none"];
+        ++endings[report.reason];
+      } else {
+        ++stuck;  // the step cap, or nobody had a legal action
       }
       digest.update(report.final_hash);
       if (!options.record_path.empty() && total_games == 1) {
@@ -220,11 +252,13 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   json summary = {{"games", total_games},
                   {"finished", finished},
+                  {"stuck", stuck},
                   {"stopped_at", stopped},
                   {"errors", errors},
                   {"actions", total_actions},
                   {"max_legal_actions", max_legal},
                   {"wins", wins},
+                  {"endings", endings},
                   {"checked", options.check},
                   {"games_per_sec", seconds > 0 ? total_games / seconds : 0.0},
                   {"digest", core::to_hex(digest.finish())}};
