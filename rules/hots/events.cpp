@@ -197,7 +197,7 @@ void event_apply(State& s, Side side, const Action& action) {
       victual(s, side, action.a);
       return;
     case ActionKind::Done:
-      if (s.event.stage == EventStage::PillageLosses) {
+      if (s.event.stage == EventStage::PillageLosses || s.event.stage == EventStage::PillageGains) {
         pillage_apply(s, side, action);
       } else {
         end_event(s);

@@ -46,7 +46,9 @@ json area_side(const Position& p, Role role, AreaId area, Side side) {
     // 13.5.3: a retreating or regrouping block's destination is not yet known to others.
     if (block.arrival_hidden && role != side) continue;
     ++count;
-    moved += block.moved;
+    // "Moved" matters, and is shown, only in the move phase (4.2): afterwards it would tell
+    // which retreating or regrouping block went where (13.5.2).
+    moved += block.moved && p.phase == Phase::Move;
     if (block.reserve) reserves.push_back(entry_name(block.entry));
     if (sees_block(role, b)) blocks.push_back(own_block(p, b));
   }

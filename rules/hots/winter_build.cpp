@@ -130,6 +130,7 @@ void french_knights_check(State& s) {
   if (s.french_knights_added || nobles_controlled(s, Side::Scotland) < 8) return;  // 10.10
   if (s.blocks[knights].loc == kNotInPlay) s.blocks[knights] = BlockState{kPool, 0};
   s.french_knights_added = true;
+  clear_undo(s);  // a public announcement (13.4.5): nothing before it can be taken back
   add_log(s, LogKind::FrenchKnightsAdded, Audience::Public);
 }
 

@@ -54,9 +54,14 @@ bool is_retinue_type(BlockType type) {
   return type == BlockType::Archers || type == BlockType::Knights || type == BlockType::Hobelars;
 }
 
-// 10.7.1, 10.7.2: disbanding without choice, once Edward's fate is known.
+// 10.7.1, 10.7.2: disbanding without choice. It runs when England's step begins, so that
+// whether an Edward question follows cannot be told from its timing (13.1.4); the retinue in
+// the area of an Edward I who may still winter waits for his answer.
 void automatic_english_disbanding(State& s) {
-  const AreaId with_edward = wintering_edward_area(s);
+  const BlockId edward = data().edward;
+  const bool undecided = is_edward_question(s);
+  const AreaId with_edward =
+      undecided ? s.blocks[edward].loc : wintering_edward_area(s);
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& info = data().blocks[b];
     if (info.owner != Side::England || !on_map(s, b) || info.type == BlockType::Noble) continue;
@@ -89,7 +94,7 @@ void decide_edward(State& s, bool winters) {
   } else if (on_map(s, edward)) {
     disband(s, edward);  // others see an anonymous block leave (10.6.4)
   }
-  automatic_english_disbanding(s);
+  automatic_english_disbanding(s);  // now the retinue that stayed with him, if he left
 }
 
 void england_disband_legal(const State& s, ActionList& out) {
@@ -177,7 +182,11 @@ void enter_england_disband(State& s) {
     s.edward_ii = true;
     add_log(s, LogKind::EdwardBecomesII, Audience::Public);
   }
-  if (!is_edward_question(s)) decide_edward(s, false);
+  if (is_edward_question(s)) {
+    automatic_english_disbanding(s);
+  } else {
+    decide_edward(s, false);
+  }
 }
 
 void enter_scotland_disband(State& s) {

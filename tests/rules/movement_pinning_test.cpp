@@ -545,18 +545,24 @@ TEST(Movement, NorseCannotAttackUnderTruceC24) {
   EXPECT_TRUE(f.offered(kScotland, norse_to("fife")));      // friendly
 }
 
-// C-25 Norse cannot Sea Move (RULES 7.4.2). The Sea Move card can only be declined until the
-// events issue lands (event_phase.cpp), so the card itself cannot be tested yet: what is
-// checked is that its player is offered only `decline`, never a Norse move (the Norse moves
-// only on move cards, 4.10.1). Replace with the real case when Sea Move is implemented.
+// C-25 Norse cannot Sea Move (RULES 7.4.2): with the Norse in Ross (S-friendly, coastal),
+// Scotland's Sea Move offers its other coastal blocks, to Ross among other places, but never the
+// Norse, and no Norse move either (the Norse moves only on move cards, 4.10.1).
 TEST(Movement, SeaMovePlayerIsNotOfferedTheNorseC25) {
   Fixture f;
   f.clear("ross").place("sco_norse", "ross");
   deal(f, "sea_move", "move2_1");
   ASSERT_EQ(f.state().phase, Phase::Event);
   ASSERT_EQ(f.state().active, index_of(kScotland));
-  EXPECT_EQ(legal_actions(f.state(), kScotland),
-            (std::vector<Action>{simple(ActionKind::Decline)}));
+  const auto actions = legal_actions(f.state(), kScotland);
+  EXPECT_TRUE(f.offered(kScotland, to_area(ActionKind::SeaMove, block("sco_fraser"), area("ross"))))
+      << "the Sea Move itself is available";
+  for (const auto& a : actions) {
+    EXPECT_FALSE(a.kind == ActionKind::SeaMove && a.a == block("sco_norse"))
+        << action_to_json(a).dump();
+    EXPECT_NE(a.kind, ActionKind::NorseMove);
+  }
+  f.refuse(kScotland, to_area(ActionKind::SeaMove, block("sco_norse"), area("fife")));
   f.refuse(kScotland, norse_to("fife"));
   f.act(kScotland, simple(ActionKind::Decline));
   EXPECT_TRUE(in_move_phase_of(f, kEngland));
