@@ -60,8 +60,7 @@ bool is_retinue_type(BlockType type) {
 void automatic_english_disbanding(State& s) {
   const BlockId edward = data().edward;
   const bool undecided = is_edward_question(s);
-  const AreaId with_edward =
-      undecided ? s.blocks[edward].loc : wintering_edward_area(s);
+  const AreaId with_edward = undecided ? s.blocks[edward].loc : wintering_edward_area(s);
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& info = data().blocks[b];
     if (info.owner != Side::England || !on_map(s, b) || info.type == BlockType::Noble) continue;
