@@ -25,6 +25,7 @@ void start_turn(State& s);
 void start_player_turn(State& s);
 void end_player_turn(State& s);
 void end_game(State& s, Side winner, EndReason reason);
+bool sudden_death_all_nobles(State& s);  // ends the game and returns true if a side has none
 
 // Card phase (RULES 3).
 void card_legal(const State& s, Side side, ActionList& out);

@@ -30,19 +30,6 @@ void clear_turn_markers(Position& p) {
   }
 }
 
-// RULES 12.2.3: checked at the end of every game turn, after the border raid.
-bool sudden_death_all_nobles(State& s) {
-  if (nobles_controlled(s, Side::England) == 0) {
-    end_game(s, Side::Scotland, EndReason::AllNoblesScotland);
-    return true;
-  }
-  if (nobles_controlled(s, Side::Scotland) == 0) {
-    end_game(s, Side::England, EndReason::AllNoblesEngland);
-    return true;
-  }
-  return false;
-}
-
 // RULES 9.1: the border raid is due when Scots alone hold England and England has a non-noble
 // on the map to give up.
 bool border_raid_due(const Position& p) {
@@ -59,6 +46,20 @@ bool border_raid_due(const Position& p) {
 }
 
 }  // namespace
+
+// RULES 12.2.3: checked at the end of every game turn, after the border raid (and, as an
+// Interpretation, after every winter).
+bool sudden_death_all_nobles(State& s) {
+  if (nobles_controlled(s, Side::England) == 0) {
+    end_game(s, Side::Scotland, EndReason::AllNoblesScotland);
+    return true;
+  }
+  if (nobles_controlled(s, Side::Scotland) == 0) {
+    end_game(s, Side::England, EndReason::AllNoblesEngland);
+    return true;
+  }
+  return false;
+}
 
 void end_turn(State& s) {
   if (sudden_death_all_nobles(s)) return;

@@ -140,15 +140,7 @@ void finish_winter(State& s) {
   s.winter = WinterState{};
   s.active = kNone;
   // 10.14.1 and 12.2.3 (Interpretation): the "all nobles" test after every winter.
-  if (nobles_controlled(s, Side::England) == 0) {
-    end_game(s, Side::Scotland, EndReason::AllNoblesScotland);
-    return;
-  }
-  if (nobles_controlled(s, Side::Scotland) == 0) {
-    end_game(s, Side::England, EndReason::AllNoblesEngland);
-    return;
-  }
-  if (scenario_ends(s)) return;
+  if (sudden_death_all_nobles(s) || scenario_ends(s)) return;
   ++s.year;  // 10.14.3
   start_year(s);
 }

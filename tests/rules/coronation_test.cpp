@@ -319,7 +319,8 @@ TEST(Coronation, BattlesAreFoughtAtOnceInPlayerOnesOrderF05) {
   EXPECT_TRUE(is_at(f, "sco_king", "fife"));
 }
 
-// F-05 with England as P1 (double event, RULES 3.3, 8.4): England chooses the order.
+// F-05 with England as P1 (double event, RULES 3.3, 8.4): England chooses the order, and the
+// battles are fought before the year ends.
 TEST(Coronation, EnglandChoosesTheOrderWhenPlayerOneF05) {
   Fixture f = coronation_battles_position();
   double_event(f, "victuals", "truce");
@@ -330,6 +331,24 @@ TEST(Coronation, EnglandChoosesTheOrderWhenPlayerOneF05) {
   EXPECT_EQ(f.state().active, index_of(kEngland));
   EXPECT_EQ(battle_choices(f, kEngland), (std::set<std::string>{"ross", "buchan"}));
   EXPECT_TRUE(legal_actions(f.state(), kScotland).empty());
+
+  // Both are fought although the year ends with this turn (8.4); then the winter follows.
+  f.act(kEngland, with_area(ActionKind::ChooseBattle, area("ross")));
+  ASSERT_EQ(f.state().phase, Phase::Combat);
+  EXPECT_EQ(f.state().battle.attacker, index_of(kEngland));
+  f.dice({1, 1, 1});
+  f.act(kEngland, with_block(ActionKind::Fire, block("eng_ross")));
+  ASSERT_EQ(f.state().phase, Phase::Regroup);
+  f.act(kEngland, simple(ActionKind::EndRegroup));
+  ASSERT_EQ(f.state().phase, Phase::Combat);
+  EXPECT_EQ(f.state().battle.area, area("buchan"));
+  f.dice({1, 1, 1});
+  f.act(kEngland, with_block(ActionKind::Fire, block("eng_buchan")));
+  ASSERT_EQ(f.state().phase, Phase::Regroup);
+  f.act(kEngland, simple(ActionKind::EndRegroup));
+  EXPECT_EQ(blk(f, "sco_fraser").loc, kPool);
+  EXPECT_EQ(blk(f, "sco_grant").loc, kPool);
+  EXPECT_EQ(f.state().phase, Phase::Winter);
 }
 
 // F-06 Once per game (RULES 8.1.1, 6.2.4): after a coronation, a later Scottish event offers
@@ -354,6 +373,16 @@ TEST(Coronation, OnlyOncePerGameF06) {
   EXPECT_TRUE(coronations(f).empty());
   f.refuse(kScotland, crown_bruce());
   f.refuse(kScotland, return_of_the_king());
+}
+
+// F-06 (RULES 8.1.1): never in The Bruce, where a King is crowned from the start.
+TEST(Coronation, NeverInTheBruceF06) {
+  Fixture f("the_bruce");
+  f.place("sco_bruce", "fife").place("sco_french_knights", "angus");
+  ASSERT_TRUE(f.state().king_crowned);
+  scotland_event(f, "herald");
+  ASSERT_TRUE(in_event_of(f, kScotland));
+  EXPECT_TRUE(coronations(f).empty());
 }
 
 // F-07 Coronation after the English event (RULES 7.1.2): England's Herald turns Bruce (in

@@ -390,5 +390,24 @@ TEST(EventView, CoronationAndDefectionsArePublicJ14) {
   }
 }
 
+// RULES 13.1.4, 14 #2: whether Scotland could crown a King (Bruce in Fife, a hidden fact) does
+// not show: England and observers see the same event step, and the same after a decline.
+TEST(EventView, PossibleCoronationIsInvisibleToOthers) {
+  Fixture can = blank_map();
+  Fixture cannot = blank_map();
+  can.place("sco_bruce", "fife").place("sco_douglas", "fife").place("sco_barclay", "annan");
+  cannot.place("sco_barclay", "fife").place("sco_douglas", "fife").place("sco_bruce", "annan");
+  for (Fixture* f : {&can, &cannot}) {
+    f->kill("sco_wallace");
+    scotland_event(*f, "victuals");
+  }
+  ASSERT_TRUE(can.offered(kScotland, simple(ActionKind::CrownBruce)));
+  ASSERT_FALSE(cannot.offered(kScotland, simple(ActionKind::CrownBruce)));
+  expect_same_views(can, cannot, {kEngland, kObserver}, "at Scotland's event step");
+  EXPECT_EQ(can.view(kEngland)["phase_text"], "Scotland: event");
+  for (Fixture* f : {&can, &cannot}) f->act(kScotland, simple(ActionKind::Decline));
+  expect_same_views(can, cannot, {kEngland, kObserver}, "after Scotland declined");
+}
+
 }  // namespace
 }  // namespace blockfog::hots::testing
