@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
   nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
-  libsqlite3-dev sqlite3 libssl-dev libboost-dev clang-format
+  libsqlite3-dev sqlite3 libssl-dev openssl libboost-dev clang-format
+  chromium  # headless browser for the web client's end-to-end tests (tests/web)
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

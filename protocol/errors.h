@@ -1,0 +1,46 @@
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace blockfog::protocol {
+
+// Every error a client can be sent, on the WebSocket (`{"type":"error","code":...}`) and in
+// HTTP error bodies (`{"error":{"code":...}}`). The wire names are stable within a protocol
+// version; add new codes at the end.
+enum class ErrorCode {
+  // Decoding a client message (protocol/messages.h).
+  MalformedJson,  // not JSON, not an object, or invalid UTF-8
+  UnknownType,    // "type" names no client message
+  WrongVersion,   // "v" is not 1
+  MissingField,   // a required field is absent
+  BadField,       // a field has the wrong type or value, or is not part of the message
+  FrameTooLarge,  // the frame or body is over the limit
+  RateLimited,    // too many messages or requests in a short time
+  // The game room.
+  NotSeated,        // an observer (or nobody) tried to act for a seat
+  NotYourTurn,      // the seat is not awaited now
+  IllegalAction,    // well-formed, but not among the seat's legal actions now
+  MalformedAction,  // not an action of this game
+  GameOver,         // the game has ended
+  GameNotStarted,   // both seats are not taken yet
+  ChatNotAllowed,   // observers read chat but do not write it
+  Restarting,       // the server is draining for a restart; reconnect later
+  // HTTP.
+  NotFound,
+  MethodNotAllowed,
+  Unauthorized,     // no valid session
+  Forbidden,        // e.g. a cross-site request, or a record before the game ends
+  BadCredentials,   // wrong user name or password
+  TooManyAttempts,  // failed logins throttled
+  NameTaken,        // registering a name in use
+  SeatTaken,        // joining a game whose seats are full, or a second seat
+  Conflict,         // the request does not fit the resource's state
+  TooManyConnections,
+  Internal,
+};
+
+std::string_view error_code_name(ErrorCode code);
+std::optional<ErrorCode> error_code_from_name(std::string_view name);
+
+}  // namespace blockfog::protocol

@@ -1,0 +1,94 @@
+#include "protocol/http.h"
+
+#include <algorithm>
+
+#include "protocol/fields.h"
+
+namespace blockfog::protocol {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+Decoded<T> finish(FieldReader& fields, T request) {
+  fields.reject_unread();
+  if (fields.error()) return *fields.error();
+  return request;
+}
+
+}  // namespace
+
+bool is_valid_username(std::string_view name) {
+  if (name.size() < kMinUsername || name.size() > kMaxUsername) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+}
+
+Decoded<Credentials> decode_credentials(std::string_view body) {
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  Credentials c;
+  c.username = fields.string("username", Need::Required, kMaxUsername).value_or("");
+  if (fields.ok() && !is_valid_username(c.username)) {
+    fields.fail(ErrorCode::BadField, "a user name is 3 to 32 letters, digits, '_' or '-'");
+  }
+  c.password = fields.string("password", Need::Required, kMaxPassword).value_or("");
+  if (fields.ok() && c.password.size() < kMinPassword) {
+    fields.fail(ErrorCode::BadField, "a password has at least 8 characters");
+  }
+  return finish(fields, std::move(c));
+}
+
+Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  CreateGameRequest r;
+  r.scenario = fields.string("scenario", Need::Required, 64).value_or("");
+  if (const json* options = fields.value("options", Need::Optional)) {
+    if (!options->is_object())
+      fields.fail(ErrorCode::BadField, "field 'options' must be an object");
+    r.options = *options;
+  }
+  const auto side = fields.string("side", Need::Optional, 16).value_or("random");
+  if (side == "scotland") {
+    r.side = SideChoice::Scotland;
+  } else if (side == "england") {
+    r.side = SideChoice::England;
+  } else if (side == "random") {
+    r.side = SideChoice::Random;
+  } else {
+    fields.fail(ErrorCode::BadField, "field 'side' must be scotland, england or random");
+  }
+  const auto visibility = fields.string("visibility", Need::Optional, 16).value_or("public");
+  if (visibility == "public") {
+    r.visibility = VisibilityChoice::Public;
+  } else if (visibility == "invite") {
+    r.visibility = VisibilityChoice::Invite;
+  } else {
+    fields.fail(ErrorCode::BadField, "field 'visibility' must be public or invite");
+  }
+  return finish(fields, std::move(r));
+}
+
+Decoded<JoinRequest> decode_join(std::string_view body) {
+  if (body.empty()) return JoinRequest{};
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  JoinRequest r;
+  r.invite = fields.string("invite", Need::Optional, 128);
+  return finish(fields, std::move(r));
+}
+
+json error_body(ErrorCode code, std::string_view message) {
+  return {{"error", {{"code", error_code_name(code)}, {"message", message}}}};
+}
+
+}  // namespace blockfog::protocol

@@ -1,0 +1,52 @@
+#pragma once
+
+// Bodies of the HTTP API's requests (docs/protocol.md, schemas in protocol/schema/v1/http/).
+// Decoding untrusted bodies never throws: it returns the request or a typed DecodeError.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/messages.h"
+
+namespace blockfog::protocol {
+
+inline constexpr std::size_t kMaxRequestBodyBytes = 16 * 1024;
+inline constexpr std::size_t kMinUsername = 3;
+inline constexpr std::size_t kMaxUsername = 32;
+inline constexpr std::size_t kMinPassword = 8;
+inline constexpr std::size_t kMaxPassword = 256;
+
+// Register and log in take the same body.
+struct Credentials {
+  std::string username;  // 3..32 of [A-Za-z0-9_-]: ASCII, so lookups may ignore case
+  std::string password;  // 8..256 bytes
+};
+
+enum class SideChoice { Scotland, England, Random };
+enum class VisibilityChoice { Public, Invite };
+
+struct CreateGameRequest {
+  std::string scenario;                               // checked against the game module
+  nlohmann::json options = nlohmann::json::object();  // checked by the game module
+  SideChoice side = SideChoice::Random;
+  VisibilityChoice visibility = VisibilityChoice::Public;
+};
+
+struct JoinRequest {
+  std::optional<std::string> invite;  // the invite token, for invite-only games
+};
+
+bool is_valid_username(std::string_view name);
+
+Decoded<Credentials> decode_credentials(std::string_view body);
+Decoded<CreateGameRequest> decode_create_game(std::string_view body);
+Decoded<JoinRequest> decode_join(std::string_view body);  // an empty body is {}
+
+// {"error":{"code":...,"message":...}}
+nlohmann::json error_body(ErrorCode code, std::string_view message);
+
+}  // namespace blockfog::protocol

@@ -1,0 +1,226 @@
+#include "protocol/messages.h"
+
+#include <algorithm>
+
+#include "protocol/fields.h"
+
+namespace blockfog::protocol {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kMaxSeq = std::int64_t{1} << 53;  // exact in every JSON reader
+constexpr std::size_t kMaxServerFrameBytes = 64 * 1024 * 1024;
+
+json nullable(const std::optional<std::string>& s) { return s ? json(*s) : json(); }
+
+bool is_blank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
+}
+
+// The envelope shared by every message: an object with "v":1 and a string "type".
+struct Envelope {
+  json object;
+  std::string type;
+};
+
+std::variant<Envelope, DecodeError> read_envelope(std::string_view text, std::size_t max_bytes) {
+  auto parsed = parse_object(text, max_bytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  Envelope envelope{std::move(std::get<json>(parsed)), ""};
+  const json& j = envelope.object;
+  const auto v = j.find("v");
+  if (v == j.end()) return DecodeError{ErrorCode::MissingField, "missing field 'v'"};
+  if (!v->is_number_integer() || v->get<std::int64_t>() != kVersion) {
+    return DecodeError{ErrorCode::WrongVersion, "this server speaks protocol version 1"};
+  }
+  const auto type = j.find("type");
+  if (type == j.end()) return DecodeError{ErrorCode::MissingField, "missing field 'type'"};
+  if (!type->is_string()) return DecodeError{ErrorCode::BadField, "field 'type' must be a string"};
+  envelope.type = type->get<std::string>();
+  return envelope;
+}
+
+template <typename T>
+Decoded<T> finish(FieldReader& fields, T message) {
+  fields.reject_unread();
+  if (fields.error()) return *fields.error();
+  return message;
+}
+
+Decoded<ClientMessage> decode_client_fields(const Envelope& e) {
+  FieldReader fields(e.object);
+  fields.value("v", Need::Required);
+  fields.value("type", Need::Required);
+  if (e.type == "action") {
+    ActionMessage m;
+    m.seq = fields.integer("seq", Need::Required, 0, kMaxSeq).value_or(0);
+    if (const json* action = fields.value("action", Need::Required)) {
+      if (!action->is_object())
+        fields.fail(ErrorCode::BadField, "field 'action' must be an object");
+      m.action = *action;
+    }
+    return finish<ClientMessage>(fields, std::move(m));
+  }
+  if (e.type == "chat") {
+    ChatMessage m;
+    m.text = fields.string("text", Need::Required, kMaxChatBytes).value_or("");
+    if (fields.ok() && is_blank(m.text)) fields.fail(ErrorCode::BadField, "chat text is empty");
+    return finish<ClientMessage>(fields, std::move(m));
+  }
+  if (e.type == "sync") {
+    SyncMessage m;
+    m.chat_since = fields.integer("chat_since", Need::Optional, 0, kMaxSeq).value_or(0);
+    return finish<ClientMessage>(fields, m);
+  }
+  if (e.type == "ping") return finish<ClientMessage>(fields, PingMessage{});
+  return DecodeError{ErrorCode::UnknownType, "unknown message type '" + e.type + "'"};
+}
+
+std::optional<std::string> nullable_string(FieldReader& fields, std::string_view name) {
+  return fields.string(name, Need::Optional, 1024);
+}
+
+Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
+  FieldReader fields(e.object);
+  fields.value("v", Need::Required);
+  fields.value("type", Need::Required);
+  if (e.type == "welcome") {
+    WelcomeMessage m;
+    m.game_id = fields.integer("game_id", Need::Required, 1, kMaxSeq).value_or(0);
+    m.role = fields.string("role", Need::Required, 16).value_or("");
+    m.status = fields.string("status", Need::Required, 16).value_or("");
+    m.seed_sha256 = fields.string("seed_sha256", Need::Required, 64).value_or("");
+    if (const json* players = fields.value("players", Need::Required)) {
+      if (!players->is_object()) {
+        fields.fail(ErrorCode::BadField, "field 'players' must be an object");
+      } else {
+        FieldReader p(*players);
+        m.scotland = nullable_string(p, "scotland");
+        m.england = nullable_string(p, "england");
+        p.reject_unread();
+        if (p.error()) fields.fail(p.error()->code, p.error()->message);
+      }
+    }
+    return finish<ServerMessage>(fields, std::move(m));
+  }
+  if (e.type == "view") {
+    ViewMessage m;
+    m.seq = fields.integer("seq", Need::Required, 0, kMaxSeq).value_or(0);
+    if (const json* view = fields.value("view", Need::Required)) m.view = *view;
+    return finish<ServerMessage>(fields, std::move(m));
+  }
+  if (e.type == "error") {
+    ErrorMessage m;
+    const auto code = fields.string("code", Need::Required, 64).value_or("");
+    m.message = fields.string("message", Need::Required, 4096).value_or("");
+    if (fields.ok()) {
+      if (const auto c = error_code_from_name(code)) {
+        m.code = *c;
+      } else {
+        fields.fail(ErrorCode::BadField, "unknown error code '" + code + "'");
+      }
+    }
+    return finish<ServerMessage>(fields, std::move(m));
+  }
+  if (e.type == "chat") {
+    ChatLine m;
+    m.id = fields.integer("id", Need::Required, 1, kMaxSeq).value_or(0);
+    m.role = fields.string("role", Need::Required, 16).value_or("");
+    fields.value("user", Need::Required);
+    m.user = nullable_string(fields, "user");
+    m.text = fields.string("text", Need::Required, 4096).value_or("");
+    m.at = fields.integer("at", Need::Required, 0).value_or(0);
+    return finish<ServerMessage>(fields, std::move(m));
+  }
+  if (e.type == "restarting") return finish<ServerMessage>(fields, RestartingMessage{});
+  if (e.type == "pong") return finish<ServerMessage>(fields, PongMessage{});
+  return DecodeError{ErrorCode::UnknownType, "unknown message type '" + e.type + "'"};
+}
+
+json envelope(std::string_view type) { return {{"v", kVersion}, {"type", type}}; }
+
+}  // namespace
+
+Decoded<ClientMessage> decode_client(std::string_view text) {
+  auto e = read_envelope(text, kMaxClientFrameBytes);
+  if (auto* error = std::get_if<DecodeError>(&e)) return *error;
+  return decode_client_fields(std::get<Envelope>(e));
+}
+
+Decoded<ServerMessage> decode_server(std::string_view text) {
+  auto e = read_envelope(text, kMaxServerFrameBytes);
+  if (auto* error = std::get_if<DecodeError>(&e)) return *error;
+  return decode_server_fields(std::get<Envelope>(e));
+}
+
+std::string_view type_name(const ClientMessage& message) {
+  struct Visitor {
+    std::string_view operator()(const ActionMessage&) const { return "action"; }
+    std::string_view operator()(const ChatMessage&) const { return "chat"; }
+    std::string_view operator()(const SyncMessage&) const { return "sync"; }
+    std::string_view operator()(const PingMessage&) const { return "ping"; }
+  };
+  return std::visit(Visitor{}, message);
+}
+
+std::string_view type_name(const ServerMessage& message) {
+  struct Visitor {
+    std::string_view operator()(const WelcomeMessage&) const { return "welcome"; }
+    std::string_view operator()(const ViewMessage&) const { return "view"; }
+    std::string_view operator()(const ErrorMessage&) const { return "error"; }
+    std::string_view operator()(const ChatLine&) const { return "chat"; }
+    std::string_view operator()(const RestartingMessage&) const { return "restarting"; }
+    std::string_view operator()(const PongMessage&) const { return "pong"; }
+  };
+  return std::visit(Visitor{}, message);
+}
+
+json to_json(const ClientMessage& message) {
+  json j = envelope(type_name(message));
+  if (const auto* m = std::get_if<ActionMessage>(&message)) {
+    j["seq"] = m->seq;
+    j["action"] = m->action;
+  } else if (const auto* c = std::get_if<ChatMessage>(&message)) {
+    j["text"] = c->text;
+  } else if (const auto* s = std::get_if<SyncMessage>(&message)) {
+    j["chat_since"] = s->chat_since;
+  }
+  return j;
+}
+
+json to_json(const ServerMessage& message) {
+  json j = envelope(type_name(message));
+  if (const auto* w = std::get_if<WelcomeMessage>(&message)) {
+    j["game_id"] = w->game_id;
+    j["role"] = w->role;
+    j["status"] = w->status;
+    j["seed_sha256"] = w->seed_sha256;
+    j["players"] = {{"scotland", nullable(w->scotland)}, {"england", nullable(w->england)}};
+  } else if (const auto* v = std::get_if<ViewMessage>(&message)) {
+    j["seq"] = v->seq;
+    j["view"] = v->view;
+  } else if (const auto* e = std::get_if<ErrorMessage>(&message)) {
+    j["code"] = error_code_name(e->code);
+    j["message"] = e->message;
+  } else if (const auto* c = std::get_if<ChatLine>(&message)) {
+    j["id"] = c->id;
+    j["role"] = c->role;
+    j["user"] = nullable(c->user);
+    j["text"] = c->text;
+    j["at"] = c->at;
+  }
+  return j;
+}
+
+// Invalid UTF-8 (which decoding never lets in) is replaced rather than thrown on.
+std::string encode(const ClientMessage& message) {
+  return to_json(message).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string encode(const ServerMessage& message) {
+  return to_json(message).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace blockfog::protocol

@@ -1,0 +1,99 @@
+#pragma once
+
+// The v1 WebSocket messages (docs/protocol.md, schemas in protocol/schema/v1/). Every message
+// is one JSON object in one text frame with "v":1 and a "type". Decoding untrusted text never
+// throws: it returns the message or a typed DecodeError.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/errors.h"
+
+namespace blockfog::protocol {
+
+inline constexpr int kVersion = 1;
+// A client frame longer than this is refused before it is parsed (actions and chat are small).
+inline constexpr std::size_t kMaxClientFrameBytes = 16 * 1024;
+// Chat text, in UTF-8 bytes.
+inline constexpr std::size_t kMaxChatBytes = 1000;
+
+// --- client -> server ---
+
+// An action for the client's seat. `seq` is the seq of the last view the client saw: the room
+// applies the action only if it is still current, else it answers with the current view.
+struct ActionMessage {
+  std::int64_t seq = 0;
+  nlohmann::json action;  // the game's action JSON, checked by the engine
+};
+struct ChatMessage {
+  std::string text;  // 1..kMaxChatBytes, not all white space
+};
+// Asks for the current view again (and chat after `chat_since`).
+struct SyncMessage {
+  std::int64_t chat_since = 0;
+};
+struct PingMessage {};
+
+using ClientMessage = std::variant<ActionMessage, ChatMessage, SyncMessage, PingMessage>;
+
+// --- server -> client ---
+
+struct WelcomeMessage {
+  std::int64_t game_id = 0;
+  std::string role;    // "scotland", "england" or "observer"
+  std::string status;  // "open", "active", "finished", "aborted"
+  std::string seed_sha256;
+  std::optional<std::string> scotland;  // user names of the seats, null while free
+  std::optional<std::string> england;
+};
+// The game as the receiving seat may see it, after action `seq` (0: right after setup).
+struct ViewMessage {
+  std::int64_t seq = 0;
+  nlohmann::json view;
+};
+struct ErrorMessage {
+  ErrorCode code = ErrorCode::Internal;
+  std::string message;
+};
+struct ChatLine {
+  std::int64_t id = 0;
+  std::string role;                 // "scotland", "england", "observer" or "system"
+  std::optional<std::string> user;  // null for system lines
+  std::string text;
+  std::int64_t at = 0;  // milliseconds since the Unix epoch
+};
+// The server is stopping; the client should reconnect in a moment.
+struct RestartingMessage {};
+struct PongMessage {};
+
+using ServerMessage = std::variant<WelcomeMessage, ViewMessage, ErrorMessage, ChatLine,
+                                   RestartingMessage, PongMessage>;
+
+struct DecodeError {
+  ErrorCode code = ErrorCode::MalformedJson;
+  std::string message;
+};
+
+template <typename T>
+using Decoded = std::variant<T, DecodeError>;
+
+// Checks size, JSON, "v", "type" and each field of a client message.
+Decoded<ClientMessage> decode_client(std::string_view text);
+Decoded<ServerMessage> decode_server(std::string_view text);
+
+nlohmann::json to_json(const ClientMessage& message);
+nlohmann::json to_json(const ServerMessage& message);
+std::string encode(const ClientMessage& message);
+std::string encode(const ServerMessage& message);
+
+// The "type" of a message, e.g. "action", "view".
+std::string_view type_name(const ClientMessage& message);
+std::string_view type_name(const ServerMessage& message);
+
+}  // namespace blockfog::protocol

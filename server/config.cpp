@@ -1,0 +1,154 @@
+#include "server/config.h"
+
+#include <charconv>
+
+namespace blockfog::server {
+namespace {
+
+template <typename T>
+bool parse_number(const std::string& text, T& out) {
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+// "host:port", "[v6]:port" or ":port".
+bool parse_listen(const std::string& text, Config& c) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos) return false;
+  std::string host = text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  std::uint16_t port = 0;
+  if (!parse_number(text.substr(colon + 1), port)) return false;
+  c.host = host.empty() ? "0.0.0.0" : host;
+  c.port = port;
+  return true;
+}
+
+// Applies one setting by its flag name (without "--"); returns an error message or "".
+std::string apply(Config& c, const std::string& name, const std::string& value) {
+  auto bad = [&] { return "bad value '" + value + "' for --" + name; };
+  if (name == "listen") return parse_listen(value, c) ? "" : bad();
+  if (name == "db") {
+    c.db_path = value;
+  } else if (name == "web-root") {
+    c.web_root = value;
+  } else if (name == "log-level") {
+    const auto level = log_level_from_name(value);
+    if (!level) return bad() + " (debug, info, warn, error)";
+    c.log_level = *level;
+  } else if (name == "tls-cert") {
+    c.tls_cert = value;
+  } else if (name == "tls-key") {
+    c.tls_key = value;
+  } else if (name == "threads") {
+    if (!parse_number(value, c.threads) || c.threads < 1 || c.threads > 64) return bad();
+  } else if (name == "max-connections-per-address") {
+    if (!parse_number(value, c.max_connections_per_address) || c.max_connections_per_address < 1) {
+      return bad();
+    }
+  } else if (name == "max-connections") {
+    if (!parse_number(value, c.max_connections) || c.max_connections < 1) return bad();
+  } else if (name == "ws-rate") {
+    int rate = 0;
+    if (!parse_number(value, rate) || rate < 1) return bad();
+    c.ws_messages_per_second = rate;
+  } else if (name == "idle-timeout") {
+    if (!parse_number(value, c.idle_timeout_seconds) || c.idle_timeout_seconds < 1) return bad();
+  } else if (name == "allowed-origin") {
+    c.allowed_origins.push_back(value);
+  } else if (name == "port-file") {
+    c.port_file = value;
+  } else {
+    return "unknown option --" + name;
+  }
+  return "";
+}
+
+struct EnvName {
+  const char* env;
+  const char* flag;
+};
+constexpr EnvName kEnv[] = {
+    {"BLOCKFOG_LISTEN", "listen"},
+    {"BLOCKFOG_DB", "db"},
+    {"BLOCKFOG_WEB_ROOT", "web-root"},
+    {"BLOCKFOG_LOG_LEVEL", "log-level"},
+    {"BLOCKFOG_TLS_CERT", "tls-cert"},
+    {"BLOCKFOG_TLS_KEY", "tls-key"},
+    {"BLOCKFOG_THREADS", "threads"},
+    {"BLOCKFOG_ALLOWED_ORIGIN", "allowed-origin"},
+    {"BLOCKFOG_WS_RATE", "ws-rate"},
+    {"BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS", "max-connections-per-address"},
+};
+
+}  // namespace
+
+std::string usage_text() {
+  return "usage: blockfog-server [options]\n"
+         "  --listen HOST:PORT      listen address (default 127.0.0.1:8080; port 0 = any free)\n"
+         "  --db PATH               SQLite database (default ./var/blockfog.db, created)\n"
+         "  --web-root DIR          static files of the web client (default ./web-client)\n"
+         "  --log-level LEVEL       debug, info, warn or error (default info)\n"
+         "  --tls-cert FILE         PEM certificate chain: serve https and wss\n"
+         "  --tls-key FILE          PEM private key for --tls-cert\n"
+         "  --threads N             network threads (default 2)\n"
+         "  --max-connections N     open connections in all (default 20000)\n"
+         "  --max-connections-per-address N   (default 256)\n"
+         "  --ws-rate N             WebSocket messages per second per connection (default 20)\n"
+         "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
+         "  --allowed-origin URL    an extra Origin allowed to make changes (repeatable)\n"
+         "  --port-file PATH        write the bound port to PATH once listening\n"
+         "Environment: BLOCKFOG_LISTEN, BLOCKFOG_DB, BLOCKFOG_WEB_ROOT, BLOCKFOG_LOG_LEVEL,\n"
+         "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_ALLOWED_ORIGIN,\n"
+         "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS; flags win over them.\n";
+}
+
+ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {
+  ConfigResult result;
+  Config c;
+  for (const auto& [env_name, flag] : kEnv) {
+    if (const auto value = env(env_name)) {
+      if (auto error = apply(c, flag, *value); !error.empty()) {
+        result.error = std::string(env_name) + ": " + error;
+        return result;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      result.help = true;
+      return result;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      result.error = "unexpected argument '" + arg + "'";
+      return result;
+    }
+    std::string name = arg.substr(2);
+    std::string value;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      result.error = "--" + name + " needs a value";
+      return result;
+    }
+    if (auto error = apply(c, name, value); !error.empty()) {
+      result.error = error;
+      return result;
+    }
+  }
+  if (c.tls_cert.empty() != c.tls_key.empty()) {
+    result.error = "--tls-cert and --tls-key go together";
+    return result;
+  }
+  result.config = c;
+  return result;
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,50 @@
+#pragma once
+
+// The server's settings: defaults, then environment variables, then command-line flags
+// (docs/server.md lists them).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "server/log.h"
+
+namespace blockfog::server {
+
+struct Config {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;  // 0: any free port (printed on start)
+  std::string db_path = "./var/blockfog.db";
+  std::string web_root = "./web-client";
+  LogLevel log_level = LogLevel::Info;
+  std::string tls_cert;  // both set: serve https and wss
+  std::string tls_key;
+  int threads = 2;  // network threads
+  int max_connections_per_address = 256;
+  int max_connections = 20000;
+  double ws_messages_per_second = 20;        // per connection, with a burst of twice as many
+  int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
+  std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
+  std::optional<std::string> port_file;      // write the bound port here once listening
+
+  bool tls() const { return !tls_cert.empty(); }
+};
+
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+// The parsed config, or a message for the user (usage errors). "--help" yields the usage text
+// in `help`.
+struct ConfigResult {
+  std::optional<Config> config;
+  std::string error;
+  bool help = false;
+};
+
+ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env);
+std::string usage_text();
+
+}  // namespace blockfog::server

@@ -1,0 +1,78 @@
+#include "server/game_loader.h"
+
+#include "rules/core/hex.h"
+#include "rules/core/role.h"
+#include "rules/core/sha256.h"
+#include "rules/hots/module.h"
+
+namespace blockfog::server {
+
+using nlohmann::json;
+
+std::string seed_commitment(std::string_view seed_hex) {
+  const auto bytes = core::from_hex(seed_hex);
+  if (!bytes) return "";
+  const std::string raw(bytes->begin(), bytes->end());
+  return core::to_hex(core::sha256(raw));
+}
+
+LoadedGame setup_game(const storage::GameRow& row) {
+  LoadedGame loaded;
+  const auto seed = core::seed_from_hex(row.seed_hex);
+  if (!seed) {
+    loaded.error = "game " + std::to_string(row.id) + ": bad seed";
+    return loaded;
+  }
+  const json options = json::parse(row.options_json, nullptr, false);
+  if (options.is_discarded()) {
+    loaded.error = "game " + std::to_string(row.id) + ": bad options";
+    return loaded;
+  }
+  auto setup = hots::module().setup(*seed, row.scenario, options);
+  if (!setup.game) {
+    loaded.error = "game " + std::to_string(row.id) + ": " + setup.error;
+    return loaded;
+  }
+  loaded.game = std::move(setup.game);
+  return loaded;
+}
+
+LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
+  LoadedGame loaded = setup_game(row);
+  if (!loaded.game) return loaded;
+  for (const auto& a : store.load_actions(row.id)) {
+    const auto role = core::role_from_name(a.role);
+    const json action = json::parse(a.action_json, nullptr, false);
+    if (!role || action.is_discarded()) {
+      return {nullptr, 0,
+              "game " + std::to_string(row.id) + ": unreadable action " + std::to_string(a.seq)};
+    }
+    if (auto error = loaded.game->apply(*role, action)) {
+      return {nullptr, 0,
+              "game " + std::to_string(row.id) + ": action " + std::to_string(a.seq) +
+                  " refused on replay: " + error->message};
+    }
+    if (loaded.game->state_hash() != a.state_hash) {
+      return {nullptr, 0,
+              "game " + std::to_string(row.id) + ": state hash differs after action " +
+                  std::to_string(a.seq)};
+    }
+    loaded.seq = a.seq;
+  }
+  return loaded;
+}
+
+json game_record(const storage::GameRow& row, const std::vector<storage::ActionRow>& actions) {
+  json list = json::array();
+  for (const auto& a : actions) {
+    list.push_back({{"seq", a.seq}, {"role", a.role}, {"action", json::parse(a.action_json)}});
+  }
+  return {{"rules_version", row.rules_version},
+          {"game", row.kind},
+          {"scenario", row.scenario},
+          {"options", json::parse(row.options_json)},
+          {"seed", row.seed_hex},
+          {"actions", list}};
+}
+
+}  // namespace blockfog::server

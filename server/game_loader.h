@@ -1,0 +1,36 @@
+#pragma once
+
+// Rebuilding a game from the store: the state is the replay of the log from the seed
+// (DESIGN.md, promise 3); snapshots are only a cache that can be checked against it.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/core/game.h"
+#include "storage/store.h"
+
+namespace blockfog::server {
+
+struct LoadedGame {
+  std::shared_ptr<core::Game> game;  // null on error
+  std::int64_t seq = 0;              // actions applied
+  std::string error;
+};
+
+// The game right after setup, from the row's seed, scenario and options.
+LoadedGame setup_game(const storage::GameRow& row);
+// Setup, then every logged action in order; each action's recorded state hash must match.
+LoadedGame replay_game(storage::Store& store, const storage::GameRow& row);
+
+// The seed commitment published at creation: SHA-256 of the seed's 32 bytes, in hex.
+std::string seed_commitment(std::string_view seed_hex);
+
+// The downloadable record of a game, enough to replay and verify it:
+// {"rules_version","game","scenario","options","seed","actions":[{"seq","role","action"}]}.
+nlohmann::json game_record(const storage::GameRow& row,
+                           const std::vector<storage::ActionRow>& actions);
+
+}  // namespace blockfog::server

@@ -1,0 +1,50 @@
+#include "server/limits.h"
+
+#include <algorithm>
+
+namespace blockfog::server {
+
+RateLimiter::RateLimiter(double rate, double burst, Clock::time_point now)
+    : rate_(rate), burst_(burst), tokens_(burst), last_(now) {}
+
+bool RateLimiter::allow(Clock::time_point now) {
+  const double elapsed = std::chrono::duration<double>(now - last_).count();
+  last_ = now;
+  tokens_ = std::min(burst_, tokens_ + std::max(0.0, elapsed) * rate_);
+  if (tokens_ < 1) return false;
+  tokens_ -= 1;
+  return true;
+}
+
+ConnectionLimiter::ConnectionLimiter(int per_address, int total)
+    : per_address_(per_address), total_(total) {}
+
+ConnectionLimiter::Slot::Slot(ConnectionLimiter& owner, std::string address)
+    : owner_(owner), address_(std::move(address)) {}
+
+ConnectionLimiter::Slot::~Slot() { owner_.release(address_); }
+
+std::unique_ptr<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  int& count = counts_[address];
+  if (count >= per_address_ || open_ >= total_) {
+    if (count == 0) counts_.erase(address);
+    return nullptr;
+  }
+  ++count;
+  ++open_;
+  return std::make_unique<Slot>(*this, address);
+}
+
+int ConnectionLimiter::open() const {
+  std::lock_guard lock(mutex_);
+  return open_;
+}
+
+void ConnectionLimiter::release(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  if (--counts_[address] <= 0) counts_.erase(address);
+  --open_;
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,58 @@
+#include "server/metrics.h"
+
+#include <sstream>
+
+namespace blockfog::server {
+
+void Metrics::count_error(protocol::ErrorCode code) {
+  const auto index = static_cast<std::size_t>(code);
+  if (index < errors_.size()) errors_[index].fetch_add(1, std::memory_order_relaxed);
+}
+
+void Metrics::observe_action_latency(double seconds) {
+  std::size_t bucket = 0;
+  while (bucket < kLatencyBuckets.size() && seconds > kLatencyBuckets[bucket]) ++bucket;
+  latency_counts_[bucket].fetch_add(1, std::memory_order_relaxed);
+  latency_sum_ns_.fetch_add(static_cast<std::int64_t>(seconds * 1e9), std::memory_order_relaxed);
+}
+
+std::string Metrics::render() const {
+  std::ostringstream out;
+  out << "# HELP blockfog_connections Open connections by kind.\n"
+      << "# TYPE blockfog_connections gauge\n"
+      << "blockfog_connections{kind=\"http\"} " << http_connections.load() << "\n"
+      << "blockfog_connections{kind=\"websocket\"} " << websocket_connections.load() << "\n"
+      << "# HELP blockfog_games_live Games being played (active, loaded in a room).\n"
+      << "# TYPE blockfog_games_live gauge\n"
+      << "blockfog_games_live " << games_live.load() << "\n"
+      << "# HELP blockfog_actions_applied_total Actions applied and committed.\n"
+      << "# TYPE blockfog_actions_applied_total counter\n"
+      << "blockfog_actions_applied_total " << actions_applied.load() << "\n"
+      << "# HELP blockfog_http_requests_total HTTP requests answered.\n"
+      << "# TYPE blockfog_http_requests_total counter\n"
+      << "blockfog_http_requests_total " << http_requests.load() << "\n"
+      << "# HELP blockfog_errors_total Errors sent to clients, by kind.\n"
+      << "# TYPE blockfog_errors_total counter\n";
+  for (std::size_t i = 0; i < errors_.size(); ++i) {
+    out << "blockfog_errors_total{kind=\""
+        << protocol::error_code_name(static_cast<protocol::ErrorCode>(i)) << "\"} "
+        << errors_[i].load() << "\n";
+  }
+  out << "# HELP blockfog_action_latency_seconds From an action's arrival to its views' "
+         "publication (after the commit).\n"
+      << "# TYPE blockfog_action_latency_seconds histogram\n";
+  std::int64_t cumulative = 0;
+  for (std::size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+    cumulative += latency_counts_[i].load();
+    out << "blockfog_action_latency_seconds_bucket{le=\"" << kLatencyBuckets[i] << "\"} "
+        << cumulative << "\n";
+  }
+  cumulative += latency_counts_.back().load();
+  out << "blockfog_action_latency_seconds_bucket{le=\"+Inf\"} " << cumulative << "\n"
+      << "blockfog_action_latency_seconds_sum " << static_cast<double>(latency_sum_ns_.load()) / 1e9
+      << "\n"
+      << "blockfog_action_latency_seconds_count " << cumulative << "\n";
+  return out.str();
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,39 @@
+#pragma once
+
+// Counters for GET /metrics, in the Prometheus text format. Updated from any thread.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "protocol/errors.h"
+
+namespace blockfog::server {
+
+class Metrics {
+ public:
+  static constexpr std::array<double, 14> kLatencyBuckets = {
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
+
+  std::atomic<std::int64_t> http_connections{0};
+  std::atomic<std::int64_t> websocket_connections{0};
+  std::atomic<std::int64_t> games_live{0};
+  std::atomic<std::int64_t> actions_applied{0};
+  std::atomic<std::int64_t> http_requests{0};
+
+  void count_error(protocol::ErrorCode code);
+  // Seconds from an action's frame arriving to its views being handed to the sockets.
+  void observe_action_latency(double seconds);
+
+  std::string render() const;
+
+ private:
+  static constexpr std::size_t kErrorKinds =
+      static_cast<std::size_t>(protocol::ErrorCode::Internal) + 1;
+  std::array<std::atomic<std::int64_t>, kErrorKinds> errors_{};
+  std::array<std::atomic<std::int64_t>, kLatencyBuckets.size() + 1> latency_counts_{};
+  std::atomic<std::int64_t> latency_sum_ns_{0};
+};
+
+}  // namespace blockfog::server

@@ -1,0 +1,603 @@
+#include "server/net.h"
+
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+#include <atomic>
+#include <deque>
+#include <fstream>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "protocol/http.h"
+#include "protocol/messages.h"
+#include "server/api.h"
+#include "server/db_worker.h"
+#include "server/limits.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/room_registry.h"
+
+namespace blockfog::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+
+constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
+constexpr auto kHttpReadTimeout = std::chrono::seconds(30);
+constexpr auto kDrainDeadline = std::chrono::seconds(5);
+constexpr auto kCloseTimeout = std::chrono::seconds(1);
+constexpr std::size_t kHeaderLimit = 8 * 1024;
+// Frames up to this size are read and answered with frame_too_large; bigger ones close the
+// connection (WebSocket close code 1009) without being buffered.
+constexpr std::size_t kWsReadMax = 64 * 1024;
+constexpr std::size_t kMaxQueuedFrames = 256;  // a client this far behind is too slow: closed
+constexpr int kMaxRefusedInARow = 50;          // then a flooding client is closed
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+// What every session needs, shared by the whole server.
+struct Shared {
+  const Config& config;
+  Metrics& metrics;
+  Api& api;
+  net::thread_pool& workers;  // blocking API handlers run here
+  ConnectionLimiter& limiter;
+  std::atomic<bool> draining{false};
+};
+
+// Sessions that a drain must close, held weakly.
+class Closable {
+ public:
+  virtual ~Closable() = default;
+  virtual void shutdown() = 0;
+};
+
+class Tracker {
+ public:
+  void add(const std::shared_ptr<Closable>& c) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(items_, [](const auto& w) { return w.expired(); });
+    items_.push_back(c);
+  }
+  void shutdown_all() {
+    std::vector<std::shared_ptr<Closable>> alive;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& w : items_) {
+        if (auto c = w.lock()) alive.push_back(std::move(c));
+      }
+    }
+    for (auto& c : alive) c->shutdown();
+  }
+  std::size_t live() {
+    std::lock_guard lock(mutex_);
+    std::erase_if(items_, [](const auto& w) { return w.expired(); });
+    return items_.size();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::list<std::weak_ptr<Closable>> items_;
+};
+
+Tracker& tracker() {
+  static Tracker instance;
+  return instance;
+}
+
+HttpRequest to_request(const http::request<http::string_body>& req, const std::string& address,
+                       bool tls) {
+  HttpRequest r;
+  r.method = std::string(req.method_string());
+  r.target = std::string(req.target());
+  for (const auto& field : req) {
+    std::string name(field.name_string());
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    r.headers[name] = std::string(field.value());
+  }
+  r.body = req.body();
+  r.remote_address = address;
+  r.tls = tls;
+  return r;
+}
+
+http::response<http::string_body> to_response(const HttpResponse& response, unsigned version,
+                                              bool keep_alive, bool head, bool tls) {
+  http::response<http::string_body> res{static_cast<http::status>(response.status), version};
+  res.set(http::field::server, "blockfog");
+  res.set(http::field::content_type, response.content_type);
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("X-Frame-Options", "DENY");
+  res.set("Referrer-Policy", "same-origin");
+  if (tls) res.set("Strict-Transport-Security", "max-age=31536000");
+  if (response.content_type == "application/json") res.set(http::field::cache_control, "no-store");
+  for (const auto& [name, value] : response.headers) res.insert(name, value);
+  res.keep_alive(keep_alive);
+  if (head) {
+    res.content_length(response.body.size());
+  } else {
+    res.body() = response.body;
+    res.prepare_payload();
+  }
+  return res;
+}
+
+std::string error_json(protocol::ErrorCode code, const std::string& message) {
+  return protocol::error_body(code, message).dump();
+}
+
+// --- WebSocket -------------------------------------------------------------------------------
+
+template <typename Stream>
+class WsSession : public RoomClient,
+                  public Closable,
+                  public std::enable_shared_from_this<WsSession<Stream>> {
+ public:
+  WsSession(Stream&& stream, Shared& shared, WebSocketTicket ticket,
+            std::unique_ptr<ConnectionLimiter::Slot> slot)
+      : ws_(std::move(stream)),
+        shared_(shared),
+        ticket_(std::move(ticket)),
+        slot_(std::move(slot)),
+        limiter_(shared.config.ws_messages_per_second, 2 * shared.config.ws_messages_per_second) {
+    ++shared_.metrics.websocket_connections;
+  }
+  ~WsSession() override { --shared_.metrics.websocket_connections; }
+
+  void run(http::request<http::string_body> req) {
+    beast::get_lowest_layer(ws_).expires_never();  // the WebSocket keeps its own timeouts
+    websocket::stream_base::timeout timeout{};
+    timeout.handshake_timeout = kHandshakeTimeout;
+    timeout.idle_timeout = std::chrono::seconds(shared_.config.idle_timeout_seconds);
+    timeout.keep_alive_pings = true;
+    ws_.set_option(timeout);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "blockfog"); }));
+    ws_.read_message_max(kWsReadMax);
+    ws_.text(true);
+    ws_.async_accept(req,
+                     beast::bind_front_handler(&WsSession::on_accept, this->shared_from_this()));
+  }
+
+  void send(std::shared_ptr<const std::string> frame) override {
+    net::post(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)] {
+      if (self->closing_ || self->closed_) return;
+      if (self->queue_.size() >= kMaxQueuedFrames) {
+        // A write is in flight, so no close handshake now: drop the connection.
+        log_warn("dropping a WebSocket that does not keep up");
+        self->closing_ = true;
+        beast::get_lowest_layer(self->ws_).close();
+        return;
+      }
+      self->queue_.push_back(frame);
+      if (self->queue_.size() == 1) self->write_next();
+    });
+  }
+
+  void close() override {
+    net::post(ws_.get_executor(), [self = this->shared_from_this()] {
+      if (self->closing_ || self->closed_) return;
+      self->closing_ = true;
+      if (self->queue_.empty()) self->start_close(websocket::close_code::going_away);
+    });
+  }
+
+  void shutdown() override {
+    net::post(ws_.get_executor(), [self = this->shared_from_this()] {
+      if (!self->accepted_) {
+        beast::get_lowest_layer(self->ws_).close();
+        return;
+      }
+      if (self->closing_ || self->closed_) return;
+      self->queue_.push_back(std::make_shared<const std::string>(
+          protocol::encode(protocol::ServerMessage{protocol::RestartingMessage{}})));
+      self->closing_ = true;
+      if (self->queue_.size() == 1) self->write_next();
+    });
+  }
+
+ private:
+  void on_accept(beast::error_code ec) {
+    if (ec) return finish();
+    accepted_ = true;
+    ticket_.room->join(this->shared_from_this(), ticket_.role, ticket_.player, ticket_.chat_since);
+    read_next();
+  }
+
+  void read_next() {
+    ws_.async_read(buffer_,
+                   beast::bind_front_handler(&WsSession::on_read, this->shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec) {
+      if (ec == websocket::error::message_too_big) {
+        shared_.metrics.count_error(protocol::ErrorCode::FrameTooLarge);
+      }
+      return finish();
+    }
+    const std::string text = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    const auto arrived = std::chrono::steady_clock::now();
+    if (!limiter_.allow(arrived)) {
+      refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
+      if (++refused_in_a_row_ >= kMaxRefusedInARow) {
+        closing_ = true;
+        if (queue_.empty()) start_close(websocket::close_code::policy_error);
+        return;
+      }
+      return read_next();
+    }
+    if (!ws_.got_text()) {
+      refuse(protocol::ErrorCode::MalformedJson, "send JSON in text frames");
+      return read_next();
+    }
+    auto decoded = protocol::decode_client(text);
+    if (auto* error = std::get_if<protocol::DecodeError>(&decoded)) {
+      refuse(error->code, error->message);
+      ++refused_in_a_row_;
+    } else {
+      refused_in_a_row_ = 0;
+      ticket_.room->receive(this, std::move(std::get<protocol::ClientMessage>(decoded)), arrived);
+    }
+    read_next();
+  }
+
+  void refuse(protocol::ErrorCode code, const std::string& message) {
+    shared_.metrics.count_error(code);
+    send(std::make_shared<const std::string>(
+        protocol::encode(protocol::ServerMessage{protocol::ErrorMessage{code, message}})));
+  }
+
+  void write_next() {
+    ws_.async_write(net::buffer(*queue_.front()),
+                    beast::bind_front_handler(&WsSession::on_write, this->shared_from_this()));
+  }
+
+  void on_write(beast::error_code ec, std::size_t) {
+    if (ec) return finish();
+    queue_.pop_front();
+    if (!queue_.empty()) return write_next();
+    if (closing_) start_close(websocket::close_code::going_away);
+  }
+
+  void start_close(websocket::close_code code) {
+    if (close_started_ || closed_) return;
+    close_started_ = true;
+    // A peer that does not answer the close frame soon is not waited for.
+    websocket::stream_base::timeout timeout{};
+    timeout.handshake_timeout = kCloseTimeout;
+    timeout.idle_timeout = kCloseTimeout;
+    timeout.keep_alive_pings = false;
+    ws_.set_option(timeout);
+    ws_.async_close(code, [self = this->shared_from_this()](beast::error_code) {
+      // The pending read completes with an error and calls finish().
+      beast::get_lowest_layer(self->ws_).close();
+    });
+  }
+
+  void finish() {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    if (accepted_) ticket_.room->leave(this);
+  }
+
+  websocket::stream<Stream> ws_;
+  Shared& shared_;
+  WebSocketTicket ticket_;
+  std::unique_ptr<ConnectionLimiter::Slot> slot_;
+  RateLimiter limiter_;
+  beast::flat_buffer buffer_;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  int refused_in_a_row_ = 0;
+  bool accepted_ = false;
+  bool closing_ = false;
+  bool close_started_ = false;
+  bool closed_ = false;
+};
+
+// --- HTTP ------------------------------------------------------------------------------------
+
+template <typename Stream>
+class HttpSession : public Closable, public std::enable_shared_from_this<HttpSession<Stream>> {
+ public:
+  HttpSession(Stream&& stream, Shared& shared, std::string address,
+              std::unique_ptr<ConnectionLimiter::Slot> slot)
+      : stream_(std::move(stream)),
+        shared_(shared),
+        address_(std::move(address)),
+        slot_(std::move(slot)) {
+    ++shared_.metrics.http_connections;
+  }
+  ~HttpSession() override { --shared_.metrics.http_connections; }
+
+  void run() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
+      stream_.async_handshake(ssl::stream_base::server,
+                              [self = this->shared_from_this()](beast::error_code ec) {
+                                if (!ec) self->read_next();
+                              });
+    } else {
+      read_next();
+    }
+  }
+
+  void shutdown() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      self->stopping_ = true;
+      if (!self->busy_) beast::get_lowest_layer(self->stream_).close();
+    });
+  }
+
+ private:
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+  void read_next() {
+    if (stopping_) return beast::get_lowest_layer(stream_).close();
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(protocol::kMaxRequestBodyBytes);
+    beast::get_lowest_layer(stream_).expires_after(kHttpReadTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec == http::error::body_limit || ec == http::error::header_limit) {
+      HttpResponse r{413,
+                     "application/json",
+                     error_json(protocol::ErrorCode::FrameTooLarge, "request too large"),
+                     {}};
+      shared_.metrics.count_error(protocol::ErrorCode::FrameTooLarge);
+      return write(to_response(r, 11, false, false, kTls));
+    }
+    if (ec) return close();
+    auto req = parser_->release();
+    busy_ = true;
+    const bool upgrade = websocket::is_upgrade(req);
+    auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
+    auto self = this->shared_from_this();
+    if (upgrade) {
+      net::post(shared_.workers, [self, request] {
+        std::variant<WebSocketTicket, HttpResponse> resolved;
+        try {
+          resolved =
+              self->shared_.api.resolve_websocket(to_request(*request, self->address_, kTls));
+        } catch (const std::exception& e) {
+          log_error(std::string("WebSocket upgrade: ") + e.what());
+          resolved = HttpResponse{500,
+                                  "application/json",
+                                  error_json(protocol::ErrorCode::Internal, "internal error"),
+                                  {}};
+        }
+        net::post(self->stream_.get_executor(),
+                  [self, request, resolved = std::move(resolved)]() mutable {
+                    self->busy_ = false;
+                    if (auto* ticket = std::get_if<WebSocketTicket>(&resolved)) {
+                      if (self->shared_.draining) return self->close();
+                      auto ws = std::make_shared<WsSession<Stream>>(
+                          std::move(self->stream_), self->shared_, std::move(*ticket),
+                          std::move(self->slot_));
+                      tracker().add(ws);
+                      ws->run(std::move(*request));
+                    } else {
+                      self->write(to_response(std::get<HttpResponse>(resolved), request->version(),
+                                              false, false, kTls));
+                    }
+                  });
+      });
+      return;
+    }
+    net::post(shared_.workers, [self, request] {
+      const auto response = self->shared_.api.handle(to_request(*request, self->address_, kTls));
+      net::post(self->stream_.get_executor(), [self, request, response] {
+        self->busy_ = false;
+        const bool keep_alive = request->keep_alive() && !self->stopping_;
+        self->write(to_response(response, request->version(), keep_alive,
+                                request->method() == http::verb::head, kTls));
+      });
+    });
+  }
+
+  void write(http::response<http::string_body> res) {
+    auto message = std::make_shared<http::response<http::string_body>>(std::move(res));
+    beast::get_lowest_layer(stream_).expires_after(kHttpReadTimeout);
+    http::async_write(
+        stream_, *message,
+        [self = this->shared_from_this(), message](beast::error_code ec, std::size_t) {
+          if (ec || !message->keep_alive()) return self->close();
+          self->read_next();
+        });
+  }
+
+  void close() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(2));
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {
+        beast::get_lowest_layer(self->stream_).close();
+      });
+    } else {
+      beast::error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      stream_.close();
+    }
+  }
+
+  Stream stream_;
+  Shared& shared_;
+  std::string address_;
+  std::unique_ptr<ConnectionLimiter::Slot> slot_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  bool busy_ = false;
+  bool stopping_ = false;
+};
+
+// --- listening -------------------------------------------------------------------------------
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(net::io_context& ioc, Shared& shared, ssl::context* tls, tcp::endpoint endpoint)
+      : ioc_(ioc), shared_(shared), tls_(tls), acceptor_(net::make_strand(ioc)) {
+    acceptor_.open(endpoint.protocol());
+    acceptor_.set_option(net::socket_base::reuse_address(true));
+    acceptor_.bind(endpoint);
+    acceptor_.listen(net::socket_base::max_listen_connections);
+  }
+
+  std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+
+  void run() { accept_next(); }
+
+  void stop() {
+    net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+      beast::error_code ignored;
+      self->acceptor_.close(ignored);
+    });
+  }
+
+ private:
+  void accept_next() {
+    acceptor_.async_accept(net::make_strand(ioc_),
+                           beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+  }
+
+  void on_accept(beast::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+    if (!ec && !shared_.draining) {
+      beast::error_code endpoint_error;
+      const auto remote = socket.remote_endpoint(endpoint_error);
+      const std::string address = endpoint_error ? "?" : remote.address().to_string();
+      // Views are pushed as soon as they exist: no Nagle delay behind a delayed ACK.
+      beast::error_code ignored_option;
+      socket.set_option(tcp::no_delay(true), ignored_option);
+      auto slot = shared_.limiter.acquire(address);
+      if (!slot) {
+        shared_.metrics.count_error(protocol::ErrorCode::TooManyConnections);
+        beast::error_code ignored;
+        socket.close(ignored);
+      } else if (tls_) {
+        auto session = std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(socket), *tls_),
+                                                                shared_, address, std::move(slot));
+        tracker().add(session);
+        session->run();
+      } else {
+        auto session = std::make_shared<HttpSession<PlainStream>>(
+            PlainStream(std::move(socket)), shared_, address, std::move(slot));
+        tracker().add(session);
+        session->run();
+      }
+    }
+    accept_next();
+  }
+
+  net::io_context& ioc_;
+  Shared& shared_;
+  ssl::context* tls_;
+  tcp::acceptor acceptor_;
+};
+
+std::unique_ptr<ssl::context> make_tls_context(const Config& config) {
+  if (!config.tls()) return nullptr;
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                   ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
+                   ssl::context::single_dh_use);
+  ctx->use_certificate_chain_file(config.tls_cert);
+  ctx->use_private_key_file(config.tls_key, ssl::context::pem);
+  return ctx;
+}
+
+}  // namespace
+
+int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
+  net::io_context ioc(config.threads);
+  net::thread_pool workers(2);
+  RoomRegistry rooms(db, metrics, [&ioc]() -> Strand {
+    return [strand = net::make_strand(ioc)](std::function<void()> task) {
+      net::post(strand, std::move(task));
+    };
+  });
+  const auto resumed = rooms.resume_all();
+  log_info("resumed " + std::to_string(resumed) + " unfinished games from the log");
+
+  Api api(config, db, rooms, metrics);
+  ConnectionLimiter limiter(config.max_connections_per_address, config.max_connections);
+  Shared shared{config, metrics, api, workers, limiter};
+  const auto tls = make_tls_context(config);
+  const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
+  auto listener = std::make_shared<Listener>(ioc, shared, tls.get(), endpoint);
+  const auto port = listener->port();
+  listener->run();
+  log_info(std::string("listening on ") + (tls ? "https://" : "http://") + config.host + ":" +
+           std::to_string(port) + ", database " + config.db_path + ", web root " + config.web_root);
+  if (config.port_file) {
+    const std::string tmp = *config.port_file + ".tmp";
+    std::ofstream(tmp) << port << "\n";
+    std::filesystem::rename(tmp, *config.port_file);  // readers never see a half-written file
+  }
+
+  // Drain: stop accepting, tell every client, wait for the sessions to close (bounded).
+  net::signal_set signals(ioc, SIGINT, SIGTERM);
+  net::steady_timer drain_timer(ioc);
+  const auto drain_started = std::make_shared<std::chrono::steady_clock::time_point>();
+  bool forced = false;
+  std::function<void()> wait_for_sessions = [&] {
+    // When every session is gone, run() returns by itself once the last handlers are done.
+    if (tracker().live() == 0) return;
+    if (std::chrono::steady_clock::now() - *drain_started > kDrainDeadline) {
+      forced = true;
+      ioc.stop();
+      return;
+    }
+    drain_timer.expires_after(std::chrono::milliseconds(50));
+    drain_timer.async_wait([&](beast::error_code) { wait_for_sessions(); });
+  };
+  signals.async_wait([&](beast::error_code ec, int signal) {
+    if (ec) return;
+    log_info("signal " + std::to_string(signal) + ": draining");
+    shared.draining = true;
+    *drain_started = std::chrono::steady_clock::now();
+    listener->stop();
+    rooms.drain_all();
+    tracker().shutdown_all();
+    wait_for_sessions();
+  });
+
+  std::vector<std::thread> threads;
+  for (int i = 1; i < config.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
+  ioc.run();
+  for (auto& t : threads) t.join();
+  workers.join();
+  // Commits already queued finish before the process exits.
+  db.stop();
+  if (forced) {
+    // Handlers still queued reference sessions and rooms whose teardown order no longer
+    // matters: everything durable is written, so leave without unwinding them.
+    log_warn("drain deadline passed: exiting with connections still open");
+    std::_Exit(0);
+  }
+  return 0;
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,376 @@
+#include "server/room.h"
+
+#include <algorithm>
+
+#include "rules/core/rule_error.h"
+#include "server/clock.h"
+#include "server/db_worker.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/room_registry.h"
+
+namespace blockfog::server {
+
+using core::Role;
+using nlohmann::json;
+using protocol::ErrorCode;
+
+const std::optional<Player>& Seats::of(Role role) const {
+  return role == Role::Scotland ? scotland : england;
+}
+
+// An applied action on its way to the store.
+struct Room::Commit {
+  const RoomClient* client = nullptr;
+  std::shared_ptr<core::Game> next;
+  std::int64_t seq = 0;
+  std::string role;
+  std::string action_json;
+  std::string state_hash;
+  std::optional<std::string> snapshot_json;
+  std::optional<std::string> result_json;  // set when the action ends the game
+  SteadyTime arrived;
+  bool appended = false;
+  std::string error;
+};
+
+namespace {
+
+ErrorCode error_for(core::RuleErrorCode code) {
+  switch (code) {
+    case core::RuleErrorCode::MalformedAction:
+      return ErrorCode::MalformedAction;
+    case core::RuleErrorCode::NotYourTurn:
+      return ErrorCode::NotYourTurn;
+    case core::RuleErrorCode::IllegalAction:
+      return ErrorCode::IllegalAction;
+    case core::RuleErrorCode::GameOver:
+      return ErrorCode::GameOver;
+  }
+  return ErrorCode::IllegalAction;
+}
+
+std::shared_ptr<const std::string> frame(const protocol::ServerMessage& message) {
+  return std::make_shared<const std::string>(protocol::encode(message));
+}
+
+json result_of(const core::Outcome& outcome) {
+  return {{"winner", outcome.winner ? json(core::role_name(*outcome.winner)) : json()},
+          {"reason", outcome.reason}};
+}
+
+}  // namespace
+
+Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t seq,
+           Strand strand, DbWorker& db, Metrics& metrics, RoomRegistry& registry)
+    : id_(row.id),
+      row_(std::move(row)),
+      seats_(std::move(seats)),
+      game_(std::move(game)),
+      seq_(seq),
+      strand_(std::move(strand)),
+      db_(db),
+      metrics_(metrics),
+      registry_(registry) {
+  // A game whose last action ended it but whose status was not yet written (a crash between
+  // the two) is finished by its replay.
+  if (game_ && row_.status == storage::GameStatus::Active && game_->outcome().finished) {
+    row_.status = storage::GameStatus::Finished;
+    db_.post([id = id_, result = result_of(game_->outcome()).dump()](storage::Store& store) {
+      store.set_game_status(id, storage::GameStatus::Finished, now_ms(), result);
+    });
+  }
+  if (row_.status == storage::GameStatus::Active) {
+    ++metrics_.games_live;
+    counted_live_ = true;
+  }
+  update_summary();
+}
+
+Room::~Room() {
+  if (counted_live_) --metrics_.games_live;
+}
+
+void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Player> player,
+                std::int64_t chat_since) {
+  strand_([self = shared_from_this(), client = std::move(client), role, player = std::move(player),
+           chat_since]() mutable {
+    const RoomClient* key = client.get();
+    if (self->draining_) {
+      self->send_error(key, ErrorCode::Restarting, "the server is restarting");
+      client->send(frame(protocol::RestartingMessage{}));
+      client->close();
+      return;
+    }
+    auto& member = self->members_[key];
+    member = Member{std::move(client), role, std::move(player)};
+    self->send_welcome(member);
+    if (self->game_) self->send_view(key);
+    self->send_chat_since(key, chat_since);
+  });
+}
+
+void Room::leave(const RoomClient* client) {
+  strand_([self = shared_from_this(), client] {
+    self->members_.erase(client);
+    std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
+  });
+}
+
+void Room::receive(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived) {
+  strand_([self = shared_from_this(), client, message = std::move(message), arrived]() mutable {
+    self->handle(client, std::move(message), arrived);
+  });
+}
+
+void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
+  strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats)]() mutable {
+    if (self->game_) return;  // loaded from the store after the start was committed
+    self->game_ = std::move(game);
+    self->seats_ = std::move(seats);
+    self->seq_ = 0;
+    self->row_.status = storage::GameStatus::Active;
+    if (!self->counted_live_) {
+      ++self->metrics_.games_live;
+      self->counted_live_ = true;
+    }
+    self->update_summary();
+    for (auto& [key, member] : self->members_) {
+      // An account that took the second seat while watching now plays it.
+      for (Role role : {Role::Scotland, Role::England}) {
+        const auto& seat = self->seats_.of(role);
+        if (member.player && seat && seat->account_id == member.player->account_id) {
+          member.role = role;
+        }
+      }
+      self->send_welcome(member);
+      self->send_view(key);
+    }
+  });
+}
+
+void Room::drain() {
+  strand_([self = shared_from_this()] {
+    self->draining_ = true;
+    self->pending_.clear();
+    self->broadcast(protocol::RestartingMessage{});
+    for (auto& [key, member] : self->members_) member.client->close();
+    self->members_.clear();
+  });
+}
+
+void Room::handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived) {
+  if (!members_.contains(client)) return;  // left meanwhile
+  if (auto* action = std::get_if<protocol::ActionMessage>(&message)) {
+    if (committing_) {
+      pending_.push_back({client, std::move(*action), arrived});
+    } else {
+      handle_action(client, std::move(*action), arrived);
+    }
+  } else if (auto* chat = std::get_if<protocol::ChatMessage>(&message)) {
+    handle_chat(client, *chat);
+  } else if (auto* sync = std::get_if<protocol::SyncMessage>(&message)) {
+    if (game_) send_view(client);
+    send_chat_since(client, sync->chat_since);
+  } else {
+    send(client, protocol::PongMessage{});
+  }
+}
+
+void Room::handle_action(const RoomClient* client, protocol::ActionMessage message,
+                         SteadyTime arrived) {
+  const Member& member = members_.at(client);
+  if (draining_) return send_error(client, ErrorCode::Restarting, "the server is restarting");
+  if (member.role == Role::Observer) {
+    return send_error(client, ErrorCode::NotSeated, "observers cannot act");
+  }
+  if (!game_) return send_error(client, ErrorCode::GameNotStarted, "the game has not started");
+  if (row_.status != storage::GameStatus::Active || game_->outcome().finished) {
+    return send_error(client, ErrorCode::GameOver, "the game is over");
+  }
+  // A client that has not seen the latest view gets it instead of a ruling on a stale action.
+  if (message.seq != seq_) return send_view(client);
+
+  auto next = game_->clone();
+  if (auto error = next->apply(member.role, message.action)) {
+    return send_error(client, error_for(error->code), error->message);
+  }
+  // The engine checks membership itself; this guards the log against an engine bug.
+  const json legal = game_->legal_actions(member.role);
+  if (std::find(legal.begin(), legal.end(), message.action) == legal.end()) {
+    log_error("game " + std::to_string(id_) +
+              ": engine applied an action outside legal_actions: " + message.action.dump());
+    return send_error(client, ErrorCode::IllegalAction, "not among the legal actions");
+  }
+
+  auto commit = std::make_shared<Commit>();
+  commit->client = client;
+  commit->seq = seq_ + 1;
+  commit->role = std::string(core::role_name(member.role));
+  commit->action_json = message.action.dump();
+  commit->state_hash = next->state_hash();
+  const auto outcome = next->outcome();
+  // A snapshot whenever the turn passes (the awaited roles change) or the game ends.
+  if (outcome.finished || next->active_roles() != game_->active_roles()) {
+    commit->snapshot_json = next->to_json().dump();
+  }
+  if (outcome.finished) commit->result_json = result_of(outcome).dump();
+  commit->next = std::move(next);
+  commit->arrived = arrived;
+  committing_ = true;
+
+  db_.post([self = shared_from_this(), commit](storage::Store& store) {
+    try {
+      const auto now = now_ms();
+      std::optional<std::string_view> snapshot;
+      if (commit->snapshot_json) snapshot = *commit->snapshot_json;
+      store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
+                          commit->state_hash, now, snapshot);
+      commit->appended = true;
+      if (commit->result_json) {
+        store.set_game_status(self->id_, storage::GameStatus::Finished, now, *commit->result_json);
+      }
+    } catch (const std::exception& e) {
+      commit->error = e.what();
+    }
+    self->strand_([self, commit] { self->committed(commit); });
+  });
+}
+
+void Room::committed(const std::shared_ptr<Commit>& commit) {
+  committing_ = false;
+  if (!commit->error.empty()) {
+    log_error("game " + std::to_string(id_) + " action " + std::to_string(commit->seq) + ": " +
+              commit->error);
+  }
+  if (!commit->appended) {
+    send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again");
+  } else {
+    game_ = std::move(commit->next);
+    seq_ = commit->seq;
+    if (commit->result_json) {
+      row_.status = storage::GameStatus::Finished;
+      if (counted_live_) --metrics_.games_live;
+      counted_live_ = false;
+    }
+    ++metrics_.actions_applied;
+    update_summary();
+    publish_views();
+    metrics_.observe_action_latency(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived).count());
+  }
+  run_pending();
+}
+
+void Room::run_pending() {
+  while (!committing_ && !pending_.empty()) {
+    auto p = std::move(pending_.front());
+    pending_.pop_front();
+    if (members_.contains(p.client)) handle_action(p.client, std::move(p.action), p.arrived);
+  }
+}
+
+void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& message) {
+  const Member& member = members_.at(client);
+  if (draining_) return send_error(client, ErrorCode::Restarting, "the server is restarting");
+  if (member.role == Role::Observer || !member.player) {
+    return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
+  }
+  db_.post([self = shared_from_this(), client, account = member.player->account_id,
+            role = std::string(core::role_name(member.role)), username = member.player->username,
+            text = message.text](storage::Store& store) {
+    std::optional<protocol::ChatLine> line;
+    try {
+      const auto row = store.append_chat(self->id_, account, role, text, now_ms());
+      line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
+    } catch (const std::exception& e) {
+      log_error("game " + std::to_string(self->id_) + " chat: " + e.what());
+    }
+    self->strand_([self, client, line] {
+      if (line) {
+        self->broadcast(*line);
+      } else {
+        self->send_error(client, ErrorCode::Internal, "the message could not be stored");
+      }
+    });
+  });
+}
+
+void Room::send_chat_since(const RoomClient* client, std::int64_t since) {
+  db_.post([self = shared_from_this(), client, since](storage::Store& store) {
+    auto rows = std::make_shared<std::vector<protocol::ChatLine>>();
+    try {
+      std::map<std::int64_t, std::string> names;
+      for (const auto& row : store.list_chat(self->id_, since, 500)) {
+        std::optional<std::string> user;
+        if (row.account_id) {
+          auto& name = names[*row.account_id];
+          if (name.empty()) {
+            const auto account = store.find_account_by_id(*row.account_id);
+            name = account ? account->username : "?";
+          }
+          user = name;
+        }
+        rows->push_back({row.id, row.role, user, row.text, row.created_at});
+      }
+    } catch (const std::exception& e) {
+      log_error("game " + std::to_string(self->id_) + " chat history: " + e.what());
+    }
+    if (rows->empty()) return;
+    self->strand_([self, client, rows] {
+      for (const auto& line : *rows) self->send(client, line);
+    });
+  });
+}
+
+void Room::send(const RoomClient* client, const protocol::ServerMessage& message) {
+  const auto it = members_.find(client);
+  if (it != members_.end()) it->second.client->send(frame(message));
+}
+
+void Room::send_error(const RoomClient* client, ErrorCode code, std::string message) {
+  metrics_.count_error(code);
+  send(client, protocol::ErrorMessage{code, std::move(message)});
+}
+
+void Room::send_view(const RoomClient* client) {
+  const auto it = members_.find(client);
+  if (it == members_.end() || !game_) return;
+  it->second.client->send(frame(protocol::ViewMessage{seq_, game_->view(it->second.role)}));
+}
+
+void Room::send_welcome(const Member& member) {
+  protocol::WelcomeMessage welcome;
+  welcome.game_id = id_;
+  welcome.role = std::string(core::role_name(member.role));
+  welcome.status = std::string(storage::status_name(row_.status));
+  welcome.seed_sha256 = row_.seed_sha256;
+  if (seats_.scotland) welcome.scotland = seats_.scotland->username;
+  if (seats_.england) welcome.england = seats_.england->username;
+  member.client->send(frame(welcome));
+}
+
+// Each role's view is made once and shared by that role's connections.
+void Room::publish_views() {
+  std::map<Role, std::shared_ptr<const std::string>> frames;
+  for (const auto& [key, member] : members_) {
+    auto& f = frames[member.role];
+    if (!f) f = frame(protocol::ViewMessage{seq_, game_->view(member.role)});
+    member.client->send(f);
+  }
+}
+
+void Room::broadcast(const protocol::ServerMessage& message) {
+  const auto f = frame(message);
+  for (const auto& [key, member] : members_) member.client->send(f);
+}
+
+void Room::update_summary() {
+  RoomSummary summary;
+  summary.status = row_.status;
+  summary.seq = seq_;
+  if (game_ && row_.status == storage::GameStatus::Active) summary.awaiting = game_->active_roles();
+  registry_.set_summary(id_, std::move(summary));
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,126 @@
+#pragma once
+
+// One game room per game (DESIGN.md, "One action, end to end"). Every member function posts
+// its work onto the room's strand, so the room's state has one writer and needs no lock. An
+// action is checked (seat, seq, the engine's legality), applied to a copy of the state, and
+// committed by the storage thread; only when the commit is back does the copy become the
+// room's state and each connected client get the view of its own role.
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "rules/core/game.h"
+#include "storage/store.h"
+
+namespace blockfog::server {
+
+class DbWorker;
+class Metrics;
+class RoomRegistry;
+
+// Runs a task on the room's strand (never inline: tasks of one strand never overlap).
+using Strand = std::function<void(std::function<void()>)>;
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// A connection as the room sees it. Both calls may come from any thread.
+class RoomClient {
+ public:
+  virtual ~RoomClient() = default;
+  virtual void send(std::shared_ptr<const std::string> frame) = 0;
+  // Closes the connection once the frames queued so far are written.
+  virtual void close() = 0;
+};
+
+struct Player {
+  std::int64_t account_id = 0;
+  std::string username;
+};
+
+// Who sits where; a seat is empty while the game is open.
+struct Seats {
+  std::optional<Player> scotland;
+  std::optional<Player> england;
+  const std::optional<Player>& of(core::Role role) const;
+};
+
+// What the lobby shows about a loaded game without entering its strand.
+struct RoomSummary {
+  storage::GameStatus status = storage::GameStatus::Open;
+  std::int64_t seq = 0;
+  std::vector<core::Role> awaiting;
+};
+
+class Room : public std::enable_shared_from_this<Room> {
+ public:
+  // `game` is null for an open game (no seat free: see start()).
+  Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t seq,
+       Strand strand, DbWorker& db, Metrics& metrics, RoomRegistry& registry);
+  ~Room();
+
+  std::int64_t id() const { return id_; }
+
+  // Sends the client a welcome, the view of `role` (once the game has started) and the chat
+  // after `chat_since`; from then on it gets every new view and chat line.
+  void join(std::shared_ptr<RoomClient> client, core::Role role, std::optional<Player> player,
+            std::int64_t chat_since);
+  void leave(const RoomClient* client);
+  void receive(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived);
+  // The second seat was taken and the start committed: the game begins with `game`.
+  void start(std::shared_ptr<core::Game> game, Seats seats);
+  // The server is stopping: refuse new actions, tell every client, close them.
+  void drain();
+
+ private:
+  struct Member {
+    std::shared_ptr<RoomClient> client;
+    core::Role role = core::Role::Observer;
+    std::optional<Player> player;
+  };
+  struct Pending {
+    const RoomClient* client;
+    protocol::ActionMessage action;
+    SteadyTime arrived;
+  };
+  struct Commit;
+
+  void handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived);
+  void handle_action(const RoomClient* client, protocol::ActionMessage message, SteadyTime arrived);
+  void handle_chat(const RoomClient* client, const protocol::ChatMessage& message);
+  void committed(const std::shared_ptr<Commit>& commit);
+  void run_pending();
+  void send_chat_since(const RoomClient* client, std::int64_t since);
+
+  void send(const RoomClient* client, const protocol::ServerMessage& message);
+  void send_error(const RoomClient* client, protocol::ErrorCode code, std::string message);
+  void send_view(const RoomClient* client);
+  void send_welcome(const Member& member);
+  void publish_views();
+  void broadcast(const protocol::ServerMessage& message);
+  void update_summary();
+
+  const std::int64_t id_;
+  storage::GameRow row_;
+  Seats seats_;
+  std::shared_ptr<core::Game> game_;
+  std::int64_t seq_;
+  Strand strand_;
+  DbWorker& db_;
+  Metrics& metrics_;
+  RoomRegistry& registry_;
+
+  std::map<const RoomClient*, Member> members_;
+  std::deque<Pending> pending_;  // actions that arrived while a commit was in flight
+  bool committing_ = false;
+  bool draining_ = false;
+  bool counted_live_ = false;
+};
+
+}  // namespace blockfog::server

@@ -1,0 +1,102 @@
+#include "server/room_registry.h"
+
+#include "server/db_worker.h"
+#include "server/game_loader.h"
+#include "server/log.h"
+#include "server/metrics.h"
+
+namespace blockfog::server {
+
+Seats load_seats(storage::Store& store, std::int64_t game_id) {
+  Seats seats;
+  for (const auto& seat : store.list_seats(game_id)) {
+    const auto account = store.find_account_by_id(seat.account_id);
+    Player player{seat.account_id, account ? account->username : "?"};
+    if (seat.role == "scotland") seats.scotland = player;
+    if (seat.role == "england") seats.england = player;
+  }
+  return seats;
+}
+
+RoomRegistry::RoomRegistry(DbWorker& db, Metrics& metrics, std::function<Strand()> make_strand)
+    : db_(db), metrics_(metrics), make_strand_(std::move(make_strand)) {}
+
+// Runs on the storage thread.
+std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::GameRow& row) {
+  std::shared_ptr<core::Game> game;
+  std::int64_t seq = 0;
+  if (row.status != storage::GameStatus::Open) {
+    auto loaded = replay_game(store, row);
+    if (!loaded.game) {
+      log_error("cannot load " + loaded.error);
+      return nullptr;
+    }
+    game = std::move(loaded.game);
+    seq = loaded.seq;
+  }
+  return std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq,
+                                make_strand_(), db_, metrics_, *this);
+}
+
+std::shared_ptr<Room> RoomRegistry::insert(std::shared_ptr<Room> room) {
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = rooms_.emplace(room->id(), room);
+  return it->second;  // another thread may have loaded it first: keep one room per game
+}
+
+std::size_t RoomRegistry::resume_all() {
+  const auto rooms = db_.call([this](storage::Store& store) {
+    std::vector<std::shared_ptr<Room>> loaded;
+    for (const auto& row : store.list_unfinished_games()) {
+      if (auto room = load(store, row)) loaded.push_back(std::move(room));
+    }
+    return loaded;
+  });
+  for (const auto& room : rooms) insert(room);
+  return rooms.size();
+}
+
+std::shared_ptr<Room> RoomRegistry::open(std::int64_t game_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) return it->second;
+  }
+  auto room = db_.call([this, game_id](storage::Store& store) -> std::shared_ptr<Room> {
+    const auto row = store.find_game(game_id);
+    if (!row || row->status == storage::GameStatus::Aborted) return nullptr;
+    return load(store, *row);
+  });
+  return room ? insert(std::move(room)) : nullptr;
+}
+
+void RoomRegistry::start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats) {
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
+  }
+  if (room) {
+    room->start(std::move(game), std::move(seats));
+  } else {
+    open(game_id);  // replays the committed start, so the lobby knows whose turn it is
+  }
+}
+
+void RoomRegistry::drain_all() {
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, room] : rooms_) room->drain();
+}
+
+std::optional<RoomSummary> RoomRegistry::summary(std::int64_t game_id) const {
+  std::lock_guard lock(mutex_);
+  const auto it = summaries_.find(game_id);
+  if (it == summaries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void RoomRegistry::set_summary(std::int64_t game_id, RoomSummary summary) {
+  std::lock_guard lock(mutex_);
+  summaries_[game_id] = std::move(summary);
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,48 @@
+#pragma once
+
+// Finds, loads and starts game rooms. Loading runs on the storage thread, so open() and
+// resume_all() block: call them from the HTTP worker pool or at start-up, never from a strand.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "server/room.h"
+
+namespace blockfog::server {
+
+class RoomRegistry {
+ public:
+  RoomRegistry(DbWorker& db, Metrics& metrics, std::function<Strand()> make_strand);
+
+  // Loads every open and active game by replaying its log. Returns how many were loaded; a
+  // game that cannot be replayed is logged and left out.
+  std::size_t resume_all();
+  // The game's room, loaded if needed; null when there is no such game or it cannot be loaded.
+  std::shared_ptr<Room> open(std::int64_t game_id);
+  // The start of a game was committed (both seats taken): hand its room the game.
+  void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats);
+  void drain_all();
+
+  std::optional<RoomSummary> summary(std::int64_t game_id) const;
+  void set_summary(std::int64_t game_id, RoomSummary summary);
+
+ private:
+  std::shared_ptr<Room> load(storage::Store& store, const storage::GameRow& row);
+  std::shared_ptr<Room> insert(std::shared_ptr<Room> room);
+
+  DbWorker& db_;
+  Metrics& metrics_;
+  std::function<Strand()> make_strand_;
+  mutable std::mutex mutex_;
+  std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
+  std::map<std::int64_t, RoomSummary> summaries_;
+};
+
+// Seats with user names, read from the store.
+Seats load_seats(storage::Store& store, std::int64_t game_id);
+
+}  // namespace blockfog::server

@@ -1,0 +1,143 @@
+// Decoding untrusted client messages: every bad input has its own typed error, and every
+// message survives an encode/decode round trip.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "protocol/http.h"
+#include "protocol/messages.h"
+
+namespace blockfog::protocol {
+namespace {
+
+using nlohmann::json;
+
+ErrorCode client_error(std::string_view text) {
+  const auto decoded = decode_client(text);
+  const auto* error = std::get_if<DecodeError>(&decoded);
+  if (!error) {
+    ADD_FAILURE() << "accepted: " << text;
+    return ErrorCode::Internal;
+  }
+  EXPECT_FALSE(error->message.empty());
+  return error->code;
+}
+
+TEST(ClientMessages, DecodesAnAction) {
+  const auto decoded =
+      decode_client(R"({"v":1,"type":"action","seq":7,"action":{"kind":"play_card","card":"c1"}})");
+  const auto& m = std::get<ActionMessage>(std::get<ClientMessage>(decoded));
+  EXPECT_EQ(m.seq, 7);
+  EXPECT_EQ(m.action.at("kind"), "play_card");
+}
+
+TEST(ClientMessages, DecodesChatSyncAndPing) {
+  EXPECT_EQ(std::get<ChatMessage>(
+                std::get<ClientMessage>(decode_client(R"({"v":1,"type":"chat","text":"hello"})")))
+                .text,
+            "hello");
+  EXPECT_EQ(std::get<SyncMessage>(
+                std::get<ClientMessage>(decode_client(R"({"v":1,"type":"sync","chat_since":4})")))
+                .chat_since,
+            4);
+  EXPECT_TRUE(std::holds_alternative<PingMessage>(
+      std::get<ClientMessage>(decode_client(R"({"v":1,"type":"ping"})"))));
+}
+
+TEST(ClientMessages, EachBadInputHasItsTypedError) {
+  EXPECT_EQ(client_error("{not json"), ErrorCode::MalformedJson);
+  EXPECT_EQ(client_error("[1,2]"), ErrorCode::MalformedJson);
+  EXPECT_EQ(client_error("\"text\""), ErrorCode::MalformedJson);
+  EXPECT_EQ(client_error("{\"v\":1,\"type\":\"chat\",\"text\":\"\xff\xfe\"}"),
+            ErrorCode::MalformedJson);
+  EXPECT_EQ(client_error(std::string(100, '[') + std::string(100, ']')), ErrorCode::MalformedJson);
+  EXPECT_EQ(client_error(R"({"type":"ping"})"), ErrorCode::MissingField);
+  EXPECT_EQ(client_error(R"({"v":2,"type":"ping"})"), ErrorCode::WrongVersion);
+  EXPECT_EQ(client_error(R"({"v":"1","type":"ping"})"), ErrorCode::WrongVersion);
+  EXPECT_EQ(client_error(R"({"v":1})"), ErrorCode::MissingField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":7})"), ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"launch_missiles"})"), ErrorCode::UnknownType);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","action":{"kind":"pass"}})"),
+            ErrorCode::MissingField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":1})"), ErrorCode::MissingField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":-1,"action":{}})"), ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":1.5,"action":{}})"), ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":1,"action":[]})"), ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":1,"action":{},"x":1})"),
+            ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"chat","text":"   "})"), ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"chat","text":")" + std::string(1001, 'a') + "\"}"),
+            ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"chat","text":")" +
+                         std::string(kMaxClientFrameBytes, 'a') + "\"}"),
+            ErrorCode::FrameTooLarge);
+}
+
+TEST(ClientMessages, RoundTrip) {
+  const ClientMessage messages[] = {
+      ActionMessage{3, json{{"kind", "move"}, {"block", "sco_wallace"}, {"to", "lothian"}}},
+      ChatMessage{"good luck"}, SyncMessage{12}, PingMessage{}};
+  for (const auto& m : messages) {
+    const auto decoded = decode_client(encode(m));
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(decoded)) << encode(m);
+    EXPECT_EQ(to_json(std::get<ClientMessage>(decoded)), to_json(m));
+  }
+}
+
+TEST(ServerMessages, RoundTrip) {
+  const ServerMessage messages[] = {
+      WelcomeMessage{5, "england", "active", std::string(64, 'a'), "alice", std::nullopt},
+      ViewMessage{9, json{{"game", "hots"}}},
+      ErrorMessage{ErrorCode::IllegalAction, "no"},
+      ChatLine{1, "scotland", "alice", "hi", 1700000000000},
+      ChatLine{2, "system", std::nullopt, "game started", 1700000000001},
+      RestartingMessage{},
+      PongMessage{}};
+  for (const auto& m : messages) {
+    const auto decoded = decode_server(encode(m));
+    ASSERT_TRUE(std::holds_alternative<ServerMessage>(decoded)) << encode(m);
+    EXPECT_EQ(to_json(std::get<ServerMessage>(decoded)), to_json(m));
+  }
+}
+
+TEST(ErrorCodes, NamesRoundTrip) {
+  for (int i = 0; i <= static_cast<int>(ErrorCode::Internal); ++i) {
+    const auto code = static_cast<ErrorCode>(i);
+    EXPECT_EQ(error_code_from_name(error_code_name(code)), code);
+  }
+}
+
+TEST(HttpBodies, Credentials) {
+  const auto ok = decode_credentials(R"({"username":"Robert_the-Bruce","password":"bannockburn"})");
+  EXPECT_EQ(std::get<Credentials>(ok).username, "Robert_the-Bruce");
+  for (const char* bad : {R"({"username":"ab","password":"longenough"})",
+                          R"({"username":"rob ert","password":"longenough"})",
+                          R"({"username":"Ã©tienne","password":"longenough"})",
+                          R"({"username":"robert","password":"short"})",
+                          R"({"username":"robert","password":"longenough","admin":true})"}) {
+    const auto decoded = decode_credentials(bad);
+    ASSERT_TRUE(std::holds_alternative<DecodeError>(decoded)) << bad;
+    EXPECT_EQ(std::get<DecodeError>(decoded).code, ErrorCode::BadField) << bad;
+  }
+  EXPECT_EQ(std::get<DecodeError>(decode_credentials(R"({"username":"robert"})")).code,
+            ErrorCode::MissingField);
+}
+
+TEST(HttpBodies, CreateGameAndJoin) {
+  const auto r = std::get<CreateGameRequest>(decode_create_game(
+      R"({"scenario":"braveheart","side":"england","visibility":"invite","options":{}})"));
+  EXPECT_EQ(r.side, SideChoice::England);
+  EXPECT_EQ(r.visibility, VisibilityChoice::Invite);
+  const auto defaults = std::get<CreateGameRequest>(decode_create_game(R"({"scenario":"bruce"})"));
+  EXPECT_EQ(defaults.side, SideChoice::Random);
+  EXPECT_EQ(defaults.visibility, VisibilityChoice::Public);
+  EXPECT_EQ(
+      std::get<DecodeError>(decode_create_game(R"({"scenario":"bruce","side":"france"})")).code,
+      ErrorCode::BadField);
+  EXPECT_FALSE(std::get<JoinRequest>(decode_join("")).invite);
+  EXPECT_EQ(std::get<JoinRequest>(decode_join(R"({"invite":"abc"})")).invite, "abc");
+}
+
+}  // namespace
+}  // namespace blockfog::protocol

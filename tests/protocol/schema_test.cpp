@@ -1,0 +1,99 @@
+// The JSON Schema files describe what the decoders accept and what the encoders produce.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "protocol/messages.h"
+#include "tests/protocol/mini_schema.h"
+
+namespace blockfog::protocol {
+namespace {
+
+using nlohmann::json;
+
+json load(const std::string& name) {
+  std::ifstream in(std::filesystem::path(BLOCKFOG_SCHEMA_DIR) / name);
+  EXPECT_TRUE(in) << name;
+  return json::parse(in);
+}
+
+void expect_valid(const std::string& schema, const json& value) {
+  const auto errors = testing::validate(load(schema), value);
+  EXPECT_TRUE(errors.empty()) << schema << ": " << value.dump() << "\n  " << errors.front();
+}
+
+void expect_invalid(const std::string& schema, const json& value) {
+  EXPECT_FALSE(testing::validate(load(schema), value).empty()) << schema << ": " << value.dump();
+}
+
+TEST(Schemas, EveryFileIsJsonWithKnownKeywords) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(BLOCKFOG_SCHEMA_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    const json schema = json::parse(in);
+    // Validating anything reports keywords the checker (and so this test) does not know.
+    for (const auto& e : testing::validate(schema, json::object())) {
+      EXPECT_EQ(e.find("unsupported"), std::string::npos) << entry.path() << ": " << e;
+    }
+  }
+  EXPECT_GE(files, 13);
+}
+
+TEST(Schemas, ClientMessagesMatchTheirSchemas) {
+  expect_valid(
+      "client/action.json",
+      to_json(ClientMessage{ActionMessage{0, json{{"kind", "play_card"}, {"card", "x"}}}}));
+  expect_valid("client/chat.json", to_json(ClientMessage{ChatMessage{"hello"}}));
+  expect_valid("client/sync.json", to_json(ClientMessage{SyncMessage{3}}));
+  expect_valid("client/ping.json", to_json(ClientMessage{PingMessage{}}));
+  // What the decoder refuses, the schema refuses too.
+  for (const char* bad : {R"({"v":2,"type":"action","seq":1,"action":{"kind":"x"}})",
+                          R"({"v":1,"type":"action","seq":-1,"action":{"kind":"x"}})",
+                          R"({"v":1,"type":"action","action":{"kind":"x"}})",
+                          R"({"v":1,"type":"action","seq":1,"action":{"kind":"x"},"extra":0})"}) {
+    expect_invalid("client/action.json", json::parse(bad));
+    EXPECT_TRUE(std::holds_alternative<DecodeError>(decode_client(bad))) << bad;
+  }
+  expect_invalid("client/chat.json", json::parse(R"({"v":1,"type":"chat","text":"  "})"));
+}
+
+TEST(Schemas, ServerMessagesMatchTheirSchemas) {
+  expect_valid("server/welcome.json",
+               to_json(ServerMessage{WelcomeMessage{1, "observer", "active", std::string(64, 'f'),
+                                                    "alice", std::nullopt}}));
+  expect_valid("server/view.json",
+               to_json(ServerMessage{
+                   ViewMessage{4, json{{"game", "hots"},
+                                       {"role", "scotland"},
+                                       {"phase", "card_choice"},
+                                       {"awaiting", {"scotland", "england"}},
+                                       {"legal_actions", {{{"kind", "play_card"}, {"card", "x"}}}},
+                                       {"log", {{{"i", 0}, {"text", "Year 1297 begins."}}}}}}}));
+  for (int i = 0; i <= static_cast<int>(ErrorCode::Internal); ++i) {
+    expect_valid("server/error.json",
+                 to_json(ServerMessage{ErrorMessage{static_cast<ErrorCode>(i), "why"}}));
+  }
+  expect_valid("server/chat.json",
+               to_json(ServerMessage{ChatLine{3, "system", std::nullopt, "started", 17}}));
+  expect_valid("server/restarting.json", to_json(ServerMessage{RestartingMessage{}}));
+  expect_valid("server/pong.json", to_json(ServerMessage{PongMessage{}}));
+  expect_invalid("server/welcome.json",
+                 to_json(ServerMessage{WelcomeMessage{1, "king", "active", "abc", {}, {}}}));
+}
+
+TEST(Schemas, HttpBodies) {
+  expect_valid("http/credentials.json", json{{"username", "alice"}, {"password", "12345678"}});
+  expect_invalid("http/credentials.json", json{{"username", "a b"}, {"password", "12345678"}});
+  expect_valid("http/create_game.json",
+               json{{"scenario", "braveheart"}, {"side", "random"}, {"visibility", "invite"}});
+  expect_invalid("http/create_game.json", json{{"scenario", "braveheart"}, {"side", "wales"}});
+  expect_valid("http/join.json", json::object());
+}
+
+}  // namespace
+}  // namespace blockfog::protocol

@@ -1,0 +1,84 @@
+#include "tests/server/db_peek.h"
+
+#include <gtest/gtest.h>
+
+#include "rules/core/hex.h"
+#include "rules/hots/module.h"
+#include "storage/sqlite.h"
+
+namespace blockfog::server::testing {
+
+using nlohmann::json;
+
+std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::int64_t game_id) {
+  storage::Database database(db, storage::OpenMode::ReadOnly);
+  auto statement = database.prepare(
+      "SELECT seq, role, action, state_hash FROM actions WHERE game_id = ?1 ORDER BY seq");
+  statement.bind(1, game_id);
+  std::vector<LoggedAction> list;
+  while (statement.step()) {
+    list.push_back({statement.column_int64(0), statement.column_text(1),
+                    json::parse(statement.column_text(2)), statement.column_text(3)});
+  }
+  return list;
+}
+
+json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
+  storage::Database database(db, storage::OpenMode::ReadOnly);
+  auto statement = database.prepare(
+      "SELECT rules_version, kind, scenario, options, seed FROM games WHERE id = ?1");
+  statement.bind(1, game_id);
+  if (!statement.step()) return nullptr;
+  json actions = json::array();
+  for (const auto& a : logged_actions(db, game_id)) {
+    actions.push_back({{"seq", a.seq}, {"role", a.role}, {"action", a.action}});
+  }
+  return {{"rules_version", statement.column_text(0)},
+          {"game", statement.column_text(1)},
+          {"scenario", statement.column_text(2)},
+          {"options", json::parse(statement.column_text(3))},
+          {"seed", statement.column_text(4)},
+          {"actions", actions}};
+}
+
+std::string game_seed(const std::filesystem::path& db, std::int64_t game_id) {
+  storage::Database database(db, storage::OpenMode::ReadOnly);
+  auto statement = database.prepare("SELECT seed FROM games WHERE id = ?1");
+  statement.bind(1, game_id);
+  return statement.step() ? statement.column_text(0) : "";
+}
+
+std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::int64_t game_id) {
+  storage::Database database(db, storage::OpenMode::ReadOnly);
+  auto statement = database.prepare(
+      "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1");
+  statement.bind(1, game_id);
+  if (!statement.step()) return std::nullopt;
+  return Snapshot{statement.column_int64(0), json::parse(statement.column_text(1)),
+                  statement.column_text(2)};
+}
+
+std::unique_ptr<core::Game> replay_record(const json& record, std::optional<std::int64_t> up_to) {
+  const auto seed = core::seed_from_hex(record.at("seed").get<std::string>());
+  if (!seed) {
+    ADD_FAILURE() << "bad seed in record";
+    return nullptr;
+  }
+  auto setup =
+      hots::module().setup(*seed, record.at("scenario").get<std::string>(), record.at("options"));
+  if (!setup.game) {
+    ADD_FAILURE() << setup.error;
+    return nullptr;
+  }
+  for (const auto& a : record.at("actions")) {
+    if (up_to && a.at("seq").get<std::int64_t>() > *up_to) break;
+    const auto role = core::role_from_name(a.at("role").get<std::string>());
+    if (auto error = setup.game->apply(*role, a.at("action"))) {
+      ADD_FAILURE() << "replay refused action " << a.at("seq") << ": " << error->message;
+      return nullptr;
+    }
+  }
+  return std::move(setup.game);
+}
+
+}  // namespace blockfog::server::testing

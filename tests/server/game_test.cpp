@@ -1,0 +1,121 @@
+// Two players play a game through the real server, picking random legal actions from their
+// views, while an observer watches: every frame each of them receives is checked for facts its
+// seat may not know, and the record replays to the same final state.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "rules/hots/module.h"
+#include "server/game_loader.h"
+#include "tests/server/db_peek.h"
+#include "tests/server/game_helpers.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+
+// Sanitized debug builds are slow (every view is a large JSON document): they play a long
+// stretch of the game, and the release build plays it to the end.
+#ifdef NDEBUG
+constexpr int kMaxActions = 5000;
+#else
+constexpr int kMaxActions = 250;
+#endif
+
+// Each acknowledged seq is in the log with one of the actions sent for it.
+void expect_log_holds(const Table& table, const std::vector<LoggedAction>& log) {
+  for (const auto& ack : table.acknowledged) {
+    ASSERT_LE(ack.seq, static_cast<std::int64_t>(log.size())) << "acknowledged seq missing";
+    const auto& logged = log[static_cast<std::size_t>(ack.seq - 1)];
+    EXPECT_EQ(logged.seq, ack.seq);
+    bool found = false;
+    for (const auto& [role, action] : ack.candidates) {
+      found = found || (logged.role == role && logged.action == action);
+    }
+    EXPECT_TRUE(found) << "seq " << ack.seq << " logged " << logged.action.dump();
+  }
+}
+
+TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Table table(server.port(), "game");
+  const std::string commitment = table.scotland->seed_sha256;
+  EXPECT_EQ(table.england->seed_sha256, commitment);
+  EXPECT_EQ(table.observer->seed_sha256, commitment);
+
+  std::mt19937_64 rng(20240601);
+  int actions = 0;
+  while (actions < kMaxActions && table.play_random(rng)) {
+    ++actions;
+    if (::testing::Test::HasFailure()) break;
+  }
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  EXPECT_GT(actions, 20);
+  for (Connection* c : {table.scotland.get(), table.england.get(), table.observer.get()}) {
+    EXPECT_EQ(c->seq, actions) << c->role;
+    EXPECT_TRUE(c->errors.empty()) << c->role << ": " << c->errors.front().dump();
+  }
+
+  // The log holds every acknowledged action, and replaying it gives the stored hash chain.
+  const auto log = logged_actions(server.db_path(), table.game_id);
+  ASSERT_EQ(static_cast<int>(log.size()), actions);
+  expect_log_holds(table, log);
+  const auto replayed = replay_record(stored_record(server.db_path(), table.game_id));
+  ASSERT_TRUE(replayed);
+  EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+  // The seed was committed to at the start.
+  EXPECT_EQ(seed_commitment(game_seed(server.db_path(), table.game_id)), commitment);
+
+  const std::string game = "/api/games/" + std::to_string(table.game_id);
+  const json& final_view = table.observer->view;
+  if (actions == kMaxActions) {
+    EXPECT_EQ(table.scot_http.get(game + "/record").status, 409);
+    return;
+  }
+  if (!final_view.contains("outcome")) {
+    // The engine stops before the end of the game (later rules are not in yet): no action is
+    // legal for anybody, and the record stays secret.
+    GTEST_LOG_(INFO) << "engine stopped in phase " << final_view.value("phase", "?") << " after "
+                     << actions << " actions";
+    EXPECT_TRUE(table.scotland->view["legal_actions"].empty());
+    EXPECT_TRUE(table.england->view["legal_actions"].empty());
+    EXPECT_EQ(table.scot_http.get(game + "/record").status, 409);
+    EXPECT_FALSE(table.scot_http.get(game).json()["game"].contains("seed"));
+    return;
+  }
+
+  // Finished: seed and record are published and verify.
+  GTEST_LOG_(INFO) << "game finished after " << actions
+                   << " actions: " << final_view["outcome"].dump();
+  const auto details = table.eng_http.get(game).json()["game"];
+  EXPECT_EQ(details["status"], "finished");
+  EXPECT_EQ(details["seed_sha256"], commitment);
+  EXPECT_EQ(seed_commitment(details["seed"].get<std::string>()), commitment);
+  EXPECT_EQ(final_view["seed"], details["seed"]);
+  const auto record =
+      table.observer->ws.is_closed() ? json() : table.eng_http.get(game + "/record").json();
+  ASSERT_TRUE(record.is_object());
+  EXPECT_EQ(record["game"], "hots");
+  EXPECT_EQ(record["seed"], details["seed"]);
+  EXPECT_EQ(record["actions"].size(), log.size());
+  const auto verified = replay_record(record);
+  ASSERT_TRUE(verified);
+  const auto final_state = hots::module().from_json(final_view["final_state"]);
+  ASSERT_TRUE(final_state.game) << final_state.error;
+  EXPECT_EQ(verified->state_hash(), final_state.game->state_hash());
+  EXPECT_EQ(verified->state_hash(), log.back().state_hash);
+  EXPECT_TRUE(verified->outcome().finished);
+
+  // Nothing more can be done in a finished game.
+  table.scotland->send_action({{"kind", "pass"}}, table.scotland->seq);
+  ASSERT_TRUE(table.scotland->barrier());
+  ASSERT_FALSE(table.scotland->errors.empty());
+  EXPECT_EQ(table.scotland->errors.back()["code"], "game_over");
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing

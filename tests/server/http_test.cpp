@@ -1,0 +1,200 @@
+// The HTTP API through the real server: accounts and sessions, cross-site protection, login
+// throttling, the lobby, records, static files, health and metrics.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/server/game_helpers.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+
+class ServerHttp : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::filesystem::create_directories(dir_.path() / "web" / "js");
+    std::ofstream(dir_.path() / "web" / "index.html") << "<!doctype html><title>Blockfog</title>";
+    std::ofstream(dir_.path() / "web" / "js" / "app.js") << "export const x = 1;";
+    std::ofstream(dir_.path() / "secret.txt") << "outside the web root";
+    std::filesystem::create_symlink(dir_.path() / "secret.txt", dir_.path() / "web" / "link.txt");
+    server_ = std::make_unique<ServerProcess>(dir_.path());
+  }
+  int port() const { return server_->port(); }
+
+  TempDir dir_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_F(ServerHttp, AccountsAndSessions) {
+  HttpClient alice(port());
+  const auto registered =
+      alice.post("/api/register", {{"username", "alice"}, {"password", "bannockburn"}});
+  ASSERT_EQ(registered.status, 201) << registered.body;
+  const auto& cookie = registered.headers.at("set-cookie");
+  EXPECT_NE(cookie.find("HttpOnly"), std::string::npos);
+  EXPECT_NE(cookie.find("SameSite=Lax"), std::string::npos);
+  EXPECT_EQ(cookie.find("Secure"), std::string::npos);  // plain HTTP
+  EXPECT_EQ(alice.get("/api/me").json()["account"]["username"], "alice");
+
+  HttpClient other(port());
+  EXPECT_EQ(
+      other.post("/api/register", {{"username", "ALICE"}, {"password", "whatever1"}}).error_code(),
+      "name_taken");
+  EXPECT_EQ(
+      other.post("/api/register", {{"username", "a"}, {"password", "whatever1"}}).error_code(),
+      "bad_field");
+  EXPECT_EQ(other.request("POST", "/api/register", "{oops", {{"Content-Type", "application/json"}})
+                .error_code(),
+            "malformed_json");
+  EXPECT_EQ(
+      other.post("/api/login", {{"username", "alice"}, {"password", "wrong-password"}}).status,
+      401);
+  EXPECT_EQ(other.get("/api/me").status, 401);
+  const auto login = other.post("/api/login", {{"username", "Alice"}, {"password", "bannockburn"}});
+  EXPECT_EQ(login.status, 200) << login.body;
+  EXPECT_EQ(other.get("/api/me").status, 200);
+
+  EXPECT_EQ(alice.post("/api/logout", json::object()).status, 200);
+  EXPECT_EQ(alice.get("/api/me").status, 401);
+  EXPECT_EQ(other.get("/api/me").status, 200);  // another session of the same account
+}
+
+TEST_F(ServerHttp, StateChangesRefuseOtherSitesAndFormBodies) {
+  HttpClient client(port());
+  const std::string body = R"({"username":"mallory","password":"password1"})";
+  EXPECT_EQ(client
+                .request("POST", "/api/register", body,
+                         {{"Content-Type", "application/json"}, {"Origin", "https://evil.example"}})
+                .status,
+            403);
+  EXPECT_EQ(client.request("POST", "/api/register", body, {{"Content-Type", "text/plain"}}).status,
+            415);
+  EXPECT_EQ(client
+                .request("POST", "/api/register", body,
+                         {{"Content-Type", "application/json"},
+                          {"Origin", "http://127.0.0.1:" + std::to_string(port())}})
+                .status,
+            201);
+  EXPECT_EQ(client.request("GET", "/api/register").status, 405);
+  EXPECT_EQ(client
+                .request("POST", "/api/register", std::string(64 * 1024, ' '),
+                         {{"Content-Type", "application/json"}})
+                .status,
+            413);
+  // A cross-site WebSocket is refused too.
+  WsClient ws;
+  EXPECT_FALSE(ws.connect(port(), "/ws/games/1", "", "https://evil.example"));
+  EXPECT_EQ(ws.refused_status(), 403);
+}
+
+TEST_F(ServerHttp, FailedLoginsAreThrottledPerAccount) {
+  register_user(port(), "robert", "the-bruce-1306");
+  HttpClient attacker(port());
+  int throttled_at = 0;
+  for (int i = 1; i <= 12 && throttled_at == 0; ++i) {
+    const auto r = attacker.post(
+        "/api/login", {{"username", "robert"}, {"password", "wrong-guess-" + std::to_string(i)}});
+    if (r.status == 429) throttled_at = i;
+  }
+  EXPECT_EQ(throttled_at, 11);
+  // Even the right password is refused while the window lasts.
+  const auto r =
+      attacker.post("/api/login", {{"username", "robert"}, {"password", "the-bruce-1306"}});
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(r.error_code(), "too_many_attempts");
+  EXPECT_TRUE(r.headers.contains("retry-after"));
+}
+
+TEST_F(ServerHttp, LobbyCreateListJoinAndInvite) {
+  auto scot = register_user(port(), "wallace");
+  auto eng = register_user(port(), "edward");
+  auto third = register_user(port(), "comyn");
+  HttpClient anonymous(port());
+  EXPECT_EQ(anonymous.post("/api/games", {{"scenario", "braveheart"}}).status, 401);
+  EXPECT_EQ(scot.post("/api/games", {{"scenario", "atlantis"}}).error_code(), "bad_field");
+  EXPECT_EQ(scot.post("/api/games", {{"scenario", "braveheart"}, {"options", {{"dragons", true}}}})
+                .error_code(),
+            "bad_field");
+
+  const auto created = scot.post("/api/games", {{"scenario", "braveheart"}, {"side", "england"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const json game = created.json()["game"];
+  const std::string id = std::to_string(game["id"].get<int>());
+  EXPECT_EQ(game["status"], "open");
+  EXPECT_EQ(game["your_role"], "england");
+  EXPECT_EQ(game["seed_sha256"].get<std::string>().size(), 64U);
+  EXPECT_FALSE(game.contains("seed"));
+  const auto open = anonymous.get("/api/games").json()["games"];
+  ASSERT_EQ(open.size(), 1U);
+  EXPECT_EQ(open[0]["id"], game["id"]);
+
+  EXPECT_EQ(scot.post("/api/games/" + id + "/join", json::object()).error_code(), "seat_taken");
+  const auto joined = eng.post("/api/games/" + id + "/join", json::object());
+  ASSERT_EQ(joined.status, 200) << joined.body;
+  EXPECT_EQ(joined.json()["game"]["status"], "active");
+  EXPECT_EQ(joined.json()["game"]["your_role"], "scotland");
+  EXPECT_EQ(third.post("/api/games/" + id + "/join", json::object()).error_code(), "seat_taken");
+  EXPECT_TRUE(anonymous.get("/api/games").json()["games"].empty());
+
+  // My games say whose turn it is (both seats choose a card first).
+  const auto mine = eng.get("/api/games/mine").json()["games"];
+  ASSERT_EQ(mine.size(), 1U);
+  EXPECT_EQ(mine[0]["your_turn"], true);
+  EXPECT_EQ(mine[0]["awaiting"].size(), 2U);
+  const auto details = anonymous.get("/api/games/" + id).json()["game"];
+  EXPECT_EQ(details["players"]["england"], "wallace");
+  EXPECT_EQ(details["players"]["scotland"], "edward");
+  EXPECT_FALSE(details.contains("seed"));
+  EXPECT_EQ(anonymous.get("/api/games/" + id + "/record").status, 409);
+  EXPECT_EQ(anonymous.get("/api/games/999").status, 404);
+
+  // Invite-only games: hidden from the list and from strangers; the token admits.
+  const auto invited = scot.post("/api/games", {{"scenario", "bruce"}, {"visibility", "invite"}});
+  ASSERT_EQ(invited.status, 201);
+  const std::string token = invited.json()["invite"];
+  const std::string invite_id = std::to_string(invited.json()["game"]["id"].get<int>());
+  EXPECT_TRUE(anonymous.get("/api/games").json()["games"].empty());
+  EXPECT_EQ(third.get("/api/games/" + invite_id).status, 404);
+  EXPECT_EQ(third.post("/api/games/" + invite_id + "/join", json::object()).status, 404);
+  EXPECT_EQ(third.post("/api/games/" + invite_id + "/join", {{"invite", "wrong"}}).status, 404);
+  EXPECT_EQ(anonymous.get("/api/invites/" + token).json()["game"]["id"].get<int>(),
+            std::stoi(invite_id));
+  EXPECT_EQ(third.post("/api/games/" + invite_id + "/join", {{"invite", token}}).status, 200);
+}
+
+TEST_F(ServerHttp, StaticFilesStayInsideTheWebRoot) {
+  HttpClient client(port());
+  const auto index = client.get("/");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_EQ(index.headers.at("content-type"), "text/html; charset=utf-8");
+  EXPECT_NE(index.body.find("Blockfog"), std::string::npos);
+  const auto js = client.get("/js/app.js");
+  EXPECT_EQ(js.status, 200);
+  EXPECT_EQ(js.headers.at("content-type"), "text/javascript; charset=utf-8");
+  for (const char* bad : {"/../secret.txt", "/%2e%2e/secret.txt", "/js/..%2f..%2fsecret.txt",
+                          "/link.txt", "/nothing.html", "/.hidden", "/js/%00app.js"}) {
+    EXPECT_EQ(client.get(bad).status, 404) << bad;
+  }
+  EXPECT_EQ(client.request("DELETE", "/index.html").status, 405);
+}
+
+TEST_F(ServerHttp, HealthAndMetrics) {
+  HttpClient client(port());
+  EXPECT_EQ(client.get("/healthz").json()["status"], "ok");
+  client.post("/api/login", {{"username", "nobody"}, {"password", "password1"}});
+  const auto metrics = client.get("/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  for (const char* name :
+       {"blockfog_connections{kind=\"websocket\"}", "blockfog_games_live",
+        "blockfog_actions_applied_total", "blockfog_action_latency_seconds_bucket{le=\"+Inf\"}",
+        "blockfog_errors_total{kind=\"bad_credentials\"} 1"}) {
+    EXPECT_NE(metrics.body.find(name), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing

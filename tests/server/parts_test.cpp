@@ -1,0 +1,105 @@
+// The server's parts without sockets: configuration, passwords, limits, HTTP helpers.
+
+#include <gtest/gtest.h>
+
+#include "server/config.h"
+#include "server/crypto.h"
+#include "server/game_loader.h"
+#include "server/http_types.h"
+#include "server/limits.h"
+
+namespace blockfog::server {
+namespace {
+
+ConfigResult parse(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+  return parse_config(args, [&](const std::string& name) -> std::optional<std::string> {
+    const auto it = env.find(name);
+    return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
+  });
+}
+
+TEST(Config, DefaultsEnvironmentAndFlags) {
+  const auto defaults = parse({});
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->host, "127.0.0.1");
+  EXPECT_EQ(defaults.config->port, 8080);
+  EXPECT_EQ(defaults.config->db_path, "./var/blockfog.db");
+  EXPECT_EQ(defaults.config->web_root, "./web-client");
+  EXPECT_FALSE(defaults.config->tls());
+
+  const auto env = parse({"--db", "/data/x.db"}, {{"BLOCKFOG_DB", "/env.db"},
+                                                  {"BLOCKFOG_LISTEN", "0.0.0.0:9000"},
+                                                  {"BLOCKFOG_LOG_LEVEL", "debug"}});
+  ASSERT_TRUE(env.config) << env.error;
+  EXPECT_EQ(env.config->db_path, "/data/x.db");  // the flag wins
+  EXPECT_EQ(env.config->port, 9000);
+  EXPECT_EQ(env.config->log_level, LogLevel::Debug);
+
+  EXPECT_TRUE(
+      parse({"--listen=[::1]:8443", "--tls-cert", "c.pem", "--tls-key", "k.pem"}).config->tls());
+  EXPECT_FALSE(parse({"--tls-cert", "c.pem"}).config);
+  EXPECT_FALSE(parse({"--listen", "nowhere"}).config);
+  EXPECT_FALSE(parse({"--log-level", "loud"}).config);
+  EXPECT_FALSE(parse({"--frobnicate", "1"}).config);
+  EXPECT_TRUE(parse({"--help"}).help);
+}
+
+TEST(Crypto, PasswordHashesVerifyOnlyTheirPassword) {
+  const ScryptParams cheap{1024, 8, 1};  // the format, not the cost, is under test
+  const auto hash = hash_password("bannockburn", cheap);
+  EXPECT_EQ(hash.rfind("scrypt$1024$8$1$", 0), 0U);
+  EXPECT_TRUE(verify_password("bannockburn", hash));
+  EXPECT_FALSE(verify_password("Bannockburn", hash));
+  EXPECT_NE(hash_password("bannockburn", cheap), hash);  // salted
+  EXPECT_FALSE(verify_password("x", "scrypt$1024$8$1$zz$zz"));
+  EXPECT_FALSE(verify_password("x", "scrypt$1000$8$1$00$00"));        // N not a power of 2
+  EXPECT_FALSE(verify_password("x", "scrypt$1073741824$8$1$00$00"));  // too costly to try
+  EXPECT_FALSE(verify_password("x", "plain"));
+  EXPECT_EQ(random_hex(32).size(), 64U);
+  EXPECT_NE(random_hex(16), random_hex(16));
+}
+
+TEST(Crypto, SeedCommitmentIsTheHashOfTheSeedBytes) {
+  // SHA-256 of 32 zero bytes.
+  EXPECT_EQ(seed_commitment(std::string(64, '0')),
+            "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925");
+}
+
+TEST(Limits, RateLimiterAllowsABurstThenTheRate) {
+  using namespace std::chrono;
+  const auto t0 = steady_clock::now();
+  RateLimiter limiter(10, 20, t0);
+  int allowed = 0;
+  for (int i = 0; i < 100; ++i) allowed += limiter.allow(t0);
+  EXPECT_EQ(allowed, 20);
+  EXPECT_FALSE(limiter.allow(t0 + milliseconds(50)));
+  EXPECT_TRUE(limiter.allow(t0 + milliseconds(150)));
+}
+
+TEST(Limits, ConnectionsPerAddressAndInAll) {
+  ConnectionLimiter limiter(2, 3);
+  auto a1 = limiter.acquire("a");
+  auto a2 = limiter.acquire("a");
+  EXPECT_TRUE(a1 && a2);
+  EXPECT_FALSE(limiter.acquire("a"));
+  auto b1 = limiter.acquire("b");
+  EXPECT_TRUE(b1);
+  EXPECT_FALSE(limiter.acquire("c"));  // 3 in all
+  a1.reset();
+  auto a3 = limiter.acquire("a");
+  EXPECT_TRUE(a3);
+  EXPECT_EQ(limiter.open(), 3);
+}
+
+TEST(HttpTypes, PathsAndQueries) {
+  EXPECT_EQ(target_path("/ws/games/3?observe=1"), "/ws/games/3");
+  EXPECT_EQ(query_param("/x?a=1&chat_since=42", "chat_since"), "42");
+  EXPECT_EQ(query_param("/x?a=%41", "a"), "A");
+  EXPECT_EQ(query_param("/x", "a"), "");
+  std::string out;
+  EXPECT_FALSE(percent_decode("%G0", out));
+  EXPECT_FALSE(percent_decode("%4", out));
+}
+
+}  // namespace
+}  // namespace blockfog::server

@@ -1,0 +1,101 @@
+#include "tests/server/server_process.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace blockfog::server::testing {
+
+TempDir::TempDir() {
+  std::string pattern = "/tmp/blockfog-server-test-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args)
+    : dir_(dir) {
+  const auto port_file = dir_ / "port";
+  std::filesystem::remove(port_file);
+  std::vector<std::string> args = {BLOCKFOG_SERVER_BIN, "--listen", "127.0.0.1:0", "--port-file",
+                                   port_file.string(), "--db", db_path().string(), "--web-root",
+                                   (dir_ / "web").string(), "--log-level", "info",
+                                   // Test clients play far faster than people; the flooding
+                                   // test floods past this.
+                                   "--ws-rate", "1000"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    const int log = open(log_path().c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (log >= 0) {
+      dup2(log, 1);
+      dup2(log, 2);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(port_file);
+    if (in >> port_ && port_ > 0) return;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("server exited at start:\n" + log());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill9();
+  throw std::runtime_error("server did not start:\n" + log());
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0) kill9();
+}
+
+std::string ServerProcess::log() const {
+  std::ifstream in(log_path());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int ServerProcess::wait_exit() {
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return -WTERMSIG(status);
+  return -1000;
+}
+
+int ServerProcess::terminate() {
+  if (pid_ <= 0) return -1000;
+  ::kill(pid_, SIGTERM);
+  return wait_exit();
+}
+
+void ServerProcess::kill9() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  wait_exit();
+}
+
+}  // namespace blockfog::server::testing

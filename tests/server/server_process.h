@@ -1,0 +1,53 @@
+#pragma once
+
+// Starts the real blockfog-server as a child process on a free loopback port, with its own
+// temporary directory for the database and the web root.
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace blockfog::server::testing {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+class ServerProcess {
+ public:
+  // Starts the server on `db` (in `dir`) and waits until it listens. Extra flags are appended.
+  ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args = {});
+  ~ServerProcess();  // kills the server if still running
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  std::filesystem::path db_path() const { return dir_ / "var" / "blockfog.db"; }
+  std::filesystem::path log_path() const { return dir_ / "server.log"; }
+  std::string log() const;
+
+  // Sends SIGTERM and waits; returns the exit status (or -signal when killed by a signal).
+  int terminate();
+  // SIGKILL, then reaps the child.
+  void kill9();
+
+ private:
+  int wait_exit();
+
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+}  // namespace blockfog::server::testing

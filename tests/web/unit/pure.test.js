@@ -1,0 +1,159 @@
+// Unit tests of the web client's pure modules (no browser needed).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const js = (m) => import(path.join(root, 'web-client/js', m));
+const { indexGameData } = await js('gamedata.js');
+const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
+const data = indexGameData(raw);
+
+test('the client serves the engine\'s own copy of the game data', () => {
+  const engine = fs.readFileSync(path.join(root, 'rules/hots/data/game-data.json'), 'utf8');
+  const web = fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8');
+  assert.equal(web, engine, 'run: cp rules/hots/data/game-data.json web-client/data/');
+});
+
+test('every area gets a map cell that holds its centre', async () => {
+  const { voronoiCell, pointInPolygon, polygonArea, OUTLINE } = await js('geometry.js');
+  const sites = data.areas.map((a) => a.map_xy);
+  assert.equal(sites.length, 23);
+  let total = 0;
+  sites.forEach((site, i) => {
+    const cell = voronoiCell(sites, i);
+    assert.ok(cell.length >= 3, `${data.areas[i].id} has a cell`);
+    assert.ok(pointInPolygon(site, cell), `${data.areas[i].id}'s centre is in its cell`);
+    total += polygonArea(cell);
+  });
+  // The cells tile the outline (up to rounding).
+  assert.ok(Math.abs(total - polygonArea(OUTLINE)) / polygonArea(OUTLINE) < 0.01);
+});
+
+test('block slots do not overlap and are centred', async () => {
+  const { blockSlots, BLOCK_SIZE } = await js('geometry.js');
+  for (const n of [1, 2, 3, 4, 7, 12]) {
+    const slots = blockSlots(n, [500, 500]);
+    assert.equal(slots.length, n);
+    for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        const [xa, ya] = slots[a];
+        const [xb, yb] = slots[b];
+        assert.ok(Math.abs(xa - xb) >= BLOCK_SIZE || Math.abs(ya - yb) >= BLOCK_SIZE);
+      }
+    }
+  }
+  assert.deepEqual(blockSlots(1, [500, 500]), [[500 - BLOCK_SIZE / 2, 510 - BLOCK_SIZE / 2]]);
+  assert.deepEqual(blockSlots(0, [0, 0]), []);
+});
+
+test('legal actions are grouped by what is clicked', async () => {
+  const { classify, destinations } = await js('actions.js');
+  const c = classify([
+    { kind: 'play_card', card: 'move3_1' },
+    { kind: 'move', block: 'sco_wallace', to: 'angus' },
+    { kind: 'move', block: 'sco_wallace', to: 'atholl' },
+    { kind: 'fire', block: 'sco_douglas' },
+    { kind: 'step', to: 'lothian' },
+    { kind: 'choose_battle', area: 'fife' },
+    { kind: 'herald', noble: 'comyn' },
+    { kind: 'end_move_phase' },
+    { kind: 'undo' },
+  ]);
+  assert.deepEqual([...c.cards.keys()], ['move3_1']);
+  assert.deepEqual([...c.blocks.keys()], ['sco_wallace', 'sco_douglas']);
+  assert.deepEqual([...c.areas.keys()], ['lothian', 'fife']);
+  assert.equal(c.nobles.length, 1);
+  assert.deepEqual(c.buttons.map((a) => a.kind), ['end_move_phase', 'undo']);
+  assert.deepEqual([...destinations(c.blocks.get('sco_wallace')).keys()], ['angus', 'atholl']);
+  assert.equal(destinations(c.blocks.get('sco_douglas')).size, 0);
+  assert.equal(classify(undefined).buttons.length, 0);
+});
+
+test('actions are described in words', async () => {
+  const { describe, sameAction } = await js('actions.js');
+  assert.equal(describe({ kind: 'move', block: 'sco_wallace', to: 'lothian' }, data),
+    'Move Wallace to Lothian');
+  assert.equal(describe({ kind: 'play_card', card: 'move2_4' }, data), 'Play Move 2');
+  assert.equal(describe({ kind: 'play_card', card: 'herald' }, data), 'Play Herald');
+  assert.equal(describe({ kind: 'fire', block: 'eng_edward' }, data), 'Fire with Edward');
+  assert.equal(describe({ kind: 'choose_battle', area: 'fife' }, data), 'Fight the battle in Fife');
+  assert.equal(describe({ kind: 'end_move_phase' }, data), 'End the move phase');
+  assert.equal(describe({ kind: 'something_new' }, data), 'Something new');
+  assert.ok(sameAction({ kind: 'step', to: 'fife' }, { to: 'fife', kind: 'step' }));
+  assert.ok(!sameAction({ kind: 'step', to: 'fife' }, { kind: 'step', to: 'mar' }));
+});
+
+test('reconnect backoff grows, is capped and jittered', async () => {
+  const { backoffDelay, socketUrl } = await js('connection.js');
+  assert.equal(backoffDelay(0, () => 0), 250);
+  assert.equal(backoffDelay(0, () => 1), 500);
+  assert.equal(backoffDelay(3, () => 1), 4000);
+  assert.equal(backoffDelay(50, () => 1), 15000);
+  assert.ok(backoffDelay(50, () => 0) >= 7500);
+  assert.equal(socketUrl({ protocol: 'https:', host: 'h:1' }, 7, { observe: true, chatSince: 3 }),
+    'wss://h:1/ws/games/7?chat_since=3&observe=1');
+  assert.equal(socketUrl({ protocol: 'http:', host: 'h' }, 2), 'ws://h/ws/games/2?chat_since=0');
+});
+
+test('routes', async () => {
+  const { parseRoute } = await js('route.js');
+  assert.deepEqual(parseRoute('#/game/12'), { page: 'game', id: 12, observe: false });
+  assert.deepEqual(parseRoute('#/game/12/observe'), { page: 'game', id: 12, observe: true });
+  assert.deepEqual(parseRoute('#/replay/3'), { page: 'replay', id: 3 });
+  assert.deepEqual(parseRoute('#/invite/abc'), { page: 'invite', token: 'abc' });
+  assert.deepEqual(parseRoute(''), { page: 'lobby' });
+  assert.deepEqual(parseRoute('#/game/x'), { page: 'lobby' });
+});
+
+const area = (id, sco, eng) => ({ id, scotland: sco, england: eng });
+
+test('a seat sees its own blocks and only counts of the enemy', async () => {
+  const { areaStacks, blockLabel } = await js('board.js');
+  const view = { areas: [
+    area('fife', { count: 2, moved: 0, reserves: [], blocks: [
+      { block: 'sco_wallace', strength: 4, moved: false, reserve: false },
+      { block: 'sco_douglas', strength: 3, moved: true, reserve: false }] },
+    { count: 1, moved: 0, reserves: [] }),
+    area('mar', { count: 0, moved: 0, reserves: [], blocks: [] }, { count: 0, moved: 0, reserves: [] }),
+  ] };
+  const stacks = areaStacks(view, data);
+  const fife = stacks.get('fife').stacks;
+  assert.equal(fife[0].side, 'scotland');
+  assert.deepEqual(fife[0].own.map((b) => [b.name, b.combat, b.movement, b.strength]),
+    [['Wallace', 'A3', 3, 4], ['Douglas', 'C3', 2, 3]]);
+  assert.deepEqual(fife[1], { side: 'england', own: [], hidden: 1 });
+  assert.equal(stacks.get('mar').stacks.length, 0);
+  assert.equal(blockLabel(fife[0].own[1]), 'Douglas, infantry, C3, movement 2, strength 3 of 4, moved');
+});
+
+test('everything revealed merges both seats\' views', async () => {
+  const { mergeViews } = await js('reveal.js');
+  const sco = { role: 'scotland', areas: [area('fife', { count: 1, blocks: [{ block: 'sco_wallace', strength: 4 }] }, { count: 1 })],
+    pools: { scotland: { count: 1, blocks: ['sco_keith'] }, england: { count: 2 } },
+    cards: { hand: ['move3_1'], hand_sizes: {} }, legal_actions: [{ kind: 'undo' }], log: [] };
+  const eng = { role: 'england', areas: [area('fife', { count: 1 }, { count: 1, blocks: [{ block: 'eng_edward', strength: 4 }] })],
+    pools: { scotland: { count: 1 }, england: { count: 2, blocks: ['eng_hobelars', 'eng_york_knights'] } },
+    cards: { hand: ['herald'] }, legal_actions: [], log: [] };
+  const m = mergeViews(sco, eng);
+  assert.equal(m.areas[0].scotland.blocks[0].block, 'sco_wallace');
+  assert.equal(m.areas[0].england.blocks[0].block, 'eng_edward');
+  assert.deepEqual(m.pools.england.blocks, ['eng_hobelars', 'eng_york_knights']);
+  assert.deepEqual(m.cards.hand, ['move3_1', 'herald']);
+  assert.deepEqual(m.legal_actions, []);
+});
+
+test('fire lines give dice and hits; prompts say who is awaited', async () => {
+  const { parseFire } = await js('panels/battle.js');
+  assert.deepEqual(parseFire('Wallace fires: 6 3 1 - 2 hits.'), { who: 'Wallace', dice: [6, 3, 1], hits: 2 });
+  assert.deepEqual(parseFire('Angus fires: 4 - 1 hit.'), { who: 'Angus', dice: [4], hits: 1 });
+  assert.deepEqual(parseFire('Wallace fires: 4,6,5,3 - 1 hit.'), { who: 'Wallace', dice: [4, 6, 5, 3], hits: 1 });
+  assert.equal(parseFire('Angus passes.'), null);
+  const { awaitingText } = await js('panels/prompt.js');
+  assert.equal(awaitingText({ awaiting: ['england'] }, 'scotland'), 'Waiting for England');
+  assert.equal(awaitingText({ awaiting: ['scotland', 'england'] }, 'scotland'), "Your decision (and England's)");
+  assert.equal(awaitingText({ awaiting: ['scotland'] }, 'observer'), 'Waiting for Scotland');
+  assert.match(awaitingText({ outcome: { winner: 'england', reason: 'nobles' } }, 'scotland'), /England wins/);
+});

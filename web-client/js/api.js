@@ -1,0 +1,47 @@
+// The HTTP API of docs/protocol.md. Every call resolves to the JSON body or throws an ApiError
+// carrying the server's error code.
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let json = null;
+  try {
+    json = await res.json();
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const err = json && json.error ? json.error : {};
+    throw new ApiError(res.status, err.code, err.message);
+  }
+  return json;
+}
+
+export const api = {
+  me: () => call('GET', '/api/me'),
+  register: (username, password) => call('POST', '/api/register', { username, password }),
+  login: (username, password) => call('POST', '/api/login', { username, password }),
+  logout: () => call('POST', '/api/logout'),
+  scenarios: () => call('GET', '/api/scenarios'),
+  openGames: () => call('GET', '/api/games'),
+  myGames: () => call('GET', '/api/games/mine'),
+  game: (id) => call('GET', `/api/games/${id}`),
+  createGame: (req) => call('POST', '/api/games', req),
+  join: (id, invite) => call('POST', `/api/games/${id}/join`, invite ? { invite } : {}),
+  invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
+  record: (id) => call('GET', `/api/games/${id}/record`),
+  // A finished game's view after action `seq` for `role` (see replay.js).
+  replayView: (id, seq, role) =>
+    call('GET', `/api/games/${id}/replay/${seq}?role=${encodeURIComponent(role)}`),
+};

@@ -1,0 +1,54 @@
+// Pure: what each area shows for a seat, from the view alone. Own blocks carry identity;
+// the other side's blocks are only a count (the view carries nothing more).
+
+export const SIDES = ['scotland', 'england'];
+export const SIDE_NAME = { scotland: 'Scotland', england: 'England', observer: 'Observer' };
+
+const TYPE_ABBREV = {
+  wallace: 'LDR', king: 'KING', edward: 'KING', infantry: 'INF', cavalry: 'CAV',
+  archers: 'ARCH', knights: 'KNT', hobelars: 'HOB', noble: 'NOB', moray: 'NOB',
+  norse: 'NORSE', 'french-knights': 'KNT',
+};
+
+export function typeAbbrev(type) {
+  return TYPE_ABBREV[type] ?? String(type || '').slice(0, 4).toUpperCase();
+}
+
+// Everything a seat may show about its own block, from the view entry and the published data.
+export function blockInfo(data, entry) {
+  const d = data.block[entry.block] || {};
+  return {
+    id: entry.block,
+    name: d.name ?? entry.block,
+    type: d.type ?? '?',
+    combat: d.combat ?? '?',
+    movement: d.movement ?? 0,
+    strength: entry.strength,
+    max: d.max_strength,
+    moved: !!entry.moved,
+    reserve: !!entry.reserve,
+    side: entry.block.startsWith('sco_') ? 'scotland' : 'england',
+  };
+}
+
+// Per area: [{side, own: [blockInfo], hidden: n}] in Scotland-then-England order.
+export function areaStacks(view, data) {
+  const out = new Map();
+  for (const area of view.areas || []) {
+    const stacks = [];
+    for (const side of SIDES) {
+      const s = area[side] || { count: 0 };
+      const own = (s.blocks || []).map((b) => blockInfo(data, b));
+      const hidden = Math.max(0, (s.count || 0) - own.length);
+      if (own.length || hidden) stacks.push({ side, own, hidden });
+    }
+    out.set(area.id, { stacks, battle: area.battle || null, raw: area });
+  }
+  return out;
+}
+
+// The human description of a block for labels and screen readers.
+export function blockLabel(b) {
+  return `${b.name}, ${b.type}, ${b.combat}, movement ${b.movement}, strength ${b.strength}` +
+    `${b.max ? ` of ${b.max}` : ''}${b.reserve ? ', reserve' : ''}${b.moved ? ', moved' : ''}`;
+}

@@ -1,0 +1,180 @@
+// The lobby: sign up / log in / log out, open games, creating a game, and my games with those
+// awaiting me first.
+import { h, clear } from './dom.js';
+import { api } from './api.js';
+import { loadGameData } from './gamedata.js';
+import { SIDE_NAME } from './board.js';
+
+function field(id, label, input) {
+  input.id = id;
+  return h('div', { class: 'field' }, h('label', { for: id }, label), input);
+}
+
+function authForm(kind, onDone) {
+  const user = h('input', { type: 'text', name: 'username', required: true, minlength: 3,
+    maxlength: 32, pattern: '[A-Za-z0-9_\\-]{3,32}', autocomplete: 'username' });
+  const pass = h('input', { type: 'password', name: 'password', required: true, minlength: 8,
+    maxlength: 256, autocomplete: kind === 'signup' ? 'new-password' : 'current-password' });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const title = kind === 'signup' ? 'Sign up' : 'Log in';
+  return h('form', { class: `auth ${kind}`, 'aria-label': title, onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    try {
+      const call = kind === 'signup' ? api.register : api.login;
+      const res = await call(user.value, pass.value);
+      onDone(res.account);
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  } },
+  h('h2', {}, title),
+  field(`${kind}-user`, 'User name', user),
+  field(`${kind}-pass`, 'Password', pass),
+  h('button', { type: 'submit' }, title), err);
+}
+
+function gameLine(g, data, me, { onJoin } = {}) {
+  const scen = data.scenario[g.scenario]?.name ?? g.scenario;
+  const p = g.players || {};
+  const seats = `Scotland: ${p.scotland ?? 'free'} · England: ${p.england ?? 'free'}`;
+  const bits = [h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
+    h('span', { class: 'g-seats' }, seats),
+    h('span', { class: `g-status ${g.status}` }, g.status)];
+  if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
+  const actions = [];
+  const seated = g.your_role;
+  if (g.status === 'open' && me && !seated && onJoin) {
+    actions.push(h('button', { class: 'join', 'data-game': g.id, onclick: () => onJoin(g) },
+      `Join game ${g.id}`));
+  }
+  if (seated && g.status !== 'open') {
+    actions.push(h('a', { class: 'button', href: `#/game/${g.id}` },
+      `Play ${SIDE_NAME[seated]}`));
+  } else if (seated) {
+    actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, 'Open'));
+  }
+  if (g.status === 'active' || g.status === 'finished') {
+    actions.push(h('a', { class: 'button secondary', href: `#/game/${g.id}/observe` }, 'Watch'));
+  }
+  if (g.status === 'finished') {
+    actions.push(h('a', { class: 'button secondary', href: `#/replay/${g.id}` }, 'Step through'));
+  }
+  return h('li', { class: `game-line${g.your_turn ? ' awaiting-me' : ''}`, 'data-game': g.id },
+    bits, h('span', { class: 'g-actions' }, actions));
+}
+
+function createForm(data, scenarios, onCreated) {
+  const scen = h('select', {}, scenarios.map((id) =>
+    h('option', { value: id }, `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`)));
+  const side = h('select', {}, ['random', 'scotland', 'england'].map((v) =>
+    h('option', { value: v }, v === 'random' ? 'Random' : SIDE_NAME[v])));
+  const vis = h('select', {}, h('option', { value: 'public' }, 'Public: listed in open games'),
+    h('option', { value: 'invite' }, 'Invite link only'));
+  const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
+  const err = h('p', { class: 'error', role: 'alert' });
+  return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    try {
+      const res = await api.createGame({ scenario: scen.value, side: side.value,
+        visibility: vis.value, options: { schiltroms: schiltroms.checked } });
+      onCreated(res);
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  } },
+  h('h2', {}, 'Create a game'),
+  field('create-scenario', 'Scenario', scen),
+  field('create-side', 'Your side', side),
+  field('create-visibility', 'Who may join', vis),
+  h('div', { class: 'field check' }, schiltroms,
+    h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
+  h('button', { type: 'submit' }, 'Create game'), err);
+}
+
+export async function renderLobby(root, { me, setMe, go }) {
+  const data = await loadGameData();
+  clear(root);
+  const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
+  root.append(h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'), notice);
+  const join = async (g) => {
+    try {
+      await api.join(g.id);
+      go(`#/game/${g.id}`);
+    } catch (ex) {
+      notice.textContent = ex.message;
+    }
+  };
+  if (!me) {
+    root.append(h('div', { class: 'auth-forms' },
+      authForm('login', setMe), authForm('signup', setMe)));
+  } else {
+    let scenarios = Object.keys(data.scenario);
+    try {
+      scenarios = (await api.scenarios()).scenarios;
+    } catch { /* the published list will do */ }
+    const mine = h('ul', { class: 'games mine', 'aria-label': 'My games' });
+    root.append(h('div', { class: 'lobby-cols' },
+      h('section', { class: 'panel' }, h('h2', {}, 'My games'), mine),
+      h('section', { class: 'panel' }, createForm(data, scenarios, (res) => {
+        if (res.invite) {
+          const link = `${location.origin}/#/invite/${res.invite}`;
+          notice.replaceChildren(h('p', {}, `Game ${res.game.id} created. Send this invitation link (shown once): `,
+            h('input', { class: 'invite-link', readonly: true, value: link, 'aria-label': 'Invitation link',
+              onfocus: (e) => e.target.select() })));
+        } else {
+          notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
+        }
+        refreshMine();
+      }))));
+    const refreshMine = async () => {
+      try {
+        const { games } = await api.myGames();
+        clear(mine);
+        if (!games.length) mine.append(h('li', { class: 'empty' }, 'No games yet.'));
+        for (const g of games) mine.append(gameLine(g, data, me));
+      } catch (ex) {
+        mine.replaceChildren(h('li', { class: 'error' }, ex.message));
+      }
+    };
+    await refreshMine();
+  }
+  const open = h('ul', { class: 'games open', 'aria-label': 'Open games' });
+  root.append(h('section', { class: 'panel' }, h('h2', {}, 'Open games'), open));
+  try {
+    const { games } = await api.openGames();
+    if (!games.length) open.append(h('li', { class: 'empty' }, 'No open games.'));
+    for (const g of games) {
+      const mineSeat = me && (g.players?.scotland === me.username || g.players?.england === me.username);
+      open.append(gameLine({ ...g, your_role: mineSeat ? 'x' : null }, data, me, { onJoin: join }));
+    }
+  } catch (ex) {
+    open.append(h('li', { class: 'error' }, ex.message));
+  }
+}
+
+export async function renderInvite(root, { me, token, go }) {
+  clear(root);
+  const notice = h('p', { role: 'status' });
+  root.append(h('h1', {}, 'Invitation'), notice);
+  try {
+    const { game } = await api.invite(token);
+    notice.textContent = `Game ${game.id}: ${game.scenario}, created by ${game.created_by}.`;
+    if (!me) {
+      root.append(h('p', {}, 'Log in or sign up in the ', h('a', { href: '#/' }, 'lobby'),
+        ', then open this link again.'));
+      return;
+    }
+    root.append(h('button', { onclick: async () => {
+      try {
+        await api.join(game.id, token);
+        go(`#/game/${game.id}`);
+      } catch (ex) {
+        notice.textContent = ex.message;
+      }
+    } }, `Join game ${game.id}`));
+  } catch (ex) {
+    notice.textContent = ex.message;
+  }
+}

@@ -1,0 +1,67 @@
+// Start-up and the hash router: #/ lobby, #/game/7, #/game/7/observe, #/replay/7,
+// #/invite/TOKEN. The account comes from GET /api/me (the session cookie is HttpOnly).
+import { h, clear } from './dom.js';
+import { api } from './api.js';
+import { renderLobby, renderInvite } from './lobby.js';
+import { openGame } from './game.js';
+import { openReplay } from './replay.js';
+import { parseRoute } from './route.js';
+
+const app = document.getElementById('app');
+const account = document.getElementById('account');
+let me = null;
+let closePage = () => {};
+
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function renderAccount() {
+  clear(account);
+  if (!me) return;
+  account.append(h('span', { class: 'who' }, `Logged in as `, h('strong', {}, me.username)),
+    h('button', { class: 'logout', onclick: async () => {
+      try {
+        await api.logout();
+      } finally {
+        me = null;
+        renderAccount();
+        go('#/');
+      }
+    } }, 'Log out'));
+}
+
+function setMe(account) {
+  me = account;
+  renderAccount();
+  route();
+}
+
+async function route() {
+  closePage();
+  closePage = () => {};
+  const r = parseRoute(location.hash);
+  document.body.dataset.page = r.page;
+  try {
+    if (r.page === 'game') closePage = await openGame(app, { gameId: r.id, observe: r.observe, me });
+    else if (r.page === 'replay') closePage = await openReplay(app, { gameId: r.id });
+    else if (r.page === 'invite') await renderInvite(app, { me, token: r.token, go });
+    else await renderLobby(app, { me, setMe, go });
+  } catch (ex) {
+    clear(app).append(h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`));
+  }
+}
+
+async function start() {
+  try {
+    me = (await api.me()).account;
+  } catch {
+    me = null;
+  }
+  renderAccount();
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

@@ -1,0 +1,50 @@
+// The card phase: my hand (clickable only for legal play_card actions), my secret choice,
+// whether each side has chosen, and the cards played this year.
+import { h, clear } from '../dom.js';
+import { cardName } from '../actions.js';
+import { SIDE_NAME } from '../board.js';
+
+function cardFace(data, id, extra = {}) {
+  const c = data.card[id];
+  return h('span', { class: `card-face ${c?.kind ?? ''}` },
+    h('span', { class: 'card-value' }, c?.kind === 'move' ? String(c.value) : '★'),
+    h('span', { class: 'card-name' }, cardName(c) ?? id), extra.note || null);
+}
+
+export function renderCards(el, view, ctx) {
+  const { data, role, cls, send, pending } = ctx;
+  clear(el);
+  const cards = view.cards || {};
+  el.append(h('h2', {}, 'Cards'));
+  const sizes = cards.hand_sizes || {};
+  const chosen = cards.chosen || {};
+  el.append(h('p', { class: 'card-status' }, ['scotland', 'england'].map((side) =>
+    h('span', { class: `chip ${side}` }, `${SIDE_NAME[side]}: ${sizes[side] ?? 0} in hand` +
+      (view.phase === 'card_choice' || chosen[side] ? (chosen[side] ? ', has chosen' : ', choosing') : '')))));
+  if (role !== 'observer') {
+    if (cards.my_choice) {
+      el.append(h('p', { class: 'my-choice' }, 'My card (secret until both have chosen): ',
+        h('strong', {}, cardName(data.card[cards.my_choice]) ?? cards.my_choice)));
+    }
+    const hand = h('div', { class: 'hand', role: 'list', 'aria-label': 'My hand' });
+    for (const id of cards.hand || []) {
+      if (id === cards.my_choice) continue;
+      const acts = cls.cards.get(id) || [];
+      const face = cardFace(data, id);
+      if (acts.length) {
+        hand.append(h('button', {
+          class: 'card', 'data-card': id, disabled: pending,
+          'aria-label': `Play card ${cardName(data.card[id])}`,
+          onclick: () => send(acts[0]),
+        }, face));
+      } else hand.append(h('div', { class: 'card inert', role: 'listitem' }, face));
+    }
+    el.append(hand);
+  }
+  const played = cards.played_this_year || [];
+  if (played.length) {
+    el.append(h('p', { class: 'played' }, h('strong', {}, 'Played this year: '),
+      played.map((p) => `${SIDE_NAME[p.side]} ${cardName(data.card[p.card]) ?? p.card} (turn ${p.turn})`)
+        .join('; ')));
+  }
+}

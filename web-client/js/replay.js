@@ -1,0 +1,109 @@
+// A finished game stepped through action by action, from Scotland's or England's view, the
+// observer's, or with everything revealed. The action list comes from the downloadable record;
+// each step's view from the server, which replays the record (GET /api/games/{id}/replay/{seq}).
+import { h, clear } from './dom.js';
+import { api } from './api.js';
+import { loadGameData } from './gamedata.js';
+import { classify, describe } from './actions.js';
+import { createMap } from './map.js';
+import { mergeViews } from './reveal.js';
+import { renderCards } from './panels/cards.js';
+import { renderBattle } from './panels/battle.js';
+import { renderStatus } from './panels/status.js';
+import { renderLog } from './panels/log.js';
+import { awaitingText } from './panels/prompt.js';
+import { SIDE_NAME } from './board.js';
+
+const ROLES = [['all', 'Everything revealed'], ['scotland', 'Scotland\'s view'],
+  ['england', 'England\'s view'], ['observer', 'Observer\'s view']];
+
+export async function openReplay(root, { gameId }) {
+  const data = await loadGameData();
+  clear(root);
+  const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
+  root.append(h('header', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'),
+    h('h1', {}, `Game ${gameId}: replay`)), notice);
+  let record;
+  try {
+    record = await api.record(gameId);
+  } catch (ex) {
+    notice.textContent = `The record is not available: ${ex.message}`;
+    return () => {};
+  }
+  const n = record.actions.length;
+  let seq = n;
+  let role = 'all';
+  const roleSel = h('select', { id: 'replay-role', onchange: () => { role = roleSel.value; show(); } },
+    ROLES.map(([v, l]) => h('option', { value: v }, l)));
+  const slider = h('input', { id: 'replay-seq', type: 'range', min: 0, max: n, value: n,
+    oninput: () => { seq = Number(slider.value); show(); } });
+  const stepText = h('span', { class: 'step-text', 'aria-live': 'polite' });
+  const go = (d) => { seq = Math.max(0, Math.min(n, seq + d)); slider.value = seq; show(); };
+  const controls = h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
+    h('label', { for: 'replay-role' }, 'Seen by '), roleSel,
+    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '⏮'),
+    h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
+    h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'), slider,
+    h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
+    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '⏭'), stepText,
+    h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+      'Download the record'),
+    h('span', { class: 'seed' }, `seed ${record.seed}`));
+  const map = createMap(data, { onArea: () => {}, onBlock: () => {} });
+  const prompt = h('section', { class: 'prompt' });
+  const cards = h('section', { class: 'panel cards' });
+  const battle = h('section', { class: 'panel battle', hidden: true });
+  const status = h('section', { class: 'panel status' });
+  const logPanel = h('section', { class: 'panel logp' }, h('h2', {}, 'Log'));
+  const actionList = h('ol', { class: 'record-actions', start: 1 });
+  record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
+    h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
+      `${SIDE_NAME[a.role]}: ${describe(a.action, data)}`))));
+  root.append(controls, prompt, h('div', { class: 'board' },
+    h('div', { class: 'map-holder' }, h('div', { class: 'map-scroll' }, map.el)),
+    h('aside', { class: 'side' }, cards, battle, status, logPanel,
+      h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
+
+  const cache = new Map();
+  const viewOf = (s, r) => {
+    const key = `${s}/${r}`;
+    if (!cache.has(key)) cache.set(key, api.replayView(gameId, s, r).then((res) => res.view));
+    return cache.get(key);
+  };
+  let token = 0;
+  async function show() {
+    const mine = ++token;
+    const act = record.actions[seq - 1];
+    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${SIDE_NAME[act.role]}: ${describe(act.action, data)}` : ' · set-up');
+    for (const li of actionList.children) li.classList.toggle('current', Number(li.dataset.seq) === seq);
+    let view;
+    try {
+      view = role === 'all'
+        ? mergeViews(await viewOf(seq, 'scotland'), await viewOf(seq, 'england'))
+        : await viewOf(seq, role);
+    } catch (ex) {
+      if (mine === token) notice.textContent = `This server cannot show step ${seq}: ${ex.message}`;
+      return;
+    }
+    if (mine !== token) return;
+    notice.textContent = '';
+    const ctx = { data, role: view.role ?? role, cls: classify([]), send: () => {}, select: () => {},
+      selected: null, pending: true };
+    clear(prompt).append(h('div', { class: 'prompt-line' },
+      h('strong', { class: 'phase-text' }, view.phase_text || view.phase),
+      h('span', { class: 'awaiting' }, awaitingText(view, null))));
+    map.render(view, { selected: null, blockActionable: new Set(), areaTargets: new Map(),
+      moving: view.move?.moving || null });
+    renderCards(cards, view, ctx);
+    renderBattle(battle, view, ctx);
+    renderStatus(status, view, ctx);
+    renderLog(logPanel, view);
+  }
+  root.addEventListener('keydown', (e) => {
+    if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
+    if (e.key === 'ArrowRight' && e.target !== slider) go(1);
+    if (e.key === 'ArrowLeft' && e.target !== slider) go(-1);
+  });
+  show();
+  return () => {};
+}

@@ -1,0 +1,10 @@
+// Pure: the page a location hash names.
+export function parseRoute(hash) {
+  const parts = (hash || '').replace(/^#\/?/, '').split('/').filter(Boolean);
+  if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
+    return { page: 'game', id: Number(parts[1]), observe: parts[2] === 'observe' };
+  }
+  if (parts[0] === 'replay' && /^\d+$/.test(parts[1] || '')) return { page: 'replay', id: Number(parts[1]) };
+  if (parts[0] === 'invite' && parts[1]) return { page: 'invite', token: parts[1] };
+  return { page: 'lobby' };
+}
