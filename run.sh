@@ -7,9 +7,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 bash scripts/build.sh release
 
-# >>> MAIN PROGRAM: the program and its default arguments. Swap this one line for
-# >>> blockfog-server once the server exists.
-main=(build/release/bin/hots-sim --scenario braveheart --seed 1 --games 1)
+# >>> MAIN PROGRAM: the server on http://127.0.0.1:8080, its SQLite database in ./var/, serving
+# >>> the web client from ./web-client (defaults of blockfog-server; see docs/server.md).
+main=(build/release/bin/blockfog-server)
 
 if [[ ! -x ${main[0]} ]]; then
   echo "run.sh: ${main[0]} was not built" >&2
