@@ -167,6 +167,9 @@ test('two players play the card phase, a move and a battle by clicking', async (
 
   // The battle: whoever is awaited fires with a revealed block (or answers what is asked).
   await sco.page.waitForSelector('section.battle:not([hidden])', { timeout: 20000 });
+  // The dice decide how long the battle lasts (Wallace's first shot may end it), so the
+  // screenshot is taken at the best moment seen: both sides revealed, with dice if any.
+  let revealed = false;
   let shot = false;
   for (let guard = 0; guard < 60; guard++) {
     const battleOn = await sco.page.locator('section.battle:not([hidden])').count();
@@ -175,15 +178,18 @@ test('two players play the card phase, a move and a battle by clicking', async (
     if (!p) break;
     const phase = await p.page.locator('.phase-text').innerText();
     if (/move phase|Card choice/.test(phase)) break;
-    if (!shot && (await sco.page.locator('.bblock').count()) > 1 &&
-        (await sco.page.locator('.battle-log .die').count()) > 0) {
-      await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
-      shot = true;
+    if ((await sco.page.locator('.bblock').count()) > 1) {
+      if (!revealed) await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
+      revealed = true;
+      if (!shot && (await sco.page.locator('.battle-log .die').count()) > 0) {
+        await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
+        shot = true;
+      }
     }
     await playSomething(p);
     await assertNoLeak(eng, engFrames, 'during the battle');
   }
-  assert.ok(shot, 'the battle was shown with both sides revealed and dice rolled');
+  assert.ok(revealed, 'the battle was shown with both sides revealed');
   const log = await sco.page.locator('.log').innerText();
   assert.match(log, /Battle in Angus/);
   assert.match(log, /fires: [1-6]/, 'dice were rolled and shown');
