@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev sqlite3 libssl-dev openssl libboost-dev clang-format
   chromium  # headless browser for the web client's end-to-end tests (tests/web)
+  nodejs    # runs those tests; the machines' nodejs package (v20) brings npm with it
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
