@@ -19,19 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-
-// No block on the map but the parked nobles (fixture.cpp): England's in Garmoran, Scotland's
-// two in Galloway. Every other block is in its pool.
-Fixture blank_map() {
-  Fixture f;
-  for (const auto& a : game_data().areas) {
-    if (a.id != "garmoran" && a.id != "galloway") f.clear(a.id);
-  }
-  return f;
-}
-
 // England is P1 with 2 MP, Scotland P2 with 1 MP, or the reverse (RULES 3.2.2). Each side
 // keeps a spare card, so that the year goes on after this game turn.
 void england_first(Fixture& f) {

@@ -25,23 +25,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-constexpr Role kObserver = Role::Observer;
-
 std::string who(Role role) { return std::string(core::role_name(role)); }
 bool has(const std::string& text, std::string_view needle) {
   return text.find(needle) != std::string::npos;
-}
-
-// No block on the map but the parked nobles (fixture.cpp): England's in Garmoran, Scotland's
-// two in Galloway. Every other block is in its pool.
-Fixture blank_map() {
-  Fixture f;
-  for (const auto& a : game_data().areas) {
-    if (a.id != "garmoran" && a.id != "galloway") f.clear(a.id);
-  }
-  return f;
 }
 
 // England is P1 with 2 MP, Scotland P2 with 1 MP (RULES 3.2.2); spare cards keep the year going.

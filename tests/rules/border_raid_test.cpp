@@ -18,19 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-
-// No block on the map but the parked nobles (fixture.cpp): England's in Garmoran, Scotland's
-// two in Galloway. Every other block is in its pool.
-Fixture blank_map() {
-  Fixture f;
-  for (const auto& a : game_data().areas) {
-    if (a.id != "garmoran" && a.id != "galloway") f.clear(a.id);
-  }
-  return f;
-}
-
 void end_moves(Fixture& f, Role side) {
   if (f.state().phase == Phase::Move && f.state().active == index_of(side)) {
     f.act(side, simple(ActionKind::EndMovePhase));

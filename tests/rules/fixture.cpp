@@ -126,4 +126,12 @@ bool Fixture::offered(Role role, const Action& action) const {
   return std::find(actions.begin(), actions.end(), action) != actions.end();
 }
 
+Fixture blank_map() {
+  Fixture f;
+  for (const auto& a : game_data().areas) {
+    if (a.id != "garmoran" && a.id != "galloway") f.clear(a.id);
+  }
+  return f;
+}
+
 }  // namespace blockfog::hots::testing

@@ -18,6 +18,10 @@ namespace blockfog::hots::testing {
 
 using core::Role;
 
+inline constexpr Role kScotland = Role::Scotland;
+inline constexpr Role kEngland = Role::England;
+inline constexpr Role kObserver = Role::Observer;
+
 AreaId area(std::string_view id);
 BlockId block(std::string_view id);
 CardId card(std::string_view id);
@@ -59,5 +63,9 @@ class Fixture {
  private:
   State state_;
 };
+
+// No block on the map but the parked nobles (Fixture::clear): England's in Garmoran,
+// Scotland's two in Galloway. Every other block is in its pool.
+Fixture blank_map();
 
 }  // namespace blockfog::hots::testing

@@ -17,9 +17,6 @@
 namespace blockfog::hots::testing {
 namespace {
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-
 BorderId border(std::string_view id) {
   const auto b = game_data().border_by_id(id);
   if (!b) throw std::invalid_argument("no border " + std::string(id));

@@ -18,19 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-
-// No block on the map but the nobles the fixture parks (fixture.cpp): England's in Garmoran,
-// Scotland's two (Bruce, Galloway) in Galloway. Every other block is in its pool.
-Fixture blank_map() {
-  Fixture f;
-  for (const auto& a : game_data().areas) {
-    if (a.id != "garmoran" && a.id != "galloway") f.clear(a.id);
-  }
-  return f;
-}
-
 // Scotland plays Pillage and England a move card: Scotland is P1 (RULES 3.2.2).
 void scotland_pillages(Fixture& f) {
   f.hands({"pillage", "move1_7"}, {"move2_1", "move2_2"}).play_cards("pillage", "move2_1");

@@ -19,10 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-constexpr Role kObserver = Role::Observer;
-
 Action done() { return simple(ActionKind::Done); }
 Action end_phase() { return simple(ActionKind::EndMovePhase); }
 

@@ -22,10 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Role kScotland = Role::Scotland;
-constexpr Role kEngland = Role::England;
-constexpr Role kObserver = Role::Observer;
-
 Action done() { return simple(ActionKind::Done); }
 Action disband(std::string_view id) { return with_block(ActionKind::Disband, block(id)); }
 
