@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/log.h"
+#include "storage/sqlite.h"
 
 namespace blockfog::server {
 
@@ -30,6 +31,9 @@ struct Config {
   int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
   std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
   std::optional<std::string> port_file;      // write the bound port here once listening
+  // full: every action is fsynced before it is acknowledged (survives power loss); normal: it
+  // survives kill -9 and any crash of the server, not a power loss (docs/storage.md).
+  storage::Sync sync = storage::Sync::Full;
 
   bool tls() const { return !tls_cert.empty(); }
 };
