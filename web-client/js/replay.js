@@ -64,10 +64,16 @@ export async function openReplay(root, { gameId }) {
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
       h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
 
+  // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
   const viewOf = (s, r) => {
     const key = `${s}/${r}`;
-    if (!cache.has(key)) cache.set(key, api.replayView(gameId, s, r).then((res) => res.view));
+    if (!cache.has(key)) {
+      const p = api.replayView(gameId, s, r).then((res) => (r === 'all'
+        ? mergeViews(res.views.scotland, res.views.england) : res.view));
+      p.catch(() => cache.delete(key));
+      cache.set(key, p);
+    }
     return cache.get(key);
   };
   let token = 0;
@@ -78,9 +84,7 @@ export async function openReplay(root, { gameId }) {
     for (const li of actionList.children) li.classList.toggle('current', Number(li.dataset.seq) === seq);
     let view;
     try {
-      view = role === 'all'
-        ? mergeViews(await viewOf(seq, 'scotland'), await viewOf(seq, 'england'))
-        : await viewOf(seq, role);
+      view = await viewOf(seq, role);
     } catch (ex) {
       if (mine === token) notice.textContent = `This server cannot show step ${seq}: ${ex.message}`;
       return;
