@@ -124,7 +124,7 @@ test('a seat sees its own blocks and only counts of the enemy', async () => {
   assert.equal(fife[0].side, 'scotland');
   assert.deepEqual(fife[0].own.map((b) => [b.name, b.combat, b.movement, b.strength]),
     [['Wallace', 'A3', 3, 4], ['Douglas', 'C3', 2, 3]]);
-  assert.deepEqual(fife[1], { side: 'england', own: [], hidden: 1 });
+  assert.deepEqual(fife[1], { side: 'england', own: [], revealed: [], hidden: 1 });
   assert.equal(stacks.get('mar').stacks.length, 0);
   assert.equal(blockLabel(fife[0].own[1]), 'Douglas, infantry, C3, movement 2, strength 3 of 4, moved');
 });
