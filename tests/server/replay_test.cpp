@@ -105,6 +105,7 @@ TEST(ServerReplay, EachStepIsTheRecordReplayedThatFarAndHidesWhatTheSeatDidNotKn
   const auto& actions = record.at("actions");
   const auto n = static_cast<std::int64_t>(actions.size());
   ASSERT_GT(n, 40);
+  GTEST_LOG_(INFO) << "game " << game_id << " has " << n << " actions";
 
   // The steps looked at: the first 40 one by one, then a spread, then the last ones.
 #ifdef NDEBUG

@@ -157,3 +157,12 @@ test('fire lines give dice and hits; prompts say who is awaited', async () => {
   assert.equal(awaitingText({ awaiting: ['scotland'] }, 'observer'), 'Waiting for Scotland');
   assert.match(awaitingText({ outcome: { winner: 'england', reason: 'nobles' } }, 'scotland'), /England wins/);
 });
+
+test('my games list those awaiting me first, otherwise in the server\'s order', async () => {
+  const { awaitingFirst } = await js('lobby.js').catch(() => ({}));
+  // lobby.js imports the DOM helpers only, which load without a document.
+  assert.ok(awaitingFirst, 'lobby.js loads in node');
+  const games = [{ id: 5, your_turn: false }, { id: 4, your_turn: true }, { id: 3, your_turn: false },
+    { id: 2, your_turn: true }];
+  assert.deepEqual(awaitingFirst(games).map((g) => g.id), [4, 2, 5, 3]);
+});
