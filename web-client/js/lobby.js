@@ -125,7 +125,6 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     clear(list);
     if (!games.length) list.append(h('li', { class: 'empty' }, empty));
     for (const g of games) list.append(line(g));
-    list.dataset.refreshed = String(Number(list.dataset.refreshed || 0) + 1);
   };
   let refreshMine = async () => {};
   if (!me) {
@@ -175,6 +174,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     }
   };
   let busy = false;
+  let refreshes = 0;
   const refresh = async () => {
     if (busy) return;
     busy = true;
@@ -182,6 +182,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
       await Promise.all([refreshMine(), refreshOpen()]);
     } finally {
       busy = false;
+      root.dataset.refreshes = String(++refreshes); // lets tests wait for a refresh
     }
   };
   await refresh();
