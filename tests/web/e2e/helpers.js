@@ -85,7 +85,7 @@ async function clickThing(locator) {
 // Plays one decision of an awaited page by clicking what it offers, at random: a card
 // (an event card first when `preferEvents`), a block and then what that block may do, an
 // area, or a button. Never undo. Returns a description of what was clicked.
-export async function clickRandomAction(p, { preferEvents = false } = {}) {
+export async function clickRandomAction(p, { preferEvents = false, avoid = [] } = {}) {
   const { page } = p;
   const before = await viewsCount(p);
   const cards = await page.locator('.hand button.card:not([disabled])').evaluateAll((els) =>
@@ -99,7 +99,11 @@ export async function clickRandomAction(p, { preferEvents = false } = {}) {
   }
   const kinds = [];
   const count = async (sel) => page.locator(sel).count();
-  const ACTS = '.action-bar button.act:not(.cancel):not(.act-undo):not([disabled])';
+  // Buttons of the kinds in `avoid` (e.g. declining an event) only when nothing else is offered.
+  let ACTS = '.action-bar button.act:not(.cancel):not(.act-undo):not([disabled])';
+  const avoiding = ACTS + avoid.map((k) => `:not(.act-${k})`).join('');
+  if (await count('.block.actionable') || await count('button.bblock') || await count('.target-ring') ||
+    await count(avoiding)) ACTS = avoiding;
   if (await count('.block.actionable')) kinds.push('.block.actionable');
   if (await count('button.bblock')) kinds.push('button.bblock');
   if (await count('.target-ring')) kinds.push('.target-ring');
