@@ -41,11 +41,11 @@ export async function openReplay(root, { gameId }) {
   const go = (d) => { seq = Math.max(0, Math.min(n, seq + d)); slider.value = seq; show(); };
   const controls = h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
     h('label', { for: 'replay-role' }, 'Seen by '), roleSel,
-    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '⏮'),
+    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '«'),
     h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
     h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'), slider,
     h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
-    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '⏭'), stepText,
+    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'), stepText,
     h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
       'Download the record'),
     h('span', { class: 'seed' }, `seed ${record.seed}`));

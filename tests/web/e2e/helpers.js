@@ -206,10 +206,13 @@ export class FogWatch {
   }
 
   // Fails the test if anything leaked so far, in the frames or in the page.
-  async assertClean(page, when) {
+  // `only`: the parts of the page to look at (a selector), else the whole page.
+  async assertClean(page, when, only = null) {
     assert.deepEqual(this.leaks, [], `${this.role}'s frames ${when}`);
     if (this.over || this.role !== 'england') return;
-    const html = await page.content();
+    const html = only
+      ? (await page.locator(only).evaluateAll((els) => els.map((e) => e.outerHTML))).join('\n')
+      : await page.content();
     for (const id of TELLING) {
       if (this.everShown.has(id)) continue;
       const m = new RegExp(`\\b${BLOCK_NAME[id]}\\b|${id}`).exec(html);
@@ -223,9 +226,10 @@ export class FogWatch {
 // seat's own browser context (so with its session cookie), choosing random legal actions from
 // each view (never undo) as soon as the seat is awaited. Runs until stopBot() or, with
 // `toTheEnd`, until the game is over; resolves to the number of actions sent.
-export async function startBot(p, server, gameId, { toTheEnd = false } = {}) {
+export async function startBot(p, server, gameId, { toTheEnd = false, fog = null } = {}) {
   const page = await p.context.newPage();
   page.on('pageerror', (e) => assert.fail(`${p.name} bot: page error ${e.message}`));
+  if (fog) page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload))));
   await page.goto(`${server.url}/healthz`);
   const done = page.evaluate(({ id, toTheEnd: end }) => new Promise((resolve, reject) => {
     let sent = 0;
