@@ -185,7 +185,14 @@ test('two players play the card phase, a move and a battle by clicking', async (
       engSawWallace = true;
       assert.equal(await eng.page.locator('.block.own.scotland').count(), 0);
       assert.ok(await eng.page.locator('rect.block.hidden.scotland').count() > 0);
-      if (!engShot) await eng.page.screenshot({ path: path.join(shots, 'battle-england.png') });
+      if (!engShot) {
+        await eng.page.screenshot({ path: path.join(shots, 'battle-england.png') });
+        await eng.page.setViewportSize({ width: 390, height: 844 });
+        await eng.page.screenshot({ path: path.join(shots, 'battle-phone.png'), fullPage: true });
+        const width = await eng.page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 400, `the phone battle fits the screen (${width}px wide)`);
+        await eng.page.setViewportSize({ width: 1400, height: 1000 });
+      }
       engShot = true;
     }
     if ((await sco.page.locator('.bblock').count()) > 1) {

@@ -53,6 +53,9 @@ async function moveAndUndo(p) {
   }
   assert.notEqual(await moveInfo(p), info, `moving ${id} changed the move points or the moving block`);
   await p.page.screenshot({ path: path.join(shots, 'move-undo.png') });
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await p.page.screenshot({ path: path.join(shots, 'move-phone.png'), fullPage: true });
+  await p.page.setViewportSize({ width: 1400, height: 1000 });
   views = await viewsCount(p);
   await p.page.locator('.action-bar button.act-undo').click();
   await waitForViews(p, views);
