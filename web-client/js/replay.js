@@ -102,6 +102,7 @@ export async function openReplay(root, { gameId }) {
     renderBattle(battle, view, ctx);
     renderStatus(status, view, ctx);
     renderLog(logPanel, view);
+    root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }
   root.addEventListener('keydown', (e) => {
     if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;

@@ -26,13 +26,12 @@ after(async () => {
 
 const stepText = (page) => page.locator('.step-text').innerText();
 
-// Waits until the replay shows step `seq` of `n` for the chosen role.
-async function atStep(page, seq, n) {
-  await page.waitForFunction(([s, total]) => {
+// Waits until the replay has drawn step `seq` of `n` for `role`.
+async function atStep(page, seq, n, role) {
+  await page.waitForFunction(([s, total, r]) => {
     const t = document.querySelector('.step-text')?.textContent || '';
-    return t.startsWith(`${s} / ${total}`) && document.querySelector('.notice')?.textContent === '' &&
-      document.querySelector('.prompt .phase-text');
-  }, [seq, n]);
+    return t.startsWith(`${s} / ${total}`) && document.getElementById('app').dataset.shown === `${s}/${r}`;
+  }, [seq, n, role]);
 }
 
 test('a finished game stepped through from either seat and with everything revealed', async () => {
@@ -64,15 +63,15 @@ test('a finished game stepped through from either seat and with everything revea
   });
   await page.click('.prompt .finished a[href^="#/replay/"]');
   await page.waitForSelector('#replay-role');
-  await atStep(page, n, n);
+  await atStep(page, n, n, 'all');
   assert.match(await page.locator('.prompt').innerText(), /Game over/);
   await page.selectOption('#replay-role', 'england');
   await page.click('button[aria-label="First position"]');
-  await atStep(page, 0, n);
+  await atStep(page, 0, n, 'england');
   assert.match(await stepText(page), /0 \/ \d+ · set-up/);
   const board = '.prompt, .map-holder, .side > section:not(:last-child)';
   const checkEngland = async (seq) => {
-    await atStep(page, seq, n);
+    await atStep(page, seq, n, 'england');
     assert.equal(await page.locator('.block.own.scotland').count(), 0, `step ${seq}: no Scottish faces`);
     assert.ok(await page.locator('rect.block.hidden.scotland').count() > 0, `step ${seq}: Scotland blank`);
     assert.ok(await page.locator('.block.own.england').count() > 0, `step ${seq}: England's own blocks`);
@@ -97,14 +96,14 @@ test('a finished game stepped through from either seat and with everything revea
 
   // The same step from Scotland's view: Scotland's blocks have faces, England's are blank.
   await page.selectOption('#replay-role', 'scotland');
-  await atStep(page, mid - 1, n);
+  await atStep(page, mid - 1, n, 'scotland');
   await page.waitForSelector('.block.own.scotland');
   assert.equal(await page.locator('.block.own.england').count(), 0);
   assert.ok(await page.locator('rect.block.hidden.england').count() > 0);
 
   // Everything revealed: both sides' blocks with their faces, none blank, both hands.
   await page.selectOption('#replay-role', 'all');
-  await atStep(page, mid - 1, n);
+  await atStep(page, mid - 1, n, 'all');
   await page.waitForSelector('.block.own.england');
   assert.ok(await page.locator('.block.own.scotland').count() > 0);
   assert.equal(await page.locator('rect.block.hidden').count(), 0, 'nothing is hidden');
@@ -114,11 +113,11 @@ test('a finished game stepped through from either seat and with everything revea
   await sco.page.setViewportSize({ width: 390, height: 844 });
   await sco.page.goto(`${server.url}/#/replay/${id}`);
   await sco.page.waitForSelector('#replay-role');
-  await atStep(sco.page, n, n);
+  await atStep(sco.page, n, n, 'all');
   await sco.page.click('button[aria-label="First position"]');
-  await atStep(sco.page, 0, n);
+  await atStep(sco.page, 0, n, 'all');
   await sco.page.click('button[aria-label="Next action"]');
-  await atStep(sco.page, 1, n);
+  await atStep(sco.page, 1, n, 'all');
   assert.equal(await sco.page.locator('rect.block.hidden').count(), 0);
   const width = await sco.page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 400, `the phone replay fits the screen (${width}px wide)`);

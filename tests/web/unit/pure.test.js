@@ -166,3 +166,25 @@ test('my games list those awaiting me first, otherwise in the server\'s order', 
     { id: 2, your_turn: true }];
   assert.deepEqual(awaitingFirst(games).map((g) => g.id), [4, 2, 5, 3]);
 });
+
+test('enemy blocks revealed in the battle show their face; the rest of the enemy stays a count', async () => {
+  const { areaStacks } = await js('board.js');
+  const view = {
+    areas: [
+      area('fife', { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_wallace', strength: 4 }] },
+        { count: 3, moved: 0, reserves: ['sea'] }),
+      area('angus', { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_douglas', strength: 3 }] },
+        { count: 2, moved: 0, reserves: [] }),
+    ],
+    battle: { area: 'fife', revealed: { scotland: [{ block: 'sco_wallace', strength: 4 }],
+      england: [{ block: 'eng_edward', strength: 3 }] } },
+  };
+  const stacks = areaStacks(view, data);
+  const [sco, eng] = stacks.get('fife').stacks;
+  assert.deepEqual(sco.own.map((b) => b.id), ['sco_wallace']);
+  assert.deepEqual(sco.revealed, [], 'own blocks are not drawn twice');
+  assert.deepEqual(eng.revealed.map((b) => [b.name, b.strength, b.revealed]), [['Edward', 3, true]]);
+  assert.equal(eng.hidden, 2, 'the other English blocks in Fife (one a reserve) stay blank');
+  assert.deepEqual(stacks.get('angus').stacks[1], { side: 'england', own: [], revealed: [], hidden: 2 },
+    'no faces outside the battle');
+});
