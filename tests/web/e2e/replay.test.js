@@ -40,11 +40,15 @@ test('a finished game stepped through from either seat and with everything revea
   const eng = await newPlayer(browser, server, 'edward', { fog });
   const id = await startGame(sco, eng);
 
-  // Both seats play at random to the end.
+  // Both seats play at random to the end, each on its own WebSocket in its player's browser
+  // (England's checked frame by frame); the game pages wait in the lobby meanwhile.
+  await sco.page.goto(`${server.url}/#/`);
+  await eng.page.goto(`${server.url}/#/`);
   const bots = [await startBot(sco, server, id, { toTheEnd: true }),
     await startBot(eng, server, id, { toTheEnd: true, fog })];
   const sent = await Promise.all(bots.map((b) => b.done));
   assert.ok(sent[0] + sent[1] > 50, `the game lasted (${sent} actions sent)`);
+  await eng.page.goto(`${server.url}/#/game/${id}`);
   await eng.page.waitForSelector('.prompt .finished a[href^="#/replay/"]', { timeout: 60000 });
   assert.match(await eng.page.locator('.prompt').innerText(), /Game over/);
   assert.ok(fog.over, 'England got the final view');
