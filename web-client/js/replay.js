@@ -17,6 +17,13 @@ import { SIDE_NAME } from './board.js';
 const ROLES = [['all', 'Everything revealed'], ['scotland', 'Scotland\'s view'],
   ['england', 'England\'s view'], ['observer', 'Observer\'s view']];
 
+// Pure: an action of the record as `role`'s view tells it: in full for everything revealed or
+// the seat's own actions, else only who acted (the view itself shows what became known).
+export function actionText(a, role, data) {
+  if (role === 'all' || a.role === role) return `${SIDE_NAME[a.role]}: ${describe(a.action, data)}`;
+  return `${SIDE_NAME[a.role]} decides`;
+}
+
 export async function openReplay(root, { gameId }) {
   const data = await loadGameData();
   clear(root);
@@ -56,9 +63,16 @@ export async function openReplay(root, { gameId }) {
   const status = h('section', { class: 'panel status' });
   const logPanel = h('section', { class: 'panel logp' }, h('h2', {}, 'Log'));
   const actionList = h('ol', { class: 'record-actions', start: 1 });
-  record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
-    h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
-      `${SIDE_NAME[a.role]}: ${describe(a.action, data)}`))));
+  // The list is redrawn per role: a seat's view does not say what the other seat decided.
+  let listedFor = null;
+  const listActions = () => {
+    if (listedFor === role) return;
+    listedFor = role;
+    clear(actionList);
+    record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
+      h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
+        actionText(a, role, data)))));
+  };
   root.append(controls, prompt, h('div', { class: 'board' },
     h('div', { class: 'map-holder' }, h('div', { class: 'map-scroll' }, map.el)),
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
@@ -80,7 +94,8 @@ export async function openReplay(root, { gameId }) {
   async function show() {
     const mine = ++token;
     const act = record.actions[seq - 1];
-    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${SIDE_NAME[act.role]}: ${describe(act.action, data)}` : ' · set-up');
+    listActions();
+    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}` : ' · set-up');
     for (const li of actionList.children) li.classList.toggle('current', Number(li.dataset.seq) === seq);
     let view;
     try {

@@ -206,12 +206,16 @@ export class FogWatch {
   }
 
   // Fails the test if anything leaked so far, in the frames or in the page.
-  // `only`: the parts of the page to look at (a selector), else the whole page.
-  async assertClean(page, when, only = null) {
+  // `except`: parts of the page not to look at (a selector), else the whole page is.
+  async assertClean(page, when, except = null) {
     assert.deepEqual(this.leaks, [], `${this.role}'s frames ${when}`);
     if (this.over || this.role !== 'england') return;
-    const html = only
-      ? (await page.locator(only).evaluateAll((els) => els.map((e) => e.outerHTML))).join('\n')
+    const html = except
+      ? await page.evaluate((sel) => {
+        const copy = document.documentElement.cloneNode(true);
+        for (const e of copy.querySelectorAll(sel)) e.remove();
+        return copy.outerHTML;
+      }, except)
       : await page.content();
     for (const id of TELLING) {
       if (this.everShown.has(id)) continue;

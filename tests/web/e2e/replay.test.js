@@ -2,7 +2,7 @@
 // per seat on its own WebSocket, inside each player's browser), then stepped through in the
 // replay page from England's view, Scotland's view and with everything revealed. England's
 // pages never hold a hidden Scottish block before the end: not in any WebSocket frame, not in
-// any replay step of England's view, and not on the map or panels of England's replay.
+// any replay step of England's view, and not anywhere on England's replay page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -73,13 +73,15 @@ test('a finished game stepped through from either seat and with everything revea
   await page.click('button[aria-label="First position"]');
   await atStep(page, 0, n, 'england');
   assert.match(await stepText(page), /0 \/ \d+ · set-up/);
-  const board = '.prompt, .map-holder, .side > section:not(:last-child)';
+  // After a jump, England's log may name blocks revealed in battles of steps this test did
+  // not fetch: from then on the log is left out of the page check.
+  let jumped = false;
   const checkEngland = async (seq) => {
     await atStep(page, seq, n, 'england');
     assert.equal(await page.locator('.block.own.scotland').count(), 0, `step ${seq}: no Scottish faces`);
     assert.ok(await page.locator('rect.block.hidden.scotland').count() > 0, `step ${seq}: Scotland blank`);
     assert.ok(await page.locator('.block.own.england').count() > 0, `step ${seq}: England's own blocks`);
-    await replayFog.assertClean(page, `at step ${seq} of England's replay`, board);
+    await replayFog.assertClean(page, `at step ${seq} of England's replay`, jumped ? '.logp' : null);
   };
   await checkEngland(0);
   for (let seq = 1; seq <= 12; seq++) {
@@ -91,6 +93,7 @@ test('a finished game stepped through from either seat and with everything revea
   await page.keyboard.press('ArrowRight');
   await checkEngland(13);
   const mid = Math.floor(n / 2);
+  jumped = true;
   await page.locator(`.record-actions li[data-seq="${mid}"] button`).click();
   await checkEngland(mid);
   assert.equal(await page.locator('.record-actions li.current').getAttribute('data-seq'), String(mid));

@@ -188,3 +188,12 @@ test('enemy blocks revealed in the battle show their face; the rest of the enemy
   assert.deepEqual(stacks.get('angus').stacks[1], { side: 'england', own: [], revealed: [], hidden: 2 },
     'no faces outside the battle');
 });
+
+test('a replay from one seat\'s view does not say what the other seat decided', async () => {
+  const { actionText } = await js('replay.js');
+  const move = { seq: 3, role: 'scotland', action: { kind: 'move', block: 'sco_douglas', to: 'lothian' } };
+  assert.equal(actionText(move, 'all', data), 'Scotland: Move Douglas to Lothian');
+  assert.equal(actionText(move, 'scotland', data), 'Scotland: Move Douglas to Lothian');
+  assert.equal(actionText(move, 'england', data), 'Scotland decides');
+  assert.equal(actionText(move, 'observer', data), 'Scotland decides');
+});
