@@ -173,6 +173,7 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       rooms_(rooms),
       metrics_(metrics),
       static_files_(config.web_root),
+      replays_(db),
       dummy_hash_(hash_password("not a password of anybody")) {}
 
 bool Api::is_same_origin(const HttpRequest& request) const {
@@ -254,6 +255,11 @@ HttpResponse Api::route(const HttpRequest& request) {
     if (sub.empty()) return only("GET").value_or(game_details(request, *id));
     if (sub == "/join") return only("POST").value_or(join_game(request, *id));
     if (sub == "/record") return only("GET").value_or(game_record(*id));
+    const std::string_view replay = "/replay/";
+    if (sub.substr(0, replay.size()) == replay) {
+      if (auto refused = only("GET")) return *refused;
+      return replays_.handle(*id, sub.substr(replay.size()), query_param(request.target, "role"));
+    }
   }
   const std::string invites = "/api/invites/";
   if (path.rfind(invites, 0) == 0) return only("GET").value_or(invite(path.substr(invites.size())));
