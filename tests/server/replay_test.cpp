@@ -249,7 +249,7 @@ TEST(ServerReplay, StepsComeFromCheckpointsNotFromReplayingTheLogEachTime) {
   EXPECT_FALSE(ReplayedGame::build(row, forged, 16, error));
   EXPECT_NE(error.find("state hash"), std::string::npos) << error;
 
-  DbWorker worker(db);
+  DbWorker worker(db, storage::Sync::Full);
   Replays replays(worker, 1, 16);
 #ifdef NDEBUG
   constexpr std::size_t kStep = 1;
