@@ -64,9 +64,12 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   // RULES 13.1.4: a decision the other seat may not see sends it nothing, not even a new
   // version number, so it cannot count them. Both sides make such decisions (moves chosen
   // before they show, winter steps); the observer sees less than either seat.
+  EXPECT_GT(table.quiet_rounds["observer"], 0);
+#ifdef NDEBUG
+  // The whole game, winters included (a build is hidden from the other side: RULES 10).
   EXPECT_GT(table.quiet_rounds["scotland"], 0);
   EXPECT_GT(table.quiet_rounds["england"], 0);
-  EXPECT_GT(table.quiet_rounds["observer"], 0);
+#endif
   EXPECT_LT(table.observer->seq, actions);
 
   // The log holds every acknowledged action, and replaying it gives the stored hash chain.
