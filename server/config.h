@@ -30,6 +30,8 @@ struct Config {
   int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
   std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
   std::optional<std::string> port_file;      // write the bound port here once listening
+  int drain_timeout_seconds = 5;             // on SIGTERM: longest wait for sessions to close
+  std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For/-Proto are believed
 
   bool tls() const { return !tls_cert.empty(); }
 };
