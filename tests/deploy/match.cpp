@@ -107,10 +107,13 @@ bool Match::play(const std::string& role, const json& action) {
                   << (actor.errors.empty() ? "" : ": " + actor.errors.back().dump());
     return false;
   }
-  // The other seat's view of the same commit was queued before its pong.
-  if (!other.barrier()) {
-    ADD_FAILURE() << other.role << " did not answer a ping";
-    return false;
+  // Both seats' frames of this commit were queued before their pongs: after the barriers each
+  // holds the latest view, and nothing of this action is left to be read later.
+  for (Seat* s : {&actor, &other}) {
+    if (!s->barrier()) {
+      ADD_FAILURE() << s->role << " did not answer a ping";
+      return false;
+    }
   }
   return true;
 }
