@@ -1,13 +1,16 @@
 // deploy/backup.sh against a running server: a backup taken in the middle of a game, restored
 // into a fresh server, resumes the game where the backup saw it, and the actions the original
-// server went on to play give the same state hashes there. Also: N generations are kept, and
-// a failed backup exits non-zero and leaves nothing behind.
+// server went on to play give the same state hashes there. Backups taken while a game is being
+// played hold a consistent prefix of its log. N generations are kept, and a failed backup
+// exits non-zero and leaves nothing behind.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <regex>
+#include <thread>
 
 #include "tests/deploy/match.h"
 #include "tests/deploy/shell.h"
@@ -104,6 +107,56 @@ TEST(Backup, AMidGameBackupRestoresIntoAServerThatContinuesTheGame) {
 
   EXPECT_EQ(restored.terminate(), 0);
   EXPECT_EQ(original.terminate(), 0);
+}
+
+TEST(Backup, BackupsTakenWhileAGameIsPlayedAreConsistent) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const Endpoint endpoint{server.port(), false, "127.0.0.1"};
+  Agent scot(endpoint);
+  Agent eng(endpoint);
+  ASSERT_EQ(scot.post("/api/register", {{"username", "douglas"}, {"password", "pw-123456"}}).status,
+            201);
+  ASSERT_EQ(eng.post("/api/register", {{"username", "clifford"}, {"password", "pw-123456"}}).status,
+            201);
+  const auto game_id = start_game(scot, eng);
+  ASSERT_GT(game_id, 0);
+  Match match(endpoint, game_id, scot.cookie(), eng.cookie());
+  ASSERT_TRUE(match.connect());
+
+  // The game is played on another thread while the backups are taken.
+  std::atomic<bool> stop{false};
+  std::atomic<int> played{0};
+  std::thread player([&] {
+    std::mt19937_64 rng(1297);
+    while (!stop && played < 400 && match.play_random(rng)) ++played;
+  });
+  const auto dest = dir.path() / "backups";
+  std::vector<CommandResult> results;
+  for (int i = 0; i < 3; ++i) results.push_back(backup(server.db_path(), dest, "5"));
+  stop = true;
+  player.join();
+  for (const auto& r : results) EXPECT_EQ(r.status, 0) << r.output;
+  ASSERT_GT(played, 0);
+
+  // Each copy holds a prefix of the live log that replays to its own last state hash: no
+  // action half-written, none missing before the last one it has.
+  const auto live = logged_actions(server.db_path(), game_id);
+  const auto names = files_in(dest);
+  ASSERT_EQ(names.size(), 3u);
+  for (const auto& name : names) {
+    const auto copy = logged_actions(dest / name, game_id);
+    ASSERT_LE(copy.size(), live.size()) << name;
+    for (std::size_t i = 0; i < copy.size(); ++i) {
+      ASSERT_EQ(copy[i].state_hash, live[i].state_hash) << name << " action " << i + 1;
+    }
+    const auto replayed = replay_record(stored_record(dest / name, game_id));
+    ASSERT_TRUE(replayed) << name;
+    if (!copy.empty()) {
+      EXPECT_EQ(replayed->state_hash(), copy.back().state_hash) << name;
+    }
+  }
+  EXPECT_EQ(server.terminate(), 0);
 }
 
 TEST(Backup, KeepsTheNewestGenerationsAndFailsWithoutLeavingFiles) {

@@ -3,7 +3,7 @@
 # deploy/check-image.sh must refuse a Dockerfile that drifts from what the image promises
 # (deploy/README.md): each broken copy below fails its shape check, the unchanged copy passes.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 binary="${1:?usage: image_drift_test.sh SERVER_BINARY}"
 work="$(mktemp -d /tmp/blockfog-drift-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
