@@ -551,6 +551,9 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   const auto tls = make_tls_context(config);
   const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
   auto listener = std::make_shared<Listener>(ioc, shared, tls.get(), endpoint);
+  // Caught from here on: whoever sees the port (or the port file) may already send SIGTERM, and
+  // it must drain, not kill.
+  net::signal_set signals(ioc, SIGINT, SIGTERM);
   const auto port = listener->port();
   listener->run();
   log_info(std::string("listening on ") + (tls ? "https://" : "http://") + config.host + ":" +
@@ -562,7 +565,6 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   }
 
   // Drain: stop accepting, tell every client, wait for the sessions to close (bounded).
-  net::signal_set signals(ioc, SIGINT, SIGTERM);
   net::steady_timer drain_timer(ioc);
   const auto drain_started = std::make_shared<std::chrono::steady_clock::time_point>();
   bool forced = false;
