@@ -61,6 +61,7 @@ Decoded<ClientMessage> decode_client_fields(const Envelope& e) {
         fields.fail(ErrorCode::BadField, "field 'action' must be an object");
       m.action = *action;
     }
+    m.ref = fields.string("ref", Need::Optional, kMaxRefBytes);
     return finish<ClientMessage>(fields, std::move(m));
   }
   if (e.type == "chat") {
@@ -109,12 +110,19 @@ Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
     ViewMessage m;
     m.seq = fields.integer("seq", Need::Required, 0, kMaxSeq).value_or(0);
     if (const json* view = fields.value("view", Need::Required)) m.view = *view;
+    m.log_from = fields.integer("log_from", Need::Required, 0, kMaxSeq).value_or(0);
+    m.ref = fields.string("ref", Need::Optional, kMaxRefBytes);
+    if (const json* stale = fields.value("stale", Need::Optional)) {
+      if (!stale->is_boolean()) fields.fail(ErrorCode::BadField, "field 'stale' must be a boolean");
+      m.stale = stale->is_boolean() && stale->get<bool>();
+    }
     return finish<ServerMessage>(fields, std::move(m));
   }
   if (e.type == "error") {
     ErrorMessage m;
     const auto code = fields.string("code", Need::Required, 64).value_or("");
     m.message = fields.string("message", Need::Required, 4096).value_or("");
+    m.ref = fields.string("ref", Need::Optional, kMaxRefBytes);
     if (fields.ok()) {
       if (const auto c = error_code_from_name(code)) {
         m.code = *c;
@@ -182,6 +190,7 @@ json to_json(const ClientMessage& message) {
   if (const auto* m = std::get_if<ActionMessage>(&message)) {
     j["seq"] = m->seq;
     j["action"] = m->action;
+    if (m->ref) j["ref"] = *m->ref;
   } else if (const auto* c = std::get_if<ChatMessage>(&message)) {
     j["text"] = c->text;
   } else if (const auto* s = std::get_if<SyncMessage>(&message)) {
@@ -200,10 +209,14 @@ json to_json(const ServerMessage& message) {
     j["players"] = {{"scotland", nullable(w->scotland)}, {"england", nullable(w->england)}};
   } else if (const auto* v = std::get_if<ViewMessage>(&message)) {
     j["seq"] = v->seq;
+    j["log_from"] = v->log_from;
+    if (v->ref) j["ref"] = *v->ref;
+    if (v->stale) j["stale"] = true;
     j["view"] = v->view;
   } else if (const auto* e = std::get_if<ErrorMessage>(&message)) {
     j["code"] = error_code_name(e->code);
     j["message"] = e->message;
+    if (e->ref) j["ref"] = *e->ref;
   } else if (const auto* c = std::get_if<ChatLine>(&message)) {
     j["id"] = c->id;
     j["role"] = c->role;

@@ -22,14 +22,20 @@ inline constexpr int kVersion = 1;
 inline constexpr std::size_t kMaxClientFrameBytes = 16 * 1024;
 // Chat text, in UTF-8 bytes.
 inline constexpr std::size_t kMaxChatBytes = 1000;
+// A client's reference for an action, echoed in the answer to it.
+inline constexpr std::size_t kMaxRefBytes = 64;
 
 // --- client -> server ---
 
 // An action for the client's seat. `seq` is the seq of the last view the client saw: the room
 // applies the action only if it is still current, else it answers with the current view.
+// `ref`, if given, comes back in the answer to this action (the sender's view once it is
+// applied, the current view if it was stale, or an error), so a client can tell its answer
+// from views caused by others.
 struct ActionMessage {
   std::int64_t seq = 0;
   nlohmann::json action;  // the game's action JSON, checked by the engine
+  std::optional<std::string> ref;
 };
 struct ChatMessage {
   std::string text;  // 1..kMaxChatBytes, not all white space
@@ -52,14 +58,22 @@ struct WelcomeMessage {
   std::optional<std::string> scotland;  // user names of the seats, null while free
   std::optional<std::string> england;
 };
-// The game as the receiving seat may see it, after action `seq` (0: right after setup).
+// The game as the receiving seat may see it. `seq` is the version of that seat's view: 0 right
+// after setup, and one more each time what the seat may see changes, so it counts nothing the
+// seat may not know (RULES 13.1.4). The view holds the seat's log lines from index `log_from`
+// on: 0 in a full view; in a view pushed after an action, the lines the client lacks (it keeps
+// its lines below `log_from` and drops the rest, which an undo took back).
 struct ViewMessage {
   std::int64_t seq = 0;
   nlohmann::json view;
+  std::int64_t log_from = 0;
+  std::optional<std::string> ref;  // the action this view answers
+  bool stale = false;              // that action was not applied: its seq was not current
 };
 struct ErrorMessage {
   ErrorCode code = ErrorCode::Internal;
   std::string message;
+  std::optional<std::string> ref;  // the action refused
 };
 struct ChatLine {
   std::int64_t id = 0;

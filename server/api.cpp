@@ -132,23 +132,33 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"seed_sha256", row.seed_sha256},
       {"players",
        {{"scotland", player(core::Role::Scotland)}, {"england", player(core::Role::England)}}},
-      {"seq", row.next_seq - 1},
       {"awaiting", json::array()}};
-  if (summary && summary->status == storage::GameStatus::Active) {
-    j["seq"] = summary->seq;
+  std::optional<core::Role> viewer_role;
+  if (viewer) viewer_role = role_of(info.seats, viewer->account_id);
+  // `seq` is the viewer's own view version, as on the WebSocket: the number of actions would
+  // tell a seat how many hidden decisions the other made (role_views.h). A finished game has
+  // no secrets left (RULES 13.1.6), so its record's length is shown.
+  if (row.status == storage::GameStatus::Finished) {
+    j["seq"] = row.next_seq - 1;
+  } else if (summary && summary->status == storage::GameStatus::Active) {
+    const auto& v = summary->versions;
+    const auto role = viewer_role.value_or(core::Role::Observer);
+    j["seq"] = role == core::Role::Scotland  ? v.scotland
+               : role == core::Role::England ? v.england
+                                             : v.observer;
     j["awaiting"] = role_list(summary->awaiting);
+  } else {
+    j["seq"] = 0;
   }
   if (row.result_json) j["result"] = json::parse(*row.result_json, nullptr, false);
   // Promise 3: the seed is published when the game ends, so anyone can verify the dice.
   if (row.status == storage::GameStatus::Finished) j["seed"] = row.seed_hex;
   json your_role;
   bool your_turn = false;
-  if (viewer) {
-    if (const auto role = role_of(info.seats, viewer->account_id)) {
-      your_role = core::role_name(*role);
-      const auto& awaiting = j["awaiting"];
-      your_turn = std::find(awaiting.begin(), awaiting.end(), your_role) != awaiting.end();
-    }
+  if (viewer_role) {
+    your_role = core::role_name(*viewer_role);
+    const auto& awaiting = j["awaiting"];
+    your_turn = std::find(awaiting.begin(), awaiting.end(), your_role) != awaiting.end();
   }
   j["your_role"] = your_role;
   j["your_turn"] = your_turn;
@@ -163,6 +173,7 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       rooms_(rooms),
       metrics_(metrics),
       static_files_(config.web_root),
+      replays_(db),
       dummy_hash_(hash_password("not a password of anybody")) {}
 
 bool Api::is_same_origin(const HttpRequest& request) const {
@@ -244,6 +255,11 @@ HttpResponse Api::route(const HttpRequest& request) {
     if (sub.empty()) return only("GET").value_or(game_details(request, *id));
     if (sub == "/join") return only("POST").value_or(join_game(request, *id));
     if (sub == "/record") return only("GET").value_or(game_record(*id));
+    const std::string_view replay = "/replay/";
+    if (sub.substr(0, replay.size()) == replay) {
+      if (auto refused = only("GET")) return *refused;
+      return replays_.handle(*id, sub.substr(replay.size()), query_param(request.target, "role"));
+    }
   }
   const std::string invites = "/api/invites/";
   if (path.rfind(invites, 0) == 0) return only("GET").value_or(invite(path.substr(invites.size())));

@@ -11,6 +11,7 @@
 
 #include "server/config.h"
 #include "server/http_types.h"
+#include "server/replay.h"
 #include "server/room.h"
 #include "server/static_files.h"
 
@@ -72,6 +73,7 @@ class Api {
   RoomRegistry& rooms_;
   Metrics& metrics_;
   StaticFiles static_files_;
+  Replays replays_;         // finished games stepped through
   std::string dummy_hash_;  // verified against when the account does not exist (same timing)
 };
 

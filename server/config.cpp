@@ -56,6 +56,14 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     int rate = 0;
     if (!parse_number(value, rate) || rate < 1) return bad();
     c.ws_messages_per_second = rate;
+  } else if (name == "sync") {
+    if (value == "full") {
+      c.sync = storage::Sync::Full;
+    } else if (value == "normal") {
+      c.sync = storage::Sync::Normal;
+    } else {
+      return bad() + " (full or normal)";
+    }
   } else if (name == "idle-timeout") {
     if (!parse_number(value, c.idle_timeout_seconds) || c.idle_timeout_seconds < 1) return bad();
   } else if (name == "allowed-origin") {
@@ -95,6 +103,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_ALLOWED_ORIGIN", "allowed-origin"},
     {"BLOCKFOG_WS_RATE", "ws-rate"},
     {"BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS", "max-connections-per-address"},
+    {"BLOCKFOG_SYNC", "sync"},
     {"BLOCKFOG_MAX_CONNECTIONS", "max-connections"},
     {"BLOCKFOG_IDLE_TIMEOUT", "idle-timeout"},
     {"BLOCKFOG_DRAIN_TIMEOUT", "drain-timeout"},
@@ -115,17 +124,19 @@ std::string usage_text() {
          "  --max-connections N     open connections in all (default 20000)\n"
          "  --max-connections-per-address N   (default 256)\n"
          "  --ws-rate N             WebSocket messages per second per connection (default 20)\n"
+         "  --sync full|normal      full: fsync every action (default); normal: survive a\n"
+         "                          server crash, not a power loss (faster)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
          "  --allowed-origin URL    an extra Origin allowed to make changes (repeatable)\n"
          "  --port-file PATH        write the bound port to PATH once listening\n"
-         "  --drain-timeout SECONDS on SIGTERM, wait at most this for clients to close (default "
-         "5)\n"
+         "  --drain-timeout SECONDS on SIGTERM, longest wait for clients to close (default 5)\n"
          "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
          "                          X-Forwarded-Proto are believed (repeatable; default none)\n"
          "Environment: BLOCKFOG_LISTEN, BLOCKFOG_DB, BLOCKFOG_WEB_ROOT, BLOCKFOG_LOG_LEVEL,\n"
          "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_ALLOWED_ORIGIN,\n"
-         "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS, BLOCKFOG_MAX_CONNECTIONS,\n"
-         "BLOCKFOG_IDLE_TIMEOUT, BLOCKFOG_DRAIN_TIMEOUT, BLOCKFOG_TRUSTED_PROXIES; flags win.\n";
+         "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS, BLOCKFOG_SYNC,\n"
+         "BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT, BLOCKFOG_DRAIN_TIMEOUT,\n"
+         "BLOCKFOG_TRUSTED_PROXIES; flags win over them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {

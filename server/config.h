@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/log.h"
+#include "storage/sqlite.h"
 
 namespace blockfog::server {
 
@@ -32,6 +33,9 @@ struct Config {
   std::optional<std::string> port_file;      // write the bound port here once listening
   int drain_timeout_seconds = 5;             // on SIGTERM: longest wait for sessions to close
   std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For/-Proto are believed
+  // full: every action is fsynced before it is acknowledged (survives power loss); normal: it
+  // survives kill -9 and any crash of the server, not a power loss (docs/storage.md).
+  storage::Sync sync = storage::Sync::Full;
 
   bool tls() const { return !tls_cert.empty(); }
 };

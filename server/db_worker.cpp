@@ -5,8 +5,8 @@
 
 namespace blockfog::server {
 
-DbWorker::DbWorker(const std::filesystem::path& path)
-    : store_(std::make_unique<storage::Store>(path, now_ms())), thread_([this] { run(); }) {}
+DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync)
+    : store_(std::make_unique<storage::Store>(path, now_ms(), sync)), thread_([this] { run(); }) {}
 
 DbWorker::~DbWorker() { stop(); }
 

@@ -25,7 +25,7 @@ class DbWorker {
 
   // Opens (creating and migrating) the database on the calling thread, so that a bad path or
   // a too-new schema fails at start; then hands the connection to the worker thread.
-  explicit DbWorker(const std::filesystem::path& path);
+  DbWorker(const std::filesystem::path& path, storage::Sync sync);
   ~DbWorker();  // stop()s
   DbWorker(const DbWorker&) = delete;
   DbWorker& operator=(const DbWorker&) = delete;

@@ -1,9 +1,12 @@
 #include "server/game_loader.h"
 
+#include <optional>
+
 #include "rules/core/hex.h"
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
 #include "rules/hots/module.h"
+#include "server/role_views.h"
 
 namespace blockfog::server {
 
@@ -40,24 +43,43 @@ LoadedGame setup_game(const storage::GameRow& row) {
 LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
   LoadedGame loaded = setup_game(row);
   if (!loaded.game) return loaded;
-  for (const auto& a : store.load_actions(row.id)) {
+  const auto actions = store.load_actions(row.id);
+  // Actions stored before view versions were recorded: count the changes of each view again.
+  std::optional<VersionCounter> counter;
+  if (!actions.empty() && !actions.back().view_versions) {
+    counter.emplace();
+    counter->observe(*loaded.game);
+  }
+  for (const auto& a : actions) {
     const auto role = core::role_from_name(a.role);
     const json action = json::parse(a.action_json, nullptr, false);
     if (!role || action.is_discarded()) {
-      return {nullptr, 0,
+      return {nullptr,
+              0,
+              {},
               "game " + std::to_string(row.id) + ": unreadable action " + std::to_string(a.seq)};
     }
     if (auto error = loaded.game->apply(*role, action)) {
-      return {nullptr, 0,
+      return {nullptr,
+              0,
+              {},
               "game " + std::to_string(row.id) + ": action " + std::to_string(a.seq) +
                   " refused on replay: " + error->message};
     }
     if (loaded.game->state_hash() != a.state_hash) {
-      return {nullptr, 0,
+      return {nullptr,
+              0,
+              {},
               "game " + std::to_string(row.id) + ": state hash differs after action " +
                   std::to_string(a.seq)};
     }
     loaded.seq = a.seq;
+    if (counter) counter->observe(*loaded.game);
+  }
+  if (counter) {
+    loaded.versions = counter->versions();
+  } else if (!actions.empty()) {
+    loaded.versions = *actions.back().view_versions;
   }
   return loaded;
 }

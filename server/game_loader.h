@@ -17,6 +17,7 @@ namespace blockfog::server {
 struct LoadedGame {
   std::shared_ptr<core::Game> game;  // null on error
   std::int64_t seq = 0;              // actions applied
+  storage::ViewVersions versions;    // each role's view version after them
   std::string error;
 };
 

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   try {
     const std::filesystem::path db_path(config.db_path);
     if (db_path.has_parent_path()) std::filesystem::create_directories(db_path.parent_path());
-    DbWorker db(db_path);
+    DbWorker db(db_path, config.sync);
     Metrics metrics;
     const int code = run_server(config, db, metrics);
     db.stop();

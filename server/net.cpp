@@ -264,8 +264,8 @@ class WsSession : public RoomClient,
 
   void refuse(protocol::ErrorCode code, const std::string& message) {
     shared_.metrics.count_error(code);
-    send(std::make_shared<const std::string>(
-        protocol::encode(protocol::ServerMessage{protocol::ErrorMessage{code, message}})));
+    send(std::make_shared<const std::string>(protocol::encode(
+        protocol::ServerMessage{protocol::ErrorMessage{code, message, std::nullopt}})));
   }
 
   void write_next() {

@@ -1,6 +1,7 @@
 #include "server/room.h"
 
 #include <algorithm>
+#include <array>
 
 #include "rules/core/rule_error.h"
 #include "server/clock.h"
@@ -22,7 +23,9 @@ const std::optional<Player>& Seats::of(Role role) const {
 // An applied action on its way to the store.
 struct Room::Commit {
   const RoomClient* client = nullptr;
+  std::optional<std::string> ref;
   std::shared_ptr<core::Game> next;
+  ViewChange views;
   std::int64_t seq = 0;
   std::string role;
   std::string action_json;
@@ -61,17 +64,19 @@ json result_of(const core::Outcome& outcome) {
 
 }  // namespace
 
-Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t seq,
-           Strand strand, DbWorker& db, Metrics& metrics, RoomRegistry& registry)
+Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
+           std::int64_t actions, const storage::ViewVersions& versions, Strand strand, DbWorker& db,
+           Metrics& metrics, RoomRegistry& registry)
     : id_(row.id),
       row_(std::move(row)),
       seats_(std::move(seats)),
       game_(std::move(game)),
-      seq_(seq),
+      actions_(actions),
       strand_(std::move(strand)),
       db_(db),
       metrics_(metrics),
       registry_(registry) {
+  if (game_) views_.reset(*game_, versions);
   // A game whose last action ended it but whose status was not yet written (a crash between
   // the two) is finished by its replay.
   if (game_ && row_.status == storage::GameStatus::Active && game_->outcome().finished) {
@@ -128,7 +133,8 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
     if (self->game_) return;  // loaded from the store after the start was committed
     self->game_ = std::move(game);
     self->seats_ = std::move(seats);
-    self->seq_ = 0;
+    self->actions_ = 0;
+    self->views_.reset(*self->game_, {});
     self->row_.status = storage::GameStatus::Active;
     if (!self->counted_live_) {
       ++self->metrics_.games_live;
@@ -180,32 +186,40 @@ void Room::handle(const RoomClient* client, protocol::ClientMessage message, Ste
 void Room::handle_action(const RoomClient* client, protocol::ActionMessage message,
                          SteadyTime arrived) {
   const Member& member = members_.at(client);
-  if (draining_) return send_error(client, ErrorCode::Restarting, "the server is restarting");
+  if (draining_) {
+    return send_error(client, ErrorCode::Restarting, "the server is restarting", message.ref);
+  }
   if (member.role == Role::Observer) {
-    return send_error(client, ErrorCode::NotSeated, "observers cannot act");
+    return send_error(client, ErrorCode::NotSeated, "observers cannot act", message.ref);
   }
-  if (!game_) return send_error(client, ErrorCode::GameNotStarted, "the game has not started");
+  if (!game_) {
+    return send_error(client, ErrorCode::GameNotStarted, "the game has not started", message.ref);
+  }
   if (row_.status != storage::GameStatus::Active || game_->outcome().finished) {
-    return send_error(client, ErrorCode::GameOver, "the game is over");
+    return send_error(client, ErrorCode::GameOver, "the game is over", message.ref);
   }
-  // A client that has not seen the latest view gets it instead of a ruling on a stale action.
-  if (message.seq != seq_) return send_view(client);
+  // A client that has not seen its role's latest view gets it instead of a ruling on a stale
+  // action. A version that has not moved means the same legal actions, so the action stands.
+  if (message.seq != views_.version(member.role)) {
+    return send_view(client, message.ref, true);
+  }
 
   auto next = game_->clone();
   if (auto error = next->apply(member.role, message.action)) {
-    return send_error(client, error_for(error->code), error->message);
+    return send_error(client, error_for(error->code), error->message, message.ref);
   }
   // The engine checks membership itself; this guards the log against an engine bug.
   const json legal = game_->legal_actions(member.role);
   if (std::find(legal.begin(), legal.end(), message.action) == legal.end()) {
     log_error("game " + std::to_string(id_) +
               ": engine applied an action outside legal_actions: " + message.action.dump());
-    return send_error(client, ErrorCode::IllegalAction, "not among the legal actions");
+    return send_error(client, ErrorCode::IllegalAction, "not among the legal actions", message.ref);
   }
 
   auto commit = std::make_shared<Commit>();
   commit->client = client;
-  commit->seq = seq_ + 1;
+  commit->ref = message.ref;
+  commit->seq = actions_ + 1;
   commit->role = std::string(core::role_name(member.role));
   commit->action_json = message.action.dump();
   commit->state_hash = next->state_hash();
@@ -215,6 +229,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     commit->snapshot_json = next->to_json().dump();
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
+  commit->views = views_.change_to(*next);
   commit->next = std::move(next);
   commit->arrived = arrived;
   committing_ = true;
@@ -225,7 +240,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
       std::optional<std::string_view> snapshot;
       if (commit->snapshot_json) snapshot = *commit->snapshot_json;
       store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
-                          commit->state_hash, now, snapshot);
+                          commit->state_hash, now, snapshot, commit->views.versions());
       commit->appended = true;
       if (commit->result_json) {
         store.set_game_status(self->id_, storage::GameStatus::Finished, now, *commit->result_json);
@@ -244,10 +259,12 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
               commit->error);
   }
   if (!commit->appended) {
-    send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again");
+    send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again",
+               commit->ref);
   } else {
     game_ = std::move(commit->next);
-    seq_ = commit->seq;
+    actions_ = commit->seq;
+    views_.accept(commit->views);
     if (commit->result_json) {
       row_.status = storage::GameStatus::Finished;
       if (counted_live_) --metrics_.games_live;
@@ -255,7 +272,7 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     }
     ++metrics_.actions_applied;
     update_summary();
-    publish_views();
+    publish_views(commit->views, commit->client, commit->ref);
     metrics_.observe_action_latency(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived).count());
   }
@@ -328,15 +345,18 @@ void Room::send(const RoomClient* client, const protocol::ServerMessage& message
   if (it != members_.end()) it->second.client->send(frame(message));
 }
 
-void Room::send_error(const RoomClient* client, ErrorCode code, std::string message) {
+void Room::send_error(const RoomClient* client, ErrorCode code, std::string message,
+                      std::optional<std::string> ref) {
   metrics_.count_error(code);
-  send(client, protocol::ErrorMessage{code, std::move(message)});
+  send(client, protocol::ErrorMessage{code, std::move(message), std::move(ref)});
 }
 
-void Room::send_view(const RoomClient* client) {
+void Room::send_view(const RoomClient* client, std::optional<std::string> ref, bool stale) {
   const auto it = members_.find(client);
   if (it == members_.end() || !game_) return;
-  it->second.client->send(frame(protocol::ViewMessage{seq_, game_->view(it->second.role)}));
+  const Role role = it->second.role;
+  it->second.client->send(frame(
+      protocol::ViewMessage{views_.version(role), game_->view(role), 0, std::move(ref), stale}));
 }
 
 void Room::send_welcome(const Member& member) {
@@ -350,12 +370,28 @@ void Room::send_welcome(const Member& member) {
   member.client->send(frame(welcome));
 }
 
-// Each role's view is made once and shared by that role's connections.
-void Room::publish_views() {
-  std::map<Role, std::shared_ptr<const std::string>> frames;
+// Each changed role's frame is made once and shared by that role's connections. Every
+// connection of a role holds that role's previous version (it got each change, or a whole view
+// on joining), so the same new lines suit them all.
+void Room::publish_views(const ViewChange& change, const RoomClient* actor,
+                         const std::optional<std::string>& ref) {
+  std::array<std::shared_ptr<const std::string>, kViewRoles> frames;
   for (const auto& [key, member] : members_) {
-    auto& f = frames[member.role];
-    if (!f) f = frame(protocol::ViewMessage{seq_, game_->view(member.role)});
+    const auto i = RoleViews::index(member.role);
+    if (!change.increments[i]) {
+      if (key == actor) send_view(key, ref);
+      continue;
+    }
+    const auto view_frame = [&](std::optional<std::string> answers) {
+      return frame(protocol::ViewMessage{change.next[i].version, *change.increments[i],
+                                         change.log_from[i], std::move(answers), false});
+    };
+    if (key == actor && ref) {
+      member.client->send(view_frame(ref));  // the sender's own copy names its action
+      continue;
+    }
+    auto& f = frames[i];
+    if (!f) f = view_frame(std::nullopt);
     member.client->send(f);
   }
 }
@@ -368,7 +404,7 @@ void Room::broadcast(const protocol::ServerMessage& message) {
 void Room::update_summary() {
   RoomSummary summary;
   summary.status = row_.status;
-  summary.seq = seq_;
+  if (game_) summary.versions = views_.versions();
   if (game_ && row_.status == storage::GameStatus::Active) summary.awaiting = game_->active_roles();
   registry_.set_summary(id_, std::move(summary));
 }

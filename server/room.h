@@ -4,7 +4,8 @@
 // its work onto the room's strand, so the room's state has one writer and needs no lock. An
 // action is checked (seat, seq, the engine's legality), applied to a copy of the state, and
 // committed by the storage thread; only when the commit is back does the copy become the
-// room's state and each connected client get the view of its own role.
+// room's state and each connected client whose role's view changed get that view (a client's
+// seq is its role's view version: role_views.h).
 
 #include <chrono>
 #include <cstdint>
@@ -18,6 +19,7 @@
 
 #include "protocol/messages.h"
 #include "rules/core/game.h"
+#include "server/role_views.h"
 #include "storage/store.h"
 
 namespace blockfog::server {
@@ -54,15 +56,17 @@ struct Seats {
 // What the lobby shows about a loaded game without entering its strand.
 struct RoomSummary {
   storage::GameStatus status = storage::GameStatus::Open;
-  std::int64_t seq = 0;
+  storage::ViewVersions versions;  // never the action count: see role_views.h
   std::vector<core::Role> awaiting;
 };
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  // `game` is null for an open game (no seat free: see start()).
-  Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t seq,
-       Strand strand, DbWorker& db, Metrics& metrics, RoomRegistry& registry);
+  // `game` is null for an open game (no seat free: see start()). `actions` were applied to it,
+  // leaving each role's view at `versions`.
+  Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t actions,
+       const storage::ViewVersions& versions, Strand strand, DbWorker& db, Metrics& metrics,
+       RoomRegistry& registry);
   ~Room();
 
   std::int64_t id() const { return id_; }
@@ -99,10 +103,17 @@ class Room : public std::enable_shared_from_this<Room> {
   void send_chat_since(const RoomClient* client, std::int64_t since);
 
   void send(const RoomClient* client, const protocol::ServerMessage& message);
-  void send_error(const RoomClient* client, protocol::ErrorCode code, std::string message);
-  void send_view(const RoomClient* client);
+  void send_error(const RoomClient* client, protocol::ErrorCode code, std::string message,
+                  std::optional<std::string> ref = std::nullopt);
+  // The whole current view of the client's role (log from line 0); `ref` and `stale` when it
+  // answers an action.
+  void send_view(const RoomClient* client, std::optional<std::string> ref = std::nullopt,
+                 bool stale = false);
   void send_welcome(const Member& member);
-  void publish_views();
+  // After an action: each role whose view changed gets the new lines and view; the acting
+  // client always hears back, if only its unchanged view.
+  void publish_views(const ViewChange& change, const RoomClient* actor,
+                     const std::optional<std::string>& ref);
   void broadcast(const protocol::ServerMessage& message);
   void update_summary();
 
@@ -110,7 +121,8 @@ class Room : public std::enable_shared_from_this<Room> {
   storage::GameRow row_;
   Seats seats_;
   std::shared_ptr<core::Game> game_;
-  std::int64_t seq_;
+  std::int64_t actions_;  // in the log: the store's sequence, never shown to a client
+  RoleViews views_;
   Strand strand_;
   DbWorker& db_;
   Metrics& metrics_;

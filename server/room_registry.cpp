@@ -25,6 +25,7 @@ RoomRegistry::RoomRegistry(DbWorker& db, Metrics& metrics, std::function<Strand(
 std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::GameRow& row) {
   std::shared_ptr<core::Game> game;
   std::int64_t seq = 0;
+  storage::ViewVersions versions;
   if (row.status != storage::GameStatus::Open) {
     auto loaded = replay_game(store, row);
     if (!loaded.game) {
@@ -33,8 +34,9 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
     }
     game = std::move(loaded.game);
     seq = loaded.seq;
+    versions = loaded.versions;
   }
-  return std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq,
+  return std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq, versions,
                                 make_strand_(), db_, metrics_, *this);
 }
 

@@ -9,6 +9,7 @@
 // Generated from storage/migrations/*.sql by blockfog_embed (storage/CMakeLists.txt).
 namespace blockfog::storage::sql {
 std::string_view migration_0001_initial();
+std::string_view migration_0002_view_versions();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -53,6 +54,7 @@ std::span<const Migration> builtin_migrations() {
   // Append new migrations at the end; never edit, renumber or remove one that has landed.
   static const std::array migrations{
       Migration{1, "initial", sql::migration_0001_initial()},
+      Migration{2, "view_versions", sql::migration_0002_view_versions()},
   };
   return migrations;
 }

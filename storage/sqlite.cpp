@@ -43,7 +43,7 @@ StorageError::StorageError(int code, const std::string& message)
 // --- Database ---------------------------------------------------------------------------
 
 Database::Database(const std::filesystem::path& path, OpenMode mode,
-                   std::chrono::milliseconds busy_timeout)
+                   std::chrono::milliseconds busy_timeout, Sync sync)
     : path_(path) {
   const int rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), nullptr);
   if (rc != SQLITE_OK) {
@@ -54,14 +54,14 @@ Database::Database(const std::filesystem::path& path, OpenMode mode,
     throw_for(rc, std::move(message));
   }
   try {
-    configure(mode, busy_timeout);
+    configure(mode, busy_timeout, sync);
   } catch (...) {
     close();
     throw;
   }
 }
 
-void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout) {
+void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout, Sync sync) {
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
   exec("PRAGMA foreign_keys = ON");
@@ -73,8 +73,9 @@ void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout) 
                                          " to WAL mode (journal_mode is " + journal + ")");
   }
   // FULL: each COMMIT fsyncs the WAL, so an acknowledged action survives power loss. NORMAL
-  // would keep the file consistent but could lose the last commits (docs/storage.md).
-  exec("PRAGMA synchronous = FULL");
+  // keeps the file consistent and survives a crash of the process, but power loss could take
+  // back the last commits; the operator chooses (docs/storage.md).
+  exec(sync == Sync::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
 }
 
 std::string Database::pragma_text(std::string_view pragma) {

@@ -48,13 +48,22 @@ enum class OpenMode {
 
 class Statement;
 
+// When a COMMIT returns (docs/storage.md, Durability). Both survive kill -9 and any crash of
+// the process: the WAL is written before COMMIT returns.
+enum class Sync {
+  Full,    // and fsynced: the commit also survives power loss or an OS crash
+  Normal,  // fsynced at checkpoints only: power loss may take back the last commits
+};
+
 // One connection. Opened read-write it is in WAL mode with synchronous=FULL (a committed
-// transaction survives kill -9 and power loss), foreign_keys=ON and a busy timeout.
+// transaction survives kill -9 and power loss) unless told Sync::Normal, foreign_keys=ON and a
+// busy timeout.
 // Not for concurrent use from several threads: open one Database per thread.
 class Database {
  public:
   explicit Database(const std::filesystem::path& path, OpenMode mode = OpenMode::ReadWriteCreate,
-                    std::chrono::milliseconds busy_timeout = std::chrono::seconds(5));
+                    std::chrono::milliseconds busy_timeout = std::chrono::seconds(5),
+                    Sync sync = Sync::Full);
   ~Database();
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
@@ -76,7 +85,7 @@ class Database {
 
  private:
   void close() noexcept;
-  void configure(OpenMode mode, std::chrono::milliseconds busy_timeout);
+  void configure(OpenMode mode, std::chrono::milliseconds busy_timeout, Sync sync);
   std::string pragma_text(std::string_view pragma);
 
   sqlite3* db_ = nullptr;

@@ -88,7 +88,11 @@ ActionRow read_action(const Statement& row) {
           .role = row.column_text(2),
           .action_json = row.column_text(3),
           .applied_at = row.column_int64(4),
-          .state_hash = row.column_text(5)};
+          .state_hash = row.column_text(5),
+          .view_versions =
+              row.is_null(6) ? std::nullopt
+                             : std::optional<ViewVersions>(ViewVersions{
+                                   row.column_int64(6), row.column_int64(7), row.column_int64(8)})};
 }
 
 SnapshotRow read_snapshot(const Statement& row) {
@@ -203,7 +207,8 @@ SequenceConflict::SequenceConflict(std::int64_t game_id, std::int64_t expected_s
       expected_seq_(expected_seq),
       next_seq_(next_seq) {}
 
-Store::Store(const std::filesystem::path& path, std::int64_t now) : db_(path) {
+Store::Store(const std::filesystem::path& path, std::int64_t now, Sync sync)
+    : db_(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), sync) {
   apply_migrations(db_, builtin_migrations(), now);
 }
 
@@ -388,7 +393,8 @@ void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_
 std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_seq,
                                   std::string_view role, std::string_view action_json,
                                   std::string_view state_hash, std::int64_t now,
-                                  std::optional<std::string_view> snapshot_json) {
+                                  std::optional<std::string_view> snapshot_json,
+                                  std::optional<ViewVersions> view_versions) {
   Transaction transaction(db_);
   Statement next = db_.prepare("SELECT next_seq FROM games WHERE id = ?1");
   next.bind(1, game_id);
@@ -399,16 +405,23 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
   next.reset();
   if (next_seq != expected_seq) throw SequenceConflict(game_id, expected_seq, next_seq);
 
-  db_.prepare(
-         "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash)"
-         " VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-      .bind(1, game_id)
+  Statement insert = db_.prepare(
+      "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, v_scotland,"
+      " v_england, v_observer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  insert.bind(1, game_id)
       .bind(2, expected_seq)
       .bind(3, role)
       .bind(4, action_json)
       .bind(5, now)
-      .bind(6, state_hash)
-      .run();
+      .bind(6, state_hash);
+  if (view_versions) {
+    insert.bind(7, view_versions->scotland)
+        .bind(8, view_versions->england)
+        .bind(9, view_versions->observer);
+  } else {
+    insert.bind(7, nullptr).bind(8, nullptr).bind(9, nullptr);
+  }
+  insert.run();
   db_.prepare("UPDATE games SET next_seq = next_seq + 1 WHERE id = ?1").bind(1, game_id).run();
   if (snapshot_json) {
     insert_snapshot(db_, game_id, expected_seq, *snapshot_json, state_hash, now, false);
@@ -419,8 +432,8 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
 
 std::vector<ActionRow> Store::load_actions(std::int64_t game_id, std::int64_t from_seq) {
   Statement statement = db_.prepare(
-      "SELECT game_id, seq, role, action, applied_at, state_hash FROM actions"
-      " WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq");
+      "SELECT game_id, seq, role, action, applied_at, state_hash, v_scotland, v_england,"
+      " v_observer FROM actions WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq");
   statement.bind(1, game_id).bind(2, from_seq);
   return collect<ActionRow>(statement, read_action);
 }

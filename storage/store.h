@@ -82,13 +82,22 @@ struct SeatRow {
 
 enum class SeatOutcome { Seated, NoSuchGame, GameNotOpen, RoleTaken, AlreadySeated };
 
+// How many times each role's view has changed since setup (docs/protocol.md, `seq`).
+struct ViewVersions {
+  std::int64_t scotland = 0;
+  std::int64_t england = 0;
+  std::int64_t observer = 0;
+  friend bool operator==(const ViewVersions&, const ViewVersions&) = default;
+};
+
 struct ActionRow {
   std::int64_t game_id = 0;
   std::int64_t seq = 0;
   std::string role;
   std::string action_json;
   std::int64_t applied_at = 0;
-  std::string state_hash;  // of the state after this action
+  std::string state_hash;                     // of the state after this action
+  std::optional<ViewVersions> view_versions;  // after this action; none if stored before them
 };
 
 struct SnapshotRow {
@@ -127,7 +136,7 @@ class SequenceConflict : public StorageError {
 class Store {
  public:
   // Opens (creating if needed) and migrates the database; see apply_migrations for errors.
-  Store(const std::filesystem::path& path, std::int64_t now);
+  Store(const std::filesystem::path& path, std::int64_t now, Sync sync = Sync::Full);
 
   Database& database() { return db_; }
 
@@ -171,7 +180,8 @@ class Store {
   std::int64_t append_action(std::int64_t game_id, std::int64_t expected_seq, std::string_view role,
                              std::string_view action_json, std::string_view state_hash,
                              std::int64_t now,
-                             std::optional<std::string_view> snapshot_json = std::nullopt);
+                             std::optional<std::string_view> snapshot_json = std::nullopt,
+                             std::optional<ViewVersions> view_versions = std::nullopt);
   std::vector<ActionRow> load_actions(std::int64_t game_id, std::int64_t from_seq = 1);
   // Caches a state already in the log (seq 0: after setup); replaces an existing one.
   void save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state_json,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ class Game {
   virtual std::optional<RuleError> apply(Role role, const nlohmann::json& action) = 0;
   // What `role` may know, and nothing more (RULES 13).
   virtual nlohmann::json view(Role role) const = 0;
+  // The same view with only the log lines `role` may read from index `log_from` on (the view
+  // still says how many there are): a client that holds the earlier lines gets only new ones.
+  virtual nlohmann::json view_from(Role role, std::size_t log_from) const = 0;
   virtual Outcome outcome() const = 0;
   // The complete state (secrets included): for snapshots only, never for a client.
   virtual nlohmann::json to_json() const = 0;

@@ -30,6 +30,19 @@ TEST(ClientMessages, DecodesAnAction) {
   const auto& m = std::get<ActionMessage>(std::get<ClientMessage>(decoded));
   EXPECT_EQ(m.seq, 7);
   EXPECT_EQ(m.action.at("kind"), "play_card");
+  EXPECT_FALSE(m.ref);
+}
+
+TEST(ClientMessages, AnActionMayCarryAShortRef) {
+  const auto decoded = decode_client(
+      R"({"v":1,"type":"action","seq":7,"ref":"a1","action":{"kind":"play_card","card":"c1"}})");
+  EXPECT_EQ(std::get<ActionMessage>(std::get<ClientMessage>(decoded)).ref, "a1");
+  const std::string long_ref(65, 'r');
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":7,"ref":")" + long_ref +
+                         R"(","action":{"kind":"pass"}})"),
+            ErrorCode::BadField);
+  EXPECT_EQ(client_error(R"({"v":1,"type":"action","seq":7,"ref":3,"action":{"kind":"pass"}})"),
+            ErrorCode::BadField);
 }
 
 TEST(ClientMessages, DecodesChatSyncAndPing) {
@@ -76,8 +89,10 @@ TEST(ClientMessages, EachBadInputHasItsTypedError) {
 
 TEST(ClientMessages, RoundTrip) {
   const ClientMessage messages[] = {
-      ActionMessage{3, json{{"kind", "move"}, {"block", "sco_wallace"}, {"to", "lothian"}}},
-      ChatMessage{"good luck"}, SyncMessage{12}, PingMessage{}};
+      ActionMessage{3, json{{"kind", "move"}, {"block", "sco_wallace"}, {"to", "lothian"}},
+                    std::nullopt},
+      ActionMessage{4, json{{"kind", "pass"}}, "a4"}, ChatMessage{"good luck"}, SyncMessage{12},
+      PingMessage{}};
   for (const auto& m : messages) {
     const auto decoded = decode_client(encode(m));
     ASSERT_TRUE(std::holds_alternative<ClientMessage>(decoded)) << encode(m);
@@ -88,8 +103,10 @@ TEST(ClientMessages, RoundTrip) {
 TEST(ServerMessages, RoundTrip) {
   const ServerMessage messages[] = {
       WelcomeMessage{5, "england", "active", std::string(64, 'a'), "alice", std::nullopt},
-      ViewMessage{9, json{{"game", "hots"}}},
-      ErrorMessage{ErrorCode::IllegalAction, "no"},
+      ViewMessage{9, json{{"game", "hots"}}, 0, std::nullopt, false},
+      ViewMessage{10, json{{"game", "hots"}}, 4, "a17", true},
+      ErrorMessage{ErrorCode::IllegalAction, "no", std::nullopt},
+      ErrorMessage{ErrorCode::IllegalAction, "no", "a18"},
       ChatLine{1, "scotland", "alice", "hi", 1700000000000},
       ChatLine{2, "system", std::nullopt, "game started", 1700000000001},
       RestartingMessage{},

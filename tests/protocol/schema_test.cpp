@@ -47,7 +47,7 @@ TEST(Schemas, EveryFileIsJsonWithKnownKeywords) {
 TEST(Schemas, ClientMessagesMatchTheirSchemas) {
   expect_valid(
       "client/action.json",
-      to_json(ClientMessage{ActionMessage{0, json{{"kind", "play_card"}, {"card", "x"}}}}));
+      to_json(ClientMessage{ActionMessage{0, json{{"kind", "play_card"}, {"card", "x"}}, "r1"}}));
   expect_valid("client/chat.json", to_json(ClientMessage{ChatMessage{"hello"}}));
   expect_valid("client/sync.json", to_json(ClientMessage{SyncMessage{3}}));
   expect_valid("client/ping.json", to_json(ClientMessage{PingMessage{}}));
@@ -68,15 +68,31 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
                                                     "alice", std::nullopt}}));
   expect_valid("server/view.json",
                to_json(ServerMessage{
-                   ViewMessage{4, json{{"game", "hots"},
-                                       {"role", "scotland"},
-                                       {"phase", "card_choice"},
-                                       {"awaiting", {"scotland", "england"}},
-                                       {"legal_actions", {{{"kind", "play_card"}, {"card", "x"}}}},
-                                       {"log", {{{"i", 0}, {"text", "Year 1297 begins."}}}}}}}));
+                   ViewMessage{4,
+                               json{{"game", "hots"},
+                                    {"role", "scotland"},
+                                    {"phase", "card_choice"},
+                                    {"awaiting", {"scotland", "england"}},
+                                    {"legal_actions", {{{"kind", "play_card"}, {"card", "x"}}}},
+                                    {"log_size", 1},
+                                    {"log", {{{"i", 0}, {"text", "Year 1297 begins."}}}}},
+                               0, std::nullopt, false}}));
+  expect_valid("server/view.json",
+               to_json(ServerMessage{ViewMessage{5,
+                                                 json{{"game", "hots"},
+                                                      {"role", "england"},
+                                                      {"phase", "move"},
+                                                      {"awaiting", {"england"}},
+                                                      {"legal_actions", json::array()},
+                                                      {"log_size", 3},
+                                                      {"log", {{{"i", 2}, {"text", "moved"}}}}},
+                                                 2, "a9", true}}));
+  expect_valid("server/error.json",
+               to_json(ServerMessage{ErrorMessage{ErrorCode::IllegalAction, "why", "a9"}}));
   for (int i = 0; i <= static_cast<int>(ErrorCode::Internal); ++i) {
-    expect_valid("server/error.json",
-                 to_json(ServerMessage{ErrorMessage{static_cast<ErrorCode>(i), "why"}}));
+    expect_valid(
+        "server/error.json",
+        to_json(ServerMessage{ErrorMessage{static_cast<ErrorCode>(i), "why", std::nullopt}}));
   }
   expect_valid("server/chat.json",
                to_json(ServerMessage{ChatLine{3, "system", std::nullopt, "started", 17}}));

@@ -28,26 +28,36 @@ std::vector<std::string> fog_leaks(const std::string& role, const std::string& f
 HttpClient register_user(int port, const std::string& name,
                          const std::string& password = "correct horse");
 
-// One connection to a game, remembering the last view it got and checking every frame.
+// One connection to a game, remembering the last view it got and checking every frame: the
+// fog of war, and that the view versions are honest (a new `seq` comes with a changed view,
+// the same `seq` with the same view) and the log increments add up to the whole log.
 struct Connection {
   std::string role;
   WsClient ws;
-  nlohmann::json view;  // the latest view (null before the first)
-  std::int64_t seq = -1;
+  nlohmann::json view;     // the latest view, its log merged from every increment (null before)
+  std::int64_t seq = -1;   // the version of that view
+  std::int64_t views = 0;  // view frames received
   std::vector<nlohmann::json> errors;  // error messages received, in order
   std::vector<nlohmann::json> chat;    // chat lines received
   std::string welcome_status;
   std::string seed_sha256;
   std::int64_t frames = 0;
   bool restarting = false;
+  nlohmann::json last;  // the last frame read
 
-  // Reads one frame (false on timeout/close), checks it for leaks, and records it.
+  // Reads one frame (false on timeout/close), checks it, and records it.
   bool read_one();
-  // Reads until a view with seq >= `seq` arrived (false if the connection ended first).
-  bool read_until_seq(std::int64_t seq);
+  // Reads until the first view arrived (false if the connection ended first).
+  bool read_first_view();
+  // Reads until the answer to the action sent with `ref` arrived; it is then in `last`.
+  bool read_answer(const std::string& ref);
   // Sends a ping and reads everything up to the pong.
   bool barrier();
-  void send_action(const nlohmann::json& action, std::int64_t seq);
+  void send_action(const nlohmann::json& action, std::int64_t at_seq, const std::string& ref = "");
+
+ private:
+  void take(const std::string& frame, const nlohmann::json& parsed);
+  void take_view(const nlohmann::json& message);
 };
 
 std::unique_ptr<Connection> connect(int port, std::int64_t game_id, const std::string& cookie,
@@ -62,13 +72,19 @@ struct Table {
   std::unique_ptr<Connection> scotland;
   std::unique_ptr<Connection> england;
   std::unique_ptr<Connection> observer;
-  // Every acknowledged seq with the action(s) that may have been applied there: two when both
-  // seats sent at once and the stale one was answered with the new view.
+  // Actions applied, as their answers told (a client never learns this number: the test adds
+  // up what both seats were told).
+  std::int64_t actions = 0;
+  // Every applied action at its place in the log, with the action(s) that may be there: both
+  // when both seats sent at once and both were applied (their order is the server's).
   struct Acknowledged {
     std::int64_t seq = 0;
     std::vector<std::pair<std::string, nlohmann::json>> candidates;
   };
   std::vector<Acknowledged> acknowledged;
+  // Rounds in which a connection that did not act received no view: its role's view did not
+  // change (scotland, england, observer).
+  std::map<std::string, std::int64_t> quiet_rounds;
 
   Table(int port, const std::string& prefix);
   // (Re)opens the three connections and waits for their first views.
@@ -78,7 +94,9 @@ struct Table {
   // Plays one random legal action (sometimes both seats at once when both may act); returns
   // false when nobody has a legal action (the end of what can be played).
   bool play_random(std::mt19937_64& rng);
-  std::int64_t seq() const { return observer->seq; }
+
+ private:
+  std::int64_t next_ref_ = 0;
 };
 
 }  // namespace blockfog::server::testing

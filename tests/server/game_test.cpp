@@ -48,17 +48,26 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_EQ(table.observer->seed_sha256, commitment);
 
   std::mt19937_64 rng(20240601);
-  int actions = 0;
-  while (actions < kMaxActions && table.play_random(rng)) {
-    ++actions;
+  int rounds = 0;
+  while (rounds < kMaxActions && table.play_random(rng)) {
+    ++rounds;
     if (::testing::Test::HasFailure()) break;
   }
   ASSERT_FALSE(::testing::Test::HasFailure());
+  const auto actions = static_cast<int>(table.actions);
   EXPECT_GT(actions, 20);
   for (Connection* c : {table.scotland.get(), table.england.get(), table.observer.get()}) {
-    EXPECT_EQ(c->seq, actions) << c->role;
     EXPECT_TRUE(c->errors.empty()) << c->role << ": " << c->errors.front().dump();
+    // A view version counts changes of that role's view, never more than the actions.
+    EXPECT_LE(c->seq, actions) << c->role;
   }
+  // RULES 13.1.4: a decision the other seat may not see sends it nothing, not even a new
+  // version number, so it cannot count them. Both sides make such decisions (moves chosen
+  // before they show, winter steps); the observer sees less than either seat.
+  EXPECT_GT(table.quiet_rounds["scotland"], 0);
+  EXPECT_GT(table.quiet_rounds["england"], 0);
+  EXPECT_GT(table.quiet_rounds["observer"], 0);
+  EXPECT_LT(table.observer->seq, actions);
 
   // The log holds every acknowledged action, and replaying it gives the stored hash chain.
   const auto log = logged_actions(server.db_path(), table.game_id);
@@ -72,7 +81,16 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
 
   const std::string game = "/api/games/" + std::to_string(table.game_id);
   const json& final_view = table.observer->view;
-  if (actions == kMaxActions) {
+  // The lobby gives each account its own view version too; the record's length once over.
+  const auto scot_details = table.scot_http.get(game).json()["game"];
+  const auto eng_details = table.eng_http.get(game).json()["game"];
+  if (scot_details["status"] == "finished") {
+    EXPECT_EQ(scot_details["seq"], actions);
+  } else {
+    EXPECT_EQ(scot_details["seq"], table.scotland->seq);
+    EXPECT_EQ(eng_details["seq"], table.england->seq);
+  }
+  if (rounds == kMaxActions) {
     EXPECT_EQ(table.scot_http.get(game + "/record").status, 409);
     return;
   }

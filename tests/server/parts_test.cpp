@@ -41,6 +41,11 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   EXPECT_FALSE(parse({"--listen", "nowhere"}).config);
   EXPECT_FALSE(parse({"--log-level", "loud"}).config);
   EXPECT_FALSE(parse({"--frobnicate", "1"}).config);
+
+  EXPECT_EQ(defaults.config->sync, storage::Sync::Full);  // power-loss safe unless told
+  EXPECT_EQ(parse({"--sync", "normal"}).config->sync, storage::Sync::Normal);
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_SYNC", "normal"}}).config->sync, storage::Sync::Normal);
+  EXPECT_FALSE(parse({"--sync", "sometimes"}).config);
   EXPECT_TRUE(parse({"--help"}).help);
 }
 

@@ -35,6 +35,14 @@ TEST(Database, OpensDurably) {
   EXPECT_EQ(pragma(db, "busy_timeout"), "5000");
 }
 
+TEST(Database, SyncNormalSkipsTheFsyncPerCommitButKeepsWal) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"), OpenMode::ReadWriteCreate, std::chrono::seconds(5),
+              Sync::Normal);
+  EXPECT_EQ(pragma(db, "journal_mode"), "wal");
+  EXPECT_EQ(pragma(db, "synchronous"), "1");  // NORMAL
+}
+
 TEST(Database, MissingFileIsAnErrorUnlessCreating) {
   testing::TempDir dir;
   try {

@@ -270,11 +270,23 @@ TEST_F(StoreTest, ActionsCannotBeUpdatedOrDeleted) {
 TEST_F(StoreTest, TheLogHasNoGapsEvenForRawSql) {
   const std::int64_t id = active_game();
   Database& db = store().database();
-  EXPECT_THROW(db.exec("INSERT INTO actions VALUES (" + std::to_string(id) +
-                       ", 5, 'england', '{}', 0, 'h')"),
+  EXPECT_THROW(db.exec("INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash)"
+                       " VALUES (" +
+                       std::to_string(id) + ", 5, 'england', '{}', 0, 'h')"),
                ConstraintError);
   EXPECT_THROW(db.exec("UPDATE games SET next_seq = 7"), ConstraintError);
   EXPECT_EQ(count_actions(id), 0);
+}
+
+TEST_F(StoreTest, EachActionKeepsTheViewVersionsItLeft) {
+  const std::int64_t id = active_game();
+  store().append_action(id, 1, "scotland", R"({"kind":"pass"})", "h1", 10, std::nullopt,
+                        ViewVersions{1, 0, 1});
+  store().append_action(id, 2, "england", R"({"kind":"pass"})", "h2", 11);
+  const auto actions = store().load_actions(id);
+  ASSERT_EQ(actions.size(), 2U);
+  EXPECT_EQ(actions[0].view_versions, (ViewVersions{1, 0, 1}));
+  EXPECT_FALSE(actions[1].view_versions);  // as for actions stored before versions existed
 }
 
 TEST_F(StoreTest, SnapshotIsWrittenWithItsAction) {

@@ -31,16 +31,24 @@ export function blockInfo(data, entry) {
   };
 }
 
-// Per area: [{side, own: [blockInfo], hidden: n}] in Scotland-then-England order.
+// Per area: [{side, own: [blockInfo], revealed: [blockInfo], hidden: n}] in Scotland-then-
+// England order. `revealed` are the other side's blocks standing revealed in the current battle
+// (the view names them there, with their strength); the rest of that side is only a count.
 export function areaStacks(view, data) {
   const out = new Map();
+  const battle = view.battle;
   for (const area of view.areas || []) {
     const stacks = [];
     for (const side of SIDES) {
       const s = area[side] || { count: 0 };
       const own = (s.blocks || []).map((b) => blockInfo(data, b));
-      const hidden = Math.max(0, (s.count || 0) - own.length);
-      if (own.length || hidden) stacks.push({ side, own, hidden });
+      const shown = new Set(own.map((b) => b.id));
+      const revealed = battle && battle.area === area.id
+        ? (battle.revealed?.[side] || []).filter((r) => !shown.has(r.block))
+          .map((r) => ({ ...blockInfo(data, r), revealed: true }))
+        : [];
+      const hidden = Math.max(0, (s.count || 0) - own.length - revealed.length);
+      if (own.length || revealed.length || hidden) stacks.push({ side, own, revealed, hidden });
     }
     out.set(area.id, { stacks, battle: area.battle || null, raw: area });
   }

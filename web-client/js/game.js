@@ -17,7 +17,7 @@ const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconn
 export async function openGame(root, { gameId, observe = false, me = null }) {
   const data = await loadGameData();
   const st = {
-    view: null, seq: 0, role: 'observer', welcome: null, chatMax: 0, selected: null,
+    view: null, seq: 0, ref: null, refs: 0, role: 'observer', welcome: null, chatMax: 0, selected: null,
     pending: false, choice: null, notice: '', views: 0,
   };
   clear(root);
@@ -71,7 +71,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
 
   function send(action) {
     if (st.pending) return;
-    if (!conn.send({ type: 'action', seq: st.seq, action })) {
+    st.ref = `a${++st.refs}`;
+    if (!conn.send({ type: 'action', seq: st.seq, ref: st.ref, action })) {
       say('Not connected; reconnecting…');
       return;
     }
@@ -167,17 +168,23 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
       st.welcome = msg;
       st.role = msg.role;
     } else if (msg.type === 'view') {
+      // seq is this seat's view version: it only moves when what this seat sees changed.
       if (st.view && msg.seq < st.seq) return;
-      const stale = st.pending && msg.seq === st.seq;
-      st.view = msg.view;
+      const view = msg.view;
+      if (msg.log_from > 0 && st.view) {
+        // A pushed view holds only the log lines from log_from on: keep ours before it.
+        view.log = (st.view.log || []).filter((l) => l.i < msg.log_from).concat(view.log || []);
+      }
+      const answer = msg.ref !== undefined && msg.ref === st.ref;
+      st.view = view;
       st.seq = msg.seq;
       st.views += 1;
       root.dataset.seq = String(msg.seq);
       root.dataset.views = String(st.views); // lets tests wait for the answer to a click
-      st.pending = false;
+      if (answer || msg.log_from === 0) st.pending = false;
       st.choice = null;
       // A stale action is answered by the fresh view: choose again, no dialog.
-      say(stale ? 'The game had moved on; here is the current position.' : '');
+      say(answer && msg.stale ? 'The game had moved on; here is the current position.' : '');
     } else if (msg.type === 'chat') {
       if (msg.id <= st.chatMax) return;
       st.chatMax = msg.id;

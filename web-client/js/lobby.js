@@ -93,7 +93,17 @@ function createForm(data, scenarios, onCreated) {
   h('button', { type: 'submit' }, 'Create game'), err);
 }
 
-export async function renderLobby(root, { me, setMe, go }) {
+// How often the lobby's lists refresh while it is shown (and whenever the tab gets focus).
+export const LOBBY_REFRESH_MS = 10000;
+
+// Pure: my games with those awaiting me first (the server sorts them so too), the rest in
+// the server's order.
+export function awaitingFirst(games) {
+  return [...games.filter((g) => g.your_turn), ...games.filter((g) => !g.your_turn)];
+}
+
+// Renders the lobby; returns a function that stops its refreshing.
+export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRESH_MS }) {
   const data = await loadGameData();
   clear(root);
   const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
@@ -106,6 +116,17 @@ export async function renderLobby(root, { me, setMe, go }) {
       notice.textContent = ex.message;
     }
   };
+  // A list is redrawn only when its games changed, so that focus and scrolling stay put.
+  const shown = new Map();
+  const fill = (list, key, games, line, empty) => {
+    const text = JSON.stringify(games);
+    if (shown.get(key) === text) return;
+    shown.set(key, text);
+    clear(list);
+    if (!games.length) list.append(h('li', { class: 'empty' }, empty));
+    for (const g of games) list.append(line(g));
+  };
+  let refreshMine = async () => {};
   if (!me) {
     root.append(h('div', { class: 'auth-forms' },
       authForm('login', setMe), authForm('signup', setMe)));
@@ -126,35 +147,63 @@ export async function renderLobby(root, { me, setMe, go }) {
         } else {
           notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
         }
-        refreshMine();
+        refresh();
       }))));
-    const refreshMine = async () => {
+    refreshMine = async () => {
       try {
         const { games } = await api.myGames();
-        clear(mine);
-        if (!games.length) mine.append(h('li', { class: 'empty' }, 'No games yet.'));
-        for (const g of games) mine.append(gameLine(g, data, me));
+        fill(mine, 'mine', awaitingFirst(games), (g) => gameLine(g, data, me), 'No games yet.');
       } catch (ex) {
+        shown.delete('mine');
         mine.replaceChildren(h('li', { class: 'error' }, ex.message));
       }
     };
-    await refreshMine();
   }
   const open = h('ul', { class: 'games open', 'aria-label': 'Open games' });
   root.append(h('section', { class: 'panel' }, h('h2', {}, 'Open games'), open));
-  try {
-    const { games } = await api.openGames();
-    if (!games.length) open.append(h('li', { class: 'empty' }, 'No open games.'));
-    for (const g of games) {
-      const mineSeat = me && (g.players?.scotland === me.username || g.players?.england === me.username);
-      open.append(gameLine({ ...g, your_role: mineSeat ? 'x' : null }, data, me, { onJoin: join }));
+  const refreshOpen = async () => {
+    try {
+      const { games } = await api.openGames();
+      fill(open, 'open', games, (g) => {
+        const mineSeat = me && (g.players?.scotland === me.username || g.players?.england === me.username);
+        return gameLine({ ...g, your_role: mineSeat ? 'x' : null }, data, me, { onJoin: join });
+      }, 'No open games.');
+    } catch (ex) {
+      shown.delete('open');
+      open.replaceChildren(h('li', { class: 'error' }, ex.message));
     }
-  } catch (ex) {
-    open.append(h('li', { class: 'error' }, ex.message));
-  }
+  };
+  let busy = false;
+  let refreshes = 0;
+  const refresh = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      await Promise.all([refreshMine(), refreshOpen()]);
+    } finally {
+      busy = false;
+      root.dataset.refreshes = String(++refreshes); // lets tests wait for a refresh
+    }
+  };
+  await refresh();
+  // Live without a reload: periodically while visible, and at once when the tab comes back.
+  const timer = setInterval(() => {
+    if (document.visibilityState !== 'hidden') refresh();
+  }, refreshMs);
+  const onFocus = () => refresh();
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') refresh();
+  };
+  window.addEventListener('focus', onFocus);
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    clearInterval(timer);
+    window.removeEventListener('focus', onFocus);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
 }
 
-export async function renderInvite(root, { me, token, go }) {
+export async function renderInvite(root, { me, setMe, token, go }) {
   clear(root);
   const notice = h('p', { role: 'status' });
   root.append(h('h1', {}, 'Invitation'), notice);
@@ -162,11 +211,12 @@ export async function renderInvite(root, { me, token, go }) {
     const { game } = await api.invite(token);
     notice.textContent = `Game ${game.id}: ${game.scenario}, created by ${game.created_by}.`;
     if (!me) {
-      root.append(h('p', {}, 'Log in or sign up in the ', h('a', { href: '#/' }, 'lobby'),
-        ', then open this link again.'));
+      // Signing up or logging in here comes back to this invitation.
+      root.append(h('p', {}, 'Log in or sign up to join this game.'),
+        h('div', { class: 'auth-forms' }, authForm('login', setMe), authForm('signup', setMe)));
       return;
     }
-    root.append(h('button', { onclick: async () => {
+    root.append(h('button', { class: 'join-invite', onclick: async () => {
       try {
         await api.join(game.id, token);
         go(`#/game/${game.id}`);

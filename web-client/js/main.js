@@ -12,6 +12,12 @@ const account = document.getElementById('account');
 let me = null;
 let closePage = () => {};
 
+// Tests may ask for a faster lobby refresh with ?lobby_refresh_ms=N.
+function lobbyRefreshMs() {
+  const n = Number(new URLSearchParams(location.search).get('lobby_refresh_ms'));
+  return n >= 200 ? n : undefined;
+}
+
 function go(hash) {
   if (location.hash === hash) route();
   else location.hash = hash;
@@ -38,19 +44,26 @@ function setMe(account) {
   route();
 }
 
+let routeToken = 0;
+
 async function route() {
   closePage();
   closePage = () => {};
+  const mine = ++routeToken;
   const r = parseRoute(location.hash);
   document.body.dataset.page = r.page;
+  let close = null;
   try {
-    if (r.page === 'game') closePage = await openGame(app, { gameId: r.id, observe: r.observe, me });
-    else if (r.page === 'replay') closePage = await openReplay(app, { gameId: r.id });
-    else if (r.page === 'invite') await renderInvite(app, { me, token: r.token, go });
-    else await renderLobby(app, { me, setMe, go });
+    if (r.page === 'game') close = await openGame(app, { gameId: r.id, observe: r.observe, me });
+    else if (r.page === 'replay') close = await openReplay(app, { gameId: r.id });
+    else if (r.page === 'invite') await renderInvite(app, { me, setMe, token: r.token, go });
+    else close = await renderLobby(app, { me, setMe, go, refreshMs: lobbyRefreshMs() });
   } catch (ex) {
     clear(app).append(h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`));
   }
+  // A page that finished opening after the route moved on is closed at once.
+  if (mine === routeToken) closePage = close || (() => {});
+  else close?.();
 }
 
 async function start() {

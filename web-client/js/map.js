@@ -29,9 +29,11 @@ function homeMark(x, y, nobles) {
     s('text', { x: 0, y: 6, 'text-anchor': 'middle' }, nobles.map((n) => n[0]).join('')));
 }
 
+// A block whose face the seat may see: its own, or an enemy block revealed in the battle.
 function ownBlock(b, x, y, opts) {
   const g = s('g', {
-    class: `block own ${b.side}${b.moved ? ' moved' : ''}${b.reserve ? ' reserve' : ''}` +
+    class: `block ${b.revealed ? 'revealed' : 'own'} ${b.side}${b.moved ? ' moved' : ''}` +
+      `${b.reserve ? ' reserve' : ''}` +
       `${opts.selected ? ' selected' : ''}${opts.actionable ? ' actionable' : ''}`,
     transform: `translate(${x},${y})`,
     'data-block': b.id,
@@ -123,6 +125,7 @@ export function createMap(data, { onArea, onBlock }) {
       const items = [];
       for (const st of info.stacks) {
         for (const b of st.own) items.push({ own: b });
+        for (const b of st.revealed) items.push({ own: b });
         for (let k = 0; k < st.hidden; k++) items.push({ hidden: st.side });
       }
       const slots = blockSlots(items.length, c);
@@ -136,7 +139,8 @@ export function createMap(data, { onArea, onBlock }) {
           }));
         } else blockLayer.append(hiddenBlock(it.hidden, x, y));
       });
-      const counts = info.stacks.map((st) => `${SIDE_NAME[st.side]} ${st.own.length + st.hidden}`);
+      const counts = info.stacks.map((st) =>
+        `${SIDE_NAME[st.side]} ${st.own.length + st.revealed.length + st.hidden}`);
       cells.get(areaId).setAttribute('aria-label',
         `${data.area[areaId].name}: ${counts.join(', ') || 'empty'}`);
       if (info.battle) {

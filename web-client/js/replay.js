@@ -17,6 +17,13 @@ import { SIDE_NAME } from './board.js';
 const ROLES = [['all', 'Everything revealed'], ['scotland', 'Scotland\'s view'],
   ['england', 'England\'s view'], ['observer', 'Observer\'s view']];
 
+// Pure: an action of the record as `role`'s view tells it: in full for everything revealed or
+// the seat's own actions, else only who acted (the view itself shows what became known).
+export function actionText(a, role, data) {
+  if (role === 'all' || a.role === role) return `${SIDE_NAME[a.role]}: ${describe(a.action, data)}`;
+  return `${SIDE_NAME[a.role]} decides`;
+}
+
 export async function openReplay(root, { gameId }) {
   const data = await loadGameData();
   clear(root);
@@ -41,11 +48,11 @@ export async function openReplay(root, { gameId }) {
   const go = (d) => { seq = Math.max(0, Math.min(n, seq + d)); slider.value = seq; show(); };
   const controls = h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
     h('label', { for: 'replay-role' }, 'Seen by '), roleSel,
-    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '⏮'),
+    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '«'),
     h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
     h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'), slider,
     h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
-    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '⏭'), stepText,
+    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'), stepText,
     h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
       'Download the record'),
     h('span', { class: 'seed' }, `seed ${record.seed}`));
@@ -56,31 +63,43 @@ export async function openReplay(root, { gameId }) {
   const status = h('section', { class: 'panel status' });
   const logPanel = h('section', { class: 'panel logp' }, h('h2', {}, 'Log'));
   const actionList = h('ol', { class: 'record-actions', start: 1 });
-  record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
-    h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
-      `${SIDE_NAME[a.role]}: ${describe(a.action, data)}`))));
+  // The list is redrawn per role: a seat's view does not say what the other seat decided.
+  let listedFor = null;
+  const listActions = () => {
+    if (listedFor === role) return;
+    listedFor = role;
+    clear(actionList);
+    record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
+      h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
+        actionText(a, role, data)))));
+  };
   root.append(controls, prompt, h('div', { class: 'board' },
     h('div', { class: 'map-holder' }, h('div', { class: 'map-scroll' }, map.el)),
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
       h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
 
+  // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
   const viewOf = (s, r) => {
     const key = `${s}/${r}`;
-    if (!cache.has(key)) cache.set(key, api.replayView(gameId, s, r).then((res) => res.view));
+    if (!cache.has(key)) {
+      const p = api.replayView(gameId, s, r).then((res) => (r === 'all'
+        ? mergeViews(res.views.scotland, res.views.england) : res.view));
+      p.catch(() => cache.delete(key));
+      cache.set(key, p);
+    }
     return cache.get(key);
   };
   let token = 0;
   async function show() {
     const mine = ++token;
     const act = record.actions[seq - 1];
-    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${SIDE_NAME[act.role]}: ${describe(act.action, data)}` : ' · set-up');
+    listActions();
+    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}` : ' · set-up');
     for (const li of actionList.children) li.classList.toggle('current', Number(li.dataset.seq) === seq);
     let view;
     try {
-      view = role === 'all'
-        ? mergeViews(await viewOf(seq, 'scotland'), await viewOf(seq, 'england'))
-        : await viewOf(seq, role);
+      view = await viewOf(seq, role);
     } catch (ex) {
       if (mine === token) notice.textContent = `This server cannot show step ${seq}: ${ex.message}`;
       return;
@@ -98,6 +117,7 @@ export async function openReplay(root, { gameId }) {
     renderBattle(battle, view, ctx);
     renderStatus(status, view, ctx);
     renderLog(logPanel, view);
+    root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }
   root.addEventListener('keydown', (e) => {
     if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;

@@ -171,6 +171,8 @@ test('two players play the card phase, a move and a battle by clicking', async (
   // screenshot is taken at the best moment seen: both sides revealed, with dice if any.
   let revealed = false;
   let shot = false;
+  let engSawWallace = false;
+  let engShot = false;
   for (let guard = 0; guard < 60; guard++) {
     const battleOn = await sco.page.locator('section.battle:not([hidden])').count();
     if (!battleOn) break;
@@ -178,6 +180,21 @@ test('two players play the card phase, a move and a battle by clicking', async (
     if (!p) break;
     const phase = await p.page.locator('.phase-text').innerText();
     if (/move phase|Card choice/.test(phase)) break;
+    // England's map shows the revealed attacker with its face; the rest of Scotland stays blank.
+    if (await eng.page.locator('.block.revealed.scotland[data-block="sco_wallace"] .bstrength').count()) {
+      engSawWallace = true;
+      assert.equal(await eng.page.locator('.block.own.scotland').count(), 0);
+      assert.ok(await eng.page.locator('rect.block.hidden.scotland').count() > 0);
+      if (!engShot) {
+        await eng.page.screenshot({ path: path.join(shots, 'battle-england.png') });
+        await eng.page.setViewportSize({ width: 390, height: 844 });
+        await eng.page.screenshot({ path: path.join(shots, 'battle-phone.png'), fullPage: true });
+        const width = await eng.page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 400, `the phone battle fits the screen (${width}px wide)`);
+        await eng.page.setViewportSize({ width: 1400, height: 1000 });
+      }
+      engShot = true;
+    }
     if ((await sco.page.locator('.bblock').count()) > 1) {
       if (!revealed) await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
       revealed = true;
@@ -190,6 +207,7 @@ test('two players play the card phase, a move and a battle by clicking', async (
     await assertNoLeak(eng, engFrames, 'during the battle');
   }
   assert.ok(revealed, 'the battle was shown with both sides revealed');
+  assert.ok(engSawWallace, 'England\'s map showed Wallace, revealed in the battle, with his strength');
   const log = await sco.page.locator('.log').innerText();
   assert.match(log, /Battle in Angus/);
   assert.match(log, /fires: [1-6]/, 'dice were rolled and shown');

@@ -124,7 +124,7 @@ test('a seat sees its own blocks and only counts of the enemy', async () => {
   assert.equal(fife[0].side, 'scotland');
   assert.deepEqual(fife[0].own.map((b) => [b.name, b.combat, b.movement, b.strength]),
     [['Wallace', 'A3', 3, 4], ['Douglas', 'C3', 2, 3]]);
-  assert.deepEqual(fife[1], { side: 'england', own: [], hidden: 1 });
+  assert.deepEqual(fife[1], { side: 'england', own: [], revealed: [], hidden: 1 });
   assert.equal(stacks.get('mar').stacks.length, 0);
   assert.equal(blockLabel(fife[0].own[1]), 'Douglas, infantry, C3, movement 2, strength 3 of 4, moved');
 });
@@ -156,4 +156,44 @@ test('fire lines give dice and hits; prompts say who is awaited', async () => {
   assert.equal(awaitingText({ awaiting: ['scotland', 'england'] }, 'scotland'), "Your decision (and England's)");
   assert.equal(awaitingText({ awaiting: ['scotland'] }, 'observer'), 'Waiting for Scotland');
   assert.match(awaitingText({ outcome: { winner: 'england', reason: 'nobles' } }, 'scotland'), /England wins/);
+});
+
+test('my games list those awaiting me first, otherwise in the server\'s order', async () => {
+  const { awaitingFirst } = await js('lobby.js').catch(() => ({}));
+  // lobby.js imports the DOM helpers only, which load without a document.
+  assert.ok(awaitingFirst, 'lobby.js loads in node');
+  const games = [{ id: 5, your_turn: false }, { id: 4, your_turn: true }, { id: 3, your_turn: false },
+    { id: 2, your_turn: true }];
+  assert.deepEqual(awaitingFirst(games).map((g) => g.id), [4, 2, 5, 3]);
+});
+
+test('enemy blocks revealed in the battle show their face; the rest of the enemy stays a count', async () => {
+  const { areaStacks } = await js('board.js');
+  const view = {
+    areas: [
+      area('fife', { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_wallace', strength: 4 }] },
+        { count: 3, moved: 0, reserves: ['sea'] }),
+      area('angus', { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_douglas', strength: 3 }] },
+        { count: 2, moved: 0, reserves: [] }),
+    ],
+    battle: { area: 'fife', revealed: { scotland: [{ block: 'sco_wallace', strength: 4 }],
+      england: [{ block: 'eng_edward', strength: 3 }] } },
+  };
+  const stacks = areaStacks(view, data);
+  const [sco, eng] = stacks.get('fife').stacks;
+  assert.deepEqual(sco.own.map((b) => b.id), ['sco_wallace']);
+  assert.deepEqual(sco.revealed, [], 'own blocks are not drawn twice');
+  assert.deepEqual(eng.revealed.map((b) => [b.name, b.strength, b.revealed]), [['Edward', 3, true]]);
+  assert.equal(eng.hidden, 2, 'the other English blocks in Fife (one a reserve) stay blank');
+  assert.deepEqual(stacks.get('angus').stacks[1], { side: 'england', own: [], revealed: [], hidden: 2 },
+    'no faces outside the battle');
+});
+
+test('a replay from one seat\'s view does not say what the other seat decided', async () => {
+  const { actionText } = await js('replay.js');
+  const move = { seq: 3, role: 'scotland', action: { kind: 'move', block: 'sco_douglas', to: 'lothian' } };
+  assert.equal(actionText(move, 'all', data), 'Scotland: Move Douglas to Lothian');
+  assert.equal(actionText(move, 'scotland', data), 'Scotland: Move Douglas to Lothian');
+  assert.equal(actionText(move, 'england', data), 'Scotland decides');
+  assert.equal(actionText(move, 'observer', data), 'Scotland decides');
 });

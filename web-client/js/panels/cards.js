@@ -21,7 +21,15 @@ export function renderCards(el, view, ctx) {
   el.append(h('p', { class: 'card-status' }, ['scotland', 'england'].map((side) =>
     h('span', { class: `chip ${side}` }, `${SIDE_NAME[side]}: ${sizes[side] ?? 0} in hand` +
       (view.phase === 'card_choice' || chosen[side] ? (chosen[side] ? ', has chosen' : ', choosing') : '')))));
-  if (role !== 'observer') {
+  if (role === 'all' && cards.hands) {
+    // A finished game with everything revealed: each side's hand, labelled.
+    for (const side of ['scotland', 'england']) {
+      el.append(h('p', { class: 'hand-owner' }, `${SIDE_NAME[side]}'s hand`),
+        h('div', { class: `hand ${side}`, role: 'list', 'aria-label': `${SIDE_NAME[side]}'s hand` },
+          (cards.hands[side] || []).map((id) => h('div', { class: 'card inert', role: 'listitem' },
+            cardFace(data, id)))));
+    }
+  } else if (role !== 'observer') {
     if (cards.my_choice) {
       el.append(h('p', { class: 'my-choice' }, 'My card (secret until both have chosen): ',
         h('strong', {}, cardName(data.card[cards.my_choice]) ?? cards.my_choice)));

@@ -1,0 +1,74 @@
+#pragma once
+
+// Per-role view versions (docs/protocol.md, `seq`). A client's seq is the version of its own
+// role's view: it moves only when what that role may see changed. A global action count would
+// let a seat count the other seat's hidden decisions (how many victuals steps, builds or
+// disbands England made in winter), which RULES 13.1.4 and 13.3 hide; a version that moves only
+// with the seat's own view tells it nothing its view does not.
+//
+// A role's view is compared without its log lines: the engine's log only grows, except that
+// an undo truncates it (never both in one action), so the view's log_size together with the
+// rest of the view decides whether anything changed.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/core/game.h"
+#include "rules/core/role.h"
+#include "storage/store.h"
+
+namespace blockfog::server {
+
+inline constexpr std::size_t kViewRoles = 3;  // Scotland, England, Observer
+
+// What the room remembers of one role's current view.
+struct RoleView {
+  std::int64_t version = 0;
+  std::size_t log_size = 0;
+  std::string key;  // the view without log lines, serialised: equal keys mean equal views
+};
+
+// The views of all three roles after one action, ready to be committed and then published.
+struct ViewChange {
+  std::array<RoleView, kViewRoles> next;
+  // For each role whose view changed: its view holding only the lines its clients lack.
+  std::array<std::optional<nlohmann::json>, kViewRoles> increments;
+  std::array<std::int64_t, kViewRoles> log_from{};
+  storage::ViewVersions versions() const;
+};
+
+class RoleViews {
+ public:
+  // The views of `game` at the given versions (0, 0, 0 right after setup).
+  void reset(const core::Game& game, const storage::ViewVersions& versions);
+  // What changes when the game becomes `next`; *this is unchanged until accept().
+  ViewChange change_to(const core::Game& next) const;
+  void accept(const ViewChange& change) { views_ = change.next; }
+
+  std::int64_t version(core::Role role) const { return views_[index(role)].version; }
+  storage::ViewVersions versions() const;
+
+  static std::size_t index(core::Role role) { return static_cast<std::size_t>(role); }
+
+ private:
+  std::array<RoleView, kViewRoles> views_;
+};
+
+// The versions after replaying a whole log, for actions stored without them (before the
+// migration that added them): `observe` is called once per state, setup first.
+class VersionCounter {
+ public:
+  void observe(const core::Game& game);
+  storage::ViewVersions versions() const { return views_.versions(); }
+
+ private:
+  RoleViews views_;
+  bool started_ = false;
+};
+
+}  // namespace blockfog::server

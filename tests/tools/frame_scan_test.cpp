@@ -1,0 +1,65 @@
+// The load client's frame scanner reads the fields it acts on from real server frames (as the
+// protocol encodes them) exactly as a JSON parser would.
+
+#include "tools/blockfog-load/frame_scan.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/messages.h"
+
+namespace blockfog::load {
+namespace {
+
+using nlohmann::json;
+
+TEST(FrameScan, ReadsAViewsVersionRefAndLegalActions) {
+  const json actions = json::array({{{"kind", "move"}, {"block", "sco_wallace"}, {"to", "lothian"}},
+                                    {{"kind", "pass"}},
+                                    {{"kind", "chat"}, {"text", "a \"quoted\" ] } text"}}});
+  const json view = {{"game", "hots"},
+                     {"areas", json::array({{{"id", "fife"}}})},
+                     {"legal_actions", actions},
+                     {"log", json::array({{{"i", 4}, {"text", "\"legal_actions\":[] in a line"}}})},
+                     {"log_size", 5}};
+  const auto frame =
+      protocol::encode(protocol::ServerMessage{protocol::ViewMessage{42, view, 4, "r7", true}});
+  const auto scanned = scan_frame(frame);
+  ASSERT_TRUE(scanned);
+  EXPECT_EQ(scanned->type, "view");
+  EXPECT_EQ(scanned->seq, 42);
+  EXPECT_EQ(scanned->ref, "r7");
+  EXPECT_TRUE(scanned->stale);
+  EXPECT_FALSE(scanned->finished);
+  ASSERT_EQ(scanned->actions.size(), 3U);
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    EXPECT_EQ(json::parse(scanned->actions[i]), actions[i]);
+  }
+}
+
+TEST(FrameScan, AViewWithoutRefIsNotAnAnswerAndAnOutcomeEndsTheGame) {
+  const json view = {{"legal_actions", json::array()},
+                     {"outcome", {{"winner", "england"}, {"reason", "sudden death"}}}};
+  const auto scanned = scan_frame(
+      protocol::encode(protocol::ServerMessage{protocol::ViewMessage{3, view, 0, {}, false}}));
+  ASSERT_TRUE(scanned);
+  EXPECT_FALSE(scanned->ref);
+  EXPECT_FALSE(scanned->stale);
+  EXPECT_TRUE(scanned->actions.empty());
+  EXPECT_TRUE(scanned->finished);
+}
+
+TEST(FrameScan, ReadsAnErrorsCodeAndRef) {
+  const auto scanned = scan_frame(protocol::encode(protocol::ServerMessage{
+      protocol::ErrorMessage{protocol::ErrorCode::IllegalAction, "no \"ref\":\"x\"", "r9"}}));
+  ASSERT_TRUE(scanned);
+  EXPECT_EQ(scanned->type, "error");
+  EXPECT_EQ(scanned->error_code, "illegal_action");
+  EXPECT_EQ(scanned->ref, "r9");
+  EXPECT_FALSE(scan_frame("not json"));
+  EXPECT_FALSE(scan_frame(R"({"v":1})"));
+}
+
+}  // namespace
+}  // namespace blockfog::load

@@ -1,0 +1,294 @@
+// Shared by the end-to-end tests: players in browser contexts, clicking an action and waiting
+// for the view that answers it, a random player that acts only by clicking what the page offers,
+// a fast in-page WebSocket player for the seat that is not under test, and the fog-of-war watch
+// on England's page (every WebSocket frame and replay answer it receives, and its DOM).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './harness.js';
+
+const raw = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'));
+export const BLOCK_NAME = Object.fromEntries(raw.blocks.map((b) => [b.id, b.name]));
+export const EVENT_CARDS = raw.cards.deck.filter((c) => c.kind !== 'move').map((c) => c.id);
+// Scottish blocks whose names say nothing else on the page (no area, noble, card or phase is
+// called so): England's page may show them only once a view it got revealed them.
+const TELLING = raw.blocks.filter((b) => b.id.startsWith('sco_') &&
+  ['infantry', 'cavalry', 'archers'].includes(b.type)).map((b) => b.id);
+
+export const PASSWORD = 'correct horse battery';
+
+export async function newPlayer(browser, server, name, { viewport, fog, query = '' } = {}) {
+  const context = await browser.newContext({ viewport: viewport || { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const p = { name, context, page, views: [] };
+  page.on('pageerror', (e) => assert.fail(`${name}: page error ${e.message}`));
+  // Every view frame the page gets (the latest is the page's current view).
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    const text = String(f.payload);
+    fog?.frame(text);
+    if (text.includes('"type":"view"')) p.views.push(JSON.parse(text));
+  }));
+  await page.goto(`${server.url}/${query}`);
+  await page.fill('#signup-user', name);
+  await page.fill('#signup-pass', PASSWORD);
+  await page.click('form.signup button[type=submit]');
+  await page.waitForSelector('form.create');
+  return p;
+}
+
+export const viewsCount = (p) => p.page.evaluate(() => document.getElementById('app').dataset.views);
+
+export async function waitForViews(p, before, timeout = 20000) {
+  await p.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b,
+    before, { timeout });
+}
+
+// Clicks one thing and waits for the view that answers it.
+export async function act(p, selector) {
+  const before = await viewsCount(p);
+  const target = p.page.locator(selector).first();
+  if (!(await target.count())) {
+    throw new Error(`${p.name}: nothing matches ${selector}; prompt: ` +
+      `${await p.page.locator('.prompt').innerText()}`);
+  }
+  await target.click();
+  await waitForViews(p, before);
+}
+
+export const isAwaited = (p) => p.page.locator('.prompt .awaiting.mine').count().then((n) => n > 0);
+export const phaseText = (p) => p.page.locator('.phase-text').innerText();
+export const lastView = (p) => p.views.at(-1)?.view;
+
+// Waits until one of `players` is awaited (or `stop()` holds); returns it, or null.
+export async function waitForAwaited(players, { timeout = 30000, stop = () => false } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if (await stop()) return null;
+    for (const p of players) if (await isAwaited(p)) return p;
+    if (Date.now() > deadline) throw new Error('nobody is awaited');
+    await players[0].page.waitForTimeout(50); // polling the page, not waiting for the game
+  }
+}
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+// Clicks an SVG element (a block or a target ring); if something is drawn over it, sends the
+// click to it all the same, as a screen reader's activation would.
+async function clickThing(locator) {
+  try {
+    await locator.click({ timeout: 3000 });
+  } catch {
+    await locator.dispatchEvent('click');
+  }
+}
+
+// Plays one decision of an awaited page by clicking what it offers, at random: a card
+// (an event card first when `preferEvents`), a block and then what that block may do, an
+// area, or a button. Never undo. Returns a description of what was clicked.
+export async function clickRandomAction(p, { preferEvents = false, avoid = [] } = {}) {
+  const { page } = p;
+  const before = await viewsCount(p);
+  const cards = await page.locator('.hand button.card:not([disabled])').evaluateAll((els) =>
+    els.map((e) => e.dataset.card));
+  if (cards.length) {
+    const events = cards.filter((c) => EVENT_CARDS.includes(c));
+    const card = preferEvents && events.length ? pick(events) : pick(cards);
+    await page.click(`.hand button.card[data-card="${card}"]`);
+    await waitForViews(p, before);
+    return `card ${card}`;
+  }
+  const kinds = [];
+  const count = async (sel) => page.locator(sel).count();
+  // Buttons of the kinds in `avoid` (e.g. declining an event) only when nothing else is offered.
+  let ACTS = '.action-bar button.act:not(.cancel):not(.act-undo):not([disabled])';
+  const avoiding = ACTS + avoid.map((k) => `:not(.act-${k})`).join('');
+  if (await count('.block.actionable') || await count('button.bblock') || await count('.target-ring') ||
+    await count(avoiding)) ACTS = avoiding;
+  if (await count('.block.actionable')) kinds.push('.block.actionable');
+  if (await count('button.bblock')) kinds.push('button.bblock');
+  if (await count('.target-ring')) kinds.push('.target-ring');
+  if (await count(ACTS)) kinds.push(ACTS);
+  if (!kinds.length) throw new Error(`${p.name}: nothing to click; prompt: ${await page.locator('.prompt').innerText()}`);
+  const kind = pick(kinds);
+  const all = page.locator(kind);
+  const target = all.nth(Math.floor(Math.random() * (await all.count())));
+  let what = `${kind} ${await target.getAttribute('data-block') ?? await target.getAttribute('data-target') ?? await target.innerText().catch(() => '')}`;
+  if (kind === '.block.actionable' || kind === 'button.bblock') {
+    // Selecting a block: then one of its actions, a button or a highlighted area.
+    await clickThing(target);
+    await page.waitForSelector('.action-bar .act.cancel');
+    const next = [];
+    if (await count('.target-ring')) next.push('.target-ring');
+    if (await count(ACTS)) next.push(ACTS);
+    assert.ok(next.length, `${p.name}: a selected block offers nothing`);
+    const follow = page.locator(pick(next));
+    const chosen = follow.nth(Math.floor(Math.random() * (await follow.count())));
+    what += ` then ${await chosen.getAttribute('data-target') ?? await chosen.innerText()}`;
+    await clickThing(chosen);
+  } else {
+    await clickThing(target);
+  }
+  // Either the view answers, or several actions lead there and the page asks which.
+  await page.waitForFunction((b) => document.getElementById('app').dataset.views !== b ||
+    /Choose:/.test(document.querySelector('.action-bar')?.textContent || ''), before, { timeout: 20000 });
+  if ((await viewsCount(p)) === before) {
+    const choices = page.locator('.action-bar button.act:not(.cancel)');
+    const choice = choices.nth(Math.floor(Math.random() * (await choices.count())));
+    what += ` choosing ${await choice.innerText()}`;
+    await choice.click();
+    await waitForViews(p, before);
+  }
+  return what;
+}
+
+// The ids England may know in one view: dead and not-in-play blocks, and those revealed in the
+// battle of that view. A view of a finished game may show everything (RULES 13.1.6).
+function allowedIn(view) {
+  const ids = new Set([...(view.dead || []), ...(view.not_in_play || [])]);
+  for (const list of Object.values(view.battle?.revealed || {})) for (const r of list) ids.add(r.block);
+  return ids;
+}
+
+// Watches what one seat ("england") receives: every frame and replay answer is checked on its
+// own, and the page's DOM against everything the seat was ever shown.
+export class FogWatch {
+  constructor(role = 'england') {
+    this.role = role;
+    this.enemy = role === 'england' ? 'scotland' : 'england';
+    this.prefix = role === 'england' ? 'sco_' : 'eng_';
+    this.leaks = [];
+    this.everShown = new Set();
+    this.over = false;
+    this.frames = 0;
+  }
+
+  // A WebSocket frame, as received.
+  frame(text) {
+    this.frames += 1;
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.leaks.push(`not JSON: ${text.slice(0, 100)}`);
+      return;
+    }
+    this.check(text, msg.type === 'view' ? msg.view : null);
+  }
+
+  // A view as the seat got it some other way (a replay step).
+  view(view) {
+    this.check(JSON.stringify(view), view);
+  }
+
+  check(text, view) {
+    let allowed = new Set();
+    if (view) {
+      if (view.outcome) {
+        this.over = true;
+        return;
+      }
+      allowed = allowedIn(view);
+      for (const id of allowed) this.everShown.add(id);
+      for (const area of view.areas || []) {
+        for (const key of Object.keys(area[this.enemy] || {})) {
+          if (!['count', 'moved', 'reserves'].includes(key)) {
+            this.leaks.push(`${this.role} sees '${key}' of ${this.enemy} blocks in ${area.id}`);
+          }
+        }
+      }
+    }
+    const re = new RegExp(`"(${this.prefix}[a-z_]+)"`, 'g');
+    for (const m of text.matchAll(re)) {
+      if (!allowed.has(m[1])) {
+        this.leaks.push(`${this.role} received ${m[1]} in ...${text.slice(Math.max(0, m.index - 150), m.index + 50)}`);
+      }
+    }
+  }
+
+  // Fails the test if anything leaked so far, in the frames or in the page.
+  // `except`: parts of the page not to look at (a selector), else the whole page is.
+  async assertClean(page, when, except = null) {
+    assert.deepEqual(this.leaks, [], `${this.role}'s frames ${when}`);
+    if (this.over || this.role !== 'england') return;
+    const html = except
+      ? await page.evaluate((sel) => {
+        const copy = document.documentElement.cloneNode(true);
+        for (const e of copy.querySelectorAll(sel)) e.remove();
+        return copy.outerHTML;
+      }, except)
+      : await page.content();
+    for (const id of TELLING) {
+      if (this.everShown.has(id)) continue;
+      const m = new RegExp(`\\b${BLOCK_NAME[id]}\\b|${id}`).exec(html);
+      assert.equal(m, null, `England's page ${when} shows the hidden ${BLOCK_NAME[id]}: ` +
+        `...${m ? html.slice(Math.max(0, m.index - 200), m.index + 50) : ''}`);
+    }
+  }
+}
+
+// A fast player for a seat that is not under test: a WebSocket opened inside a page of the
+// seat's own browser context (so with its session cookie), choosing random legal actions from
+// each view (never undo) as soon as the seat is awaited. Runs until stopBot() or, with
+// `toTheEnd`, until the game is over; resolves to the number of actions sent.
+export async function startBot(p, server, gameId, { toTheEnd = false, fog = null } = {}) {
+  const page = await p.context.newPage();
+  page.on('pageerror', (e) => assert.fail(`${p.name} bot: page error ${e.message}`));
+  if (fog) page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload))));
+  await page.goto(`${server.url}/healthz`);
+  const done = page.evaluate(({ id, toTheEnd: end }) => new Promise((resolve, reject) => {
+    let sent = 0;
+    let role = null;
+    const ws = new WebSocket(`ws://${location.host}/ws/games/${id}`);
+    window.stopBot = () => {
+      ws.close();
+      resolve(sent);
+    };
+    ws.onclose = () => resolve(sent);
+    ws.onerror = () => reject(new Error('bot WebSocket failed'));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'welcome') role = m.role;
+      else if (m.type === 'error') {
+        // A refused action (e.g. both chose at once): ask for the current view again.
+        ws.send(JSON.stringify({ v: 1, type: 'sync', chat_since: 1e9 }));
+      } else if (m.type === 'view') {
+        const v = m.view;
+        if (v.outcome) {
+          if (end) window.stopBot();
+          return;
+        }
+        if (!(v.awaiting || []).includes(role)) return;
+        const acts = (v.legal_actions || []).filter((a) => a.kind !== 'undo');
+        if (!acts.length) return;
+        const action = acts[Math.floor(Math.random() * acts.length)];
+        sent += 1;
+        ws.send(JSON.stringify({ v: 1, type: 'action', seq: m.seq, action }));
+      }
+    };
+  }), { id: gameId, toTheEnd });
+  return {
+    done,
+    async stop() {
+      await page.evaluate(() => window.stopBot?.()).catch(() => {});
+      const n = await done;
+      await page.close();
+      return n;
+    },
+  };
+}
+
+// Creates a public game as `creator` (Scotland) and lets `joiner` join it from the lobby;
+// both end on the game page. Returns the game id.
+export async function startGame(creator, joiner) {
+  await creator.page.selectOption('#create-side', 'scotland');
+  await creator.page.click('form.create button[type=submit]');
+  const line = creator.page.locator('.games.mine .game-line').first();
+  await line.waitFor();
+  const id = Number(await line.getAttribute('data-game'));
+  await joiner.page.reload();
+  await joiner.page.locator(`.games.open button.join[data-game="${id}"]`).click();
+  await joiner.page.waitForSelector('.seat.england');
+  await creator.page.goto(`${creator.page.url().split('#')[0]}#/game/${id}`);
+  await creator.page.waitForSelector('.seat.scotland');
+  return id;
+}

@@ -1,0 +1,121 @@
+// End to end in headless Chromium: two players play the first year (and more if needed) only by
+// clicking what their pages offer, at random: a move is made and taken back with the undo
+// button, an event card is played and resolved by clicking, and the winter is played through.
+// England's page never holds a hidden Scottish block (every frame, and its DOM).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startServer, startBrowser, outputDir } from './harness.js';
+import {
+  newPlayer, startGame, FogWatch, waitForAwaited, clickRandomAction, phaseText, lastView,
+  viewsCount, waitForViews, EVENT_CARDS,
+} from './helpers.js';
+
+let server;
+let browser;
+const shots = outputDir();
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const moveInfo = (p) => p.page.locator('.move-info').innerText();
+
+// Moves a block by clicking, then takes the move back with the undo button. False if the
+// move left nothing to undo (it ended the phase), so that the caller tries again later.
+async function moveAndUndo(p) {
+  const info = await moveInfo(p);
+  const lines = await p.page.locator('.log li').count();
+  const block = p.page.locator('.block.actionable').first();
+  const id = await block.getAttribute('data-block');
+  await block.click();
+  const ring = p.page.locator('.target-ring').first();
+  if (!(await ring.count())) {
+    await p.page.locator('.action-bar .act.cancel').click();
+    return false;
+  }
+  let views = await viewsCount(p);
+  await ring.click();
+  await p.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b ||
+    /Choose:/.test(document.querySelector('.action-bar')?.textContent || ''), views);
+  if ((await viewsCount(p)) === views) {
+    await p.page.locator('.action-bar button.act:not(.cancel)').first().click();
+    await waitForViews(p, views);
+  }
+  if (!(await p.page.locator('.action-bar button.act-undo').count())) {
+    return false;
+  }
+  assert.notEqual(await moveInfo(p), info, `moving ${id} changed the move points or the moving block`);
+  await p.page.screenshot({ path: path.join(shots, 'move-undo.png') });
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await p.page.screenshot({ path: path.join(shots, 'move-phone.png'), fullPage: true });
+  await p.page.setViewportSize({ width: 1400, height: 1000 });
+  views = await viewsCount(p);
+  await p.page.locator('.action-bar button.act-undo').click();
+  await waitForViews(p, views);
+  assert.equal(await moveInfo(p), info, 'undo restored the move points');
+  assert.equal(await p.page.locator('.log li').count(), lines, 'undo took the move out of the log');
+  assert.equal(await p.page.locator(`.block.actionable[data-block="${id}"]`).count(), 1,
+    `${id} may move again`);
+  return true;
+}
+
+test('undo, an event card and the winter, all by clicking', async () => {
+  const fog = new FogWatch('england');
+  const sco = await newPlayer(browser, server, 'robert', {});
+  const eng = await newPlayer(browser, server, 'longshanks', { fog });
+  await startGame(sco, eng);
+  const players = [sco, eng];
+  await eng.page.waitForSelector('button.card');
+  const startYear = lastView(eng).year;
+  const events = EVENT_CARDS.map((c) => c);
+  let undone = false;
+  let eventClicks = 0;
+  let winterClicks = 0;
+  let winterShot = false;
+  let eventShot = false;
+  const history = [];
+  const done = () => undone && eventClicks > 0 && winterClicks > 0 && lastView(eng).year > startYear;
+  for (let guard = 0; guard < 3000 && !done(); guard++) {
+    const view = lastView(eng);
+    if (view.outcome || view.year > startYear + 2) break;
+    const p = await waitForAwaited(players, { stop: done });
+    if (!p) break;
+    const phase = await phaseText(p);
+    if (!undone && /move phase/.test(phase) && (await p.page.locator('.block.actionable').count())) {
+      undone = await moveAndUndo(p);
+      continue;
+    }
+    const isEvent = /: event|pillage/.test(phase);
+    const isWinter = /winter|homecoming/.test(phase);
+    if (isEvent && !eventShot) {
+      await p.page.screenshot({ path: path.join(shots, 'event.png') });
+      eventShot = true;
+    }
+    if (isWinter && !winterShot) {
+      await p.page.screenshot({ path: path.join(shots, 'winter.png') });
+      winterShot = true;
+    }
+    const what = await clickRandomAction(p, { preferEvents: true, avoid: ['decline'] });
+    history.push(`${p.name} in ${phase}: ${what}`);
+    if (isEvent && !/Decline/.test(what)) eventClicks += 1;
+    if (isWinter) winterClicks += 1;
+    if (guard % 20 === 0) await fog.assertClean(eng.page, `after ${history.at(-1)}`);
+  }
+  const log = await sco.page.locator('.log').innerText();
+  const tail = history.slice(-15).join('\n');
+  assert.ok(undone, `a move was undone by clicking undo\n${tail}`);
+  assert.match(log, new RegExp(`Cards revealed: .*(${events.map((c) => c.replace('_', ' ')).join('|')})`, 'i'),
+    'an event card was played');
+  assert.ok(eventClicks > 0, `an event was resolved by clicking\n${tail}`);
+  assert.ok(winterClicks > 0, `the winter was played by clicking\n${tail}`);
+  assert.ok(lastView(eng).year > startYear, `the game went past the winter of ${startYear}`);
+  assert.ok(fog.frames > 20, 'England received the views of the whole year');
+  await fog.assertClean(eng.page, 'at the end');
+});

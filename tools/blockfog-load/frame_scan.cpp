@@ -1,0 +1,103 @@
+#include "tools/blockfog-load/frame_scan.h"
+
+#include <charconv>
+
+namespace blockfog::load {
+namespace {
+
+// The value after `"key":` in `text`, or empty.
+std::string_view value_of(std::string_view text, std::string_view key) {
+  const std::string needle = "\"" + std::string(key) + "\":";
+  const auto at = text.find(needle);
+  if (at == std::string_view::npos) return {};
+  return json_value_at(text, at + needle.size());
+}
+
+std::string unquote(std::string_view value) {
+  if (value.size() < 2 || value.front() != '"') return {};
+  return std::string(value.substr(1, value.size() - 2));  // refs and codes have no escapes
+}
+
+// The elements of a JSON array's text, each as its own text.
+std::vector<std::string> elements(std::string_view array) {
+  std::vector<std::string> items;
+  if (array.size() < 2 || array.front() != '[') return items;
+  std::size_t at = 1;
+  while (at < array.size() && array[at] != ']') {
+    const auto item = json_value_at(array, at);
+    if (item.empty()) break;
+    items.emplace_back(item);
+    at += item.size();
+    if (at < array.size() && array[at] == ',') ++at;
+  }
+  return items;
+}
+
+}  // namespace
+
+std::string_view json_value_at(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return {};
+  const char first = text[at];
+  if (first == '"') {
+    for (std::size_t i = at + 1; i < text.size(); ++i) {
+      if (text[i] == '\\') {
+        ++i;
+      } else if (text[i] == '"') {
+        return text.substr(at, i + 1 - at);
+      }
+    }
+    return {};
+  }
+  if (first == '{' || first == '[') {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = at; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == '"') {
+          in_string = false;
+        }
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (--depth == 0) return text.substr(at, i + 1 - at);
+      }
+    }
+    return {};
+  }
+  std::size_t end = at;
+  while (end < text.size() && text[end] != ',' && text[end] != '}' && text[end] != ']') ++end;
+  return text.substr(at, end - at);
+}
+
+std::optional<ScannedFrame> scan_frame(std::string_view frame) {
+  if (frame.empty() || frame.front() != '{') return std::nullopt;
+  // The envelope's fields all come before "view" (sorted keys), so look for them there only.
+  const auto view_at = frame.find("\"view\":{");
+  const std::string_view envelope = frame.substr(0, view_at);
+  ScannedFrame scanned;
+  scanned.type = unquote(value_of(envelope, "type"));
+  if (scanned.type.empty()) return std::nullopt;
+  if (const auto ref = value_of(envelope, "ref"); !ref.empty()) scanned.ref = unquote(ref);
+  if (scanned.type == "error") {
+    scanned.error_code = unquote(value_of(envelope, "code"));
+    return scanned;
+  }
+  if (scanned.type != "view" || view_at == std::string_view::npos) return scanned;
+  const auto seq = value_of(envelope, "seq");
+  std::int64_t number = 0;
+  if (std::from_chars(seq.data(), seq.data() + seq.size(), number).ec == std::errc()) {
+    scanned.seq = number;
+  }
+  scanned.stale = value_of(envelope, "stale") == "true";
+  const std::string_view view = json_value_at(frame, view_at + 7);
+  scanned.actions = elements(value_of(view, "legal_actions"));
+  scanned.finished = view.find("\"outcome\":{") != std::string_view::npos;
+  return scanned;
+}
+
+}  // namespace blockfog::load
