@@ -6,6 +6,24 @@ namespace blockfog::server::testing {
 
 using nlohmann::json;
 
+void Seat::apply_view(const json& message) {
+  // A pushed view holds only the log lines from log_from on (docs/protocol.md): keep ours
+  // before that index and append, so that `view` is always the whole view.
+  json next = message.at("view");
+  const std::size_t log_from = message.value("log_from", std::size_t{0});
+  json lines = json::array();
+  if (log_from > 0 && view.is_object()) {
+    for (const auto& line : view.at("log")) {
+      if (line.at("i").get<std::size_t>() < log_from) lines.push_back(line);
+    }
+  }
+  for (const auto& line : next.value("log", json::array())) lines.push_back(line);
+  next["log"] = std::move(lines);
+  view = std::move(next);
+  seq = message.at("seq");
+  ++views;
+}
+
 bool Seat::read_frame() {
   const auto frame = ws.read();
   if (!frame) return false;
@@ -16,9 +34,7 @@ bool Seat::read_frame() {
   }
   const std::string type = j.value("type", "");
   if (type == "view") {
-    view = j.at("view");
-    seq = j.at("seq");
-    ++views;
+    apply_view(j);
   } else if (type == "welcome") {
     role = j.value("role", "");
   } else if (type == "error") {
@@ -45,11 +61,9 @@ bool Seat::barrier() {
     if (!frame) return false;
     const json j = json::parse(*frame, nullptr, false);
     if (j.is_object() && j.value("type", "") == "pong") return true;
-    if (j.is_object() && j.value("type", "") == "view") {
-      view = j.at("view");
-      seq = j.at("seq");
-      ++views;
-    } else if (j.is_object() && j.value("type", "") == "error") {
+    if (j.is_object() && j.value("type", "") == "view")
+      apply_view(j);
+    else if (j.is_object() && j.value("type", "") == "error") {
       errors.push_back(j);
     }
   }

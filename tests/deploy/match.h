@@ -32,6 +32,8 @@ struct Seat {
   // Sends a ping and reads everything up to the pong.
   bool barrier();
   bool has_legal_actions() const;
+  // Takes a view message, completing its log from the one held.
+  void apply_view(const nlohmann::json& message);
 };
 
 // Creates a braveheart game with `scotland` and has `england` join it; returns its id.
