@@ -10,6 +10,7 @@ packages=(
   chromium  # headless browser for the web client's end-to-end tests (tests/web)
   nodejs    # runs those tests; the machines' nodejs package (v20) brings npm with it
   nginx     # the TLS reverse proxy of deploy/nginx/, started by its test (tests/deploy)
+  curl      # the container's HEALTHCHECK command, run on the host by deploy/check-image.sh
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
