@@ -5,13 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "rules/hots/module.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
+#include "tests/server/stored_games.h"
+#include "tests/server/test_client.h"
 
 namespace blockfog::server::testing {
 namespace {
@@ -112,6 +116,31 @@ TEST(ServerRestart, KillNineMidGameLosesNoAcknowledgedActionAndResumesExactly) {
     }
     EXPECT_TRUE(c->restarting) << c->role;
   }
+}
+
+// The server died after committing the action that ended a game but before marking the game
+// finished: on restart the replay of the log finishes it, and the record is published.
+TEST(ServerRestart, AGameEndedInTheLogButNotMarkedFinishedIsFinishedOnRestart) {
+  TempDir dir;
+  const auto game_id = store_game(server_db(dir), 31, StoredEnd::FinishedUnmarked);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  ServerProcess server(dir.path());
+  HttpClient anybody(server.port());
+  const std::string game = "/api/games/" + std::to_string(game_id);
+  json details;
+  for (int i = 0; i < 100; ++i) {  // the status is written by the storage thread meanwhile
+    details = anybody.get(game).json()["game"];
+    if (details["status"] == "finished") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(details["status"], "finished");
+  EXPECT_TRUE(details.contains("result"));
+  EXPECT_TRUE(details.contains("seed"));
+  const auto record = anybody.get(game + "/record");
+  ASSERT_EQ(record.status, 200) << record.body;
+  const auto replayed = replay_record(record.json());
+  ASSERT_TRUE(replayed);
+  EXPECT_TRUE(replayed->outcome().finished);
 }
 
 }  // namespace

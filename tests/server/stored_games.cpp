@@ -1,0 +1,76 @@
+#include "tests/server/stored_games.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+
+#include "rules/hots/module.h"
+#include "server/game_loader.h"
+
+namespace blockfog::server::testing {
+
+using nlohmann::json;
+
+std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end) {
+  storage::Store store(db, kNow);
+  store.database().exec(
+      "PRAGMA synchronous = OFF");  // a test fixture: no need to wait for the disk
+  const auto tag = std::to_string(rng_seed);
+  const auto scot = store.create_account("replay_scot_" + tag, "x", kNow);
+  const auto eng = store.create_account("replay_eng_" + tag, "x", kNow);
+  std::mt19937_64 rng(rng_seed);
+  std::string seed_hex;
+  for (int i = 0; i < 4; ++i) {
+    char word[17];
+    std::snprintf(word, sizeof word, "%016llx", static_cast<unsigned long long>(rng()));
+    seed_hex += word;
+  }
+  storage::NewGame game;
+  game.rules_version = std::string(hots::module().rules_version());
+  game.scenario = "braveheart";
+  game.seed_hex = seed_hex;
+  game.seed_sha256 = seed_commitment(seed_hex);
+  game.created_by = scot->id;
+  game.creator_role = "scotland";
+  const auto row = store.create_game(game, kNow);
+  EXPECT_EQ(store.take_seat(row.id, "england", eng->id, kNow), storage::SeatOutcome::Seated);
+  store.set_game_status(row.id, storage::GameStatus::Active, kNow);
+  auto loaded = setup_game(*store.find_game(row.id));
+  EXPECT_TRUE(loaded.game) << loaded.error;
+  if (!loaded.game) return row.id;
+  auto& g = *loaded.game;
+  store.save_snapshot(row.id, 0, g.to_json().dump(), g.state_hash(), kNow);
+  if (end == StoredEnd::Open) return row.id;
+  std::int64_t seq = 1;
+  for (; seq <= 5000 && !g.outcome().finished; ++seq) {
+    std::vector<std::pair<core::Role, json>> choices;
+    for (auto role : g.active_roles()) {
+      for (const auto& a : g.legal_actions(role)) choices.emplace_back(role, a);
+    }
+    EXPECT_FALSE(choices.empty()) << "stuck at action " << seq;
+    if (choices.empty()) return row.id;
+    const auto& [role, action] =
+        choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
+    EXPECT_FALSE(g.apply(role, action)) << action.dump();
+    store.append_action(row.id, seq, core::role_name(role), action.dump(), g.state_hash(), kNow);
+  }
+  EXPECT_TRUE(g.outcome().finished) << "no end after " << seq - 1 << " actions";
+  if (end == StoredEnd::Finished) {
+    store.set_game_status(row.id, storage::GameStatus::Finished, kNow, R"({"winner":null})");
+  }
+  return row.id;
+}
+
+std::int64_t store_finished_game(const std::filesystem::path& db, std::uint64_t rng_seed,
+                                 storage::GameStatus status) {
+  return store_game(db, rng_seed,
+                    status == storage::GameStatus::Active ? StoredEnd::Open : StoredEnd::Finished);
+}
+
+std::filesystem::path server_db(const TempDir& dir) {
+  std::filesystem::create_directories(dir.path() / "var");
+  return dir.path() / "var" / "blockfog.db";
+}
+
+}  // namespace blockfog::server::testing

@@ -1,0 +1,33 @@
+#pragma once
+
+// Games written straight into a store, as the server would have logged them, for tests that
+// start a real server on a database made beforehand.
+
+#include <cstdint>
+#include <filesystem>
+
+#include "storage/store.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+
+inline constexpr std::int64_t kNow = 1'700'000'000'000;
+
+enum class StoredEnd {
+  Open,              // set up and started, no action
+  Finished,          // played to the end, status finished
+  FinishedUnmarked,  // played to the end, but the server died before writing the status
+};
+
+// A game played with random legal actions into the store at `db`: accounts, seats, the
+// action log with state hashes (and view versions from none). Returns the game's id.
+std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end);
+
+// A finished game (or, with GameStatus::Active, one just started): see store_game.
+std::int64_t store_finished_game(const std::filesystem::path& db, std::uint64_t rng_seed,
+                                 storage::GameStatus status = storage::GameStatus::Finished);
+
+// Where ServerProcess keeps the database of a server started in `dir`.
+std::filesystem::path server_db(const TempDir& dir);
+
+}  // namespace blockfog::server::testing
