@@ -9,6 +9,8 @@ packages=(
   libsqlite3-dev sqlite3 libssl-dev openssl libboost-dev clang-format
   chromium  # headless browser for the web client's end-to-end tests (tests/web)
   nodejs    # runs those tests; the machines' nodejs package (v20) brings npm with it
+  nginx     # the TLS reverse proxy of deploy/nginx/, started by its test (tests/deploy)
+  curl      # the container's HEALTHCHECK command, run on the host by deploy/check-image.sh
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

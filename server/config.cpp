@@ -1,5 +1,6 @@
 #include "server/config.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace blockfog::server {
@@ -69,6 +70,18 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     c.allowed_origins.push_back(value);
   } else if (name == "port-file") {
     c.port_file = value;
+  } else if (name == "drain-timeout") {
+    if (!parse_number(value, c.drain_timeout_seconds) || c.drain_timeout_seconds < 1) return bad();
+  } else if (name == "trusted-proxy") {
+    // A comma-separated list, so that one environment variable can name several.
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      const auto comma = std::min(value.find(',', start), value.size());
+      const auto address = value.substr(start, comma - start);
+      if (address.empty() || address.find(' ') != std::string::npos) return bad();
+      c.trusted_proxies.push_back(address);
+      start = comma + 1;
+    }
   } else {
     return "unknown option --" + name;
   }
@@ -91,6 +104,10 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_WS_RATE", "ws-rate"},
     {"BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS", "max-connections-per-address"},
     {"BLOCKFOG_SYNC", "sync"},
+    {"BLOCKFOG_MAX_CONNECTIONS", "max-connections"},
+    {"BLOCKFOG_IDLE_TIMEOUT", "idle-timeout"},
+    {"BLOCKFOG_DRAIN_TIMEOUT", "drain-timeout"},
+    {"BLOCKFOG_TRUSTED_PROXIES", "trusted-proxy"},
 };
 
 }  // namespace
@@ -112,10 +129,14 @@ std::string usage_text() {
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
          "  --allowed-origin URL    an extra Origin allowed to make changes (repeatable)\n"
          "  --port-file PATH        write the bound port to PATH once listening\n"
+         "  --drain-timeout SECONDS on SIGTERM, longest wait for clients to close (default 5)\n"
+         "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
+         "                          X-Forwarded-Proto are believed (repeatable; default none)\n"
          "Environment: BLOCKFOG_LISTEN, BLOCKFOG_DB, BLOCKFOG_WEB_ROOT, BLOCKFOG_LOG_LEVEL,\n"
          "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_ALLOWED_ORIGIN,\n"
-         "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS, BLOCKFOG_SYNC; flags win over\n"
-         "them.\n";
+         "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS, BLOCKFOG_SYNC,\n"
+         "BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT, BLOCKFOG_DRAIN_TIMEOUT,\n"
+         "BLOCKFOG_TRUSTED_PROXIES; flags win over them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {

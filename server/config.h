@@ -31,6 +31,8 @@ struct Config {
   int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
   std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
   std::optional<std::string> port_file;      // write the bound port here once listening
+  int drain_timeout_seconds = 5;             // on SIGTERM: longest wait for sessions to close
+  std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For/-Proto are believed
   // full: every action is fsynced before it is acknowledged (survives power loss); normal: it
   // survives kill -9 and any crash of the server, not a power loss (docs/storage.md).
   storage::Sync sync = storage::Sync::Full;

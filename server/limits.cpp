@@ -24,10 +24,11 @@ ConnectionLimiter::Slot::Slot(ConnectionLimiter& owner, std::string address)
 
 ConnectionLimiter::Slot::~Slot() { owner_.release(address_); }
 
-std::unique_ptr<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::string& address) {
+std::unique_ptr<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::string& address,
+                                                                    bool limit_per_address) {
   std::lock_guard lock(mutex_);
   int& count = counts_[address];
-  if (count >= per_address_ || open_ >= total_) {
+  if ((limit_per_address && count >= per_address_) || open_ >= total_) {
     if (count == 0) counts_.erase(address);
     return nullptr;
   }

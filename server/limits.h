@@ -45,8 +45,9 @@ class ConnectionLimiter {
     std::string address_;
   };
 
-  // A slot, or null when the address or the server is at its limit.
-  std::unique_ptr<Slot> acquire(const std::string& address);
+  // A slot, or null when the address or the server is at its limit. Without
+  // `limit_per_address` only the total applies (a trusted proxy's connections).
+  std::unique_ptr<Slot> acquire(const std::string& address, bool limit_per_address = true);
   int open() const;
 
  private:

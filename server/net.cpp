@@ -24,6 +24,7 @@
 #include "protocol/messages.h"
 #include "server/api.h"
 #include "server/db_worker.h"
+#include "server/forwarded.h"
 #include "server/limits.h"
 #include "server/log.h"
 #include "server/metrics.h"
@@ -41,7 +42,6 @@ using tcp = net::ip::tcp;
 
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 constexpr auto kHttpReadTimeout = std::chrono::seconds(30);
-constexpr auto kDrainDeadline = std::chrono::seconds(5);
 constexpr auto kCloseTimeout = std::chrono::seconds(1);
 constexpr std::size_t kHeaderLimit = 8 * 1024;
 // Frames up to this size are read and answered with frame_too_large; bigger ones close the
@@ -104,7 +104,7 @@ Tracker& tracker() {
 }
 
 HttpRequest to_request(const http::request<http::string_body>& req, const std::string& address,
-                       bool tls) {
+                       bool tls, const Config& config) {
   HttpRequest r;
   r.method = std::string(req.method_string());
   r.target = std::string(req.target());
@@ -116,6 +116,7 @@ HttpRequest to_request(const http::request<http::string_body>& req, const std::s
   r.body = req.body();
   r.remote_address = address;
   r.tls = tls;
+  apply_forwarded_headers(r, config.trusted_proxies);
   return r;
 }
 
@@ -381,8 +382,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       net::post(shared_.workers, [self, request] {
         std::variant<WebSocketTicket, HttpResponse> resolved;
         try {
-          resolved =
-              self->shared_.api.resolve_websocket(to_request(*request, self->address_, kTls));
+          resolved = self->shared_.api.resolve_websocket(
+              to_request(*request, self->address_, kTls, self->shared_.config));
         } catch (const std::exception& e) {
           log_error(std::string("WebSocket upgrade: ") + e.what());
           resolved = HttpResponse{500,
@@ -409,7 +410,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       return;
     }
     net::post(shared_.workers, [self, request] {
-      const auto response = self->shared_.api.handle(to_request(*request, self->address_, kTls));
+      const auto response = self->shared_.api.handle(
+          to_request(*request, self->address_, kTls, self->shared_.config));
       net::post(self->stream_.get_executor(), [self, request, response] {
         self->busy_ = false;
         const bool keep_alive = request->keep_alive() && !self->stopping_;
@@ -491,7 +493,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
       // Views are pushed as soon as they exist: no Nagle delay behind a delayed ACK.
       beast::error_code ignored_option;
       socket.set_option(tcp::no_delay(true), ignored_option);
-      auto slot = shared_.limiter.acquire(address);
+      // A trusted proxy carries many clients on its connections: only the total limits it.
+      auto slot = shared_.limiter.acquire(
+          address, !is_trusted_proxy(address, shared_.config.trusted_proxies));
       if (!slot) {
         shared_.metrics.count_error(protocol::ErrorCode::TooManyConnections);
         beast::error_code ignored;
@@ -547,6 +551,9 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   const auto tls = make_tls_context(config);
   const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
   auto listener = std::make_shared<Listener>(ioc, shared, tls.get(), endpoint);
+  // Caught from here on: whoever sees the port (or the port file) may already send SIGTERM, and
+  // it must drain, not kill.
+  net::signal_set signals(ioc, SIGINT, SIGTERM);
   const auto port = listener->port();
   listener->run();
   log_info(std::string("listening on ") + (tls ? "https://" : "http://") + config.host + ":" +
@@ -558,14 +565,14 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   }
 
   // Drain: stop accepting, tell every client, wait for the sessions to close (bounded).
-  net::signal_set signals(ioc, SIGINT, SIGTERM);
   net::steady_timer drain_timer(ioc);
   const auto drain_started = std::make_shared<std::chrono::steady_clock::time_point>();
   bool forced = false;
   std::function<void()> wait_for_sessions = [&] {
     // When every session is gone, run() returns by itself once the last handlers are done.
     if (tracker().live() == 0) return;
-    if (std::chrono::steady_clock::now() - *drain_started > kDrainDeadline) {
+    if (std::chrono::steady_clock::now() - *drain_started >
+        std::chrono::seconds(config.drain_timeout_seconds)) {
       forced = true;
       ioc.stop();
       return;

@@ -1,0 +1,123 @@
+// deploy/blockfog.service, its environment file and the backup units: the settings they give
+// are a valid server configuration, systemd waits longer than the drain before it kills, the
+// service is hardened, and systemd itself accepts the units (systemd-analyze, where present).
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "server/config.h"
+#include "tests/deploy/shell.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Key=value settings of a unit file, every value of a repeated key kept in order.
+std::multimap<std::string, std::string> unit_settings(const std::string& text) {
+  std::multimap<std::string, std::string> settings;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == '[') continue;
+    const auto eq = line.find('=');
+    if (eq != std::string::npos) settings.emplace(line.substr(0, eq), line.substr(eq + 1));
+  }
+  return settings;
+}
+
+std::string setting(const std::multimap<std::string, std::string>& settings,
+                    const std::string& key) {
+  const auto it = settings.find(key);
+  return it == settings.end() ? "" : it->second;
+}
+
+ConfigResult config_from(const std::map<std::string, std::string>& env) {
+  return parse_config({}, [&](const std::string& name) -> std::optional<std::string> {
+    const auto it = env.find(name);
+    return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
+  });
+}
+
+TEST(Systemd, TheUnitIsHardenedAndOutlastsTheDrain) {
+  const auto unit = unit_settings(read_file(source_path("deploy/blockfog.service")));
+  EXPECT_EQ(setting(unit, "User"), "blockfog");
+  EXPECT_EQ(setting(unit, "Restart"), "on-failure");
+  EXPECT_EQ(setting(unit, "KillSignal"), "SIGTERM");
+  EXPECT_EQ(setting(unit, "EnvironmentFile"), "/etc/blockfog/blockfog.env");
+  EXPECT_EQ(setting(unit, "StateDirectory"), "blockfog");
+  for (const auto& [key, value] :
+       std::map<std::string, std::string>{{"NoNewPrivileges", "yes"},
+                                          {"ProtectSystem", "strict"},
+                                          {"ProtectHome", "yes"},
+                                          {"PrivateTmp", "yes"},
+                                          {"PrivateDevices", "yes"},
+                                          {"CapabilityBoundingSet", ""}}) {
+    EXPECT_EQ(unit.count(key), 1u) << key;
+    EXPECT_EQ(setting(unit, key), value) << key;
+  }
+
+  // The environment file is a valid configuration: the database in the StateDirectory, the
+  // local nginx trusted, and a drain that ends well before systemd's SIGKILL.
+  const auto env = read_env_file(source_path("deploy/blockfog.env"));
+  const auto parsed = config_from(env);
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  const auto& config = *parsed.config;
+  EXPECT_EQ(config.db_path.rfind("/var/lib/blockfog/", 0), 0u) << config.db_path;
+  EXPECT_EQ(config.host, "127.0.0.1") << "only nginx should reach the server";
+  EXPECT_NE(std::find(config.trusted_proxies.begin(), config.trusted_proxies.end(), "127.0.0.1"),
+            config.trusted_proxies.end());
+  EXPECT_EQ(config.web_root, "/opt/blockfog/web-client");
+  const int stop_timeout = std::stoi(setting(unit, "TimeoutStopSec"));
+  // After the drain the storage thread still finishes its queue: leave it time.
+  EXPECT_GE(stop_timeout, config.drain_timeout_seconds + 10);
+  EXPECT_EQ(env.count("BLOCKFOG_DRAIN_TIMEOUT"), 1u) << "the drain must be set, not assumed";
+
+  const auto backup = unit_settings(read_file(source_path("deploy/blockfog-backup.service")));
+  EXPECT_EQ(setting(backup, "User"), "blockfog");
+  EXPECT_NE(setting(backup, "ExecStart").find("--db " + config.db_path), std::string::npos)
+      << "the backup unit must copy the database the service uses";
+}
+
+TEST(Systemd, SystemdAcceptsTheUnits) {
+  if (!has_command("systemd-analyze")) {
+    GTEST_SKIP() << "systemd-analyze is not installed here; the units are checked where it is";
+  }
+  TempDir dir;
+  // The unit as installed, with the paths that exist on this machine: verify checks that the
+  // programs it runs exist.
+  std::string service = read_file(source_path("deploy/blockfog.service"));
+  service = std::regex_replace(service, std::regex("/opt/blockfog/bin/blockfog-server"),
+                               BLOCKFOG_SERVER_BIN);
+  service = std::regex_replace(service, std::regex("/etc/blockfog/blockfog.env"),
+                               source_path("deploy/blockfog.env").string());
+  write_file(dir.path() / "blockfog.service", service);
+  std::string backup = read_file(source_path("deploy/blockfog-backup.service"));
+  backup = std::regex_replace(backup, std::regex("/opt/blockfog/deploy/backup.sh"),
+                              source_path("deploy/backup.sh").string());
+  write_file(dir.path() / "blockfog-backup.service", backup);
+  fs::copy_file(source_path("deploy/blockfog-backup.timer"), dir.path() / "blockfog-backup.timer");
+
+  const std::string units = shell_quote((dir.path() / "blockfog.service").string()) + " " +
+                            shell_quote((dir.path() / "blockfog-backup.service").string()) + " " +
+                            shell_quote((dir.path() / "blockfog-backup.timer").string());
+  const auto verified = run_command("systemd-analyze verify --man=no " + units);
+  EXPECT_EQ(verified.status, 0) << verified.output;
+  // verify only warns about unknown or misspelt settings: any message is a failure here.
+  EXPECT_EQ(verified.output, "");
+
+  // systemd's own exposure score (0 safe .. 10 exposed): the service is "OK" (below 2.0).
+  for (const char* name : {"blockfog.service", "blockfog-backup.service"}) {
+    const auto security = run_command("systemd-analyze security --offline=yes --threshold=20 " +
+                                      shell_quote((dir.path() / name).string()));
+    EXPECT_EQ(security.status, 0) << name << "\n" << security.output;
+  }
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
