@@ -19,6 +19,7 @@ class Metrics {
   std::atomic<std::int64_t> http_connections{0};
   std::atomic<std::int64_t> websocket_connections{0};
   std::atomic<std::int64_t> games_live{0};
+  std::atomic<std::int64_t> rooms_loaded{0};  // games held in memory (finished ones leave)
   std::atomic<std::int64_t> actions_applied{0};
   std::atomic<std::int64_t> http_requests{0};
 

@@ -119,6 +119,10 @@ void Room::leave(const RoomClient* client) {
   strand_([self = shared_from_this(), client] {
     self->members_.erase(client);
     std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
+    if (self->members_.empty() && self->row_.status == storage::GameStatus::Finished &&
+        !self->committing_) {
+      self->registry_.evict(self->id_, self.get());
+    }
   });
 }
 

@@ -43,7 +43,17 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
 std::shared_ptr<Room> RoomRegistry::insert(std::shared_ptr<Room> room) {
   std::lock_guard lock(mutex_);
   auto [it, inserted] = rooms_.emplace(room->id(), room);
+  if (inserted) ++metrics_.rooms_loaded;
   return it->second;  // another thread may have loaded it first: keep one room per game
+}
+
+void RoomRegistry::evict(std::int64_t game_id, const Room* room) {
+  std::lock_guard lock(mutex_);
+  const auto it = rooms_.find(game_id);
+  if (it == rooms_.end() || it->second.get() != room) return;  // already replaced
+  rooms_.erase(it);
+  summaries_.erase(game_id);
+  --metrics_.rooms_loaded;
 }
 
 std::size_t RoomRegistry::resume_all() {

@@ -26,6 +26,9 @@ class RoomRegistry {
   // The start of a game was committed (both seats taken): hand its room the game.
   void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats);
   void drain_all();
+  // A finished game's room whose last client left: nothing will change in it any more, so it
+  // leaves memory (a later client loads it again from the store).
+  void evict(std::int64_t game_id, const Room* room);
 
   std::optional<RoomSummary> summary(std::int64_t game_id) const;
   void set_summary(std::int64_t game_id, RoomSummary summary);

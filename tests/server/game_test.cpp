@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "rules/hots/module.h"
 #include "server/game_loader.h"
@@ -130,6 +132,24 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_EQ(verified->state_hash(), final_state.game->state_hash());
   EXPECT_EQ(verified->state_hash(), log.back().state_hash);
   EXPECT_TRUE(verified->outcome().finished);
+
+  // A finished game leaves memory when its last client leaves, and comes back for the next.
+  auto metric = [&](const std::string& name) {
+    const auto text = table.scot_http.get("/metrics").body;
+    const auto at = text.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
+  };
+  EXPECT_EQ(metric("blockfog_rooms_loaded"), 1);
+  for (Connection* c : {table.scotland.get(), table.england.get(), table.observer.get()}) {
+    c->ws.close();
+  }
+  for (int i = 0; i < 100 && metric("blockfog_rooms_loaded") != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(metric("blockfog_rooms_loaded"), 0);
+  table.connect_all();
+  EXPECT_TRUE(table.observer->view.contains("outcome"));
+  EXPECT_EQ(metric("blockfog_rooms_loaded"), 1);
 
   // Nothing more can be done in a finished game.
   table.scotland->send_action({{"kind", "pass"}}, table.scotland->seq);
