@@ -38,6 +38,15 @@ class Game {
   virtual std::optional<RuleError> apply(Role role, const nlohmann::json& action) = 0;
   // What `role` may know, and nothing more (RULES 13).
   virtual nlohmann::json view(Role role) const = 0;
+  // The same view as JSON text, exactly view(role).dump(), written into `out` (replacing its
+  // contents, keeping its capacity). Modules override it to skip the JSON DOM: what the server
+  // sends after every action should not allocate a tree per client.
+  virtual void write_view(Role role, std::string& out) const { out = view(role).dump(); }
+  std::string view_text(Role role) const {
+    std::string out;
+    write_view(role, out);
+    return out;
+  }
   virtual Outcome outcome() const = 0;
   // The complete state (secrets included): for snapshots only, never for a client.
   virtual nlohmann::json to_json() const = 0;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/core/json_writer.h"
 #include "rules/hots/data.h"
 
 namespace blockfog::hots {
@@ -74,6 +75,8 @@ inline Action to_area(ActionKind kind, BlockId block, AreaId to) { return {kind,
 
 std::string_view action_kind_name(ActionKind kind);
 nlohmann::json action_to_json(const Action& action);
+// The same JSON, written as text (exactly action_to_json(action).dump()).
+void write_action(core::JsonWriter& out, const Action& action);
 // Parses the JSON form; on failure returns nullopt and says why in `error`.
 std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error);
 

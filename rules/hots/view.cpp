@@ -244,6 +244,8 @@ json log_view(const State& s, Role role, std::size_t from, std::size_t& size) {
   return lines;
 }
 
+}  // namespace
+
 std::string phase_text(const State& s) {
   if (s.phase == Phase::CardChoice) return "Card choice";
   if (s.phase == Phase::GameOver) return "Game over";
@@ -275,8 +277,6 @@ std::string phase_text(const State& s) {
       return side;
   }
 }
-
-}  // namespace
 
 json view(const State& s, Role role, std::size_t log_from) {
   const auto& data = game_data();
