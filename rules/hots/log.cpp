@@ -27,22 +27,6 @@ std::string border_name(int entry) {
 
 }  // namespace
 
-bool can_read(Audience audience, Role role) {
-  switch (audience) {
-    case Audience::Public:
-      return true;
-    case Audience::ScotlandOnly:
-      return role == Role::Scotland;
-    case Audience::EnglandOnly:
-      return role == Role::England;
-    case Audience::NotScotland:
-      return role != Role::Scotland;
-    case Audience::NotEngland:
-      return role != Role::England;
-  }
-  return false;
-}
-
 std::string_view audience_name(Audience audience) {
   switch (audience) {
     case Audience::Public:

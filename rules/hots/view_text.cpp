@@ -4,6 +4,8 @@
 // hots-sim --check does so again while fuzzing.
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,16 +59,35 @@ const std::vector<std::uint8_t>& nobles_sorted() {
   return order;
 }
 
+// Each side's blocks per area, in block order: one pass over the blocks for all 23 areas.
+struct AreaBlocks {
+  std::array<std::array<std::uint8_t, kBlocksPerSide>, kAreaCount * 2> blocks{};
+  std::array<std::uint8_t, kAreaCount * 2> sizes{};
+
+  explicit AreaBlocks(const Position& p) {
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      const auto loc = p.blocks[b].loc;
+      if (loc >= kAreaCount) continue;
+      const int list = loc * 2 + index_of(owner_of(b));
+      blocks[list][sizes[list]++] = b;
+    }
+  }
+  std::span<const std::uint8_t> of(AreaId area, Side side) const {
+    const int list = area * 2 + index_of(side);
+    return {blocks[list].data(), sizes[list]};
+  }
+};
+
 // RULES 13.2: per area, counts for everybody; identities only for the owner.
-void area_side(JsonWriter& w, const Position& p, Role role, AreaId area, Side side) {
+void area_side(JsonWriter& w, const Position& p, Role role, Side side,
+               std::span<const std::uint8_t> here) {
   const auto& data = game_data();
   int count = 0;
   int moved = 0;
-  const int first = first_block(side);
   const bool own = role == side;
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
+  for (const auto b : here) {
     const auto& block = p.blocks[b];
-    if (block.loc != area || (block.arrival_hidden && !own)) continue;  // 13.5.3
+    if (block.arrival_hidden && !own) continue;  // 13.5.3
     ++count;
     moved += block.moved && p.phase == Phase::Move;  // 4.2, 13.5.2
   }
@@ -74,9 +95,8 @@ void area_side(JsonWriter& w, const Position& p, Role role, AreaId area, Side si
   if (own) {
     w.key("blocks");
     w.begin_array();
-    for (int b = first; b < first + kBlocksPerSide; ++b) {
+    for (const auto b : here) {
       const auto& block = p.blocks[b];
-      if (block.loc != area) continue;
       w.begin_object();
       w.field("block", data.blocks[b].id);
       w.field("moved", block.moved);
@@ -90,9 +110,9 @@ void area_side(JsonWriter& w, const Position& p, Role role, AreaId area, Side si
   w.field("moved", moved);
   w.key("reserves");
   w.begin_array();
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
+  for (const auto b : here) {
     const auto& block = p.blocks[b];
-    if (block.loc != area || (block.arrival_hidden && !own) || !block.reserve) continue;
+    if ((block.arrival_hidden && !own) || !block.reserve) continue;
     w.string(entry_name(block.entry));
   }
   w.end_array();
@@ -101,6 +121,7 @@ void area_side(JsonWriter& w, const Position& p, Role role, AreaId area, Side si
 
 void areas_view(JsonWriter& w, const Position& p, Role role) {
   const auto& data = game_data();
+  const AreaBlocks here(p);
   w.begin_array();
   for (AreaId a = 0; a < kAreaCount; ++a) {
     w.begin_object();
@@ -124,10 +145,10 @@ void areas_view(JsonWriter& w, const Position& p, Role role) {
       w.end_object();
     }
     w.key("england");
-    area_side(w, p, role, a, Side::England);
+    area_side(w, p, role, Side::England, here.of(a, Side::England));
     w.field("id", data.areas[a].id);
     w.key("scotland");
-    area_side(w, p, role, a, Side::Scotland);
+    area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
     w.end_object();
   }
   w.end_array();
