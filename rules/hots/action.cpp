@@ -1,6 +1,7 @@
 #include "rules/hots/action.h"
 
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 namespace blockfog::hots {
@@ -111,6 +112,17 @@ std::optional<std::uint8_t> param_from(Param param, const nlohmann::json& json,
 }
 
 }  // namespace
+
+bool ActionList::contains(const Action& action) const {
+  for (std::size_t i = 0; i < size_; ++i) {
+    if (slots_[i].action == action) return true;
+  }
+  return false;
+}
+
+void ActionList::overflow() {
+  throw std::length_error("more legal actions than ActionList::kCapacity: raise it");
+}
 
 std::string_view action_kind_name(ActionKind kind) { return spec_of(kind).name; }
 

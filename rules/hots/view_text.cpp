@@ -438,7 +438,9 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.field("king_crowned", s.king_crowned);
   w.key("legal_actions");
   w.begin_array();
-  for (const auto& a : legal_actions(s, role)) write_action(w, a);
+  ActionList legal;
+  legal_actions(s, role, legal);
+  for (const auto& a : legal) write_action(w, a);
   w.end_array();
   w.key("log");
   const auto log_size = log_view(w, s, role, log_from);

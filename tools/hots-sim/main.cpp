@@ -195,10 +195,13 @@ GameReport play_game(const Options& options, int scenario, int game) {
   std::vector<std::pair<core::Role, hots::Action>> actions;
   std::vector<hots::State> undo_shadow;  // the state before each action undo may take back
   if (options.check) report.errors = check_state(state, checker, true);
+  std::vector<std::pair<core::Role, hots::Action>> choices;  // both sides' actions, reused
+  hots::ActionList legal;
   while (report.errors.empty() && report.actions < options.max_actions) {
-    std::vector<std::pair<core::Role, hots::Action>> choices;
+    choices.clear();
     for (core::Role role : {core::Role::Scotland, core::Role::England}) {
-      for (const auto& a : hots::legal_actions(state, role)) choices.emplace_back(role, a);
+      hots::legal_actions(state, role, legal);
+      for (const auto& a : legal) choices.emplace_back(role, a);
       report.max_legal = std::max(report.max_legal, choices.size());
     }
     if (choices.empty()) break;
