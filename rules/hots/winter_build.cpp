@@ -91,16 +91,29 @@ void enter_england_build(State& s) {
 }
 
 void build_legal(const State& s, Side side, ActionList& out) {
+  const Occupancy occ(s);
+  // 10.11.2: whether a draw could yield anything, inland (not the Norse nor the French
+  // Knights) and on the coast; draw_candidates() lists them when a draw is made.
+  bool pool_inland = false;
+  bool pool_coastal = false;
+  for (int b = 0; b < kBlocksPerSide; ++b) {
+    if (s.blocks[b].loc != kPool) continue;
+    pool_coastal = true;
+    pool_inland |= b != data().norse && b != data().french_knights;
+  }
+  const int first = first_block(side);  // may_gain_step: only the side's own blocks
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (s.winter.rp[a] == 0) continue;
-    for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (s.blocks[b].loc == a && may_gain_step(side, b) &&
+    for (int b = first; b < first + kBlocksPerSide; ++b) {
+      if (s.blocks[b].loc == a && may_gain_step(side, static_cast<BlockId>(b)) &&
           s.blocks[b].strength < data().blocks[b].max_strength) {
-        out.push_back(with_block(ActionKind::AddStep, b));
+        out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(b)));
       }
     }
-    if (side == Side::Scotland && blocks_in(s, a) < area_limit(a, side) &&
-        !draw_candidates(s, a).empty()) {
+    const bool can_draw = data().areas[a].coastal ? pool_coastal : pool_inland;
+    if (side == Side::Scotland &&
+        occ.count(a, Side::Scotland) + occ.count(a, Side::England) < area_limit(a, side) &&
+        can_draw) {
       out.push_back(with_area(ActionKind::Draw, a));
     }
   }
