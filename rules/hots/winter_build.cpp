@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <bit>
 
 #include "rules/hots/winter.h"
 
@@ -101,14 +103,23 @@ void build_legal(const State& s, Side side, ActionList& out) {
     pool_coastal = true;
     pool_inland |= b != data().norse && b != data().french_knights;
   }
-  const int first = first_block(side);  // may_gain_step: only the side's own blocks
+  // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
+  // per area: one pass over the blocks instead of one per area with points.
+  const int first = first_block(side);
+  std::array<std::uint32_t, kAreaCount> gainers{};
+  for (int i = 0; i < kBlocksPerSide; ++i) {
+    const auto b = static_cast<BlockId>(first + i);
+    const auto& block = s.blocks[b];
+    if (block.loc < kAreaCount && may_gain_step(side, b) &&
+        block.strength < data().blocks[b].max_strength) {
+      gainers[block.loc] |= 1U << i;
+    }
+  }
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (s.winter.rp[a] == 0) continue;
-    for (int b = first; b < first + kBlocksPerSide; ++b) {
-      if (s.blocks[b].loc == a && may_gain_step(side, static_cast<BlockId>(b)) &&
-          s.blocks[b].strength < data().blocks[b].max_strength) {
-        out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(b)));
-      }
+    for (auto bits = gainers[a]; bits != 0; bits &= bits - 1) {  // in block order
+      out.push_back(
+          with_block(ActionKind::AddStep, static_cast<BlockId>(first + std::countr_zero(bits))));
     }
     const bool can_draw = data().areas[a].coastal ? pool_coastal : pool_inland;
     if (side == Side::Scotland &&
