@@ -70,4 +70,15 @@ void append_json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
+void JsonWriter::close_string(std::size_t quote) {
+  for (std::size_t i = quote + 1; i < out_.size(); ++i) {
+    if (!kEscaped[static_cast<unsigned char>(out_[i])]) continue;
+    const std::string raw = out_.substr(quote + 1);  // rare: escape it as a whole
+    out_.resize(quote);
+    append_json_string(out_, raw);
+    return;
+  }
+  out_ += '"';
+}
+
 }  // namespace blockfog::core

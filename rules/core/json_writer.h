@@ -51,6 +51,16 @@ class JsonWriter {
     separate();
     out_ += "null";
   }
+  // A string value whose text `write(out)` appends in place: no temporary string (it is
+  // escaped afterwards, should it need to be).
+  template <typename Write>
+  void string_from(Write&& write) {
+    separate();
+    const std::size_t quote = out_.size();
+    out_ += '"';
+    write(out_);
+    close_string(quote);
+  }
   // A value that is already JSON text.
   void raw(std::string_view json_text) {
     separate();
@@ -79,6 +89,8 @@ class JsonWriter {
 
  private:
   static constexpr int kMaxDepth = 32;
+
+  void close_string(std::size_t quote);
 
   void separate() {
     if (after_key_) {

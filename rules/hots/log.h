@@ -116,5 +116,7 @@ struct LogEntry {
 };
 
 std::string log_text(const LogEntry& entry);
+// The same text appended to `out` (no allocation once `out` has room).
+void append_log_text(std::string& out, const LogEntry& entry);
 
 }  // namespace blockfog::hots

@@ -381,7 +381,8 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from)
     if (size >= from) {
       w.begin_object();
       w.field("i", size);
-      w.field("text", log_text(entry));
+      w.key("text");
+      w.string_from([&entry](std::string& text) { append_log_text(text, entry); });
       w.end_object();
     }
     ++size;
@@ -429,7 +430,8 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
     for (const auto& entry : s.log) {
       w.begin_object();
       w.field("audience", audience_name(entry.audience));
-      w.field("text", log_text(entry));
+      w.key("text");
+      w.string_from([&entry](std::string& text) { append_log_text(text, entry); });
       w.end_object();
     }
     w.end_array();

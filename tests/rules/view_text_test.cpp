@@ -66,6 +66,19 @@ TEST(JsonWriter, NestsAndSeparatesAsNlohmannDoes) {
   EXPECT_EQ(out, expected.dump());
 }
 
+TEST(JsonWriter, StringsWrittenInPlaceAreEscapedLikeOthers) {
+  for (const std::string& text :
+       {std::string("plain"), std::string("a \"quote\"\n"), std::string()}) {
+    std::string out;
+    core::JsonWriter w(out);
+    w.begin_array();
+    w.string_from([&text](std::string& o) { o += text; });
+    w.string(text);
+    w.end_array();
+    EXPECT_EQ(out, json::array({text, text}).dump());
+  }
+}
+
 TEST(ViewText, ActionsAreWrittenAsTheirJson) {
   // Every kind, with parameters in range and out of range.
   for (int kind = 0; kind <= static_cast<int>(ActionKind::Undo); ++kind) {
