@@ -16,6 +16,7 @@ class FixedList {
  public:
   // Callers never exceed N: the lists hold distinct blocks of one side, or distinct areas.
   void push_back(T value) { items_[size_++] = value; }
+  void clear() { size_ = 0; }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   T operator[](std::size_t i) const { return items_[i]; }

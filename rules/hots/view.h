@@ -24,5 +24,6 @@ std::size_t write_view(const State& s, core::Role role, std::size_t log_from, st
 
 // The public name of the step being played (RULES 13.1.4), e.g. "England: winter".
 std::string phase_text(const State& s);
+void append_phase_text(std::string& out, const State& s);  // the same, appended
 
 }  // namespace blockfog::hots

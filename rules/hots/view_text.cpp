@@ -472,7 +472,8 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
     w.end_object();
   }
   w.field("phase", phase_name(s.phase));
-  w.field("phase_text", phase_text(s));
+  w.key("phase_text");
+  w.string_from([&s](std::string& text) { append_phase_text(text, s); });
   w.key("player1");
   side_or_null(w, s.p1);
   w.key("pools");

@@ -33,8 +33,8 @@ bool moray_may_go_home(const Position& p) {
          open_for(p, home, Side::Scotland);
 }
 
-std::vector<AreaId> king_cathedrals(const Position& p) {
-  std::vector<AreaId> out;
+AreaList king_cathedrals(const Position& p) {
+  AreaList out;
   const auto& king = p.blocks[data().king];
   if (king.loc >= kAreaCount || p.winter.king_moved) return out;
   for (AreaId a = 0; a < kAreaCount; ++a) {
