@@ -41,6 +41,7 @@ struct Options {
   bool schiltroms = false;
   int max_actions = 20000;
   std::string record_path;  // writes the first game's record there
+  int first = 0;            // number of the first game (a long run can be split: --first, --games)
   int jobs = 1;             // threads playing games (the results do not depend on it)
   int progress = 0;         // every this many games, the totals so far on stderr
 };
@@ -49,7 +50,7 @@ struct Options {
   std::cerr << "hots-sim: " << problem << "\n"
             << "usage: hots-sim [--scenario braveheart|bruce|campaign|all] [--seed N] "
                "[--games N] [--check] [--schiltroms] [--max-actions N] [--record FILE] "
-               "[--jobs N] [--progress N]\n";
+               "[--first N] [--jobs N] [--progress N]\n";
   std::exit(2);
 }
 
@@ -71,6 +72,8 @@ Options parse_args(int argc, char** argv) {
         options.games = std::stoi(value());
       } else if (arg == "--max-actions") {
         options.max_actions = std::stoi(value());
+      } else if (arg == "--first") {
+        options.first = std::stoi(value());
       } else if (arg == "--jobs") {
         options.jobs = std::stoi(value());
       } else if (arg == "--progress") {
@@ -90,6 +93,7 @@ Options parse_args(int argc, char** argv) {
   }
   if (options.games < 1) usage("--games must be at least 1");
   if (options.jobs < 1 || options.jobs > 64) usage("--jobs must be 1..64");
+  if (options.first < 0) usage("--first must be at least 0");
   if (scenario == "all") {
     for (std::size_t i = 0; i < hots::game_data().scenarios.size(); ++i) {
       options.scenarios.push_back(static_cast<int>(i));
@@ -318,9 +322,9 @@ int main(int argc, char** argv) {
     const auto& name = hots::game_data().scenarios[scenario].id;
     // Chunks of games, so that a long run keeps only a few records in memory.
     const int chunk = 8 * options.jobs;
-    for (int first = 0; first < options.games; first += chunk) {
-      const auto reports =
-          play_games(options, scenario, first, std::min(chunk, options.games - first));
+    const int end = options.first + options.games;
+    for (int first = options.first; first < end; first += chunk) {
+      const auto reports = play_games(options, scenario, first, std::min(chunk, end - first));
       for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& report = reports[i];
         const int game = first + static_cast<int>(i);
