@@ -25,11 +25,13 @@ long play_random_game(int scenario, std::uint64_t game) {
   auto state = hots::setup(seed, scenario, hots::Options{});
   core::ChaCha20Stream chooser(seed, 1);
   std::vector<Choice> choices;
+  hots::ActionList legal;
   long actions = 0;
   while (state.phase != hots::Phase::GameOver) {
     choices.clear();
     for (core::Role role : {core::Role::Scotland, core::Role::England}) {
-      for (const auto& a : hots::legal_actions(state, role)) choices.push_back({role, a});
+      hots::legal_actions(state, role, legal);
+      for (const auto& a : legal) choices.push_back({role, a});
     }
     if (choices.empty()) break;
     const auto& c = choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
@@ -80,9 +82,11 @@ const std::vector<std::pair<hots::State, core::Role>>& sample_states() {
 void BM_LegalActions(benchmark::State& bench) {
   const auto& samples = sample_states();
   std::size_t i = 0;
+  hots::ActionList legal;
   for (auto _ : bench) {
     const auto& [state, role] = samples[i++ % samples.size()];
-    benchmark::DoNotOptimize(hots::legal_actions(state, role));
+    hots::legal_actions(state, role, legal);
+    benchmark::DoNotOptimize(legal);
   }
 }
 BENCHMARK(BM_LegalActions);
@@ -110,6 +114,30 @@ void BM_View(benchmark::State& bench) {
   }
 }
 BENCHMARK(BM_View);
+
+// The same view as text, into a buffer reused from call to call, as the server can send it.
+void BM_ViewText(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::size_t i = 0;
+  std::string text;
+  for (auto _ : bench) {
+    const auto& [state, role] = samples[i++ % samples.size()];
+    benchmark::DoNotOptimize(hots::write_view(state, role, state.log.size(), text));
+  }
+}
+BENCHMARK(BM_ViewText);
+
+// The whole log, as a client gets it when it (re)connects.
+void BM_ViewTextFullLog(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::size_t i = 0;
+  std::string text;
+  for (auto _ : bench) {
+    const auto& [state, role] = samples[i++ % samples.size()];
+    benchmark::DoNotOptimize(hots::write_view(state, role, 0, text));
+  }
+}
+BENCHMARK(BM_ViewTextFullLog);
 
 void BM_StateCopy(benchmark::State& bench) {
   const auto& samples = sample_states();

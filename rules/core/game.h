@@ -42,6 +42,15 @@ class Game {
   // The same view with only the log lines `role` may read from index `log_from` on (the view
   // still says how many there are): a client that holds the earlier lines gets only new ones.
   virtual nlohmann::json view_from(Role role, std::size_t log_from) const = 0;
+  // The same view as JSON text, exactly view(role).dump(), written into `out` (replacing its
+  // contents, keeping its capacity). Modules override it to skip the JSON DOM: what the server
+  // sends after every action should not allocate a tree per client.
+  virtual void write_view(Role role, std::string& out) const { out = view(role).dump(); }
+  std::string view_text(Role role) const {
+    std::string out;
+    write_view(role, out);
+    return out;
+  }
   virtual Outcome outcome() const = 0;
   // The complete state (secrets included): for snapshots only, never for a client.
   virtual nlohmann::json to_json() const = 0;

@@ -1,6 +1,8 @@
 #include "rules/hots/action.h"
 
 #include <array>
+#include <stdexcept>
+#include <utility>
 
 namespace blockfog::hots {
 namespace {
@@ -65,21 +67,25 @@ const KindSpec& spec_of(ActionKind kind) {
   return kSpecs.back();
 }
 
-std::string param_id(Param param, std::uint8_t value) {
+std::string_view param_ref(Param param, std::uint8_t value) {
   const auto& data = game_data();
   switch (param) {
     case Param::Card:
-      return value < data.cards.size() ? data.cards[value].id : "?";
+      return value < data.cards.size() ? std::string_view(data.cards[value].id) : "?";
     case Param::Block:
-      return value < data.blocks.size() ? data.blocks[value].id : "?";
+      return value < data.blocks.size() ? std::string_view(data.blocks[value].id) : "?";
     case Param::Area:
-      return value < data.areas.size() ? data.areas[value].id : "?";
+      return value < data.areas.size() ? std::string_view(data.areas[value].id) : "?";
     case Param::Noble:
-      return value < data.nobles.size() ? data.nobles[value].key : "?";
+      return value < data.nobles.size() ? std::string_view(data.nobles[value].key) : "?";
     case Param::None:
       break;
   }
   return "";
+}
+
+std::string param_id(Param param, std::uint8_t value) {
+  return std::string(param_ref(param, value));
 }
 
 std::optional<std::uint8_t> param_from(Param param, const nlohmann::json& json,
@@ -107,6 +113,17 @@ std::optional<std::uint8_t> param_from(Param param, const nlohmann::json& json,
 
 }  // namespace
 
+bool ActionList::contains(const Action& action) const {
+  for (std::size_t i = 0; i < size_; ++i) {
+    if (slots_[i].action == action) return true;
+  }
+  return false;
+}
+
+void ActionList::overflow() {
+  throw std::length_error("more legal actions than ActionList::kCapacity: raise it");
+}
+
 std::string_view action_kind_name(ActionKind kind) { return spec_of(kind).name; }
 
 nlohmann::json action_to_json(const Action& action) {
@@ -115,6 +132,36 @@ nlohmann::json action_to_json(const Action& action) {
   if (spec.a != Param::None) json[std::string(spec.a_field)] = param_id(spec.a, action.a);
   if (spec.b != Param::None) json[std::string(spec.b_field)] = param_id(spec.b, action.b);
   return json;
+}
+
+void write_action(core::JsonWriter& out, const Action& action) {
+  const auto& spec = spec_of(action.kind);
+  // Keys in nlohmann's (sorted) order: "kind" and the parameter fields, whichever they are.
+  struct Field {
+    std::string_view key;
+    Param param = Param::None;
+    std::uint8_t value = kNone;
+  };
+  std::array<Field, 3> fields = {Field{"kind"}, Field{spec.a_field, spec.a, action.a},
+                                 Field{spec.b_field, spec.b, action.b}};
+  std::size_t count = 1;
+  if (spec.a != Param::None) ++count;
+  if (spec.b != Param::None) fields[count++] = Field{spec.b_field, spec.b, action.b};
+  for (std::size_t i = 1; i < count; ++i) {
+    for (std::size_t j = i; j > 0 && fields[j].key < fields[j - 1].key; --j) {
+      std::swap(fields[j], fields[j - 1]);
+    }
+  }
+  out.begin_object();
+  for (std::size_t i = 0; i < count; ++i) {
+    out.key(fields[i].key);
+    if (fields[i].param == Param::None) {
+      out.string(spec.name);
+    } else {
+      out.string(param_ref(fields[i].param, fields[i].value));
+    }
+  }
+  out.end_object();
 }
 
 std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error) {

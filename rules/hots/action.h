@@ -3,6 +3,7 @@
 // Actions of Hammer of the Scots (RULES 14) and their JSON form, which the protocol carries
 // as is, e.g. {"kind":"move","block":"sco_wallace","to":"lothian"}.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/core/json_writer.h"
 #include "rules/hots/data.h"
 
 namespace blockfog::hots {
@@ -72,8 +74,57 @@ inline Action with_block(ActionKind kind, BlockId block) { return {kind, block, 
 inline Action with_area(ActionKind kind, AreaId area) { return {kind, area, kNone}; }
 inline Action to_area(ActionKind kind, BlockId block, AreaId to) { return {kind, block, to}; }
 
+// A fixed-capacity list of actions, so that listing the legal actions never touches the heap.
+// The capacity is above any decision of the game: the largest, a Sea Move's first choice, is at
+// most every block of a side times every area (RULES 7.4).
+class ActionList {
+ public:
+  static constexpr std::size_t kCapacity = 1024;
+
+  ActionList() {}  // the slots stay uninitialised until written
+
+  void push_back(const Action& action) {
+    if (size_ == kCapacity) overflow();
+    slots_[size_++].action = action;
+  }
+  void clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  const Action& operator[](std::size_t i) const { return slots_[i].action; }
+  bool contains(const Action& action) const;
+
+  class Iterator {
+   public:
+    explicit Iterator(const ActionList* list, std::size_t i) : list_(list), i_(i) {}
+    const Action& operator*() const { return (*list_)[i_]; }
+    Iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const Iterator&) const = default;
+
+   private:
+    const ActionList* list_;
+    std::size_t i_;
+  };
+  Iterator begin() const { return Iterator(this, 0); }
+  Iterator end() const { return Iterator(this, size_); }
+
+ private:
+  [[noreturn]] static void overflow();
+
+  union Slot {
+    Slot() {}
+    Action action;
+  };
+  Slot slots_[kCapacity];
+  std::size_t size_ = 0;
+};
+
 std::string_view action_kind_name(ActionKind kind);
 nlohmann::json action_to_json(const Action& action);
+// The same JSON, written as text (exactly action_to_json(action).dump()).
+void write_action(core::JsonWriter& out, const Action& action);
 // Parses the JSON form; on failure returns nullopt and says why in `error`.
 std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error);
 

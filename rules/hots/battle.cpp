@@ -13,11 +13,12 @@ constexpr int kRounds = 3;  // RULES 5.4.1
 
 // The battles to fight now: the pending defection battles of an event (5.14), otherwise every
 // contested area (5.1).
-std::vector<AreaId> contested_areas(const Position& p) {
-  std::vector<AreaId> areas;
+AreaList contested_areas(const Position& p) {
+  const Occupancy occ(p);
+  AreaList areas;
   for (AreaId a = 0; a < kAreaCount; ++a) {
     const bool pending = !p.in_defection || ((p.defection_areas >> a) & 1U);
-    if (pending && is_contested(p, a)) areas.push_back(a);
+    if (pending && occ.all[0][a] > 0 && occ.all[1][a] > 0) areas.push_back(a);
   }
   return areas;
 }
@@ -68,8 +69,9 @@ void start_battle(State& s, AreaId area) {
   add_log(s, LogKind::BattleBegins, Audience::Public, s.battle.attacker, area);
   add_log(s, LogKind::RoundBegins, Audience::Public, 0, area, 0, 1);
   reveal_main_blocks(s);  // 5.3.1
-  std::vector<BlockId> revealed = main_blocks(s, attacker(s));
+  const auto attacking = main_blocks(s, attacker(s));
   const auto defending = main_blocks(s, defender(s));
+  std::vector<BlockId> revealed(attacking.begin(), attacking.end());
   revealed.insert(revealed.end(), defending.begin(), defending.end());
   celtic_unity(s, revealed);
   continue_battle(s);
@@ -145,17 +147,18 @@ void choose_next_battle(State& s) {
     return;
   }
   if (areas.size() == 1) {  // 5.1.1: the engine selects a lone battle itself
-    start_battle(s, areas.front());
+    start_battle(s, areas[0]);
     return;
   }
   s.phase = Phase::BattleChoice;
   s.active = s.p1;
 }
 
-std::vector<BlockId> blocks_of_in(const Position& p, Side side, AreaId area) {
-  std::vector<BlockId> out;
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (p.blocks[b].loc == area && owner_of(b) == side) out.push_back(b);
+BlockList blocks_of_in(const Position& p, Side side, AreaId area) {
+  BlockList out;
+  const int first = first_block(side);
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    if (p.blocks[b].loc == area) out.push_back(static_cast<BlockId>(b));
   }
   return out;
 }
@@ -174,10 +177,13 @@ void combat_legal(const State& s, Side side, ActionList& out) {
 
 }  // namespace
 
-std::vector<BlockId> main_blocks(const Position& p, Side side) {
-  std::vector<BlockId> out;
-  for (BlockId b : blocks_of_in(p, side, p.battle.area)) {
-    if (!p.blocks[b].reserve) out.push_back(b);
+BlockList main_blocks(const Position& p, Side side) {
+  BlockList out;
+  const int first = first_block(side);
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    if (p.blocks[b].loc == p.battle.area && !p.blocks[b].reserve) {
+      out.push_back(static_cast<BlockId>(b));
+    }
   }
   return out;
 }

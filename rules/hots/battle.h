@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "rules/hots/fixed_list.h"
 #include "rules/hots/phases.h"
 
 namespace blockfog::hots::detail {
@@ -13,7 +14,7 @@ inline Side attacker(const Position& p) { return side_of(p.battle.attacker); }
 inline Side defender(const Position& p) { return core::other_side(attacker(p)); }
 
 // Non-reserve blocks of `side` in the battle area (RULES 5.2.3).
-std::vector<BlockId> main_blocks(const Position& p, Side side);
+BlockList main_blocks(const Position& p, Side side);
 bool battle_over(const Position& p);  // a side has no block at all left (5.9.5)
 
 // RULES 5.8: eliminated in battle (hit, or unable to retreat). May end the game (12.2).
@@ -23,11 +24,11 @@ void eliminate_in_battle(State& s, BlockId b, bool battle_ending);
 void fire(State& s, BlockId b);
 void apply_hits(State& s);  // applies pending hits; may stop to ask for an allocation
 void take_hit(State& s, BlockId b);
-std::vector<BlockId> hit_candidates(const Position& p);  // the tied strongest targets
+BlockList hit_candidates(const Position& p);  // the tied strongest targets
 
 // Retreats and regroups (5.10-5.12).
-std::vector<AreaId> retreat_destinations(const Position& p, BlockId b);
-std::vector<AreaId> regroup_destinations(const Position& p, BlockId b);
+AreaList retreat_destinations(const Position& p, BlockId b);
+AreaList regroup_destinations(const Position& p, BlockId b);
 void retreat(State& s, BlockId b, AreaId to);
 void regroup(State& s, BlockId b, AreaId to);
 void publish_arrivals(State& s);  // 13.5.3

@@ -117,11 +117,11 @@ void fire(State& s, BlockId b) {
   apply_hits(s);
 }
 
-std::vector<BlockId> hit_candidates(const Position& p) {
+BlockList hit_candidates(const Position& p) {
   const auto targets = main_blocks(p, side_of(p.battle.target));
   int strongest = 0;
   for (BlockId b : targets) strongest = std::max<int>(strongest, p.blocks[b].strength);
-  std::vector<BlockId> tied;
+  BlockList tied;
   for (BlockId b : targets) {
     if (p.blocks[b].strength == strongest) tied.push_back(b);
   }

@@ -17,8 +17,7 @@ using core::RuleErrorCode;
 bool is_side(Role role) { return role == Role::Scotland || role == Role::England; }
 
 // What the rules let `side` decide now, without undo.
-std::vector<Action> phase_actions(const State& s, Side side) {
-  std::vector<Action> out;
+void phase_actions(const State& s, Side side, ActionList& out) {
   switch (s.phase) {
     case Phase::CardChoice:
       detail::card_legal(s, side, out);
@@ -45,7 +44,6 @@ std::vector<Action> phase_actions(const State& s, Side side) {
     case Phase::GameOver:
       break;
   }
-  return out;
 }
 
 bool can_undo(const State& s, Side side) {
@@ -89,22 +87,32 @@ std::vector<Role> active_roles(const State& s) {
   return roles;
 }
 
+void legal_actions(const State& s, Role role, ActionList& out) {
+  out.clear();
+  if (!is_side(role) || s.phase == Phase::GameOver) return;
+  phase_actions(s, role, out);
+  if (can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
+}
+
 std::vector<Action> legal_actions(const State& s, Role role) {
-  if (!is_side(role) || s.phase == Phase::GameOver) return {};
-  auto actions = phase_actions(s, role);
-  if (can_undo(s, role)) actions.push_back(simple(ActionKind::Undo));
-  return actions;
+  ActionList list;
+  legal_actions(s, role, list);
+  std::vector<Action> out;
+  out.reserve(list.size());
+  for (const auto& a : list) out.push_back(a);
+  return out;
 }
 
 std::optional<RuleError> apply(State& s, Role role, const Action& action) {
   if (s.phase == Phase::GameOver) return RuleError{RuleErrorCode::GameOver, "the game is over"};
   if (!is_side(role)) return RuleError{RuleErrorCode::NotYourTurn, "observers cannot act"};
-  const auto legal = legal_actions(s, role);
+  ActionList legal;
+  legal_actions(s, role, legal);
   if (legal.empty()) {
     return RuleError{RuleErrorCode::NotYourTurn,
                      std::string(core::role_name(role)) + " has nothing to decide now"};
   }
-  if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
+  if (!legal.contains(action)) {
     return RuleError{RuleErrorCode::IllegalAction,
                      "not a legal action now: " + action_to_json(action).dump()};
   }

@@ -29,6 +29,11 @@ State setup(const core::Seed& seed, int scenario, const Options& options,
             std::vector<core::ScriptedOutcome> script = {});
 
 std::vector<core::Role> active_roles(const State& s);
+// The same as a bit per side index (bit 0 Scotland, bit 1 England), without allocating.
+std::uint8_t awaited_sides(const State& s);
+// What `role` may do now, into `out` (cleared first; no heap). The vector form is for callers
+// that keep the list.
+void legal_actions(const State& s, core::Role role, ActionList& out);
 std::vector<Action> legal_actions(const State& s, core::Role role);
 // Applies `action` for `role` and runs automatic steps to the next decision point. On error
 // the state is unchanged.

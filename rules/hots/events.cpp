@@ -15,8 +15,8 @@ EventKind event_of(const State& s, Side side) { return data().cards[played_card(
 // --- Herald (7.2) ----------------------------------------------------------------------------
 
 // Noble indices of the enemy's two-block nobles (never Moray, 7.2.2); all are on the map.
-std::vector<std::uint8_t> herald_targets(const Position& p, Side side) {
-  std::vector<std::uint8_t> out;
+FixedList<std::uint8_t, kBlocksPerSide> herald_targets(const Position& p, Side side) {
+  FixedList<std::uint8_t, kBlocksPerSide> out;  // fewer nobles than blocks of a side
   const auto& nobles = data().nobles;
   for (std::size_t i = 0; i < nobles.size(); ++i) {
     if (on_map(p, nobles[i].blocks[index_of(core::other_side(side))])) {

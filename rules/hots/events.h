@@ -2,6 +2,7 @@
 
 // Internal: event cards (RULES 7), coronations (8) and the defection battles they cause (5.14).
 
+#include "rules/hots/fixed_list.h"
 #include "rules/hots/phases.h"
 
 namespace blockfog::hots::detail {

@@ -1,5 +1,7 @@
 #include "rules/hots/log.h"
 
+#include <charconv>
+
 #include "rules/hots/data.h"
 #include "rules/hots/state.h"
 
@@ -8,40 +10,47 @@ namespace {
 
 using core::Role;
 
-std::string side_name(int side) { return side == 0 ? "Scotland" : "England"; }
-std::string side_adjective(int side) { return side == 0 ? "Scottish" : "English"; }
-std::string area_name(int area) { return area < kAreaCount ? game_data().areas[area].name : "?"; }
-std::string block_name(int block) {
-  return block < kBlockCount ? game_data().blocks[block].name : "?";
+std::string_view side_name(int side) { return side == 0 ? "Scotland" : "England"; }
+std::string_view side_adjective(int side) { return side == 0 ? "Scottish" : "English"; }
+std::string_view area_name(int area) {
+  return area < kAreaCount ? std::string_view(game_data().areas[area].name) : "?";
 }
-std::string card_name(int card) {
-  if (card >= kCardCount) return "?";
-  const auto& info = game_data().cards[card];
-  return info.kind == CardKind::Move ? "move " + info.name : info.name;
+std::string_view block_name(int block) {
+  return block < kBlockCount ? std::string_view(game_data().blocks[block].name) : "?";
 }
-std::string border_name(int entry) {
-  if (entry == kEntryBySea) return "by sea";
-  if (entry == kEntryCaptured) return "captured";
-  return entry < kBorderCount ? "across " + game_data().borders[entry].id : "?";
+struct CardName {
+  int card;
+};
+struct BorderName {
+  int entry;
+};
+
+// The pieces of a line, appended in place: a view writes its log without a string per line.
+void put(std::string& out, std::string_view text) { out += text; }
+void put(std::string& out, const char* text) { out += text; }
+void put(std::string& out, int n) {
+  char digits[12];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+}
+void put(std::string& out, CardName c) {
+  if (c.card >= kCardCount) return put(out, "?");
+  const auto& info = game_data().cards[c.card];
+  if (info.kind == CardKind::Move) out += "move ";
+  out += info.name;
+}
+void put(std::string& out, BorderName b) {
+  if (b.entry == kEntryBySea) return put(out, "by sea");
+  if (b.entry == kEntryCaptured) return put(out, "captured");
+  if (b.entry >= kBorderCount) return put(out, "?");
+  out += "across ";
+  out += game_data().borders[b.entry].id;
+}
+template <typename... Parts>
+void cat(std::string& out, const Parts&... parts) {
+  (put(out, parts), ...);
 }
 
 }  // namespace
-
-bool can_read(Audience audience, Role role) {
-  switch (audience) {
-    case Audience::Public:
-      return true;
-    case Audience::ScotlandOnly:
-      return role == Role::Scotland;
-    case Audience::EnglandOnly:
-      return role == Role::England;
-    case Audience::NotScotland:
-      return role != Role::Scotland;
-    case Audience::NotEngland:
-      return role != Role::England;
-  }
-  return false;
-}
 
 std::string_view audience_name(Audience audience) {
   switch (audience) {
@@ -67,175 +76,187 @@ Audience all_but(Role side) {
   return side == Role::Scotland ? Audience::NotScotland : Audience::NotEngland;
 }
 
-std::string log_text(const LogEntry& e) {
+void append_log_text(std::string& out, const LogEntry& e) {
   switch (e.kind) {
     case LogKind::YearStart:
-      return "Year " + std::to_string(e.n) + " begins.";
+      return cat(out, "Year ", static_cast<int>(e.n), " begins.");
     case LogKind::TurnStart:
-      return "Game turn " + std::to_string(e.n) + ".";
+      return cat(out, "Game turn ", static_cast<int>(e.n), ".");
     case LogKind::CardsDealt:
-      return "Cards shuffled; " + std::to_string(e.n) + " dealt to each player.";
+      return cat(out, "Cards shuffled; ", static_cast<int>(e.n), " dealt to each player.");
     case LogKind::CardChosen:
-      return side_name(e.a) + " has chosen a card.";
+      return cat(out, side_name(e.a), " has chosen a card.");
     case LogKind::CardTakenBack:
-      return side_name(e.a) + " took its card back.";
+      return cat(out, side_name(e.a), " took its card back.");
     case LogKind::CardsRevealed:
-      return "Cards revealed: Scotland " + card_name(e.a) + ", England " + card_name(e.b) + ". " +
-             side_name(e.c) + " is Player 1.";
+      return cat(out, "Cards revealed: Scotland ", CardName{e.a}, ", England ", CardName{e.b}, ". ",
+                 side_name(e.c), " is Player 1.");
     case LogKind::DoubleEvent:
-      return "Both players played events: the year ends after this game turn.";
+      return cat(out, "Both players played events: the year ends after this game turn.");
     case LogKind::LevyBlock:
-      return "Levied " + block_name(e.a) + " into " + area_name(e.b) + ".";
+      return cat(out, "Levied ", block_name(e.a), " into ", area_name(e.b), ".");
     case LogKind::LevyCount:
-      return "England levied " + std::to_string(e.n) + " blocks into " + area_name(e.b) + ".";
+      return cat(out, "England levied ", static_cast<int>(e.n), " blocks into ", area_name(e.b),
+                 ".");
     case LogKind::EventDeclined:
-      return side_name(e.a) + " declined the event " + card_name(e.b) + ".";
+      return cat(out, side_name(e.a), " declined the event ", CardName{e.b}, ".");
     case LogKind::TruceInForce:
-      return "Truce: " + side_name(e.a) + " may not attack this game turn.";
+      return cat(out, "Truce: ", side_name(e.a), " may not attack this game turn.");
     case LogKind::MovePhaseStart:
-      return side_name(e.a) + " moves with " + std::to_string(e.n) + " move points.";
+      return cat(out, side_name(e.a), " moves with ", static_cast<int>(e.n), " move points.");
     case LogKind::MoveStep:
-      return block_name(e.a) + " moved from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, block_name(e.a), " moved from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::MoveStepAnon:
-      return "A " + side_adjective(e.a) + " block moved from " + area_name(e.b) + " to " +
-             area_name(e.c) + ".";
+      return cat(out, "A ", side_adjective(e.a), " block moved from ", area_name(e.b), " to ",
+                 area_name(e.c), ".");
     case LogKind::BattleCreated:
-      return side_name(e.a) + " attacks " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " attacks ", area_name(e.b), ".");
     case LogKind::ReserveArrived:
-      return "A " + side_adjective(e.a) + " reserve arrived in " + area_name(e.b) + " " +
-             border_name(e.c) + ".";
+      return cat(out, "A ", side_adjective(e.a), " reserve arrived in ", area_name(e.b), " ",
+                 BorderName{e.c}, ".");
     case LogKind::NorseMove:
-      return "The Norse sailed from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, "The Norse sailed from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::MovePhaseEnd:
-      return side_name(e.a) + " ended its move phase.";
+      return cat(out, side_name(e.a), " ended its move phase.");
     case LogKind::BattlePhase:
-      return "Battle phase: " + std::to_string(e.n) + " contested areas.";
+      return cat(out, "Battle phase: ", static_cast<int>(e.n), " contested areas.");
     case LogKind::BattleBegins:
-      return "Battle in " + area_name(e.b) + ": " + side_name(e.a) + " attacks.";
+      return cat(out, "Battle in ", area_name(e.b), ": ", side_name(e.a), " attacks.");
     case LogKind::RoundBegins:
-      return "Round " + std::to_string(e.n) + " in " + area_name(e.b) + ".";
+      return cat(out, "Round ", static_cast<int>(e.n), " in ", area_name(e.b), ".");
     case LogKind::BlockRevealed:
-      return block_name(e.a) + " (" + std::to_string(e.n) + ") is revealed.";
+      return cat(out, block_name(e.a), " (", static_cast<int>(e.n), ") is revealed.");
     case LogKind::ControlChange:
-      return "Battlefield control changes in " + area_name(e.b) + ": " + side_name(e.a) +
-             " now attacks.";
+      return cat(out, "Battlefield control changes in ", area_name(e.b), ": ", side_name(e.a),
+                 " now attacks.");
     case LogKind::CelticRoll:
-      return block_name(e.a) + " rolls " + std::to_string(e.n) + " for Celtic unity" +
-             (e.c ? ": it leaves the battle." : ": it stays.");
+      return cat(out, block_name(e.a), " rolls ", static_cast<int>(e.n), " for Celtic unity",
+                 (e.c ? ": it leaves the battle." : ": it stays."));
     case LogKind::Fired: {
       std::string dice;
       for (int i = 0; i < e.d; ++i) {
         if (i > 0) dice += ',';
         dice += static_cast<char>('0' + ((e.n >> (3 * i)) & 7));
       }
-      return block_name(e.a) + " fires: " + dice + " - " + std::to_string(e.c) +
-             (e.c == 1 ? " hit." : " hits.");
+      return cat(out, block_name(e.a), " fires: ", dice, " - ", static_cast<int>(e.c),
+                 (e.c == 1 ? " hit." : " hits."));
     }
     case LogKind::Passed:
-      return block_name(e.a) + " passes.";
+      return cat(out, block_name(e.a), " passes.");
     case LogKind::HitTaken:
-      return block_name(e.a) + " takes a hit (" + std::to_string(e.n) + " left).";
+      return cat(out, block_name(e.a), " takes a hit (", static_cast<int>(e.n), " left).");
     case LogKind::EliminatedToPool:
-      return block_name(e.a) + " is eliminated.";
+      return cat(out, block_name(e.a), " is eliminated.");
     case LogKind::EliminatedDead:
-      return block_name(e.a) + " is eliminated for good.";
+      return cat(out, block_name(e.a), " is eliminated for good.");
     case LogKind::EliminatedAnon:
-      return "A " + side_adjective(e.a) + " block in " + area_name(e.b) + " is eliminated.";
+      return cat(out, "A ", side_adjective(e.a), " block in ", area_name(e.b), " is eliminated.");
     case LogKind::NobleCaptured:
-      return block_name(e.a) + " changes sides in " + area_name(e.b) + ": now " +
-             side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
+      return cat(out, block_name(e.a), " changes sides in ", area_name(e.b), ": now ",
+                 side_name(static_cast<int>(game_data().blocks[e.a].owner)), ".");
     case LogKind::EdwardBecomesII:
-      return "Edward I is dead; Edward II takes the field.";
+      return cat(out, "Edward I is dead; Edward II takes the field.");
     case LogKind::Retreated:
-      return block_name(e.a) + " retreats from " + area_name(e.b) + ".";
+      return cat(out, block_name(e.a), " retreats from ", area_name(e.b), ".");
     case LogKind::RetreatedTo:
-      return block_name(e.a) + " retreats from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, block_name(e.a), " retreats from ", area_name(e.b), " to ", area_name(e.c),
+                 ".");
     case LogKind::NorseRetreat:
-      return "The Norse withdraw by sea from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, "The Norse withdraw by sea from ", area_name(e.b), " to ", area_name(e.c),
+                 ".");
     case LogKind::Regrouped:
-      return block_name(e.a) + " regroups from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, block_name(e.a), " regroups from ", area_name(e.b), " to ", area_name(e.c),
+                 ".");
     case LogKind::ArrivalsShown:
-      return std::to_string(e.n) + " " + side_adjective(e.a) + (e.n == 1 ? " block" : " blocks") +
-             " arrived in " + area_name(e.b) + ".";
+      return cat(out, static_cast<int>(e.n), " ", side_adjective(e.a),
+                 (e.n == 1 ? " block" : " blocks"), " arrived in ", area_name(e.b), ".");
     case LogKind::BattleWon:
-      return side_name(e.a) + " wins the battle in " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " wins the battle in ", area_name(e.b), ".");
     case LogKind::MandatoryRetreat:
-      return side_name(e.a) + " must retreat from " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " must retreat from ", area_name(e.b), ".");
     case LogKind::CouldNotRetreat:
-      return std::to_string(e.n) + " " + side_adjective(e.a) + (e.n == 1 ? " block" : " blocks") +
-             " could not retreat from " + area_name(e.b) + " and " + (e.n == 1 ? "is" : "are") +
-             " eliminated.";
+      return cat(out, static_cast<int>(e.n), " ", side_adjective(e.a),
+                 (e.n == 1 ? " block" : " blocks"), " could not retreat from ", area_name(e.b),
+                 " and ", (e.n == 1 ? "is" : "are"), " eliminated.");
     case LogKind::RaidVictim:
-      return "Border raid: " + block_name(e.a) + " in " + area_name(e.b) + " returns to the pool.";
+      return cat(out, "Border raid: ", block_name(e.a), " in ", area_name(e.b),
+                 " returns to the pool.");
     case LogKind::RaidVictimAnon:
-      return "Border raid: an English block in " + area_name(e.b) + " returns to the pool.";
+      return cat(out, "Border raid: an English block in ", area_name(e.b), " returns to the pool.");
     case LogKind::BorderRaidDue:
-      return "Scots alone hold England: a border raid is due.";
+      return cat(out, "Scots alone hold England: a border raid is due.");
     case LogKind::WinterStart:
-      return "Winter of " + std::to_string(e.n) + ".";
+      return cat(out, "Winter of ", static_cast<int>(e.n), ".");
     case LogKind::NobleHome:
-      return block_name(e.a) + " goes home to " + area_name(e.b) + ".";
+      return cat(out, block_name(e.a), " goes home to ", area_name(e.b), ".");
     case LogKind::WinterDefection:
-      return block_name(e.a) + " changes sides at home in " + area_name(e.b) + ": now " +
-             side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
+      return cat(out, block_name(e.a), " changes sides at home in ", area_name(e.b), ": now ",
+                 side_name(static_cast<int>(game_data().blocks[e.a].owner)), ".");
     case LogKind::MorayHome:
-      return "Moray goes home to " + area_name(e.b) + ".";
+      return cat(out, "Moray goes home to ", area_name(e.b), ".");
     case LogKind::KingToCathedral:
-      return "The King moves from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, "The King moves from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::EdwardWinters:
-      return "Edward I winters in " + area_name(e.b) + ".";
+      return cat(out, "Edward I winters in ", area_name(e.b), ".");
     case LogKind::Disbanded:
-      return block_name(e.a) + " in " + area_name(e.b) + " disbands.";
+      return cat(out, block_name(e.a), " in ", area_name(e.b), " disbands.");
     case LogKind::DisbandedAnon:
-      return "A " + side_adjective(e.a) + " block in " + area_name(e.b) + " disbands.";
+      return cat(out, "A ", side_adjective(e.a), " block in ", area_name(e.b), " disbands.");
     case LogKind::WallaceSelkirk:
-      return "Wallace winters in Selkirk Forest.";
+      return cat(out, "Wallace winters in Selkirk Forest.");
     case LogKind::FrenchKnightsAdded:
-      return "The French Knights join the Scottish pool.";
+      return cat(out, "The French Knights join the Scottish pool.");
     case LogKind::StepAdded:
-      return block_name(e.a) + " gains a step (" + std::to_string(e.n) + ").";
+      return cat(out, block_name(e.a), " gains a step (", static_cast<int>(e.n), ").");
     case LogKind::Drew:
-      return "Drew " + block_name(e.a) + " into " + area_name(e.b) + " (strength 1).";
+      return cat(out, "Drew ", block_name(e.a), " into ", area_name(e.b), " (strength 1).");
     case LogKind::DrewAnon:
-      return side_name(e.a) + " drew a block into " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " drew a block into ", area_name(e.b), ".");
     case LogKind::ScenarioEnd:
-      return "End of " + std::to_string(e.n) + ": England " + std::to_string(e.b) +
-             " nobles, Scotland " + std::to_string(e.c) + ".";
+      return cat(out, "End of ", static_cast<int>(e.n), ": England ", static_cast<int>(e.b),
+                 " nobles, Scotland ", static_cast<int>(e.c), ".");
     case LogKind::HeraldRoll:
-      return side_name(e.a) + "'s Herald rolls " + std::to_string(e.n) +
-             (e.n <= 4 ? ": success." : ": no effect.");
+      return cat(out, side_name(e.a), "'s Herald rolls ", static_cast<int>(e.n),
+                 (e.n <= 4 ? ": success." : ": no effect."));
     case LogKind::HeraldConverts:
-      return block_name(e.a) + " in " + area_name(e.b) + " is won over: now " +
-             side_name(static_cast<int>(game_data().blocks[e.a].owner)) + ".";
+      return cat(out, block_name(e.a), " in ", area_name(e.b), " is won over: now ",
+                 side_name(static_cast<int>(game_data().blocks[e.a].owner)), ".");
     case LogKind::PillageTarget:
-      return side_name(e.a) + " pillages " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " pillages ", area_name(e.b), ".");
     case LogKind::PillageHit:
-      return block_name(e.a) + " loses a step to the pillage (" + std::to_string(e.n) + " left).";
+      return cat(out, block_name(e.a), " loses a step to the pillage (", static_cast<int>(e.n),
+                 " left).");
     case LogKind::PillageInflicted:
-      return "The pillage of " + area_name(e.b) + " inflicts " + std::to_string(e.n) +
-             (e.n == 1 ? " hit." : " hits.");
+      return cat(out, "The pillage of ", area_name(e.b), " inflicts ", static_cast<int>(e.n),
+                 (e.n == 1 ? " hit." : " hits."));
     case LogKind::PillageGainArea:
-      return side_name(e.a) + " takes the plunder to " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " takes the plunder to ", area_name(e.b), ".");
     case LogKind::SeaMoved:
-      return block_name(e.a) + " sails from " + area_name(e.b) + " to " + area_name(e.c) + ".";
+      return cat(out, block_name(e.a), " sails from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::SeaMovedAnon:
-      return "A " + side_adjective(e.a) + " block sails from " + area_name(e.b) + " to " +
-             area_name(e.c) + ".";
+      return cat(out, "A ", side_adjective(e.a), " block sails from ", area_name(e.b), " to ",
+                 area_name(e.c), ".");
     case LogKind::VictualsArea:
-      return side_name(e.a) + " uses Victuals in " + area_name(e.b) + ".";
+      return cat(out, side_name(e.a), " uses Victuals in ", area_name(e.b), ".");
     case LogKind::Coronation: {
       static constexpr const char* kCandidates[] = {"Bruce", "Comyn", "Balliol"};
-      return std::string(kCandidates[e.a % 3]) + " is crowned King of Scots in " + area_name(e.b) +
-             ".";
+      return cat(out, std::string(kCandidates[e.a % 3]), " is crowned King of Scots in ",
+                 area_name(e.b), ".");
     }
     case LogKind::CoronationDefects:
-      return block_name(e.a) + " in " + area_name(e.b) + " defects to England.";
+      return cat(out, block_name(e.a), " in ", area_name(e.b), " defects to England.");
     case LogKind::Count:
       break;
     case LogKind::GameEnd:
-      return "Game over: " + side_name(e.a) + " wins.";
+      return cat(out, "Game over: ", side_name(e.a), " wins.");
   }
-  return "";
+  return;
+}
+
+std::string log_text(const LogEntry& entry) {
+  std::string out;
+  append_log_text(out, entry);
+  return out;
 }
 
 }  // namespace blockfog::hots

@@ -19,7 +19,13 @@ enum class Audience : std::uint8_t {
   NotEngland,   // Scotland and observers
 };
 
-bool can_read(Audience audience, core::Role role);
+// Inline: a view scans the whole log with it.
+inline bool can_read(Audience audience, core::Role role) {
+  // Bit per role (Scotland, England, Observer) that reads each audience, in enum order.
+  constexpr std::uint8_t kReaders[] = {0b111, 0b001, 0b010, 0b110, 0b101};
+  const auto a = static_cast<std::size_t>(audience);
+  return a < sizeof kReaders && ((kReaders[a] >> static_cast<int>(role)) & 1U);
+}
 std::string_view audience_name(Audience audience);  // "public", "scotland_only", ...
 Audience only(core::Role side);                     // the owner's full line
 Audience all_but(core::Role side);                  // everybody else's redacted line
@@ -110,5 +116,7 @@ struct LogEntry {
 };
 
 std::string log_text(const LogEntry& entry);
+// The same text appended to `out` (no allocation once `out` has room).
+void append_log_text(std::string& out, const LogEntry& entry);
 
 }  // namespace blockfog::hots

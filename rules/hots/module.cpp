@@ -34,6 +34,9 @@ class HotsGame final : public core::Game {
   json view_from(Role role, std::size_t log_from) const override {
     return hots::view(state_, role, log_from);
   }
+  void write_view(Role role, std::string& out) const override {
+    hots::write_view(state_, role, 0, out);
+  }
   core::Outcome outcome() const override { return hots::outcome(state_); }
   json to_json() const override { return hots::to_json(state_); }
   std::string state_hash() const override { return hots::state_hash(state_); }

@@ -10,65 +10,62 @@ bool is_activated(const Position& p, AreaId area) { return (p.activated >> area)
 
 // RULES 4.7: a block may leave an area holding enemy blocks only while the side's non-reserve
 // blocks there outnumber all enemy blocks there (reserves included).
-bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
-  const int enemies = count_in_area(p, area, core::other_side(side));
-  if (enemies == 0) return true;
-  int own = 0;
-  const auto& blocks = game_data().blocks;
-  for (int b = 0; b < kBlockCount; ++b) {
-    own += p.blocks[b].loc == area && blocks[b].owner == side && !p.blocks[b].reserve;
-  }
-  return own > enemies;
+// (All the checks below read area occupancy from an Occupancy table, made once per query.)
+bool pin_allows_leaving(const Occupancy& occ, AreaId area, Side side) {
+  const int enemies = occ.count(area, core::other_side(side));
+  return enemies == 0 || occ.non_reserve[index_of(side)][area] > enemies;
 }
 
 // RULES 4.3.2: may a block of `side` in `from` (having come from `previous`) cross into `n`?
-bool can_step(const Position& p, Side side, AreaId from, AreaId previous, const Neighbor& n) {
+bool can_step(const Position& p, const Occupancy& occ, Side side, AreaId from, AreaId previous,
+              const Neighbor& n) {
   const auto& data = game_data();
   const auto& border = data.borders[n.border];
   const Side enemy = core::other_side(side);
-  if (n.area == previous) return false;                                         // 4.3.2.5
-  if (p.crossings[index_of(side)][n.border] >= border.limit) return false;      // 4.4
-  if (border.anglo_scottish && p.mp < 1) return false;                          // 4.1.4
-  if (has_enemy(p, from, side) && p.border_use[n.border] == index_of(enemy)) {  // 4.3.2.3
+  if (n.area == previous) return false;                                          // 4.3.2.5
+  if (p.crossings[index_of(side)][n.border] >= border.limit) return false;       // 4.4
+  if (border.anglo_scottish && p.mp < 1) return false;                           // 4.1.4
+  if (occ.has_enemy(from, side) && p.border_use[n.border] == index_of(enemy)) {  // 4.3.2.3
     return false;
   }
   if (p.truce_against == index_of(side)) {  // 4.9
-    if (has_enemy(p, n.area, side)) return false;
+    if (occ.has_enemy(n.area, side)) return false;
     if (side == Side::Scotland && n.area == data.england) return false;
   }
   return true;
 }
 
 bool has_next_step(const Position& p, Side side, AreaId at, AreaId previous) {
+  const Occupancy occ(p);
   for (const auto& n : game_data().areas[at].neighbors) {
-    if (can_step(p, side, at, previous, n)) return true;
+    if (can_step(p, occ, side, at, previous, n)) return true;
   }
   return false;
 }
 
 // RULES 4.2 and 4.1.4: may this block begin a land move now?
-bool can_start(const Position& p, Side side, BlockId b) {
+bool can_start(const Position& p, const Occupancy& occ, Side side, BlockId b) {
   const auto& info = game_data().blocks[b];
   const auto& block = p.blocks[b];
   if (info.owner != side || block.loc >= kAreaCount || block.moved || block.reserve) return false;
   if (info.type == BlockType::Norse) return false;  // 4.10
   if (p.mp < 1 && !is_activated(p, block.loc)) return false;
-  return pin_allows_leaving(p, block.loc, side);
+  return pin_allows_leaving(occ, block.loc, side);
 }
 
-bool norse_can_move(const Position& p, Side side) {
+bool norse_can_move(const Position& p, const Occupancy& occ, Side side) {
   const auto norse = game_data().norse;
   const auto& block = p.blocks[norse];
   return side == Side::Scotland && block.loc < kAreaCount && !block.moved && !block.reserve &&
-         p.mp >= 1 && pin_allows_leaving(p, block.loc, side);
+         p.mp >= 1 && pin_allows_leaving(occ, block.loc, side);
 }
 
 // RULES 4.10.1: any other coastal area but England, unless a Truce forbids an attack.
-bool norse_destination(const Position& p, Side side, AreaId to) {
+bool norse_destination(const Position& p, const Occupancy& occ, Side side, AreaId to) {
   const auto& data = game_data();
   if (!data.areas[to].coastal || to == data.england) return false;
   if (to == p.blocks[data.norse].loc) return false;
-  return !(p.truce_against == index_of(side) && has_enemy(p, to, side));
+  return !(p.truce_against == index_of(side) && occ.has_enemy(to, side));
 }
 
 // RULES 4.6: the block entered an area holding enemy blocks.
@@ -182,25 +179,29 @@ void enter_move_phase(State& s, Side side, int move_points) {
 
 void move_legal(const State& s, Side side, ActionList& out) {
   const auto& data = game_data();
+  const Occupancy occ(s);
   if (s.moving.block != kNone) {
     const AreaId at = s.blocks[s.moving.block].loc;
     const bool spent = s.moving.steps >= data.blocks[s.moving.block].movement;  // 4.3.4
     for (const auto& n : data.areas[at].neighbors) {
-      if (!spent && can_step(s, side, at, s.moving.previous, n)) out.push_back(step(n.area));
+      if (!spent && can_step(s, occ, side, at, s.moving.previous, n)) out.push_back(step(n.area));
     }
     out.push_back(simple(ActionKind::Stop));
     return;
   }
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (!can_start(s, side, b)) continue;
+  const int first = first_block(side);  // only this side's blocks can start (can_start)
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    if (!can_start(s, occ, side, static_cast<BlockId>(b))) continue;
     const AreaId at = s.blocks[b].loc;
     for (const auto& n : data.areas[at].neighbors) {
-      if (can_step(s, side, at, kNone, n)) out.push_back(move(b, n.area));
+      if (can_step(s, occ, side, at, kNone, n)) {
+        out.push_back(move(static_cast<BlockId>(b), n.area));
+      }
     }
   }
-  if (norse_can_move(s, side)) {
+  if (norse_can_move(s, occ, side)) {
     for (AreaId a = 0; a < kAreaCount; ++a) {
-      if (norse_destination(s, side, a)) out.push_back(norse_move(a));
+      if (norse_destination(s, occ, side, a)) out.push_back(norse_move(a));
     }
   }
   out.push_back(simple(ActionKind::EndMovePhase));

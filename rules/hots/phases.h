@@ -9,8 +9,6 @@
 
 namespace blockfog::hots::detail {
 
-using ActionList = std::vector<Action>;
-
 void add_log(State& s, LogKind kind, Audience audience, int a = 0, int b = 0, int c = 0, int n = 0);
 // A private fact: the full line for `owner`, the redacted `anon` line for everyone else.
 void add_private_log(State& s, Side owner, LogKind kind, int a, int b, int c, LogKind anon,

@@ -15,8 +15,8 @@ Side pillager(const State& s) {
                                                     : side_of(s.active);
 }
 
-std::vector<AreaId> pillage_targets(const Position& p, Side side) {
-  std::vector<AreaId> out;
+AreaList pillage_targets(const Position& p, Side side) {
+  AreaList out;
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (!has_enemy(p, a, side)) continue;
     const auto& neighbors = data().areas[a].neighbors;
@@ -29,9 +29,9 @@ std::vector<AreaId> pillage_targets(const Position& p, Side side) {
 }
 
 // The victim's strongest blocks in the target area (7.3.2 applies 5.7.2-5.7.4).
-std::vector<BlockId> tied_strongest(const Position& p, AreaId area, Side victim) {
+BlockList tied_strongest(const Position& p, AreaId area, Side victim) {
   int strongest = 0;
-  std::vector<BlockId> tied;
+  BlockList tied;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (p.blocks[b].loc != area || owner_of(b) != victim) continue;
     if (p.blocks[b].strength > strongest) {
@@ -89,8 +89,8 @@ bool has_friendly_neighbor(const Position& p, AreaId area, Side side) {
   return false;
 }
 
-std::vector<BlockId> gain_candidates(const State& s, Side side) {
-  std::vector<BlockId> out;
+BlockList gain_candidates(const State& s, Side side) {
+  BlockList out;
   if (s.event.count >= s.event.inflicted) return out;
   const auto target = s.event.area;
   for (BlockId b = 0; b < kBlockCount; ++b) {

@@ -8,30 +8,31 @@
 namespace blockfog::hots::detail {
 namespace {
 
-bool open_for(const Position& p, AreaId area, Side side) {
-  return is_friendly(p, area, side) || is_vacant(p, area);
-}
+// Friendly or vacant (RULES 1.6): no enemy block there.
+bool open_for(const Occupancy& occ, AreaId area, Side side) { return !occ.has_enemy(area, side); }
 
 // 5.10.6, 5.12.4: the Norse withdraw by sea to a friendly coastal area (not England, not here).
-std::vector<AreaId> norse_destinations(const Position& p, AreaId from) {
-  std::vector<AreaId> out;
+AreaList norse_destinations(const Position& p, AreaId from) {
+  AreaList out;
   const auto& data = game_data();
+  const Occupancy occ(p);
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (a != from && a != data.england && data.areas[a].coastal &&
-        is_friendly(p, a, Side::Scotland)) {
+        occ.count(a, Side::Scotland) > 0 && !occ.has_enemy(a, Side::Scotland)) {
       out.push_back(a);
     }
   }
   return out;
 }
 
-std::vector<AreaId> land_destinations(const Position& p, BlockId b, bool border_control) {
+AreaList land_destinations(const Position& p, BlockId b, bool border_control) {
   const auto& data = game_data();
   const Side side = owner_of(b);
   const AreaId from = p.blocks[b].loc;
-  std::vector<AreaId> out;
+  const Occupancy occ(p);
+  AreaList out;
   for (const auto& n : data.areas[from].neighbors) {
-    if (!open_for(p, n.area, side)) continue;                                             // 5.10.1
+    if (!open_for(occ, n.area, side)) continue;                                           // 5.10.1
     if (p.crossings[index_of(side)][n.border] >= data.borders[n.border].limit) continue;  // 4.4
     if (border_control && p.border_use[n.border] == index_of(core::other_side(side))) {
       continue;  // 5.10.3
@@ -61,13 +62,13 @@ void move_out(State& s, BlockId b, AreaId to, LogKind owner_line) {
 
 }  // namespace
 
-std::vector<AreaId> retreat_destinations(const Position& p, BlockId b) {
+AreaList retreat_destinations(const Position& p, BlockId b) {
   if (p.blocks[b].reserve) return {};  // 5.10.5
   if (b == game_data().norse) return norse_destinations(p, p.blocks[b].loc);
   return land_destinations(p, b, true);
 }
 
-std::vector<AreaId> regroup_destinations(const Position& p, BlockId b) {
+AreaList regroup_destinations(const Position& p, BlockId b) {
   if (b == game_data().norse) return norse_destinations(p, p.blocks[b].loc);
   return land_destinations(p, b, false);  // 5.12.2: border control does not apply
 }

@@ -4,6 +4,7 @@
 
 #include "rules/core/hex.h"
 #include "rules/core/sha256.h"
+#include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
 
 namespace blockfog::hots {
@@ -284,85 +285,6 @@ State state_from_json(const json& j) {
     fail(std::string("malformed: ") + e.what());
   }
 }
-
-namespace {
-
-// The canonical serialisation hashed by state_hash: every field in a fixed order, in a
-// binary form (quicker than JSON; it identifies exactly the states the JSON identifies).
-void append_position(std::string& out, const Position& p) {
-  auto put = [&out](std::uint64_t value, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-  };
-  for (const auto& b : p.blocks) {
-    for (int v : {int(b.loc), int(b.strength), int(b.moved), int(b.reserve), int(b.entry),
-                  int(b.acted), int(b.arrival_hidden)}) {
-      put(static_cast<std::uint64_t>(v), 1);
-    }
-  }
-  for (const auto& c : p.cards) {
-    put(static_cast<int>(c.place), 1);
-    put(c.holder, 1);
-    put(c.turn, 1);
-  }
-  for (const auto& m : p.battles) {
-    put(m.attacker, 1);
-    put(m.main_origin, 1);
-    put(m.main_border, 1);
-  }
-  for (const auto& side : p.crossings) out.append(side.begin(), side.end());
-  out.append(p.border_use.begin(), p.border_use.end());
-  for (int v : {int(p.scenario),
-                int(p.schiltroms),
-                int(p.turn),
-                static_cast<int>(p.phase),
-                int(p.p1),
-                int(p.player_turn),
-                int(p.active),
-                int(p.edward_ii),
-                int(p.edward_wintered_last),
-                int(p.king_crowned),
-                int(p.french_knights_added),
-                int(p.truce_against),
-                int(p.double_event),
-                int(p.mp),
-                int(p.moving.block),
-                int(p.moving.origin),
-                int(p.moving.previous),
-                int(p.moving.steps),
-                int(p.moving.crossed_anglo_scottish),
-                int(p.battle.area),
-                int(p.battle.round),
-                int(p.battle.attacker),
-                int(p.battle.step),
-                int(p.battle.victor),
-                int(p.battle.hits),
-                int(p.battle.target),
-                static_cast<int>(p.winter.step),
-                int(p.winter.homing),
-                int(p.winter.edward_decided),
-                int(p.winter.edward_winters),
-                int(p.winter.moray_moved),
-                int(p.winter.king_moved),
-                int(p.winter.wallace_moved),
-                static_cast<int>(p.event.stage),
-                int(p.event.area),
-                int(p.event.dest),
-                int(p.event.count),
-                int(p.event.hits),
-                int(p.event.inflicted),
-                int(p.in_defection),
-                static_cast<int>(p.end_reason),
-                int(p.winner)}) {
-    put(static_cast<std::uint64_t>(v), 1);
-  }
-  out.append(p.winter.rp.begin(), p.winter.rp.end());
-  put(p.year, 2);
-  put(p.activated, 4);
-  put(p.winter.placed, 2);
-  put(p.defection_areas, 4);
-}
-
-}  // namespace
 
 std::string state_hash(const State& s) {
   std::string bytes;

@@ -247,6 +247,27 @@ inline bool is_contested(const Position& p, AreaId area) {
   return any_in_area(p, area, Side::Scotland) && any_in_area(p, area, Side::England);
 }
 
+// Blocks per area and side, counted in one pass over the blocks: for queries that ask about
+// many areas (the move phase's step checks), instead of a scan of 28 blocks per question.
+struct Occupancy {
+  std::array<std::array<std::uint8_t, kAreaCount>, 2> all{};          // per side, per area
+  std::array<std::array<std::uint8_t, kAreaCount>, 2> non_reserve{};  // the same, reserves out
+
+  explicit Occupancy(const Position& p) {
+    for (int b = 0; b < kBlockCount; ++b) {
+      const auto& block = p.blocks[b];
+      if (block.loc >= kAreaCount) continue;
+      const int side = b < kBlocksPerSide ? 0 : 1;
+      ++all[side][block.loc];
+      non_reserve[side][block.loc] += !block.reserve;
+    }
+  }
+  int count(AreaId area, Side side) const { return all[index_of(side)][area]; }
+  bool has_enemy(AreaId area, Side side) const {
+    return all[index_of(core::other_side(side))][area] > 0;
+  }
+};
+
 int nobles_controlled(const Position& p, Side side);  // RULES 1.4.4, Moray included
 int two_block_nobles_controlled(const Position& p, Side side);
 

@@ -244,39 +244,59 @@ json log_view(const State& s, Role role, std::size_t from, std::size_t& size) {
   return lines;
 }
 
-std::string phase_text(const State& s) {
-  if (s.phase == Phase::CardChoice) return "Card choice";
-  if (s.phase == Phase::GameOver) return "Game over";
-  const std::string side = s.active == kNone ? "" : (s.active == 0 ? "Scotland" : "England");
+}  // namespace
+
+void append_phase_text(std::string& out, const State& s) {
+  if (s.phase == Phase::CardChoice) {
+    out += "Card choice";
+    return;
+  }
+  if (s.phase == Phase::GameOver) {
+    out += "Game over";
+    return;
+  }
+  if (s.phase == Phase::BorderRaid) {
+    out += "England: border raid";
+    return;
+  }
+  out += s.active == kNone ? "" : (s.active == 0 ? "Scotland" : "England");
   switch (s.phase) {
     case Phase::Event:
       // 13.1.4: one public name per step, whatever sub-decision the owner faces.
-      if (s.event.stage == EventStage::PillageLosses) return side + ": pillage losses";
-      return side + ": event";
+      out += s.event.stage == EventStage::PillageLosses ? ": pillage losses" : ": event";
+      return;
     case Phase::Move:
-      return side + ": move phase";
+      out += ": move phase";
+      return;
     case Phase::BattleChoice:
-      return side + ": choose a battle";
+      out += ": choose a battle";
+      return;
     case Phase::Combat:
-      return side + ": combat";
+      out += ": combat";
+      return;
     case Phase::HitAllocation:
-      return side + ": allocate hits";
+      out += ": allocate hits";
+      return;
     case Phase::MandatoryRetreat:
-      return side + ": retreat";
+      out += ": retreat";
+      return;
     case Phase::Regroup:
-      return side + ": regroup";
-    case Phase::BorderRaid:
-      return "England: border raid";
+      out += ": regroup";
+      return;
     case Phase::Winter:
       // 13.1.4: others see only the owner's generic winter step, or a public homecoming.
-      if (s.winter.step == WinterStep::NobleHome) return side + ": noble homecoming";
-      return side + ": winter";
+      out += s.winter.step == WinterStep::NobleHome ? ": noble homecoming" : ": winter";
+      return;
     default:
-      return side;
+      return;
   }
 }
 
-}  // namespace
+std::string phase_text(const State& s) {
+  std::string out;
+  append_phase_text(out, s);
+  return out;
+}
 
 json view(const State& s, Role role, std::size_t log_from) {
   const auto& data = game_data();

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "rules/core/role.h"
@@ -13,5 +16,14 @@ namespace blockfog::hots {
 // `log_from` is how many of the role's log lines the caller already has: only later lines are
 // included (all of them by default). "log_size" always gives the role's total.
 nlohmann::json view(const State& s, core::Role role, std::size_t log_from = 0);
+
+// The same view written as JSON text into `out` (cleared first, its capacity kept so that a
+// caller reusing the buffer does not allocate per view): exactly view(s, role, log_from).dump(),
+// without building the JSON DOM. Returns the view's "log_size".
+std::size_t write_view(const State& s, core::Role role, std::size_t log_from, std::string& out);
+
+// The public name of the step being played (RULES 13.1.4), e.g. "England: winter".
+std::string phase_text(const State& s);
+void append_phase_text(std::string& out, const State& s);  // the same, appended
 
 }  // namespace blockfog::hots

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <bit>
 
 #include "rules/hots/winter.h"
 
@@ -91,16 +93,38 @@ void enter_england_build(State& s) {
 }
 
 void build_legal(const State& s, Side side, ActionList& out) {
+  const Occupancy occ(s);
+  // 10.11.2: whether a draw could yield anything, inland (not the Norse nor the French
+  // Knights) and on the coast; draw_candidates() lists them when a draw is made.
+  bool pool_inland = false;
+  bool pool_coastal = false;
+  for (int b = 0; b < kBlocksPerSide; ++b) {
+    if (s.blocks[b].loc != kPool) continue;
+    pool_coastal = true;
+    pool_inland |= b != data().norse && b != data().french_knights;
+  }
+  // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
+  // per area: one pass over the blocks instead of one per area with points.
+  const int first = first_block(side);
+  std::array<std::uint32_t, kAreaCount> gainers{};
+  for (int i = 0; i < kBlocksPerSide; ++i) {
+    const auto b = static_cast<BlockId>(first + i);
+    const auto& block = s.blocks[b];
+    if (block.loc < kAreaCount && may_gain_step(side, b) &&
+        block.strength < data().blocks[b].max_strength) {
+      gainers[block.loc] |= 1U << i;
+    }
+  }
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (s.winter.rp[a] == 0) continue;
-    for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (s.blocks[b].loc == a && may_gain_step(side, b) &&
-          s.blocks[b].strength < data().blocks[b].max_strength) {
-        out.push_back(with_block(ActionKind::AddStep, b));
-      }
+    for (auto bits = gainers[a]; bits != 0; bits &= bits - 1) {  // in block order
+      out.push_back(
+          with_block(ActionKind::AddStep, static_cast<BlockId>(first + std::countr_zero(bits))));
     }
-    if (side == Side::Scotland && blocks_in(s, a) < area_limit(a, side) &&
-        !draw_candidates(s, a).empty()) {
+    const bool can_draw = data().areas[a].coastal ? pool_coastal : pool_inland;
+    if (side == Side::Scotland &&
+        occ.count(a, Side::Scotland) + occ.count(a, Side::England) < area_limit(a, side) &&
+        can_draw) {
       out.push_back(with_area(ActionKind::Draw, a));
     }
   }

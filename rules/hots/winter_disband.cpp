@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "rules/hots/fixed_list.h"
 #include "rules/hots/winter.h"
 
 // The first three opaque winter steps: Moray and the King (10.3, 10.5), Edward and English
@@ -12,6 +13,17 @@ const GameData& data() { return game_data(); }
 
 AreaId area_named(std::string_view id) { return *data().area_by_id(id); }
 
+// Looked up once: asked for every block in the disband checks.
+AreaId selkirk() {
+  static const AreaId area = area_named("selkirk");
+  return area;
+}
+
+// Blocks of both sides in `area`.
+int blocks_there(const Occupancy& occ, AreaId area) {
+  return occ.count(area, Side::Scotland) + occ.count(area, Side::England);
+}
+
 // --- Scotland: Moray and the King -----------------------------------------------------------
 
 bool moray_may_go_home(const Position& p) {
@@ -21,8 +33,8 @@ bool moray_may_go_home(const Position& p) {
          open_for(p, home, Side::Scotland);
 }
 
-std::vector<AreaId> king_cathedrals(const Position& p) {
-  std::vector<AreaId> out;
+AreaList king_cathedrals(const Position& p) {
+  AreaList out;
   const auto& king = p.blocks[data().king];
   if (king.loc >= kAreaCount || p.winter.king_moved) return out;
   for (AreaId a = 0; a < kAreaCount; ++a) {
@@ -72,13 +84,15 @@ void automatic_english_disbanding(State& s) {
 }
 
 // 10.7.3: English infantry that must go because its area is over the printed castle limit.
-std::vector<BlockId> forced_english_disbands(const Position& p) {
-  std::vector<BlockId> out;
+BlockList forced_english_disbands(const Position& p) {
+  BlockList out;
+  const Occupancy occ(p);
   const AreaId with_edward = wintering_edward_area(p);
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (!is_english_infantry(b) || !on_map(p, b)) continue;
     const AreaId at = p.blocks[b].loc;
-    if (at != with_edward && blocks_in(p, at) > data().areas[at].castle_limit) out.push_back(b);
+    if (at != with_edward && blocks_there(occ, at) > data().areas[at].castle_limit)
+      out.push_back(b);
   }
   return out;
 }
@@ -121,14 +135,13 @@ void england_disband_legal(const State& s, ActionList& out) {
 // --- Scotland: Wallace and disbanding -------------------------------------------------------
 
 bool is_wallace_in_selkirk(const Position& p, BlockId b) {
-  return b == data().wallace && p.blocks[b].loc == area_named("selkirk");
+  return b == data().wallace && p.blocks[b].loc == selkirk();
 }
 
 bool wallace_may_go_to_selkirk(const Position& p) {
   const auto& wallace = p.blocks[data().wallace];
-  const AreaId selkirk = area_named("selkirk");
-  return wallace.loc < kAreaCount && wallace.loc != selkirk && !p.winter.wallace_moved &&
-         open_for(p, selkirk, Side::Scotland);
+  return wallace.loc < kAreaCount && wallace.loc != selkirk() && !p.winter.wallace_moved &&
+         open_for(p, selkirk(), Side::Scotland);
 }
 
 void heal_wallace(State& s) {
@@ -145,13 +158,14 @@ bool is_scottish_non_noble(BlockId b) {
 }
 
 // 10.9.1: Scottish non-nobles that must go because their area is over the Scottish limit.
-std::vector<BlockId> forced_scottish_disbands(const Position& p) {
-  std::vector<BlockId> out;
+BlockList forced_scottish_disbands(const Position& p) {
+  BlockList out;
+  const Occupancy occ(p);
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (!is_scottish_non_noble(b) || !on_map(p, b) || is_wallace_in_selkirk(p, b)) continue;
     const AreaId at = p.blocks[b].loc;
-    const int exempt = is_wallace_in_selkirk(p, data().wallace) && at == area_named("selkirk");
-    if (blocks_in(p, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
+    const int exempt = is_wallace_in_selkirk(p, data().wallace) && at == selkirk();
+    if (blocks_there(occ, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
   }
   return out;
 }

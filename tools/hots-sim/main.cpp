@@ -1,8 +1,11 @@
 // hots-sim: plays random legal games of Hammer of the Scots on the engine and reports how they
-// went. With --check it verifies after every action: the invariants, the exact JSON round trip,
-// and the fog of war (no view holds a block id its role may not know, RULES 13).
+// went. With --check it verifies after every action: the invariants, the exact round trip of
+// the state (binary every action, JSON every kFullCheckEvery actions and at the end), undo
+// safety, and the fog of war (no view holds a block id its role may not know, RULES 13).
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -10,12 +13,14 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "rules/core/hex.h"
 #include "rules/core/sha256.h"
+#include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
 #include "rules/hots/invariants.h"
 #include "rules/hots/serialize.h"
@@ -36,12 +41,16 @@ struct Options {
   bool schiltroms = false;
   int max_actions = 20000;
   std::string record_path;  // writes the first game's record there
+  int first = 0;            // number of the first game (a long run can be split: --first, --games)
+  int jobs = 1;             // threads playing games (the results do not depend on it)
+  int progress = 0;         // every this many games, the totals so far on stderr
 };
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "hots-sim: " << problem << "\n"
             << "usage: hots-sim [--scenario braveheart|bruce|campaign|all] [--seed N] "
-               "[--games N] [--check] [--schiltroms] [--max-actions N] [--record FILE]\n";
+               "[--games N] [--check] [--schiltroms] [--max-actions N] [--record FILE] "
+               "[--first N] [--jobs N] [--progress N]\n";
   std::exit(2);
 }
 
@@ -63,6 +72,12 @@ Options parse_args(int argc, char** argv) {
         options.games = std::stoi(value());
       } else if (arg == "--max-actions") {
         options.max_actions = std::stoi(value());
+      } else if (arg == "--first") {
+        options.first = std::stoi(value());
+      } else if (arg == "--jobs") {
+        options.jobs = std::stoi(value());
+      } else if (arg == "--progress") {
+        options.progress = std::stoi(value());
       } else if (arg == "--check") {
         options.check = true;
       } else if (arg == "--schiltroms") {
@@ -77,6 +92,8 @@ Options parse_args(int argc, char** argv) {
     }
   }
   if (options.games < 1) usage("--games must be at least 1");
+  if (options.jobs < 1 || options.jobs > 64) usage("--jobs must be 1..64");
+  if (options.first < 0) usage("--first must be at least 0");
   if (scenario == "all") {
     for (std::size_t i = 0; i < hots::game_data().scenarios.size(); ++i) {
       options.scenarios.push_back(static_cast<int>(i));
@@ -108,17 +125,39 @@ struct GameReport {
   std::string reason;
 };
 
-// Verifies one state; returns problems found. `log_seen` holds, per role, how many log lines
-// were already checked, so that each line is checked once.
-std::vector<std::string> check_state(const hots::State& s, std::array<std::size_t, 3>& log_seen) {
+// How often the expensive checks run: the JSON round trip and the comparison of each text view
+// with the DOM view. They also run on the first and the last state of every game.
+constexpr long kFullCheckEvery = 64;
+
+// Buffers reused from one check to the next, so that checking does not allocate per action.
+struct Checker {
+  std::array<std::size_t, 3> log_seen{};  // per role, log lines already checked
+  std::array<std::string, 3> views;
+  std::string bytes;
+};
+
+// Verifies one state; returns problems found. After every action: the invariants, the binary
+// round trip and the redaction of the three views (each log line checked once, when new). Every
+// kFullCheckEvery actions, and when `full`: the JSON round trip and text view == DOM view.
+std::vector<std::string> check_state(const hots::State& s, Checker& checker, bool full) {
   auto problems = hots::check_invariants(s);
-  const auto restored = hots::state_from_json(hots::to_json(s));
-  if (!(restored == s)) problems.push_back("JSON round trip changed the state");
+  hots::encode_state(s, checker.bytes);
+  if (!(hots::decode_state(checker.bytes) == s)) {
+    problems.push_back("binary round trip changed the state");
+  }
+  if (full && !(hots::state_from_json(hots::to_json(s)) == s)) {
+    problems.push_back("JSON round trip changed the state");
+  }
   for (core::Role role : {core::Role::Scotland, core::Role::England, core::Role::Observer}) {
-    auto& seen = log_seen[static_cast<int>(role)];
-    const auto view = hots::view(s, role, seen);
-    seen = view.at("log_size").get<std::size_t>();
-    for (auto& leak : tools::find_leaks(s, role, view)) problems.push_back(std::move(leak));
+    const auto r = static_cast<int>(role);
+    auto& text = checker.views[r];
+    const auto log_from = checker.log_seen[r];
+    checker.log_seen[r] = hots::write_view(s, role, log_from, text);
+    if (full && text != hots::view(s, role, log_from).dump()) {
+      problems.push_back(std::string(core::role_name(role)) +
+                         " text view differs from the DOM view");
+    }
+    for (auto& leak : tools::find_leaks(s, role, text)) problems.push_back(std::move(leak));
   }
   return problems;
 }
@@ -156,14 +195,17 @@ GameReport play_game(const Options& options, int scenario, int game) {
   report.record.seed = seed;
   // The players' choices come from a stream of their own, apart from the game's dice.
   core::ChaCha20Stream chooser(seed, 1);
-  std::array<std::size_t, 3> log_seen{};
+  Checker checker;
   std::vector<std::pair<core::Role, hots::Action>> actions;
   std::vector<hots::State> undo_shadow;  // the state before each action undo may take back
-  if (options.check) report.errors = check_state(state, log_seen);
+  if (options.check) report.errors = check_state(state, checker, true);
+  std::vector<std::pair<core::Role, hots::Action>> choices;  // both sides' actions, reused
+  hots::ActionList legal;
   while (report.errors.empty() && report.actions < options.max_actions) {
-    std::vector<std::pair<core::Role, hots::Action>> choices;
+    choices.clear();
     for (core::Role role : {core::Role::Scotland, core::Role::England}) {
-      for (const auto& a : hots::legal_actions(state, role)) choices.emplace_back(role, a);
+      hots::legal_actions(state, role, legal);
+      for (const auto& a : legal) choices.emplace_back(role, a);
       report.max_legal = std::max(report.max_legal, choices.size());
     }
     if (choices.empty()) break;
@@ -181,7 +223,11 @@ GameReport play_game(const Options& options, int scenario, int game) {
       hots::apply_legal(state, role, action);  // it came from legal_actions just now
     }
     ++report.actions;
-    if (options.check) report.errors = check_state(state, log_seen);
+    if (options.check) {
+      const bool full =
+          report.actions % kFullCheckEvery == 0 || state.phase == hots::Phase::GameOver;
+      report.errors = check_state(state, checker, full);
+    }
   }
   // The record is written in JSON only when someone may read it.
   if (options.check || !options.record_path.empty()) {
@@ -199,69 +245,113 @@ GameReport play_game(const Options& options, int scenario, int game) {
   return report;
 }
 
+// What the run found so far; reports are added in game order, so the digest does not depend on
+// how many threads played them.
+struct Totals {
+  long actions = 0;
+  int games = 0;
+  int finished = 0;
+  int errors = 0;
+  int stuck = 0;
+  std::size_t max_legal = 0;
+  std::map<std::string, int> stopped;
+  std::map<std::string, int> wins;
+  std::map<std::string, int> endings;
+  core::Sha256 digest;
+
+  void add(const GameReport& report) {
+    ++games;
+    actions += report.actions;
+    max_legal = std::max(max_legal, report.max_legal);
+    ++stopped[report.stopped_at];
+    if (report.stopped_at == "game_over") {
+      ++finished;
+      ++wins[report.winner ? std::string(core::role_name(*report.winner)) : "none"];
+      ++endings[report.reason];
+    } else {
+      ++stuck;  // the step cap, or nobody had a legal action
+    }
+    errors += !report.errors.empty();
+    digest.update(report.final_hash);
+  }
+
+  json summary(bool checked, double seconds) const {
+    core::Sha256 copy = digest;  // the running digest goes on
+    return {{"games", games},
+            {"finished", finished},
+            {"stuck", stuck},
+            {"stopped_at", stopped},
+            {"errors", errors},
+            {"actions", actions},
+            {"max_legal_actions", max_legal},
+            {"wins", wins},
+            {"endings", endings},
+            {"checked", checked},
+            {"seconds", seconds},
+            {"games_per_sec", seconds > 0 ? games / seconds : 0.0},
+            {"digest", core::to_hex(copy.finish())}};
+  }
+};
+
+// Plays games [first, first + count) of `scenario` on `jobs` threads; reports in game order.
+std::vector<GameReport> play_games(const Options& options, int scenario, int first, int count) {
+  std::vector<GameReport> reports(static_cast<std::size_t>(count));
+  std::atomic<int> next{0};
+  auto work = [&] {
+    for (int i = next++; i < count; i = next++) {
+      reports[static_cast<std::size_t>(i)] = play_game(options, scenario, first + i);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < options.jobs; ++t) threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+  return reports;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto options = parse_args(argc, argv);
   const auto start = std::chrono::steady_clock::now();
-  long total_actions = 0;
-  int total_games = 0;
-  int finished = 0;
-  int errors = 0;
-  std::size_t max_legal = 0;
-  std::map<std::string, int> stopped;
-  std::map<std::string, int> wins;
-  std::map<std::string, int> endings;
-  int stuck = 0;
-  core::Sha256 digest;
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  Totals totals;
   for (int scenario : options.scenarios) {
     const auto& name = hots::game_data().scenarios[scenario].id;
-    for (int game = 0; game < options.games; ++game) {
-      const auto report = play_game(options, scenario, game);
-      ++total_games;
-      total_actions += report.actions;
-      max_legal = std::max(max_legal, report.max_legal);
-      ++stopped[report.stopped_at];
-      if (report.stopped_at == "game_over") {
-        ++finished;
-        ++wins[report.winner ? std::string(core::role_name(*report.winner)) : "none"];
-        ++endings[report.reason];
-      } else {
-        ++stuck;  // the step cap, or nobody had a legal action
-      }
-      digest.update(report.final_hash);
-      if (!options.record_path.empty() && total_games == 1) {
-        std::ofstream(options.record_path) << tools::record_to_json(report.record).dump(1) << "\n";
-      }
-      if (!report.errors.empty()) {
-        ++errors;
-        std::cerr << "FAILED " << name << " seed " << options.seed << " game " << game << ":\n";
-        for (const auto& e : report.errors) std::cerr << "  " << e << "\n";
-        std::cerr << "  record (replay with hots-replay): "
-                  << tools::record_to_json(report.record).dump() << "\n";
-      }
-      if (options.games == 1) {
-        std::cout << name << " game " << game << ": stopped at " << report.stopped_at << " after "
-                  << report.actions << " actions"
-                  << (report.stopped_at == "game_over" ? " (" + report.reason + ")" : "")
-                  << "; final state " << report.final_hash.substr(0, 16) << "\n";
+    // Chunks of games, so that a long run keeps only a few records in memory.
+    const int chunk = 8 * options.jobs;
+    const int end = options.first + options.games;
+    for (int first = options.first; first < end; first += chunk) {
+      const auto reports = play_games(options, scenario, first, std::min(chunk, end - first));
+      for (std::size_t i = 0; i < reports.size(); ++i) {
+        const auto& report = reports[i];
+        const int game = first + static_cast<int>(i);
+        totals.add(report);
+        if (!options.record_path.empty() && totals.games == 1) {
+          std::ofstream(options.record_path)
+              << tools::record_to_json(report.record).dump(1) << "\n";
+        }
+        if (!report.errors.empty()) {
+          std::cerr << "FAILED " << name << " seed " << options.seed << " game " << game << ":\n";
+          for (const auto& e : report.errors) std::cerr << "  " << e << "\n";
+          std::cerr << "  record (replay with hots-replay): "
+                    << tools::record_to_json(report.record).dump() << "\n";
+        }
+        if (options.games == 1) {
+          std::cout << name << " game " << game << ": stopped at " << report.stopped_at << " after "
+                    << report.actions << " actions"
+                    << (report.stopped_at == "game_over" ? " (" + report.reason + ")" : "")
+                    << "; final state " << report.final_hash.substr(0, 16) << "\n";
+        }
+        if (options.progress > 0 && totals.games % options.progress == 0) {
+          std::cerr << "progress " << name << " " << game + 1 << ": "
+                    << totals.summary(options.check, elapsed()).dump() << std::endl;
+        }
       }
     }
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  json summary = {{"games", total_games},
-                  {"finished", finished},
-                  {"stuck", stuck},
-                  {"stopped_at", stopped},
-                  {"errors", errors},
-                  {"actions", total_actions},
-                  {"max_legal_actions", max_legal},
-                  {"wins", wins},
-                  {"endings", endings},
-                  {"checked", options.check},
-                  {"games_per_sec", seconds > 0 ? total_games / seconds : 0.0},
-                  {"digest", core::to_hex(digest.finish())}};
-  std::cout << summary.dump() << "\n";
-  return errors == 0 ? 0 : 1;
+  std::cout << totals.summary(options.check, elapsed()).dump() << "\n";
+  return totals.errors == 0 ? 0 : 1;
 }

@@ -1,0 +1,120 @@
+#pragma once
+
+// JSON text written straight into a caller's buffer, without building a DOM: for views and
+// other hot outputs. The text is exactly what nlohmann::json::dump() gives for the same
+// document (compact, strings escaped alike), provided the caller writes object keys in the
+// order nlohmann keeps them: sorted byte-wise.
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace blockfog::core {
+
+// Appends `text` as a JSON string literal, escaped as nlohmann::json::dump() escapes it
+// (UTF-8 passes through; control characters, quote and backslash are escaped).
+void append_json_string(std::string& out, std::string_view text);
+
+class JsonWriter {
+ public:
+  // Appends to `out` (which is not cleared: the caller owns and reuses the buffer).
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
+
+  void key(std::string_view name) {
+    separate();
+    append_json_string(out_, name);
+    out_ += ':';
+    after_key_ = true;
+  }
+  void string(std::string_view value) {
+    separate();
+    append_json_string(out_, value);
+  }
+  void number(std::int64_t value) {
+    separate();
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out_.append(digits, end);
+  }
+  void boolean(bool value) {
+    separate();
+    out_ += value ? "true" : "false";
+  }
+  void null() {
+    separate();
+    out_ += "null";
+  }
+  // A string value whose text `write(out)` appends in place: no temporary string (it is
+  // escaped afterwards, should it need to be).
+  template <typename Write>
+  void string_from(Write&& write) {
+    separate();
+    const std::size_t quote = out_.size();
+    out_ += '"';
+    write(out_);
+    close_string(quote);
+  }
+  // A value that is already JSON text.
+  void raw(std::string_view json_text) {
+    separate();
+    out_ += json_text;
+  }
+
+  // key + value in one call.
+  void field(std::string_view name, std::string_view value) {
+    key(name);
+    string(value);
+  }
+  void field(std::string_view name, const char* value) { field(name, std::string_view(value)); }
+  void field(std::string_view name, bool value) {
+    key(name);
+    boolean(value);
+  }
+  void field(std::string_view name, std::int64_t value) {
+    key(name);
+    number(value);
+  }
+  void field(std::string_view name, int value) { field(name, std::int64_t{value}); }
+  void field(std::string_view name, unsigned value) { field(name, std::int64_t{value}); }
+  void field(std::string_view name, std::size_t value) {
+    field(name, static_cast<std::int64_t>(value));
+  }
+
+ private:
+  static constexpr int kMaxDepth = 32;
+
+  void close_string(std::size_t quote);
+
+  void separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (has_items_[depth_]) out_ += ',';
+    has_items_[depth_] = true;
+  }
+  void open(char bracket) {
+    separate();
+    out_ += bracket;
+    ++depth_;  // the view nests 6 deep; kMaxDepth is far beyond any document written here
+    has_items_[depth_] = false;
+  }
+  void close(char bracket) {
+    --depth_;
+    out_ += bracket;
+  }
+
+  std::string& out_;
+  std::array<bool, kMaxDepth> has_items_{};
+  int depth_ = 0;
+  bool after_key_ = false;
+};
+
+}  // namespace blockfog::core

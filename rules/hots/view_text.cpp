@@ -1,0 +1,494 @@
+// The view written as JSON text, field for field what view.cpp builds as a DOM (RULES 13),
+// with every object's keys in the sorted order nlohmann keeps them. The two must agree byte for
+// byte: tests/rules/view_text_test.cpp compares them over random games of every scenario, and
+// hots-sim --check does so again while fuzzing.
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rules/core/hex.h"
+#include "rules/core/json_writer.h"
+#include "rules/hots/engine.h"
+#include "rules/hots/serialize.h"
+#include "rules/hots/view.h"
+
+namespace blockfog::hots {
+namespace {
+
+using core::JsonWriter;
+using core::Role;
+
+std::string_view side_id(int side) { return core::role_name(side_of(side)); }
+
+void side_or_null(JsonWriter& w, std::uint8_t side) {
+  if (side == kNone) {
+    w.null();
+  } else {
+    w.string(side_id(side));
+  }
+}
+
+std::string_view entry_name(std::uint8_t entry) {
+  if (entry == kEntryBySea) return "sea";
+  if (entry == kEntryCaptured) return "captured";
+  return game_data().borders[entry].id;
+}
+
+// Ids of `items` (areas, borders, nobles...) in sorted order, for objects keyed by them.
+template <typename Items, typename Key>
+std::vector<std::uint8_t> sorted_by(const Items& items, Key key) {
+  std::vector<std::uint8_t> order(items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint8_t>(i);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint8_t a, std::uint8_t b) { return key(items[a]) < key(items[b]); });
+  return order;
+}
+
+const std::vector<std::uint8_t>& borders_sorted() {
+  static const auto order =
+      sorted_by(game_data().borders, [](const auto& b) -> const std::string& { return b.id; });
+  return order;
+}
+
+const std::vector<std::uint8_t>& nobles_sorted() {
+  static const auto order =
+      sorted_by(game_data().nobles, [](const auto& n) -> const std::string& { return n.key; });
+  return order;
+}
+
+// Each side's blocks per area, in block order: one pass over the blocks for all 23 areas.
+struct AreaBlocks {
+  std::array<std::array<std::uint8_t, kBlocksPerSide>, kAreaCount * 2> blocks{};
+  std::array<std::uint8_t, kAreaCount * 2> sizes{};
+
+  explicit AreaBlocks(const Position& p) {
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      const auto loc = p.blocks[b].loc;
+      if (loc >= kAreaCount) continue;
+      const int list = loc * 2 + index_of(owner_of(b));
+      blocks[list][sizes[list]++] = b;
+    }
+  }
+  std::span<const std::uint8_t> of(AreaId area, Side side) const {
+    const int list = area * 2 + index_of(side);
+    return {blocks[list].data(), sizes[list]};
+  }
+};
+
+// RULES 13.2: per area, counts for everybody; identities only for the owner.
+void area_side(JsonWriter& w, const Position& p, Role role, Side side,
+               std::span<const std::uint8_t> here) {
+  const auto& data = game_data();
+  int count = 0;
+  int moved = 0;
+  const bool own = role == side;
+  for (const auto b : here) {
+    const auto& block = p.blocks[b];
+    if (block.arrival_hidden && !own) continue;  // 13.5.3
+    ++count;
+    moved += block.moved && p.phase == Phase::Move;  // 4.2, 13.5.2
+  }
+  w.begin_object();
+  if (own) {
+    w.key("blocks");
+    w.begin_array();
+    for (const auto b : here) {
+      const auto& block = p.blocks[b];
+      w.begin_object();
+      w.field("block", data.blocks[b].id);
+      w.field("moved", block.moved);
+      w.field("reserve", block.reserve);
+      w.field("strength", block.strength);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.field("count", count);
+  w.field("moved", moved);
+  w.key("reserves");
+  w.begin_array();
+  for (const auto b : here) {
+    const auto& block = p.blocks[b];
+    if ((block.arrival_hidden && !own) || !block.reserve) continue;
+    w.string(entry_name(block.entry));
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void areas_view(JsonWriter& w, const Position& p, Role role) {
+  const auto& data = game_data();
+  const AreaBlocks here(p);
+  w.begin_array();
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    w.begin_object();
+    const auto& marker = p.battles[a];
+    if (marker.attacker != kNone) {
+      w.key("battle");
+      w.begin_object();
+      w.field("attacker", side_id(marker.attacker));
+      w.key("main_border");
+      if (marker.main_border == kNone) {
+        w.null();
+      } else {
+        w.string(data.borders[marker.main_border].id);
+      }
+      w.key("main_origin");
+      if (marker.main_origin == kNone) {
+        w.null();
+      } else {
+        w.string(data.areas[marker.main_origin].id);
+      }
+      w.end_object();
+    }
+    w.key("england");
+    area_side(w, p, role, Side::England, here.of(a, Side::England));
+    w.field("id", data.areas[a].id);
+    w.key("scotland");
+    area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void pools_view(JsonWriter& w, const Position& p, Role role) {
+  w.begin_object();
+  for (Side side : {Side::England, Side::Scotland}) {
+    const int first = first_block(side);
+    w.key(side_id(index_of(side)));
+    w.begin_object();
+    int count = 0;
+    if (role == side) {  // RULES 13.3: only the owner knows his pool
+      w.key("blocks");
+      w.begin_array();
+      for (int b = first; b < first + kBlocksPerSide; ++b) {
+        if (p.blocks[b].loc == kPool) w.string(game_data().blocks[b].id);
+      }
+      w.end_array();
+    }
+    for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks[b].loc == kPool;
+    w.field("count", count);
+    w.end_object();
+  }
+  w.end_object();
+}
+
+// RULES 13.2: dead blocks and non-noble blocks not yet in play are public.
+void public_off_map(JsonWriter& w, const Position& p, std::uint8_t place) {
+  const auto& data = game_data();
+  w.begin_array();
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    if (p.blocks[b].loc != place) continue;
+    if (place == kNotInPlay && data.blocks[b].noble >= 0) continue;  // implied by the roster
+    w.string(data.blocks[b].id);
+  }
+  w.end_array();
+}
+
+// RULES 13.2: the roster is public; Moray's status only to Scotland, or to all once dead.
+void nobles_view(JsonWriter& w, const Position& p, Role role) {
+  const auto& data = game_data();
+  w.begin_object();
+  w.key("england");
+  w.begin_object();
+  w.field("total", nobles_controlled(p, Side::England));
+  w.end_object();
+  w.key("roster");
+  w.begin_object();
+  for (auto n : nobles_sorted()) {
+    const auto& noble = data.nobles[n];
+    w.field(noble.key, on_map(p, noble.blocks[index_of(Side::England)]) ? "england" : "scotland");
+  }
+  w.end_object();
+  w.key("scotland");
+  w.begin_object();
+  const auto& moray = p.blocks[data.moray];
+  const int two_block = two_block_nobles_controlled(p, Side::Scotland);
+  if (moray.loc == kDead) {
+    w.field("moray", "dead");
+    w.field("total", two_block);
+  } else if (role == Role::Scotland) {
+    w.field("moray", moray.loc == kPool ? "pool" : "on_map");
+    w.field("total", nobles_controlled(p, Side::Scotland));
+  } else {
+    w.field("moray", "unknown");
+  }
+  w.field("two_block", two_block);
+  w.end_object();
+  w.end_object();
+}
+
+void cards_view(JsonWriter& w, const Position& p, Role role) {
+  const auto& data = game_data();
+  bool chosen[2] = {false, false};
+  int hand_sizes[2] = {0, 0};
+  CardId my_choice = kNone;
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const auto& card = p.cards[c];
+    if (card.holder > 1) continue;
+    hand_sizes[card.holder] += card.place == CardPlace::Hand || card.place == CardPlace::Chosen;
+    if (card.place == CardPlace::Chosen) {
+      chosen[card.holder] = true;  // RULES 3.1.3: that, not which
+      if (role == side_of(card.holder)) my_choice = c;
+    }
+  }
+  w.begin_object();
+  w.key("chosen");
+  w.begin_object();
+  w.field("england", chosen[1]);
+  w.field("scotland", chosen[0]);
+  w.end_object();
+  if (role != Role::Observer) {
+    w.key("hand");
+    w.begin_array();
+    for (CardId c = 0; c < kCardCount; ++c) {
+      const auto& card = p.cards[c];
+      if (card.holder > 1 || role != side_of(card.holder)) continue;
+      if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
+        w.string(data.cards[c].id);
+      }
+    }
+    w.end_array();
+  }
+  w.key("hand_sizes");
+  w.begin_object();
+  w.field("england", hand_sizes[1]);
+  w.field("scotland", hand_sizes[0]);
+  w.end_object();
+  if (role != Role::Observer) {
+    w.key("my_choice");
+    if (my_choice == kNone) {
+      w.null();
+    } else {
+      w.string(data.cards[my_choice].id);
+    }
+  }
+  w.key("played_this_year");
+  w.begin_array();
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const auto& card = p.cards[c];
+    if (card.holder > 1 || card.place != CardPlace::Played) continue;
+    w.begin_object();
+    w.field("card", data.cards[c].id);
+    w.field("side", side_id(card.holder));
+    w.field("turn", card.turn);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void move_view(JsonWriter& w, const Position& p, Role role) {
+  const auto& data = game_data();
+  w.begin_object();
+  w.key("activated");
+  w.begin_array();
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if ((p.activated >> a) & 1U) w.string(data.areas[a].id);
+  }
+  w.end_array();
+  if (p.moving.block != kNone) {
+    // The moving block's path is public; which block it is, only its owner knows.
+    w.key("moving");
+    w.begin_object();
+    w.field("at", data.areas[p.blocks[p.moving.block].loc].id);
+    if (role == owner_of(p.moving.block)) w.field("block", data.blocks[p.moving.block].id);
+    w.field("origin", data.areas[p.moving.origin].id);
+    w.field("steps", p.moving.steps);
+    w.end_object();
+  }
+  w.field("mp", p.mp);
+  w.field("side", side_id(p.active));
+  w.end_object();
+}
+
+void border_view(JsonWriter& w, const Position& p, Role role) {
+  const auto& data = game_data();
+  w.begin_object();
+  if (role != Role::Observer) {
+    // RULES 13.2: each player sees only his own crossing counters.
+    w.key("my_crossings");
+    w.begin_object();
+    for (auto b : borders_sorted()) {
+      const auto n = p.crossings[index_of(role)][b];
+      if (n > 0) w.field(data.borders[b].id, n);
+    }
+    w.end_object();
+  }
+  w.key("use");
+  w.begin_object();
+  for (auto b : borders_sorted()) {
+    if (p.border_use[b] != kNone) w.field(data.borders[b].id, side_id(p.border_use[b]));
+  }
+  w.end_object();
+  w.end_object();
+}
+
+// RULES 13.2: during a battle its non-reserve blocks are revealed to everybody.
+void battle_view(JsonWriter& w, const Position& p) {
+  const auto& data = game_data();
+  const auto& battle = p.battle;
+  const Side attacking = side_of(battle.attacker);
+  const bool fighting = battle.victor == kNone;
+  int retreating[2] = {0, 0};
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    retreating[index_of(owner_of(b))] += p.blocks[b].arrival_hidden;
+  }
+  static constexpr const char* kSteps[] = {"defending A", "attacking A", "defending B",
+                                           "attacking B", "defending C", "attacking C"};
+  w.begin_object();
+  w.field("area", data.areas[battle.area].id);
+  w.field("attacker", side_id(index_of(attacking)));
+  w.field("defender", side_id(index_of(core::other_side(attacking))));
+  w.field("hits_to_allocate", battle.hits);
+  w.key("leaving");
+  w.begin_object();
+  w.field("england", retreating[1]);
+  w.field("scotland", retreating[0]);
+  w.end_object();
+  w.key("revealed");
+  w.begin_object();
+  for (Side side : {Side::England, Side::Scotland}) {
+    w.key(side_id(index_of(side)));
+    w.begin_array();
+    const int first = first_block(side);
+    for (int b = first; fighting && b < first + kBlocksPerSide; ++b) {
+      const auto& block = p.blocks[b];
+      if (block.loc != battle.area || block.reserve) continue;
+      w.begin_object();
+      w.field("block", data.blocks[b].id);
+      w.field("strength", block.strength);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.field("round", battle.round);
+  w.field("step", kSteps[battle.step % 6]);
+  if (battle.victor != kNone) w.field("victor", side_id(battle.victor));
+  w.end_object();
+}
+
+// Lines are numbered within the role's own log (see log_view in view.cpp).
+std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from) {
+  std::size_t size = 0;
+  w.begin_array();
+  for (const auto& entry : s.log) {
+    if (!can_read(entry.audience, role)) continue;
+    if (size >= from) {
+      w.begin_object();
+      w.field("i", size);
+      w.key("text");
+      w.string_from([&entry](std::string& text) { append_log_text(text, entry); });
+      w.end_object();
+    }
+    ++size;
+  }
+  w.end_array();
+  return size;
+}
+
+}  // namespace
+
+std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out) {
+  const auto& data = game_data();
+  out.clear();
+  JsonWriter w(out);
+  const auto result = outcome(s);
+  w.begin_object();
+  w.key("areas");
+  areas_view(w, s, role);
+  w.key("awaiting");
+  w.begin_array();
+  const auto awaited = awaited_sides(s);
+  for (Side side : {Side::Scotland, Side::England}) {
+    if ((awaited >> index_of(side)) & 1U) w.string(core::role_name(side));
+  }
+  w.end_array();
+  if (s.battle.area != kNone) {
+    w.key("battle");
+    battle_view(w, s);
+  }
+  w.key("borders");
+  border_view(w, s, role);
+  w.key("cards");
+  cards_view(w, s, role);
+  w.key("dead");
+  public_off_map(w, s, kDead);
+  w.field("edward", s.edward_ii ? "Edward II" : "Edward I");
+  if (result.finished) {
+    w.key("final_state");
+    w.raw(to_json(s).dump());
+  }
+  w.field("french_knights_added", s.french_knights_added);
+  if (result.finished) {
+    w.key("full_log");
+    w.begin_array();
+    for (const auto& entry : s.log) {
+      w.begin_object();
+      w.field("audience", audience_name(entry.audience));
+      w.key("text");
+      w.string_from([&entry](std::string& text) { append_log_text(text, entry); });
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.field("game", "hots");
+  w.field("king_crowned", s.king_crowned);
+  w.key("legal_actions");
+  w.begin_array();
+  ActionList legal;
+  legal_actions(s, role, legal);
+  for (const auto& a : legal) write_action(w, a);
+  w.end_array();
+  w.key("log");
+  const auto log_size = log_view(w, s, role, log_from);
+  w.field("log_size", log_size);
+  if (s.phase == Phase::Move) {
+    w.key("move");
+    move_view(w, s, role);
+  }
+  w.key("nobles");
+  nobles_view(w, s, role);
+  w.key("not_in_play");
+  public_off_map(w, s, kNotInPlay);
+  w.key("options");
+  w.begin_object();
+  w.field("schiltroms", s.schiltroms);
+  w.end_object();
+  if (result.finished) {
+    w.key("outcome");
+    w.begin_object();
+    w.field("reason", result.reason);
+    w.key("winner");
+    if (result.winner) {
+      w.string(core::role_name(*result.winner));
+    } else {
+      w.null();
+    }
+    w.end_object();
+  }
+  w.field("phase", phase_name(s.phase));
+  w.key("phase_text");
+  w.string_from([&s](std::string& text) { append_phase_text(text, s); });
+  w.key("player1");
+  side_or_null(w, s.p1);
+  w.key("pools");
+  pools_view(w, s, role);
+  w.field("role", core::role_name(role));
+  w.field("rules_version", kRulesVersion);
+  w.field("scenario", data.scenarios[s.scenario].id);
+  // RULES 13.1.6: once the game is over everything may be shown, the seed included.
+  if (result.finished) w.field("seed", core::to_hex(s.rng.stream().key()));
+  w.key("truce_against");
+  side_or_null(w, s.truce_against);
+  w.field("turn", s.turn);
+  w.field("year", s.year);
+  w.end_object();
+  return log_size;
+}
+
+}  // namespace blockfog::hots
