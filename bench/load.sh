@@ -45,7 +45,7 @@ for sync in $syncs; do
   run_server "$sync"
   load --games 1 --duration "$seconds" --seed 1
   load --games 100 --duration "$seconds" --warmup 400 --seed 2
-  load --games 1000 --duration "$seconds" --warmup 400 --seed 3
+  load --games 1000 --duration "$seconds" --warmup 100 --seed 3
   stop_server
 done
 echo "=== idle connections"

@@ -214,6 +214,7 @@ struct GameState {
   int warmup_left = 0;
   bool finished = false;
   bool retired = false;
+  bool awaited = false;  // one of the first games, not yet counted as ready to be measured
   std::int64_t refs = 0;
 };
 
@@ -249,6 +250,7 @@ class Loop {
                             ? std::uniform_int_distribution<int>(0, o_.warmup - 1)(rng_)
                             : 0;
     game->refs = 0;
+    game->awaited = with_warmup;
     ++result_.games_started;
     const std::string target = "/ws/games/" + std::to_string(id);
     for (int s = 0; s < 2; ++s) {
@@ -268,7 +270,7 @@ class Loop {
                                   [this, game, with_warmup] {
                                     if (++game->open < 2) return;
                                     // A game without warm-up is measured once it is connected.
-                                    if (with_warmup && game->warmup_left == 0) warmed_up();
+                                    if (game->warmup_left == 0) ready(game);
                                     act(game);
                                   });
     }
@@ -305,7 +307,7 @@ class Loop {
           std::chrono::duration<double, std::micro>(Clock::now() - g->sent).count());
     }
     if (g->warmup_left > 0 && answer.type == "view" && !answer.stale) {
-      if (--g->warmup_left == 0) warmed_up();
+      if (--g->warmup_left == 0) ready(g);
     }
   }
 
@@ -335,10 +337,8 @@ class Loop {
     if (g->retired) return;
     g->retired = true;
     if (finished) ++result_.games_finished;
-    if (g->warmup_left > 0) {
-      g->warmup_left = 0;
-      warmed_up();
-    }
+    g->warmup_left = 0;
+    ready(g);  // a game that failed before it was ready must not hold up the measurement
     for (auto& seat : g->seats) seat.socket->close();
     std::erase(games_, g);
     if (!done_) {
@@ -348,7 +348,10 @@ class Loop {
     }
   }
 
-  void warmed_up() {
+  // One of the first games is connected and warmed up (or gone): once all are, measure.
+  void ready(const std::shared_ptr<GameState>& g) {
+    if (!g->awaited) return;
+    g->awaited = false;
     if (--warming_ > 0 || measuring_) return;
     measuring_ = true;
     window_start_ = Clock::now();
@@ -360,9 +363,9 @@ class Loop {
       done_ = true;
       result_.seconds = std::chrono::duration<double>(Clock::now() - window_start_).count();
       hooks_.window_ended();
-      for (auto& g : games_) {
-        g->retired = true;
-        for (auto& seat : g->seats) seat.socket->close();
+      for (auto& game : games_) {
+        game->retired = true;
+        for (auto& seat : game->seats) seat.socket->close();
       }
       games_.clear();
       io_.stop();
