@@ -5,30 +5,21 @@
 namespace blockfog::server {
 
 using core::Role;
-using nlohmann::json;
 
 namespace {
 
 constexpr std::array<Role, kViewRoles> kRoles{Role::Scotland, Role::England, Role::Observer};
+constexpr std::size_t kNoLines = SIZE_MAX;
 
 storage::ViewVersions versions_of(const std::array<RoleView, kViewRoles>& views) {
   return {views[0].version, views[1].version, views[2].version};
 }
 
-// The view from `log_from` on, and the key of the whole view (the same view without lines).
-struct Made {
-  json view;
-  RoleView role_view;
-};
-
-Made make(const core::Game& game, Role role, std::size_t log_from) {
-  Made made{game.view_from(role, log_from), {}};
-  made.role_view.log_size = made.view.at("log_size").get<std::size_t>();
-  json lines = std::move(made.view["log"]);
-  made.view["log"] = json::array();
-  made.role_view.key = made.view.dump();
-  made.view["log"] = std::move(lines);
-  return made;
+// The key of a role's view: the whole view without log lines (its log_size still in it).
+RoleView key_of(const core::Game& game, Role role) {
+  RoleView view;
+  view.log_size = game.write_view_from(role, kNoLines, view.key);
+  return view;
 }
 
 }  // namespace
@@ -40,7 +31,7 @@ void RoleViews::reset(const core::Game& game, const storage::ViewVersions& versi
                                                      versions.observer};
   for (Role role : kRoles) {
     auto& view = views_[index(role)];
-    view = make(game, role, SIZE_MAX).role_view;
+    view = key_of(game, role);
     view.version = numbers[index(role)];
   }
 }
@@ -50,17 +41,22 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
   for (Role role : kRoles) {
     const auto i = index(role);
     const auto& before = views_[i];
-    // Lines the clients lack start where the log was (it grew) or where it now ends (an undo
-    // shortened it): an action never does both.
-    auto made = make(next, role, before.log_size);
     auto& after = change.next[i];
-    after = std::move(made.role_view);
+    // One view written per role: with the lines the clients lack (they start where the log
+    // was, if it grew, or where it now ends, if an undo shortened it: an action never does
+    // both), and cut out of it, the key to compare.
+    auto& text = change.increments[i].emplace();
+    core::TextSpan lines;
+    after.log_size = next.write_view_from(role, before.log_size, text, &lines);
+    after.key.reserve(text.size() - (lines.end - lines.begin));
+    after.key.assign(text, 0, lines.begin).append(text, lines.end);
     after.version = before.version;
-    if (after.key != before.key) {
-      ++after.version;
-      change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
-      change.increments[i] = std::move(made.view);
+    if (after.key == before.key) {
+      change.increments[i].reset();
+      continue;
     }
+    ++after.version;
+    change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
   }
   return change;
 }

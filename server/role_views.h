@@ -16,8 +16,6 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "rules/core/game.h"
 #include "rules/core/role.h"
 #include "storage/store.h"
@@ -30,14 +28,16 @@ inline constexpr std::size_t kViewRoles = 3;  // Scotland, England, Observer
 struct RoleView {
   std::int64_t version = 0;
   std::size_t log_size = 0;
-  std::string key;  // the view without log lines, serialised: equal keys mean equal views
+  std::string key;  // the view without log lines, as JSON text: equal keys mean equal views
 };
 
 // The views of all three roles after one action, ready to be committed and then published.
 struct ViewChange {
   std::array<RoleView, kViewRoles> next;
-  // For each role whose view changed: its view holding only the lines its clients lack.
-  std::array<std::optional<nlohmann::json>, kViewRoles> increments;
+  // For each role whose view changed: its view holding only the lines its clients lack, as
+  // the JSON text that goes into the frame (written by the engine, no DOM: this runs for
+  // every action).
+  std::array<std::optional<std::string>, kViewRoles> increments;
   std::array<std::int64_t, kViewRoles> log_from{};
   storage::ViewVersions versions() const;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "protocol/view_frame.h"
 #include "rules/core/rule_error.h"
 #include "server/clock.h"
 #include "server/db_worker.h"
@@ -208,16 +209,12 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     return send_view(client, message.ref, true);
   }
 
+  // The engine's apply checks the seat and membership in its own legal actions (DESIGN.md,
+  // the engine contract) and leaves the state unchanged when it refuses; the copy keeps the
+  // room's state as it was committed until the store has the action.
   auto next = game_->clone();
   if (auto error = next->apply(member.role, message.action)) {
     return send_error(client, error_for(error->code), error->message, message.ref);
-  }
-  // The engine checks membership itself; this guards the log against an engine bug.
-  const json legal = game_->legal_actions(member.role);
-  if (std::find(legal.begin(), legal.end(), message.action) == legal.end()) {
-    log_error("game " + std::to_string(id_) +
-              ": engine applied an action outside legal_actions: " + message.action.dump());
-    return send_error(client, ErrorCode::IllegalAction, "not among the legal actions", message.ref);
   }
 
   auto commit = std::make_shared<Commit>();
@@ -228,8 +225,9 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   commit->action_json = message.action.dump();
   commit->state_hash = next->state_hash();
   const auto outcome = next->outcome();
-  // A snapshot whenever the turn passes (the awaited roles change) or the game ends.
-  if (outcome.finished || next->active_roles() != game_->active_roles()) {
+  // A snapshot whenever the turn passes (a new game turn or the winter) or the game ends: a
+  // cache for loading, never the truth (the log is).
+  if (outcome.finished || next->turn_marker() != game_->turn_marker()) {
     commit->snapshot_json = next->to_json().dump();
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
@@ -359,8 +357,9 @@ void Room::send_view(const RoomClient* client, std::optional<std::string> ref, b
   const auto it = members_.find(client);
   if (it == members_.end() || !game_) return;
   const Role role = it->second.role;
-  it->second.client->send(frame(
-      protocol::ViewMessage{views_.version(role), game_->view(role), 0, std::move(ref), stale}));
+  game_->write_view_from(role, 0, view_text_);
+  it->second.client->send(std::make_shared<const std::string>(
+      protocol::encode_view(views_.version(role), view_text_, 0, ref, stale)));
 }
 
 void Room::send_welcome(const Member& member) {
@@ -386,9 +385,9 @@ void Room::publish_views(const ViewChange& change, const RoomClient* actor,
       if (key == actor) send_view(key, ref);
       continue;
     }
-    const auto view_frame = [&](std::optional<std::string> answers) {
-      return frame(protocol::ViewMessage{change.next[i].version, *change.increments[i],
-                                         change.log_from[i], std::move(answers), false});
+    const auto view_frame = [&](const std::optional<std::string>& answers) {
+      return std::make_shared<const std::string>(protocol::encode_view(
+          change.next[i].version, *change.increments[i], change.log_from[i], answers, false));
     };
     if (key == actor && ref) {
       member.client->send(view_frame(ref));  // the sender's own copy names its action

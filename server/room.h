@@ -133,6 +133,7 @@ class Room : public std::enable_shared_from_this<Room> {
   bool committing_ = false;
   bool draining_ = false;
   bool counted_live_ = false;
+  std::string view_text_;  // reused for whole views, so that a buffer is not grown per send
 };
 
 }  // namespace blockfog::server

@@ -86,18 +86,22 @@ std::string Database::pragma_text(std::string_view pragma) {
 Database::~Database() { close(); }
 
 Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      cache_(std::move(other.cache_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
     close();
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    cache_ = std::move(other.cache_);
   }
   return *this;
 }
 
 void Database::close() noexcept {
+  cache_.clear();  // finalized before the connection they belong to
   // sqlite3_close_v2 defers the close until any statement still alive is finalized.
   if (db_ != nullptr) sqlite3_close_v2(db_);
   db_ = nullptr;
@@ -110,6 +114,12 @@ void Database::exec(std::string_view sql) {
 }
 
 Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
+
+CachedStatement Database::cached(std::string_view sql) {
+  auto& slot = cache_[std::string(sql)];
+  if (!slot) slot = std::make_unique<Statement>(*this, sql);
+  return CachedStatement(*slot);
+}
 
 std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 

@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
@@ -47,6 +49,7 @@ enum class OpenMode {
 };
 
 class Statement;
+class CachedStatement;
 
 // When a COMMIT returns (docs/storage.md, Durability). Both survive kill -9 and any crash of
 // the process: the WAL is written before COMMIT returns.
@@ -73,6 +76,10 @@ class Database {
   // Runs one or more SQL statements that bind no parameters and return no rows of interest.
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);
+  // The statement for `sql`, prepared on first use and kept by this connection: for the
+  // statements of the hot path (one action appended per commit), whose parsing would cost
+  // more than running them.
+  CachedStatement cached(std::string_view sql);
 
   std::int64_t last_insert_rowid() const;
   std::int64_t changes() const;  // rows changed by the last INSERT, UPDATE or DELETE
@@ -90,6 +97,8 @@ class Database {
 
   sqlite3* db_ = nullptr;
   std::filesystem::path path_;
+  // unique_ptr: a statement in use keeps its address while others are added.
+  std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
 };
 
 // A prepared statement. Parameter indices start at 1, column indices at 0 (SQLite's rule).
@@ -135,6 +144,23 @@ class Statement {
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
+};
+
+// A statement borrowed from its connection's cache. It is reset (bindings cleared, any read
+// ended) when the lease ends, so an unfinished SELECT never holds a read transaction open
+// between uses.
+class CachedStatement {
+ public:
+  explicit CachedStatement(Statement& statement) : statement_(&statement) {}
+  ~CachedStatement() { statement_->reset(); }
+  CachedStatement(const CachedStatement&) = delete;
+  CachedStatement& operator=(const CachedStatement&) = delete;
+
+  Statement& operator*() const { return *statement_; }
+  Statement* operator->() const { return statement_; }
+
+ private:
+  Statement* statement_;
 };
 
 // BEGIN IMMEDIATE: takes the write lock at once, so a transaction never fails half-way for

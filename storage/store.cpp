@@ -396,33 +396,37 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
                                   std::optional<std::string_view> snapshot_json,
                                   std::optional<ViewVersions> view_versions) {
   Transaction transaction(db_);
-  Statement next = db_.prepare("SELECT next_seq FROM games WHERE id = ?1");
-  next.bind(1, game_id);
-  if (!next.step()) {
-    throw StorageError(SQLITE_ERROR, "append_action: no game " + std::to_string(game_id));
+  std::int64_t next_seq = 0;
+  {
+    auto next = db_.cached("SELECT next_seq FROM games WHERE id = ?1");
+    next->bind(1, game_id);
+    if (!next->step()) {
+      throw StorageError(SQLITE_ERROR, "append_action: no game " + std::to_string(game_id));
+    }
+    next_seq = next->column_int64(0);
   }
-  const std::int64_t next_seq = next.column_int64(0);
-  next.reset();
   if (next_seq != expected_seq) throw SequenceConflict(game_id, expected_seq, next_seq);
 
-  Statement insert = db_.prepare(
-      "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, v_scotland,"
-      " v_england, v_observer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-  insert.bind(1, game_id)
-      .bind(2, expected_seq)
-      .bind(3, role)
-      .bind(4, action_json)
-      .bind(5, now)
-      .bind(6, state_hash);
-  if (view_versions) {
-    insert.bind(7, view_versions->scotland)
-        .bind(8, view_versions->england)
-        .bind(9, view_versions->observer);
-  } else {
-    insert.bind(7, nullptr).bind(8, nullptr).bind(9, nullptr);
+  {
+    auto insert = db_.cached(
+        "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, v_scotland,"
+        " v_england, v_observer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    insert->bind(1, game_id)
+        .bind(2, expected_seq)
+        .bind(3, role)
+        .bind(4, action_json)
+        .bind(5, now)
+        .bind(6, state_hash);
+    if (view_versions) {
+      insert->bind(7, view_versions->scotland)
+          .bind(8, view_versions->england)
+          .bind(9, view_versions->observer);
+    } else {
+      insert->bind(7, nullptr).bind(8, nullptr).bind(9, nullptr);
+    }
+    insert->run();
   }
-  insert.run();
-  db_.prepare("UPDATE games SET next_seq = next_seq + 1 WHERE id = ?1").bind(1, game_id).run();
+  db_.cached("UPDATE games SET next_seq = next_seq + 1 WHERE id = ?1")->bind(1, game_id).run();
   if (snapshot_json) {
     insert_snapshot(db_, game_id, expected_seq, *snapshot_json, state_hash, now, false);
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,12 @@ struct Outcome {
   std::string reason;  // machine-readable, e.g. "nobles_majority", "king_killed"
 
   bool operator==(const Outcome&) const = default;
+};
+
+// A stretch of written text: text[begin, end).
+struct TextSpan {
+  std::size_t begin = 0;
+  std::size_t end = 0;
 };
 
 // One game in progress, behind the module interface of DESIGN.md "The engine contract".
@@ -46,12 +53,36 @@ class Game {
   // contents, keeping its capacity). Modules override it to skip the JSON DOM: what the server
   // sends after every action should not allocate a tree per client.
   virtual void write_view(Role role, std::string& out) const { out = view(role).dump(); }
+  // view_from(role, log_from) as JSON text, exactly its dump(), written into `out` the same
+  // way; returns the role's log_size. When `lines` is given it receives where the log's lines
+  // are: what lies between the brackets of the view's "log" array. The server writes one per
+  // role per action, and cuts the lines out to compare the rest with the role's last view.
+  virtual std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
+                                      TextSpan* lines = nullptr) const {
+    auto view = view_from(role, log_from);
+    out = view.dump();
+    if (lines) {
+      // The view with an empty log and with a log of one element first differ just inside the
+      // log's brackets, where the lines start; everything before is the same in `out`.
+      view["log"] = nlohmann::json::array();
+      const std::string bare = view.dump();
+      view["log"].push_back(0);
+      const std::string one = view.dump();
+      std::size_t i = 0;
+      while (bare[i] == one[i]) ++i;
+      *lines = {i, i + (out.size() - bare.size())};
+    }
+    return view.at("log_size").get<std::size_t>();
+  }
   std::string view_text(Role role) const {
     std::string out;
     write_view(role, out);
     return out;
   }
   virtual Outcome outcome() const = 0;
+  // Moves when the game enters a new turn of play (for Hammer of the Scots: a game turn or the
+  // winter), and never otherwise: the server stores a snapshot of the state there.
+  virtual std::int64_t turn_marker() const = 0;
   // The complete state (secrets included): for snapshots only, never for a client.
   virtual nlohmann::json to_json() const = 0;
   // SHA-256 (hex) of the canonical serialisation: identifies a position.

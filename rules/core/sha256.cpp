@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "rules/core/sha256_x86.h"
+
 namespace blockfog::core {
 namespace {
 
@@ -29,7 +31,10 @@ std::uint32_t load_be32(const std::uint8_t* p) {
 
 }  // namespace
 
-Sha256::Sha256() { reset(); }
+Sha256::Sha256(bool cpu_instructions)
+    : cpu_instructions_(cpu_instructions && sha256_x86::available()) {
+  reset();
+}
 
 void Sha256::reset() {
   h_ = kInitialHash;
@@ -49,11 +54,14 @@ void Sha256::update(std::string_view data) {
     bytes += take;
     size -= take;
     if (buffered_ < buffer_.size()) return;
-    compress(buffer_.data());
+    compress(buffer_.data(), 1);
     buffered_ = 0;
   }
   // Whole blocks straight from the input, without copying them through the buffer.
-  for (; size >= buffer_.size(); bytes += buffer_.size(), size -= buffer_.size()) compress(bytes);
+  const std::size_t whole = size / buffer_.size();
+  compress(bytes, whole);
+  bytes += whole * buffer_.size();
+  size -= whole * buffer_.size();
   std::copy_n(bytes, size, buffer_.data());
   buffered_ = size;
 }
@@ -64,14 +72,14 @@ Digest Sha256::finish() {
   buffer_[buffered_++] = 0x80;
   if (buffered_ > 56) {
     std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.end(), 0);
-    compress(buffer_.data());
+    compress(buffer_.data(), 1);
     buffered_ = 0;
   }
   std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.begin() + 56, 0);
   for (std::size_t i = 0; i < 8; ++i) {
     buffer_[56 + i] = static_cast<std::uint8_t>(bit_length >> (56 - 8 * i));
   }
-  compress(buffer_.data());
+  compress(buffer_.data(), 1);
 
   Digest digest{};
   for (std::size_t i = 0; i < h_.size(); ++i) {
@@ -83,8 +91,14 @@ Digest Sha256::finish() {
   return digest;
 }
 
+void Sha256::compress(const std::uint8_t* blocks, std::size_t count) {
+  if (count == 0) return;
+  if (cpu_instructions_) return sha256_x86::compress(h_, blocks, count);
+  for (std::size_t i = 0; i < count; ++i) compress_portable(blocks + 64 * i);
+}
+
 // FIPS 180-4 §6.2.2.
-void Sha256::compress(const std::uint8_t* block) {
+void Sha256::compress_portable(const std::uint8_t* block) {
   std::array<std::uint32_t, 64> w{};
   for (std::size_t t = 0; t < 16; ++t) w[t] = load_be32(block + 4 * t);
   for (std::size_t t = 16; t < 64; ++t) {

@@ -13,7 +13,9 @@ using Digest = std::array<std::uint8_t, 32>;
 // verified without a crypto library.
 class Sha256 {
  public:
-  Sha256();
+  // `cpu_instructions`: use the processor's SHA instructions where it has them
+  // (sha256_x86.h); false forces the portable code (tests compare the two).
+  explicit Sha256(bool cpu_instructions = true);
 
   void update(std::string_view data);
   // The digest of everything passed to update(); the hasher is then reset to empty, ready
@@ -22,12 +24,14 @@ class Sha256 {
 
  private:
   void reset();
-  void compress(const std::uint8_t* block);
+  void compress(const std::uint8_t* blocks, std::size_t count);
+  void compress_portable(const std::uint8_t* block);
 
   std::array<std::uint32_t, 8> h_{};
   std::array<std::uint8_t, 64> buffer_{};
   std::size_t buffered_ = 0;
   std::uint64_t total_bytes_ = 0;
+  bool cpu_instructions_ = false;
 };
 
 Digest sha256(std::string_view data);

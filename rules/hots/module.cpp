@@ -37,7 +37,18 @@ class HotsGame final : public core::Game {
   void write_view(Role role, std::string& out) const override {
     hots::write_view(state_, role, 0, out);
   }
+  std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
+                              core::TextSpan* lines) const override {
+    return hots::write_view(state_, role, log_from, out, lines);
+  }
   core::Outcome outcome() const override { return hots::outcome(state_); }
+  // RULES 2.3: five game turns a year, then the winter (10).
+  std::int64_t turn_marker() const override {
+    const int step = state_.phase == Phase::Winter     ? 6
+                     : state_.phase == Phase::GameOver ? 7
+                                                       : state_.turn;
+    return std::int64_t{state_.year} * 8 + step;
+  }
   json to_json() const override { return hots::to_json(state_); }
   std::string state_hash() const override { return hots::state_hash(state_); }
   std::vector<std::string> check_invariants() const override {

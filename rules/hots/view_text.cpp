@@ -393,7 +393,8 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from)
 
 }  // namespace
 
-std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out) {
+std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out,
+                       core::TextSpan* lines) {
   const auto& data = game_data();
   out.clear();
   JsonWriter w(out);
@@ -445,7 +446,9 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   for (const auto& a : legal) write_action(w, a);
   w.end_array();
   w.key("log");
+  const std::size_t lines_begin = out.size() + 1;  // after the '[' log_view opens with
   const auto log_size = log_view(w, s, role, log_from);
+  if (lines) *lines = {lines_begin, out.size() - 1};  // before its ']'
   w.field("log_size", log_size);
   if (s.phase == Phase::Move) {
     w.key("move");

@@ -101,14 +101,32 @@ struct Coverage {
   long views = 0;
 };
 
+// `lines` is where the log's lines are in `text`: cut out, what is left is the view without
+// lines (the server's comparison key); put in brackets, they are the view's "log".
+void expect_lines_at(const std::string& text, const core::TextSpan& lines, const json& dom,
+                     const std::string& without_lines) {
+  ASSERT_LE(lines.begin, lines.end);
+  ASSERT_GT(lines.begin, 0u);
+  ASSERT_LT(lines.end, text.size());
+  EXPECT_EQ(text[lines.begin - 1], '[');
+  EXPECT_EQ(text[lines.end], ']');
+  EXPECT_EQ(json::parse("[" + text.substr(lines.begin, lines.end - lines.begin) + "]"),
+            dom.at("log"));
+  EXPECT_EQ(text.substr(0, lines.begin) + text.substr(lines.end), without_lines);
+}
+
 void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage) {
   std::string text;
+  std::string without_lines;
   for (Role role : {kScotland, kEngland, kObserver}) {
-    const auto size = write_view(s, role, log_from, text);
+    core::TextSpan lines;
+    const auto size = write_view(s, role, log_from, text, &lines);
     const auto dom = view(s, role, log_from);
     ASSERT_EQ(text, dom.dump()) << "role " << core::role_name(role) << ", phase "
                                 << phase_name(s.phase) << ", log from " << log_from;
     EXPECT_EQ(size, dom.at("log_size").get<std::size_t>());
+    write_view(s, role, SIZE_MAX, without_lines);
+    expect_lines_at(text, lines, dom, without_lines);
     ++coverage.views;
   }
   coverage.phases.insert(s.phase);
@@ -162,6 +180,57 @@ TEST(ViewText, TheGameInterfaceWritesTheSameText) {
   ASSERT_TRUE(game);
   for (Role role : {kScotland, kEngland, kObserver}) {
     EXPECT_EQ(game->view_text(role), game->view(role).dump());
+  }
+}
+
+// A module without a text writer of its own: core::Game's DOM-based write_view_from.
+class DomOnlyGame final : public core::Game {
+ public:
+  explicit DomOnlyGame(const core::Game& game) : game_(game) {}
+  std::vector<Role> active_roles() const override { return game_.active_roles(); }
+  json legal_actions(Role role) const override { return game_.legal_actions(role); }
+  std::optional<core::RuleError> apply(Role, const json&) override { return std::nullopt; }
+  json view(Role role) const override { return game_.view(role); }
+  json view_from(Role role, std::size_t log_from) const override {
+    return game_.view_from(role, log_from);
+  }
+  core::Outcome outcome() const override { return game_.outcome(); }
+  std::int64_t turn_marker() const override { return game_.turn_marker(); }
+  json to_json() const override { return game_.to_json(); }
+  std::string state_hash() const override { return game_.state_hash(); }
+  std::vector<std::string> check_invariants() const override { return {}; }
+  std::unique_ptr<core::Game> clone() const override { return nullptr; }
+
+ private:
+  const core::Game& game_;
+};
+
+TEST(ViewText, TheDefaultTextWriterFindsTheSameLines) {
+  auto game = module().setup(seed_of(3), "the_bruce", nullptr).game;
+  ASSERT_TRUE(game);
+  std::mt19937 gen(5);
+  const DomOnlyGame dom_only(*game);
+  for (int step = 0; step < 300; ++step) {
+    for (Role role : {kScotland, kEngland, kObserver}) {
+      for (std::size_t from : {std::size_t{0}, std::size_t{3}, SIZE_MAX}) {
+        std::string text, expected, without_lines;
+        core::TextSpan lines, expected_lines;
+        const auto size = dom_only.write_view_from(role, from, text, &lines);
+        EXPECT_EQ(size, game->write_view_from(role, from, expected, &expected_lines));
+        ASSERT_EQ(text, expected);
+        EXPECT_EQ(lines.begin, expected_lines.begin);
+        EXPECT_EQ(lines.end, expected_lines.end);
+        game->write_view_from(role, SIZE_MAX, without_lines);
+        expect_lines_at(text, lines, game->view_from(role, from), without_lines);
+      }
+    }
+    std::vector<std::pair<Role, json>> choices;
+    for (Role role : {kScotland, kEngland}) {
+      for (const auto& a : game->legal_actions(role)) choices.emplace_back(role, a);
+    }
+    if (choices.empty()) break;
+    const auto& [role, action] = choices[gen() % choices.size()];
+    ASSERT_FALSE(game->apply(role, action).has_value());
   }
 }
 

@@ -76,7 +76,7 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsRebuildTheVie
       }
       EXPECT_NE(whole, held[i]) << "a new version of the same view, action " << n;
       EXPECT_EQ(change.next[i].version, views.version(role) + 1);
-      json merged = *change.increments[i];
+      json merged = json::parse(*change.increments[i]);
       json lines = json::array();
       for (const auto& line : held[i]["log"]) {
         if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);

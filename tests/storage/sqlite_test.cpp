@@ -67,6 +67,27 @@ TEST(Database, ReadOnlyConnectionRefusesWrites) {
   }
 }
 
+TEST(CachedStatement, IsReusedWithFreshBindingsAndEndsItsReadWhenReturned) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+  const std::string select = "SELECT count(*), max(v), ?1 FROM t";
+  {
+    auto first = db.cached(select);
+    first->bind(1, "bound");
+    ASSERT_TRUE(first->step());  // left unfinished: the lease must end the read
+    EXPECT_EQ(first->column_int64(0), 2);
+    EXPECT_EQ(first->column_text(2), "bound");
+  }
+  Database other(dir.file("db.sqlite"));
+  other.exec("INSERT INTO t VALUES (3, 'c')");
+  auto again = db.cached(select);
+  ASSERT_TRUE(again->step()) << "the cached statement was not reset";
+  EXPECT_EQ(again->column_int64(0), 3) << "an old read transaction was still open";
+  EXPECT_EQ(again->column_text(1), "c");
+  EXPECT_TRUE(again->is_null(2)) << "bindings of the previous lease survived";
+}
+
 TEST(Statement, BindsAndReadsEveryType) {
   testing::TempDir dir;
   Database db(dir.file("db.sqlite"));

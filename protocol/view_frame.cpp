@@ -1,0 +1,32 @@
+#include "protocol/view_frame.h"
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/messages.h"
+
+namespace blockfog::protocol {
+
+std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64_t log_from,
+                        const std::optional<std::string>& ref, bool stale) {
+  // nlohmann writes object keys sorted: log_from, ref, seq, stale, type, v, view.
+  std::string out;
+  out.reserve(view_json.size() + 96);
+  out += R"({"log_from":)";
+  out += std::to_string(log_from);
+  if (ref) {
+    out += R"(,"ref":)";
+    // A ref is short, so the DOM for its escaping costs nothing worth avoiding.
+    out += nlohmann::json(*ref).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  out += R"(,"seq":)";
+  out += std::to_string(seq);
+  if (stale) out += R"(,"stale":true)";
+  out += R"(,"type":"view","v":)";
+  out += std::to_string(kVersion);
+  out += R"(,"view":)";
+  out += view_json;
+  out += '}';
+  return out;
+}
+
+}  // namespace blockfog::protocol

@@ -1,0 +1,19 @@
+#pragma once
+
+// The view frame built around view JSON text the engine wrote (core::Game::write_view_from),
+// for the server's hot path: no JSON DOM of the view is built or walked. The bytes are exactly
+// what encode(ViewMessage) gives for the same view parsed, so clients cannot tell the two apart
+// (tests/protocol/view_frame_test.cpp).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace blockfog::protocol {
+
+// `view_json` must be one JSON object, compact, as nlohmann's dump() writes it.
+std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64_t log_from,
+                        const std::optional<std::string>& ref, bool stale);
+
+}  // namespace blockfog::protocol
