@@ -10,11 +10,11 @@ DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync)
 
 DbWorker::~DbWorker() { stop(); }
 
-void DbWorker::post(Task task) {
+void DbWorker::post(Task task, Done done) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
-    tasks_.push_back(std::move(task));
+    tasks_.push_back({std::move(task), std::move(done)});
   }
   wake_.notify_one();
 }
@@ -29,21 +29,75 @@ void DbWorker::stop() {
 }
 
 void DbWorker::run() {
+  std::vector<Entry> group;
   while (true) {
-    Task task;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
       if (tasks_.empty()) return;  // stopping, and everything posted before is done
-      task = std::move(tasks_.front());
-      tasks_.pop_front();
+      while (!tasks_.empty() && group.size() < kMaxGroup) {
+        group.push_back(std::move(tasks_.front()));
+        tasks_.pop_front();
+      }
     }
+    run_group(group);
+    group.clear();
+  }
+}
+
+void DbWorker::run_group(std::vector<Entry>& group) {
+  auto& db = store_->database();
+  // Tells the tasks [from, to) how their transaction ended.
+  const auto finish = [&group](std::size_t from, std::size_t to, bool committed) {
+    for (std::size_t i = from; i < to; ++i) {
+      if (!group[i].done) continue;
+      try {
+        group[i].done(committed);
+      } catch (const std::exception& e) {
+        log_error(std::string("storage completion failed: ") + e.what());
+      }
+    }
+  };
+  // Opens the group's transaction; if even that fails, each task runs on its own.
+  const auto begin = [&db]() {
     try {
-      task(*store_);
+      db.exec("BEGIN IMMEDIATE");
+      return true;
+    } catch (const std::exception& e) {
+      log_error(std::string("storage: cannot begin a transaction: ") + e.what());
+      return false;
+    }
+  };
+  std::size_t open_from = 0;  // first task in the open transaction
+  bool open = begin();
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    try {
+      group[i].task(*store_);
     } catch (const std::exception& e) {
       log_error(std::string("storage task failed: ") + e.what());
     }
+    if (!open) {
+      finish(i, i + 1, true);  // autocommit: what it wrote is committed already
+      open_from = i + 1;
+      open = begin();
+    } else if (!db.is_in_transaction()) {
+      // SQLite rolled the whole transaction back (I/O error, disk full): every task of it so
+      // far lost its writes.
+      finish(open_from, i + 1, false);
+      open_from = i + 1;
+      open = begin();
+    }
   }
+  if (!open) return;
+  bool committed = false;
+  try {
+    db.exec("COMMIT");
+    committed = true;
+  } catch (const std::exception& e) {
+    log_error(std::string("storage: commit failed: ") + e.what());
+    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  finish(open_from, group.size(), committed);
 }
 
 }  // namespace blockfog::server

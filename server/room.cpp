@@ -250,6 +250,13 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     } catch (const std::exception& e) {
       commit->error = e.what();
     }
+  }, [self = shared_from_this(), commit](bool stored) {
+    // Only now is the action durable (its group's COMMIT returned), so only now may anyone
+    // hear of it.
+    if (!stored && commit->appended) {
+      commit->appended = false;
+      commit->error = "the group commit holding the action failed";
+    }
     self->strand_([self, commit] { self->committed(commit); });
   });
 }
@@ -295,29 +302,34 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
   if (member.role == Role::Observer || !member.player) {
     return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
   }
-  db_.post([self = shared_from_this(), client, account = member.player->account_id,
-            role = std::string(core::role_name(member.role)), username = member.player->username,
-            text = message.text](storage::Store& store) {
-    std::optional<protocol::ChatLine> line;
-    try {
-      const auto row = store.append_chat(self->id_, account, role, text, now_ms());
-      line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
-    } catch (const std::exception& e) {
-      log_error("game " + std::to_string(self->id_) + " chat: " + e.what());
-    }
-    self->strand_([self, client, line] {
-      if (line) {
-        self->broadcast(*line);
-      } else {
-        self->send_error(client, ErrorCode::Internal, "the message could not be stored");
-      }
-    });
-  });
+  auto line = std::make_shared<std::optional<protocol::ChatLine>>();
+  db_.post(
+      [self = shared_from_this(), line, account = member.player->account_id,
+       role = std::string(core::role_name(member.role)), username = member.player->username,
+       text = message.text](storage::Store& store) {
+        try {
+          const auto row = store.append_chat(self->id_, account, role, text, now_ms());
+          *line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
+        } catch (const std::exception& e) {
+          log_error("game " + std::to_string(self->id_) + " chat: " + e.what());
+        }
+      },
+      [self = shared_from_this(), client, line](bool stored) {
+        if (!stored) line->reset();
+        self->strand_([self, client, line] {
+          if (*line) {
+            self->broadcast(**line);
+          } else {
+            self->send_error(client, ErrorCode::Internal, "the message could not be stored");
+          }
+        });
+      });
 }
 
 void Room::send_chat_since(const RoomClient* client, std::int64_t since) {
-  db_.post([self = shared_from_this(), client, since](storage::Store& store) {
-    auto rows = std::make_shared<std::vector<protocol::ChatLine>>();
+  auto rows = std::make_shared<std::vector<protocol::ChatLine>>();
+  // Sent once committed: a line read inside the group may be one of the group's own writes.
+  db_.post([self = shared_from_this(), since, rows](storage::Store& store) {
     try {
       std::map<std::int64_t, std::string> names;
       for (const auto& row : store.list_chat(self->id_, since, 500)) {
@@ -335,7 +347,8 @@ void Room::send_chat_since(const RoomClient* client, std::int64_t since) {
     } catch (const std::exception& e) {
       log_error("game " + std::to_string(self->id_) + " chat history: " + e.what());
     }
-    if (rows->empty()) return;
+  }, [self = shared_from_this(), client, rows](bool stored) {
+    if (!stored || rows->empty()) return;
     self->strand_([self, client, rows] {
       for (const auto& line : *rows) self->send(client, line);
     });

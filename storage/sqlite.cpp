@@ -275,17 +275,25 @@ std::optional<std::string> Statement::column_optional_text(int column) const {
 
 // --- Transaction ------------------------------------------------------------------------
 
-Transaction::Transaction(Database& db) : db_(&db) { db_->exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(&db), nested_(db.is_in_transaction()) {
+  db_->exec(nested_ ? "SAVEPOINT blockfog_nested" : "BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   // Some errors (disk full, I/O) end the transaction inside SQLite already; then there is
   // nothing left to roll back. A failed ROLLBACK is ignored: a destructor must not throw.
   if (done_ || !db_->is_in_transaction()) return;
-  sqlite3_exec(db_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  if (nested_) {
+    // Savepoints of the same name nest: this undoes and ends the innermost, this one.
+    sqlite3_exec(db_->handle(), "ROLLBACK TO blockfog_nested; RELEASE blockfog_nested", nullptr,
+                 nullptr, nullptr);
+  } else {
+    sqlite3_exec(db_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
 }
 
 void Transaction::commit() {
-  db_->exec("COMMIT");
+  db_->exec(nested_ ? "RELEASE blockfog_nested" : "COMMIT");
   done_ = true;
 }
 

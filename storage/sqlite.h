@@ -165,6 +165,9 @@ class CachedStatement {
 
 // BEGIN IMMEDIATE: takes the write lock at once, so a transaction never fails half-way for
 // want of it. Rolled back by the destructor unless commit() succeeded.
+// Inside a transaction already open (the server's storage thread commits several tasks as one
+// group: server/db_worker.h) it is a SAVEPOINT instead: commit() releases it into the outer
+// transaction, and the destructor rolls back only what was done since it began.
 class Transaction {
  public:
   explicit Transaction(Database& db);
@@ -176,6 +179,7 @@ class Transaction {
 
  private:
   Database* db_;
+  bool nested_ = false;
   bool done_ = false;
 };
 

@@ -204,6 +204,56 @@ TEST(Transaction, FailedStatementInsideRollsBackEarlierWrites) {
   EXPECT_EQ(count_rows(db, "t"), 0);
 }
 
+// Inside an open transaction (a group commit) a Transaction is a savepoint: a failing one
+// takes back only its own writes, a committed one stays until the outer transaction decides.
+TEST(Transaction, NestedOnesRollBackOnlyThemselves) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
+  Transaction outer(db);
+  {
+    Transaction first(db);
+    db.exec("INSERT INTO t VALUES (1)");
+    first.commit();
+  }
+  EXPECT_THROW(
+      {
+        Transaction second(db);
+        db.exec("INSERT INTO t VALUES (2)");
+        db.exec("INSERT INTO t VALUES (NULL)");
+        second.commit();
+      },
+      ConstraintError);
+  {
+    Transaction third(db);
+    db.exec("INSERT INTO t VALUES (3)");
+    {
+      Transaction inner(db);  // left without commit: only its row goes
+      db.exec("INSERT INTO t VALUES (4)");
+    }
+    third.commit();
+  }
+  EXPECT_TRUE(db.is_in_transaction()) << "a nested transaction ended the outer one";
+  outer.commit();
+  Statement rows = db.prepare("SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_text(0), "1,3");
+}
+
+TEST(Transaction, NestedWritesGoWhenTheOuterTransactionRollsBack) {
+  testing::TempDir dir;
+  Database db(dir.file("db.sqlite"));
+  db.exec("CREATE TABLE t (x INTEGER)");
+  {
+    Transaction outer(db);
+    Transaction inner(db);
+    db.exec("INSERT INTO t VALUES (1)");
+    inner.commit();
+  }
+  EXPECT_FALSE(db.is_in_transaction());
+  EXPECT_EQ(count_rows(db, "t"), 0);
+}
+
 TEST(Transaction, SecondWriterWaitsThenGivesUp) {
   testing::TempDir dir;
   Database first(dir.file("db.sqlite"));

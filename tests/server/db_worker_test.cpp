@@ -1,0 +1,108 @@
+// The storage thread's group commit (server/db_worker.h): tasks waiting together share one
+// transaction, nobody is told of a write before it is committed, and a failing task takes
+// back only its own writes.
+
+#include "server/db_worker.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <vector>
+
+#include "storage/sqlite.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server {
+namespace {
+
+std::int64_t rows_seen_by(storage::Database& db) {
+  auto statement = db.prepare("SELECT count(*) FROM scratch");
+  statement.step();
+  return statement.column_int64(0);
+}
+
+TEST(DbWorker, TasksWaitingTogetherCommitAsOneGroupBeforeAnyoneIsTold) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "group.db";
+  DbWorker worker(path, storage::Sync::Full);
+  worker.call([](storage::Store& store) {
+    store.database().exec("CREATE TABLE scratch (x INTEGER NOT NULL)");
+  });
+  storage::Database reader(path, storage::OpenMode::ReadOnly);
+
+  // Hold the thread so that the next tasks queue up behind it.
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  worker.post([released](storage::Store&) { released.wait(); });
+
+  constexpr int kTasks = 20;
+  std::mutex mutex;
+  std::vector<std::int64_t> seen_while_running;  // by another connection, during each task
+  std::vector<std::int64_t> seen_when_told;      // by another connection, in each `done`
+  std::promise<void> all_told;
+  std::atomic<int> told = 0;
+  for (int i = 0; i < kTasks; ++i) {
+    worker.post(
+        [&, i](storage::Store& store) {
+          storage::Transaction transaction(store.database());
+          store.database().prepare("INSERT INTO scratch VALUES (?1)").bind(1, i).run();
+          transaction.commit();
+          std::lock_guard lock(mutex);
+          seen_while_running.push_back(rows_seen_by(reader));
+        },
+        [&](bool committed) {
+          EXPECT_TRUE(committed);
+          {
+            std::lock_guard lock(mutex);
+            seen_when_told.push_back(rows_seen_by(reader));
+          }
+          if (++told == kTasks) all_told.set_value();
+        });
+  }
+  release.set_value();
+  ASSERT_EQ(all_told.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+
+  // One transaction for the waiting tasks: none of their rows was visible outside it before
+  // its COMMIT, and each task heard back only once all of them were.
+  ASSERT_EQ(seen_while_running.size(), static_cast<std::size_t>(kTasks));
+  for (auto n : seen_while_running) EXPECT_EQ(n, 0);
+  for (auto n : seen_when_told) EXPECT_EQ(n, kTasks);
+}
+
+TEST(DbWorker, AFailingTaskTakesBackOnlyItsOwnWrites) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "group.db";
+  DbWorker worker(path, storage::Sync::Normal);
+  worker.call([](storage::Store& store) {
+    store.database().exec("CREATE TABLE scratch (x INTEGER NOT NULL)");
+  });
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  worker.post([released](storage::Store&) { released.wait(); });
+  const auto insert = [](storage::Store& store, int x) {
+    storage::Transaction transaction(store.database());
+    store.database().prepare("INSERT INTO scratch VALUES (?1)").bind(1, x).run();
+    if (x == 2) throw std::runtime_error("the task fails after writing");
+    transaction.commit();
+  };
+  std::vector<std::future<void>> results;
+  for (int x = 1; x <= 3; ++x) {
+    results.push_back(std::async(std::launch::async, [&worker, insert, x] {
+      worker.call([insert, x](storage::Store& store) { insert(store, x); });
+    }));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // let the three queue up
+  release.set_value();
+  EXPECT_NO_THROW(results[0].get());
+  EXPECT_THROW(results[1].get(), std::runtime_error);
+  EXPECT_NO_THROW(results[2].get());
+  storage::Database reader(path, storage::OpenMode::ReadOnly);
+  auto rows = reader.prepare("SELECT group_concat(x) FROM (SELECT x FROM scratch ORDER BY x)");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_text(0), "1,3");
+}
+
+}  // namespace
+}  // namespace blockfog::server
