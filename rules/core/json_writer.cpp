@@ -1,6 +1,7 @@
 #include "rules/core/json_writer.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 namespace blockfog::core {
@@ -16,12 +17,33 @@ constexpr auto kEscaped = [] {
   return table;
 }();
 
+// How many leading characters of [p, p + n) need no escape. Eight at a time while none does
+// (views are mostly plain ASCII names; this scan was the largest single cost of writing them):
+// a word holds a byte below 0x20, a quote or a backslash exactly when one of these tests finds
+// a byte (the classic "has less than" / "has zero byte" bit tricks, exact as yes/no answers).
+std::size_t plain_prefix(const char* p, std::size_t n) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    const std::uint64_t control = (w - kOnes * 0x20) & ~w & kHighs;
+    const std::uint64_t q = w ^ (kOnes * '"');
+    const std::uint64_t b = w ^ (kOnes * '\\');
+    const std::uint64_t quote = (q - kOnes) & ~q & kHighs;
+    const std::uint64_t backslash = (b - kOnes) & ~b & kHighs;
+    if ((control | quote | backslash) != 0) break;
+  }
+  while (i < n && !kEscaped[static_cast<unsigned char>(p[i])]) ++i;
+  return i;
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::size_t i = 0;
-  while (i < text.size() && !kEscaped[static_cast<unsigned char>(text[i])]) ++i;
+  std::size_t i = plain_prefix(text.data(), text.size());
   if (i == text.size() && text.size() <= 62) {  // the usual case: one append
     char quoted[64];
     quoted[0] = '"';
@@ -71,9 +93,9 @@ void append_json_string(std::string& out, std::string_view text) {
 }
 
 void JsonWriter::close_string(std::size_t quote) {
-  for (std::size_t i = quote + 1; i < out_.size(); ++i) {
-    if (!kEscaped[static_cast<unsigned char>(out_[i])]) continue;
-    const std::string raw = out_.substr(quote + 1);  // rare: escape it as a whole
+  const std::size_t begin = quote + 1;
+  if (plain_prefix(out_.data() + begin, out_.size() - begin) < out_.size() - begin) {
+    const std::string raw = out_.substr(begin);  // rare: escape it as a whole
     out_.resize(quote);
     append_json_string(out_, raw);
     return;

@@ -41,6 +41,30 @@ TEST(JsonWriter, EscapesStringsAsNlohmannDoes) {
   }
 }
 
+// The scan for characters to escape goes eight bytes at a time: every escaped character at
+// every position of a word (and of the tail), among UTF-8 bytes, must still be found.
+TEST(JsonWriter, FindsEveryEscapeAtEveryPositionOfLongStrings) {
+  const std::string filler = "Moray ~\x7f abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string utf8 = "\xc3\xa9\xe2\x80\x94\xf0\x9f\xa6\x81";  // e-acute, dash, lion
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+    for (std::size_t length = 1; length < 40; ++length) {
+      for (std::size_t at = 0; at < length; ++at) {
+        std::string text = filler.substr(0, length);
+        text[at] = special;
+        text.insert(at % 2 == 0 ? 0 : text.size(), utf8);
+        std::string out;
+        core::append_json_string(out, text);
+        ASSERT_EQ(out, json(text).dump(-1, ' ', false, json::error_handler_t::replace))
+            << "length " << length << ", escape at " << at;
+        std::string written;
+        core::JsonWriter w(written);
+        w.string_from([&text](std::string& o) { o += text; });
+        ASSERT_EQ(written, out);
+      }
+    }
+  }
+}
+
 TEST(JsonWriter, NestsAndSeparatesAsNlohmannDoes) {
   std::string out;
   core::JsonWriter w(out);

@@ -94,9 +94,22 @@ std::optional<ScannedFrame> scan_frame(std::string_view frame) {
     scanned.seq = number;
   }
   scanned.stale = value_of(envelope, "stale") == "true";
-  const std::string_view view = json_value_at(frame, view_at + 7);
-  scanned.actions = elements(value_of(view, "legal_actions"));
-  scanned.finished = view.find("\"outcome\":{") != std::string_view::npos;
+  // "view" is the envelope's last key, so the view runs to the frame's closing brace: no need
+  // to walk it to find its end.
+  const std::size_t view_begin = view_at + 7;
+  if (frame.back() != '}' || frame.size() < view_begin + 2) return std::nullopt;
+  const std::string_view view = frame.substr(view_begin, frame.size() - 1 - view_begin);
+  // The view's keys are sorted too: "outcome" comes after "legal_actions", so the search for
+  // it starts where the actions end (most frames of a game in play have no outcome, and would
+  // otherwise be searched to their end twice).
+  static constexpr std::string_view kActions = "\"legal_actions\":";
+  std::size_t after_actions = 0;
+  if (const auto at = view.find(kActions); at != std::string_view::npos) {
+    const auto list = json_value_at(view, at + kActions.size());
+    scanned.actions = elements(list);
+    after_actions = at + kActions.size() + list.size();
+  }
+  scanned.finished = view.find("\"outcome\":{", after_actions) != std::string_view::npos;
   return scanned;
 }
 
