@@ -47,8 +47,11 @@ void reveal_main_blocks(State& s) {
   }
 }
 
+// Blocks of both sides (the revealed of a battle, the reserves joining it), without the heap.
+using BothSidesBlocks = FixedList<BlockId, kBlockCount>;
+
 // RULES 5.3.2: each Celtic block rolls as it is revealed; 5-6 sends it to the English pool.
-void celtic_unity(State& s, const std::vector<BlockId>& revealed) {
+void celtic_unity(State& s, const BothSidesBlocks& revealed) {
   for (BlockId b : revealed) {
     if (!game_data().blocks[b].celtic) continue;
     const int die = s.rng.roll_die();
@@ -71,8 +74,9 @@ void start_battle(State& s, AreaId area) {
   reveal_main_blocks(s);  // 5.3.1
   const auto attacking = main_blocks(s, attacker(s));
   const auto defending = main_blocks(s, defender(s));
-  std::vector<BlockId> revealed(attacking.begin(), attacking.end());
-  revealed.insert(revealed.end(), defending.begin(), defending.end());
+  BothSidesBlocks revealed;
+  for (BlockId b : attacking) revealed.push_back(b);
+  for (BlockId b : defending) revealed.push_back(b);
   celtic_unity(s, revealed);
   continue_battle(s);
 }
@@ -90,7 +94,7 @@ void start_next_round(State& s) {
     s.battle.attacker = index_of(defender(s));  // battlefield control changes
     add_log(s, LogKind::ControlChange, Audience::Public, s.battle.attacker, area);
   }
-  std::vector<BlockId> joining;
+  BothSidesBlocks joining;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (s.blocks[b].loc == area && s.blocks[b].reserve) joining.push_back(b);
   }
@@ -165,11 +169,12 @@ BlockList blocks_of_in(const Position& p, Side side, AreaId area) {
 
 void combat_legal(const State& s, Side side, ActionList& out) {
   const bool can_fire = !main_blocks(s, core::other_side(side)).empty();  // 5.9.1
+  const Occupancy occ(s);
   for (BlockId b : main_blocks(s, side)) {
     if (!has_turn_left(s, b, s.battle.step)) continue;
     if (can_fire) out.push_back(with_block(ActionKind::Fire, b));
     out.push_back(with_block(ActionKind::Pass, b));
-    for (AreaId to : retreat_destinations(s, b)) {
+    for (AreaId to : retreat_destinations(s, occ, b)) {
       out.push_back(to_area(ActionKind::Retreat, b, to));
     }
   }
@@ -284,8 +289,9 @@ void battle_legal(const State& s, Side side, ActionList& out) {
       for (BlockId b : hit_candidates(s)) out.push_back(with_block(ActionKind::TakeHit, b));
       break;
     case Phase::MandatoryRetreat: {
+      const Occupancy occ(s);
       for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
-        for (AreaId to : retreat_destinations(s, b)) {
+        for (AreaId to : retreat_destinations(s, occ, b)) {
           out.push_back(to_area(ActionKind::Retreat, b, to));
         }
       }
@@ -293,14 +299,16 @@ void battle_legal(const State& s, Side side, ActionList& out) {
       if (out.empty()) out.push_back(simple(ActionKind::FinishRetreat));
       break;
     }
-    case Phase::Regroup:
+    case Phase::Regroup: {
+      const Occupancy occ(s);
       for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
-        for (AreaId to : regroup_destinations(s, b)) {
+        for (AreaId to : regroup_destinations(s, occ, b)) {
           out.push_back(to_area(ActionKind::Regroup, b, to));
         }
       }
       out.push_back(simple(ActionKind::EndRegroup));
       break;
+    }
     default:
       break;
   }

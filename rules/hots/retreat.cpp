@@ -1,5 +1,4 @@
-#include <map>
-#include <utility>
+#include <array>
 
 #include "rules/hots/battle.h"
 
@@ -12,10 +11,9 @@ namespace {
 bool open_for(const Occupancy& occ, AreaId area, Side side) { return !occ.has_enemy(area, side); }
 
 // 5.10.6, 5.12.4: the Norse withdraw by sea to a friendly coastal area (not England, not here).
-AreaList norse_destinations(const Position& p, AreaId from) {
+AreaList norse_destinations(const Occupancy& occ, AreaId from) {
   AreaList out;
   const auto& data = game_data();
-  const Occupancy occ(p);
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (a != from && a != data.england && data.areas[a].coastal &&
         occ.count(a, Side::Scotland) > 0 && !occ.has_enemy(a, Side::Scotland)) {
@@ -25,11 +23,11 @@ AreaList norse_destinations(const Position& p, AreaId from) {
   return out;
 }
 
-AreaList land_destinations(const Position& p, BlockId b, bool border_control) {
+AreaList land_destinations(const Position& p, const Occupancy& occ, BlockId b,
+                           bool border_control) {
   const auto& data = game_data();
   const Side side = owner_of(b);
   const AreaId from = p.blocks[b].loc;
-  const Occupancy occ(p);
   AreaList out;
   for (const auto& n : data.areas[from].neighbors) {
     if (!open_for(occ, n.area, side)) continue;                                           // 5.10.1
@@ -62,15 +60,15 @@ void move_out(State& s, BlockId b, AreaId to, LogKind owner_line) {
 
 }  // namespace
 
-AreaList retreat_destinations(const Position& p, BlockId b) {
+AreaList retreat_destinations(const Position& p, const Occupancy& occ, BlockId b) {
   if (p.blocks[b].reserve) return {};  // 5.10.5
-  if (b == game_data().norse) return norse_destinations(p, p.blocks[b].loc);
-  return land_destinations(p, b, true);
+  if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
+  return land_destinations(p, occ, b, true);
 }
 
-AreaList regroup_destinations(const Position& p, BlockId b) {
-  if (b == game_data().norse) return norse_destinations(p, p.blocks[b].loc);
-  return land_destinations(p, b, false);  // 5.12.2: border control does not apply
+AreaList regroup_destinations(const Position& p, const Occupancy& occ, BlockId b) {
+  if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
+  return land_destinations(p, occ, b, false);  // 5.12.2: border control does not apply
 }
 
 void retreat(State& s, BlockId b, AreaId to) {
@@ -86,16 +84,25 @@ void retreat(State& s, BlockId b, AreaId to) {
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
 void publish_arrivals(State& s) {
-  std::map<std::pair<int, int>, int> arrivals;  // (side, area) -> blocks
+  // Blocks per (side, place), published in that order (side first, then place). Called at every
+  // initiative step, so a table in place rather than a map. Places beyond the map are kept, as
+  // the map kept them, though a hidden arrival is always on the map.
+  constexpr int kPlaces = kDead + 1;
+  std::array<std::array<std::uint8_t, kPlaces>, 2> arrivals{};
+  bool any = false;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     auto& block = s.blocks[b];
     if (!block.arrival_hidden) continue;
     block.arrival_hidden = false;
-    ++arrivals[{index_of(owner_of(b)), block.loc}];
+    ++arrivals[index_of(owner_of(b))][block.loc];
+    any = true;
   }
-  for (const auto& [key, count] : arrivals) {
-    add_log(s, LogKind::ArrivalsShown, all_but(side_of(key.first)), key.first, key.second, 0,
-            count);
+  if (!any) return;
+  for (int side = 0; side < 2; ++side) {
+    for (int a = 0; a < kPlaces; ++a) {
+      if (arrivals[side][a] == 0) continue;
+      add_log(s, LogKind::ArrivalsShown, all_but(side_of(side)), side, a, 0, arrivals[side][a]);
+    }
   }
 }
 
