@@ -249,17 +249,23 @@ inline bool is_contested(const Position& p, AreaId area) {
 
 // Blocks per area and side, counted in one pass over the blocks: for queries that ask about
 // many areas (the move phase's step checks), instead of a scan of 28 blocks per question.
+// The tables have a slot for every place (the pool and the rest too), so that the count runs
+// without a branch per block; only the map areas' slots are meant to be read.
 struct Occupancy {
-  std::array<std::array<std::uint8_t, kAreaCount>, 2> all{};          // per side, per area
-  std::array<std::array<std::uint8_t, kAreaCount>, 2> non_reserve{};  // the same, reserves out
+  static constexpr int kPlaces = kDead + 1;
+  std::array<std::array<std::uint8_t, kPlaces>, 2> all{};          // per side, per place
+  std::array<std::array<std::uint8_t, kPlaces>, 2> non_reserve{};  // the same, reserves out
 
   explicit Occupancy(const Position& p) {
-    for (int b = 0; b < kBlockCount; ++b) {
-      const auto& block = p.blocks[b];
-      if (block.loc >= kAreaCount) continue;
-      const int side = b < kBlocksPerSide ? 0 : 1;
-      ++all[side][block.loc];
-      non_reserve[side][block.loc] += !block.reserve;
+    for (int side = 0; side < 2; ++side) {
+      const int first = side * kBlocksPerSide;
+      for (int b = first; b < first + kBlocksPerSide; ++b) {
+        const auto& block = p.blocks[b];
+        // Clamped: a malformed stored state must not write past the table.
+        const int place = block.loc < kPlaces ? block.loc : kDead;
+        ++all[side][place];
+        non_reserve[side][place] += !block.reserve;
+      }
     }
   }
   int count(AreaId area, Side side) const { return all[index_of(side)][area]; }
