@@ -14,11 +14,11 @@ constexpr int kRounds = 3;  // RULES 5.4.1
 // The battles to fight now: the pending defection battles of an event (5.14), otherwise every
 // contested area (5.1).
 AreaList contested_areas(const Position& p) {
-  const Occupancy occ(p);
+  const std::uint32_t contested = Presence(p).contested();
   AreaList areas;
   for (AreaId a = 0; a < kAreaCount; ++a) {
     const bool pending = !p.in_defection || ((p.defection_areas >> a) & 1U);
-    if (pending && occ.all[0][a] > 0 && occ.all[1][a] > 0) areas.push_back(a);
+    if (pending && ((contested >> a) & 1U)) areas.push_back(a);
   }
   return areas;
 }
@@ -169,7 +169,7 @@ BlockList blocks_of_in(const Position& p, Side side, AreaId area) {
 
 void combat_legal(const State& s, Side side, ActionList& out) {
   const bool can_fire = !main_blocks(s, core::other_side(side)).empty();  // 5.9.1
-  const Occupancy occ(s);
+  const Presence occ(s);
   for (BlockId b : main_blocks(s, side)) {
     if (!has_turn_left(s, b, s.battle.step)) continue;
     if (can_fire) out.push_back(with_block(ActionKind::Fire, b));
@@ -289,7 +289,7 @@ void battle_legal(const State& s, Side side, ActionList& out) {
       for (BlockId b : hit_candidates(s)) out.push_back(with_block(ActionKind::TakeHit, b));
       break;
     case Phase::MandatoryRetreat: {
-      const Occupancy occ(s);
+      const Presence occ(s);
       for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
         for (AreaId to : retreat_destinations(s, occ, b)) {
           out.push_back(to_area(ActionKind::Retreat, b, to));
@@ -300,7 +300,7 @@ void battle_legal(const State& s, Side side, ActionList& out) {
       break;
     }
     case Phase::Regroup: {
-      const Occupancy occ(s);
+      const Presence occ(s);
       for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
         for (AreaId to : regroup_destinations(s, occ, b)) {
           out.push_back(to_area(ActionKind::Regroup, b, to));

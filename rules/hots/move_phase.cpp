@@ -8,18 +8,6 @@ namespace {
 
 bool is_activated(const Position& p, AreaId area) { return (p.activated >> area) & 1U; }
 
-// Bit per map area holding blocks of `side`: one pass over that side's 28 blocks answers every
-// "enemy there?" of a move query (RULES 1.6).
-std::uint32_t areas_held(const Position& p, Side side) {
-  std::uint32_t held = 0;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    const auto loc = p.blocks[b].loc;
-    held |= loc < kAreaCount ? 1U << loc : 0U;
-  }
-  return held;
-}
-
 // RULES 4.7: a block may leave an area holding enemy blocks only while the side's non-reserve
 // blocks there outnumber all enemy blocks there (reserves included). Asked only for an area
 // holding enemy blocks, which is rare in the move phase, so it counts there and then.
@@ -41,7 +29,7 @@ class StepRules {
         data_(game_data()),
         side_(index_of(side)),
         enemy_(index_of(core::other_side(side))),
-        enemy_areas_(areas_held(p, core::other_side(side))),
+        enemy_areas_(Presence::areas_of(p, core::other_side(side))),
         scotland_(side == Side::Scotland),
         truce_(p.truce_against == index_of(side)),
         mp_left_(p.mp >= 1) {}

@@ -8,23 +8,22 @@ namespace blockfog::hots::detail {
 namespace {
 
 // Friendly or vacant (RULES 1.6): no enemy block there.
-bool open_for(const Occupancy& occ, AreaId area, Side side) { return !occ.has_enemy(area, side); }
+bool open_for(const Presence& occ, AreaId area, Side side) { return !occ.has_enemy(area, side); }
 
 // 5.10.6, 5.12.4: the Norse withdraw by sea to a friendly coastal area (not England, not here).
-AreaList norse_destinations(const Occupancy& occ, AreaId from) {
+AreaList norse_destinations(const Presence& occ, AreaId from) {
   AreaList out;
   const auto& data = game_data();
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (a != from && a != data.england && data.areas[a].coastal &&
-        occ.count(a, Side::Scotland) > 0 && !occ.has_enemy(a, Side::Scotland)) {
+    if (a != from && a != data.england && data.areas[a].coastal && occ.has(a, Side::Scotland) &&
+        !occ.has_enemy(a, Side::Scotland)) {
       out.push_back(a);
     }
   }
   return out;
 }
 
-AreaList land_destinations(const Position& p, const Occupancy& occ, BlockId b,
-                           bool border_control) {
+AreaList land_destinations(const Position& p, const Presence& occ, BlockId b, bool border_control) {
   const auto& data = game_data();
   const Side side = owner_of(b);
   const AreaId from = p.blocks[b].loc;
@@ -60,13 +59,13 @@ void move_out(State& s, BlockId b, AreaId to, LogKind owner_line) {
 
 }  // namespace
 
-AreaList retreat_destinations(const Position& p, const Occupancy& occ, BlockId b) {
+AreaList retreat_destinations(const Position& p, const Presence& occ, BlockId b) {
   if (p.blocks[b].reserve) return {};  // 5.10.5
   if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
   return land_destinations(p, occ, b, true);
 }
 
-AreaList regroup_destinations(const Position& p, const Occupancy& occ, BlockId b) {
+AreaList regroup_destinations(const Position& p, const Presence& occ, BlockId b) {
   if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
   return land_destinations(p, occ, b, false);  // 5.12.2: border control does not apply
 }

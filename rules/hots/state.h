@@ -247,25 +247,43 @@ inline bool is_contested(const Position& p, AreaId area) {
   return any_in_area(p, area, Side::Scotland) && any_in_area(p, area, Side::England);
 }
 
-// Blocks per area and side, counted in one pass over the blocks: for queries that ask about
-// many areas (the move phase's step checks), instead of a scan of 28 blocks per question.
-// The tables have a slot for every place (the pool and the rest too), so that the count runs
-// without a branch per block; only the map areas' slots are meant to be read.
+// Which map areas hold blocks of each side, a bit per area, from one pass over the blocks: for
+// queries that only ask whether a side is somewhere (friendly, enemy, contested; RULES 1.6).
+// Much cheaper than counting (an OR in a register per block, no table in memory).
+struct Presence {
+  std::array<std::uint32_t, 2> held{};  // per side
+
+  explicit Presence(const Position& p)
+      : held{areas_of(p, Side::Scotland), areas_of(p, Side::England)} {}
+
+  // The areas holding blocks of one side only (a pass over its 28 blocks).
+  static std::uint32_t areas_of(const Position& p, Side side) {
+    std::uint32_t bits = 0;
+    const int first = first_block(side);
+    for (int b = first; b < first + kBlocksPerSide; ++b) {
+      const auto loc = p.blocks[b].loc;
+      bits |= loc < kAreaCount ? 1U << loc : 0U;
+    }
+    return bits;
+  }
+  bool has(AreaId area, Side side) const { return (held[index_of(side)] >> area) & 1U; }
+  bool has_enemy(AreaId area, Side side) const { return has(area, core::other_side(side)); }
+  std::uint32_t contested() const { return held[0] & held[1]; }
+};
+
+// Blocks per area and side, counted in one pass over the blocks: for queries that compare
+// counts (castle limits, pinning), instead of a scan of 28 blocks per question.
 struct Occupancy {
-  static constexpr int kPlaces = kDead + 1;
-  std::array<std::array<std::uint8_t, kPlaces>, 2> all{};          // per side, per place
-  std::array<std::array<std::uint8_t, kPlaces>, 2> non_reserve{};  // the same, reserves out
+  std::array<std::array<std::uint8_t, kAreaCount>, 2> all{};          // per side, per area
+  std::array<std::array<std::uint8_t, kAreaCount>, 2> non_reserve{};  // the same, reserves out
 
   explicit Occupancy(const Position& p) {
-    for (int side = 0; side < 2; ++side) {
-      const int first = side * kBlocksPerSide;
-      for (int b = first; b < first + kBlocksPerSide; ++b) {
-        const auto& block = p.blocks[b];
-        // Clamped: a malformed stored state must not write past the table.
-        const int place = block.loc < kPlaces ? block.loc : kDead;
-        ++all[side][place];
-        non_reserve[side][place] += !block.reserve;
-      }
+    for (int b = 0; b < kBlockCount; ++b) {
+      const auto& block = p.blocks[b];
+      if (block.loc >= kAreaCount) continue;
+      const int side = b < kBlocksPerSide ? 0 : 1;
+      ++all[side][block.loc];
+      non_reserve[side][block.loc] += !block.reserve;
     }
   }
   int count(AreaId area, Side side) const { return all[index_of(side)][area]; }

@@ -18,9 +18,9 @@ int area_limit(AreaId a, Side side) {
 }
 
 void grant_replacement_points(State& s, Side side) {
-  const Occupancy occ(s);  // one count for the 23 areas' "friendly" questions (1.6)
+  const Presence occ(s);  // one pass for the 23 areas' "friendly" questions (1.6)
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    const bool friendly = occ.count(a, side) > 0 && !occ.has_enemy(a, side);
+    const bool friendly = occ.has(a, side) && !occ.has_enemy(a, side);
     s.winter.rp[a] = friendly ? static_cast<std::uint8_t>(area_limit(a, side)) : 0;
   }
 }
