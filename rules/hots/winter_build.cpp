@@ -111,26 +111,40 @@ const std::array<std::uint8_t, kBlockCount>& step_caps() {
   return caps;
 }
 
-// Per area, whether Scotland may draw there (10.11.2): room under the limit, and a pool block
-// that may come there (inland: not the Norse nor the French Knights; draw_candidates() lists
-// them when a draw is made). Only Scotland draws.
-std::uint32_t scottish_draw_areas(const Position& p) {
+// The coastal areas, a bit per area.
+std::uint32_t coastal_areas() {
+  static const std::uint32_t areas = [] {
+    std::uint32_t out = 0;
+    for (AreaId a = 0; a < kAreaCount; ++a) out |= data().areas[a].coastal ? 1U << a : 0U;
+    return out;
+  }();
+  return areas;
+}
+
+// Of the areas `asked` (bit per area), those where Scotland may draw (10.11.2): room under the
+// limit, and a pool block that may come there (inland: not the Norse nor the French Knights;
+// draw_candidates() lists them when a draw is made). Only Scotland draws.
+std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
   bool pool_inland = false;
   bool pool_coastal = false;
   for (int b = 0; b < kBlocksPerSide; ++b) {
-    if (p.blocks[b].loc != kPool) continue;
-    pool_coastal = true;
-    pool_inland |= b != data().norse && b != data().french_knights;
+    const bool in_pool = p.blocks[b].loc == kPool;
+    pool_coastal |= in_pool;
+    pool_inland |= in_pool && b != data().norse && b != data().french_knights;
   }
-  if (!pool_coastal) return 0;
-  const Occupancy occ(p);
-  std::uint32_t areas = 0;
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    const bool can_draw = data().areas[a].coastal ? pool_coastal : pool_inland;
-    if (can_draw && occ.count(a, Side::Scotland) + occ.count(a, Side::England) <
-                        area_limit(a, Side::Scotland)) {
-      areas |= 1U << a;
-    }
+  const std::uint32_t coastal = coastal_areas();
+  std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
+  // Room under the limit: the blocks of both sides counted in the few areas still in question,
+  // from the places gathered in one array (a count the compiler vectorises).
+  std::array<std::uint8_t, kBlockCount> places{};
+  if (areas != 0) {
+    for (int b = 0; b < kBlockCount; ++b) places[b] = p.blocks[b].loc;
+  }
+  for (auto bits = areas; bits != 0; bits &= bits - 1) {
+    const auto a = static_cast<AreaId>(std::countr_zero(bits));
+    int blocks = 0;
+    for (const auto place : places) blocks += place == a;
+    if (blocks >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
   }
   return areas;
 }
@@ -138,8 +152,11 @@ std::uint32_t scottish_draw_areas(const Position& p) {
 }  // namespace
 
 void build_legal(const State& s, Side side, ActionList& out) {
-  // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
-  // per area: one pass over the blocks instead of one per area with points.
+  // The areas with replacement points left (bit per area); only those offer anything.
+  std::uint32_t with_points = 0;
+  for (AreaId a = 0; a < kAreaCount; ++a) with_points |= s.winter.rp[a] != 0 ? 1U << a : 0U;
+  // The side's blocks that may gain a step there (only its own, may_gain_step), as a bit per
+  // block per area: one pass over the blocks instead of one per area with points.
   const int first = first_block(side);
   const auto& caps = step_caps();
   std::array<std::uint32_t, kAreaCount> gainers{};
@@ -149,9 +166,9 @@ void build_legal(const State& s, Side side, ActionList& out) {
       gainers[block.loc] |= 1U << i;
     }
   }
-  const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s) : 0;
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (s.winter.rp[a] == 0) continue;
+  const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
+  for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
+    const auto a = static_cast<AreaId>(std::countr_zero(areas));
     for (auto bits = gainers[a]; bits != 0; bits &= bits - 1) {  // in block order
       out.push_back(
           with_block(ActionKind::AddStep, static_cast<BlockId>(first + std::countr_zero(bits))));
