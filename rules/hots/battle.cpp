@@ -1,6 +1,7 @@
 #include "rules/hots/battle.h"
 
 #include <algorithm>
+#include <array>
 
 #include "rules/hots/events.h"
 
@@ -32,11 +33,26 @@ bool has_turn_left(const Position& p, BlockId b, int step) {
   return !block.acted && game_data().blocks[b].initiative == step_letter(step);
 }
 
-bool step_has_blocks(const Position& p, int step) {
-  for (BlockId b : main_blocks(p, step_side(p, step))) {
-    if (has_turn_left(p, b, step)) return true;
+// The initiative steps (bit per step, 5.4.2) in which a main block still has its turn: one
+// pass over the blocks instead of a main_blocks() list per step.
+std::uint32_t steps_with_blocks(const Position& p) {
+  static const auto letters = [] {
+    std::array<std::uint8_t, kBlockCount> out{};
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      out[b] = static_cast<std::uint8_t>(game_data().blocks[b].initiative - 'A');
+    }
+    return out;
+  }();
+  const int attacking = p.battle.attacker;
+  std::uint32_t steps = 0;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& block = p.blocks[b];
+    if (block.loc != p.battle.area || block.reserve || block.acted) continue;
+    const int side = b < kBlocksPerSide ? 0 : 1;
+    // Within a letter the defender's step comes first (step_side).
+    steps |= 1U << (2 * letters[b] + (side == attacking ? 1 : 0));
   }
-  return false;
+  return steps;
 }
 
 void reveal_main_blocks(State& s) {
@@ -223,8 +239,9 @@ void continue_battle(State& s) {
       return;
     }
     const int from = s.battle.step;
+    const std::uint32_t steps = steps_with_blocks(s);
     for (int step = from; step < 6; ++step) {
-      if (!step_has_blocks(s, step)) continue;
+      if (!((steps >> step) & 1U)) continue;
       if (step != from) publish_arrivals(s);  // the earlier step is over (13.5.3)
       s.battle.step = static_cast<std::uint8_t>(step);
       s.phase = Phase::Combat;

@@ -134,17 +134,12 @@ std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
   }
   const std::uint32_t coastal = coastal_areas();
   std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
-  // Room under the limit: the blocks of both sides counted in the few areas still in question,
-  // from the places gathered in one array (a count the compiler vectorises).
-  std::array<std::uint8_t, kBlockCount> places{};
-  if (areas != 0) {
-    for (int b = 0; b < kBlockCount; ++b) places[b] = p.blocks[b].loc;
-  }
+  if (areas == 0) return 0;
+  // Room under the limit: the blocks of both sides counted in the few areas still in question.
+  const Places places(p);
   for (auto bits = areas; bits != 0; bits &= bits - 1) {
     const auto a = static_cast<AreaId>(std::countr_zero(bits));
-    int blocks = 0;
-    for (const auto place : places) blocks += place == a;
-    if (blocks >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
+    if (places.count(a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
   }
   return areas;
 }
