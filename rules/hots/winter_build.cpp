@@ -148,18 +148,22 @@ std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
 
 void build_legal(const State& s, Side side, ActionList& out) {
   // The areas with replacement points left (bit per area); only those offer anything.
+  // (The loops below are written without branches: random play makes them unpredictable.)
   std::uint32_t with_points = 0;
-  for (AreaId a = 0; a < kAreaCount; ++a) with_points |= s.winter.rp[a] != 0 ? 1U << a : 0U;
-  // The side's blocks that may gain a step there (only its own, may_gain_step), as a bit per
-  // block per area: one pass over the blocks instead of one per area with points.
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    with_points |= static_cast<std::uint32_t>(s.winter.rp[a] != 0) << a;
+  }
+  // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
+  // per place: one pass over the blocks instead of one per area with points. A block off the
+  // map adds no bit, into a slot that is never read.
   const int first = first_block(side);
   const auto& caps = step_caps();
-  std::array<std::uint32_t, kAreaCount> gainers{};
+  std::array<std::uint32_t, kDead + 1> gainers{};
   for (int i = 0; i < kBlocksPerSide; ++i) {
     const auto& block = s.blocks[first + i];
-    if (block.loc < kAreaCount && block.strength < caps[first + i]) {
-      gainers[block.loc] |= 1U << i;
-    }
+    const int place = block.loc < kDead ? block.loc : kDead;
+    const bool gains = block.loc < kAreaCount && block.strength < caps[first + i];
+    gainers[place] |= static_cast<std::uint32_t>(gains) << i;
   }
   const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
   for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
