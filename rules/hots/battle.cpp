@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "rules/hots/events.h"
 
@@ -15,11 +16,11 @@ constexpr int kRounds = 3;  // RULES 5.4.1
 // The battles to fight now: the pending defection battles of an event (5.14), otherwise every
 // contested area (5.1).
 AreaList contested_areas(const Position& p) {
-  const std::uint32_t contested = Presence(p).contested();
+  std::uint32_t contested = Presence(p).contested();
+  if (p.in_defection) contested &= p.defection_areas;
   AreaList areas;
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    const bool pending = !p.in_defection || ((p.defection_areas >> a) & 1U);
-    if (pending && ((contested >> a) & 1U)) areas.push_back(a);
+  for (; contested != 0; contested &= contested - 1) {  // in area order
+    areas.push_back(static_cast<AreaId>(std::countr_zero(contested)));
   }
   return areas;
 }
