@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <array>
+#include <bit>
 
 #include "rules/hots/battle.h"
 
@@ -83,25 +85,29 @@ void retreat(State& s, BlockId b, AreaId to) {
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
 void publish_arrivals(State& s) {
-  // Blocks per (side, place), published in that order (side first, then place). Called at every
-  // initiative step, so a table in place rather than a map. Places beyond the map are kept, as
-  // the map kept them, though a hidden arrival is always on the map.
-  constexpr int kPlaces = kDead + 1;
-  std::array<std::array<std::uint8_t, kPlaces>, 2> arrivals{};
-  bool any = false;
+  // Called at every initiative step, and mostly nothing is hidden: one pass finds out first.
+  std::uint64_t hidden = 0;  // bit per block
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    auto& block = s.blocks[b];
-    if (!block.arrival_hidden) continue;
-    block.arrival_hidden = false;
-    ++arrivals[index_of(owner_of(b))][block.loc];
-    any = true;
+    hidden |= std::uint64_t{s.blocks[b].arrival_hidden} << b;
   }
-  if (!any) return;
-  for (int side = 0; side < 2; ++side) {
-    for (int a = 0; a < kPlaces; ++a) {
-      if (arrivals[side][a] == 0) continue;
-      add_log(s, LogKind::ArrivalsShown, all_but(side_of(side)), side, a, 0, arrivals[side][a]);
-    }
+  if (hidden == 0) return;
+  // One line per (side, area), in that order (side first, then area): the hidden arrivals'
+  // keys sorted, then counted in runs. No heap, and no table to clear.
+  std::array<int, kBlockCount> keys{};
+  int count = 0;
+  for (; hidden != 0; hidden &= hidden - 1) {
+    const auto b = static_cast<BlockId>(std::countr_zero(hidden));
+    auto& block = s.blocks[b];
+    block.arrival_hidden = false;
+    keys[count++] = index_of(owner_of(b)) * 256 + block.loc;
+  }
+  std::sort(keys.begin(), keys.begin() + count);
+  for (int i = 0; i < count;) {
+    int j = i;
+    while (j < count && keys[j] == keys[i]) ++j;
+    const int side = keys[i] / 256;
+    add_log(s, LogKind::ArrivalsShown, all_but(side_of(side)), side, keys[i] % 256, 0, j - i);
+    i = j;
   }
 }
 
