@@ -271,27 +271,6 @@ struct Presence {
   std::uint32_t contested() const { return held[0] & held[1]; }
 };
 
-// Blocks per area and side, counted in one pass over the blocks: for queries that compare
-// counts (castle limits, pinning), instead of a scan of 28 blocks per question.
-struct Occupancy {
-  std::array<std::array<std::uint8_t, kAreaCount>, 2> all{};          // per side, per area
-  std::array<std::array<std::uint8_t, kAreaCount>, 2> non_reserve{};  // the same, reserves out
-
-  explicit Occupancy(const Position& p) {
-    for (int b = 0; b < kBlockCount; ++b) {
-      const auto& block = p.blocks[b];
-      if (block.loc >= kAreaCount) continue;
-      const int side = b < kBlocksPerSide ? 0 : 1;
-      ++all[side][block.loc];
-      non_reserve[side][block.loc] += !block.reserve;
-    }
-  }
-  int count(AreaId area, Side side) const { return all[index_of(side)][area]; }
-  bool has_enemy(AreaId area, Side side) const {
-    return all[index_of(core::other_side(side))][area] > 0;
-  }
-};
-
 // The place of every block gathered in one array: counting the blocks of both sides in one area
 // is then a short loop the compiler vectorises. For queries that need counts in a few areas.
 struct Places {
