@@ -85,9 +85,13 @@ std::uint32_t ChaCha20Stream::uniform(std::uint32_t n) {
   assert(n >= 1);
   if (n == 0) return 0;  // release builds: no division by zero
   // 2^32 mod n: rejecting the words below it leaves a range whose size is a multiple of n.
-  const std::uint32_t threshold = (std::uint32_t{0} - n) % n;
+  // The threshold is below n, so a word of at least n is kept without computing it (a division
+  // saved on almost every call; the words kept are the same).
   std::uint32_t word = next_u32();
-  while (word < threshold) word = next_u32();
+  if (word < n) {
+    const std::uint32_t threshold = (std::uint32_t{0} - n) % n;
+    while (word < threshold) word = next_u32();
+  }
   return word % n;
 }
 

@@ -1,6 +1,8 @@
 #include "rules/hots/battle.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 
 #include "rules/hots/events.h"
 
@@ -14,11 +16,11 @@ constexpr int kRounds = 3;  // RULES 5.4.1
 // The battles to fight now: the pending defection battles of an event (5.14), otherwise every
 // contested area (5.1).
 AreaList contested_areas(const Position& p) {
-  const Occupancy occ(p);
+  std::uint32_t contested = Presence(p).contested();
+  if (p.in_defection) contested &= p.defection_areas;
   AreaList areas;
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    const bool pending = !p.in_defection || ((p.defection_areas >> a) & 1U);
-    if (pending && occ.all[0][a] > 0 && occ.all[1][a] > 0) areas.push_back(a);
+  for (; contested != 0; contested &= contested - 1) {  // in area order
+    areas.push_back(static_cast<AreaId>(std::countr_zero(contested)));
   }
   return areas;
 }
@@ -32,11 +34,26 @@ bool has_turn_left(const Position& p, BlockId b, int step) {
   return !block.acted && game_data().blocks[b].initiative == step_letter(step);
 }
 
-bool step_has_blocks(const Position& p, int step) {
-  for (BlockId b : main_blocks(p, step_side(p, step))) {
-    if (has_turn_left(p, b, step)) return true;
+// The initiative steps (bit per step, 5.4.2) in which a main block still has its turn: one
+// pass over the blocks instead of a main_blocks() list per step.
+std::uint32_t steps_with_blocks(const Position& p) {
+  static const auto letters = [] {
+    std::array<std::uint8_t, kBlockCount> out{};
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      out[b] = static_cast<std::uint8_t>(game_data().blocks[b].initiative - 'A');
+    }
+    return out;
+  }();
+  const int attacking = p.battle.attacker;
+  std::uint32_t steps = 0;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    const auto& block = p.blocks[b];
+    if (block.loc != p.battle.area || block.reserve || block.acted) continue;
+    const int side = b < kBlocksPerSide ? 0 : 1;
+    // Within a letter the defender's step comes first (step_side).
+    steps |= 1U << (2 * letters[b] + (side == attacking ? 1 : 0));
   }
-  return false;
+  return steps;
 }
 
 void reveal_main_blocks(State& s) {
@@ -47,8 +64,11 @@ void reveal_main_blocks(State& s) {
   }
 }
 
+// Blocks of both sides (the revealed of a battle, the reserves joining it), without the heap.
+using BothSidesBlocks = FixedList<BlockId, kBlockCount>;
+
 // RULES 5.3.2: each Celtic block rolls as it is revealed; 5-6 sends it to the English pool.
-void celtic_unity(State& s, const std::vector<BlockId>& revealed) {
+void celtic_unity(State& s, const BothSidesBlocks& revealed) {
   for (BlockId b : revealed) {
     if (!game_data().blocks[b].celtic) continue;
     const int die = s.rng.roll_die();
@@ -71,8 +91,9 @@ void start_battle(State& s, AreaId area) {
   reveal_main_blocks(s);  // 5.3.1
   const auto attacking = main_blocks(s, attacker(s));
   const auto defending = main_blocks(s, defender(s));
-  std::vector<BlockId> revealed(attacking.begin(), attacking.end());
-  revealed.insert(revealed.end(), defending.begin(), defending.end());
+  BothSidesBlocks revealed;
+  for (BlockId b : attacking) revealed.push_back(b);
+  for (BlockId b : defending) revealed.push_back(b);
   celtic_unity(s, revealed);
   continue_battle(s);
 }
@@ -90,7 +111,7 @@ void start_next_round(State& s) {
     s.battle.attacker = index_of(defender(s));  // battlefield control changes
     add_log(s, LogKind::ControlChange, Audience::Public, s.battle.attacker, area);
   }
-  std::vector<BlockId> joining;
+  BothSidesBlocks joining;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (s.blocks[b].loc == area && s.blocks[b].reserve) joining.push_back(b);
   }
@@ -165,11 +186,12 @@ BlockList blocks_of_in(const Position& p, Side side, AreaId area) {
 
 void combat_legal(const State& s, Side side, ActionList& out) {
   const bool can_fire = !main_blocks(s, core::other_side(side)).empty();  // 5.9.1
+  const Presence occ(s);
   for (BlockId b : main_blocks(s, side)) {
     if (!has_turn_left(s, b, s.battle.step)) continue;
     if (can_fire) out.push_back(with_block(ActionKind::Fire, b));
     out.push_back(with_block(ActionKind::Pass, b));
-    for (AreaId to : retreat_destinations(s, b)) {
+    for (AreaId to : retreat_destinations(s, occ, b)) {
       out.push_back(to_area(ActionKind::Retreat, b, to));
     }
   }
@@ -218,8 +240,9 @@ void continue_battle(State& s) {
       return;
     }
     const int from = s.battle.step;
+    const std::uint32_t steps = steps_with_blocks(s);
     for (int step = from; step < 6; ++step) {
-      if (!step_has_blocks(s, step)) continue;
+      if (!((steps >> step) & 1U)) continue;
       if (step != from) publish_arrivals(s);  // the earlier step is over (13.5.3)
       s.battle.step = static_cast<std::uint8_t>(step);
       s.phase = Phase::Combat;
@@ -284,8 +307,9 @@ void battle_legal(const State& s, Side side, ActionList& out) {
       for (BlockId b : hit_candidates(s)) out.push_back(with_block(ActionKind::TakeHit, b));
       break;
     case Phase::MandatoryRetreat: {
+      const Presence occ(s);
       for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
-        for (AreaId to : retreat_destinations(s, b)) {
+        for (AreaId to : retreat_destinations(s, occ, b)) {
           out.push_back(to_area(ActionKind::Retreat, b, to));
         }
       }
@@ -293,14 +317,16 @@ void battle_legal(const State& s, Side side, ActionList& out) {
       if (out.empty()) out.push_back(simple(ActionKind::FinishRetreat));
       break;
     }
-    case Phase::Regroup:
+    case Phase::Regroup: {
+      const Presence occ(s);
       for (BlockId b : blocks_of_in(s, side, s.battle.area)) {
-        for (AreaId to : regroup_destinations(s, b)) {
+        for (AreaId to : regroup_destinations(s, occ, b)) {
           out.push_back(to_area(ActionKind::Regroup, b, to));
         }
       }
       out.push_back(simple(ActionKind::EndRegroup));
       break;
+    }
     default:
       break;
   }

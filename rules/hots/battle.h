@@ -26,9 +26,10 @@ void apply_hits(State& s);  // applies pending hits; may stop to ask for an allo
 void take_hit(State& s, BlockId b);
 BlockList hit_candidates(const Position& p);  // the tied strongest targets
 
-// Retreats and regroups (5.10-5.12).
-AreaList retreat_destinations(const Position& p, BlockId b);
-AreaList regroup_destinations(const Position& p, BlockId b);
+// Retreats and regroups (5.10-5.12). `occ` is Presence(p), made once by the caller for all
+// the blocks it asks about.
+AreaList retreat_destinations(const Position& p, const Presence& occ, BlockId b);
+AreaList regroup_destinations(const Position& p, const Presence& occ, BlockId b);
 void retreat(State& s, BlockId b, AreaId to);
 void regroup(State& s, BlockId b, AreaId to);
 void publish_arrivals(State& s);  // 13.5.3

@@ -1,3 +1,5 @@
+#include <bit>
+
 #include "rules/hots/phases.h"
 
 // Card phase: RULES 3.
@@ -43,16 +45,22 @@ void reveal(State& s) {
 }  // namespace
 
 void card_legal(const State& s, Side side, ActionList& out) {
-  const CardId own = chosen_card(s, side);
-  if (own != kNone) {
+  // One pass over the cards: the side's hand (bit per card) and whether it has chosen.
+  std::uint32_t hand = 0;
+  bool chosen = false;
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const auto& card = s.cards[c];
+    const bool own = card.holder == index_of(side);
+    hand |= own && card.place == CardPlace::Hand ? 1U << c : 0U;
+    chosen |= own && card.place == CardPlace::Chosen;
+  }
+  if (chosen) {
     // RULES 3.1.2: take back while the other has not chosen (reveal happens when both have).
     out.push_back(simple(ActionKind::TakeBack));
     return;
   }
-  for (CardId c = 0; c < kCardCount; ++c) {
-    if (s.cards[c].place == CardPlace::Hand && s.cards[c].holder == index_of(side)) {
-      out.push_back(play_card(c));
-    }
+  for (; hand != 0; hand &= hand - 1) {  // in card order
+    out.push_back(play_card(static_cast<CardId>(std::countr_zero(hand))));
   }
 }
 

@@ -1,6 +1,7 @@
 #include "rules/hots/events.h"
 
 #include <algorithm>
+#include <bit>
 
 // Event cards: RULES 7 (Herald 7.2, Sea Move 7.4, Truce 7.5, Victuals 7.6; Pillage is in
 // pillage.cpp), and the event step in general (7.1, 14 #2-9).
@@ -53,25 +54,34 @@ void herald_convert(State& s, Side side, std::uint8_t noble) {
 
 // --- Sea Move (7.4) --------------------------------------------------------------------------
 
-bool sea_destination(const Position& p, Side side, AreaId from, AreaId to) {
-  const auto& area = data().areas[to];
-  if (to == from || !area.coastal || !is_friendly(p, to, side)) return false;
-  // 4.9, 7.4.4: no Scot sails into England under an English Truce.
-  return !(side == Side::Scotland && to == data().england &&
-           p.truce_against == index_of(Side::Scotland));
+// The areas a sea move of `side` may end in, whatever the origin (bit per area): friendly and
+// coastal (7.4.2), and for Scotland not England under an English Truce (4.9, 7.4.4).
+std::uint32_t sea_destinations(const Position& p, Side side) {
+  const Presence presence(p);
+  std::uint32_t out = 0;
+  for (AreaId to = 0; to < kAreaCount; ++to) {
+    const bool friendly = presence.has(to, side) && !presence.has_enemy(to, side);
+    if (!data().areas[to].coastal || !friendly) continue;
+    if (side == Side::Scotland && to == data().england &&
+        p.truce_against == index_of(Side::Scotland)) {
+      continue;
+    }
+    out |= 1U << to;
+  }
+  return out;
 }
 
 void sea_move_legal(const State& s, Side side, ActionList& out) {
   const bool first = s.event.stage == EventStage::Start;
+  const std::uint32_t destinations = first ? sea_destinations(s, side) : 0;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& block = s.blocks[b];
     if (owner_of(b) != side || block.loc >= kAreaCount || block.reserve) continue;
     if (b == data().norse || !data().areas[block.loc].coastal) continue;  // 7.4.2
     if (first) {
-      for (AreaId to = 0; to < kAreaCount; ++to) {
-        if (sea_destination(s, side, block.loc, to)) {
-          out.push_back(to_area(ActionKind::SeaMove, b, to));
-        }
+      // Any such area but the block's own, in area order.
+      for (auto bits = destinations & ~(1U << block.loc); bits != 0; bits &= bits - 1) {
+        out.push_back(to_area(ActionKind::SeaMove, b, static_cast<AreaId>(std::countr_zero(bits))));
       }
     } else if (block.loc == s.event.area && !block.moved) {
       out.push_back(to_area(ActionKind::SeaMove, b, s.event.dest));

@@ -9,63 +9,89 @@ namespace {
 bool is_activated(const Position& p, AreaId area) { return (p.activated >> area) & 1U; }
 
 // RULES 4.7: a block may leave an area holding enemy blocks only while the side's non-reserve
-// blocks there outnumber all enemy blocks there (reserves included).
-// (All the checks below read area occupancy from an Occupancy table, made once per query.)
-bool pin_allows_leaving(const Occupancy& occ, AreaId area, Side side) {
-  const int enemies = occ.count(area, core::other_side(side));
-  return enemies == 0 || occ.non_reserve[index_of(side)][area] > enemies;
+// blocks there outnumber all enemy blocks there (reserves included). Asked only for an area
+// holding enemy blocks, which is rare in the move phase, so it counts there and then.
+bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
+  int own = 0;
+  const int first = first_block(side);
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    own += p.blocks[b].loc == area && !p.blocks[b].reserve;
+  }
+  return own > count_in_area(p, area, core::other_side(side));
 }
 
-// RULES 4.3.2: may a block of `side` in `from` (having come from `previous`) cross into `n`?
-bool can_step(const Position& p, const Occupancy& occ, Side side, AreaId from, AreaId previous,
-              const Neighbor& n) {
-  const auto& data = game_data();
-  const auto& border = data.borders[n.border];
-  const Side enemy = core::other_side(side);
-  if (n.area == previous) return false;                                          // 4.3.2.5
-  if (p.crossings[index_of(side)][n.border] >= border.limit) return false;       // 4.4
-  if (border.anglo_scottish && p.mp < 1) return false;                           // 4.1.4
-  if (occ.has_enemy(from, side) && p.border_use[n.border] == index_of(enemy)) {  // 4.3.2.3
-    return false;
-  }
-  if (p.truce_against == index_of(side)) {  // 4.9
-    if (occ.has_enemy(n.area, side)) return false;
-    if (side == Side::Scotland && n.area == data.england) return false;
-  }
-  return true;
-}
+// The step rules of RULES 4.3.2 for one side in one position, with what every check reads
+// gathered once per query: a move query asks them for every border of every unmoved block.
+class StepRules {
+ public:
+  StepRules(const Position& p, Side side)
+      : p_(p),
+        data_(game_data()),
+        side_(index_of(side)),
+        enemy_(index_of(core::other_side(side))),
+        enemy_areas_(Presence::areas_of(p, core::other_side(side))),
+        scotland_(side == Side::Scotland),
+        truce_(p.truce_against == index_of(side)),
+        mp_left_(p.mp >= 1) {}
 
+  bool has_enemy(AreaId area) const { return (enemy_areas_ >> area) & 1U; }
+
+  // May a block of the side in `from` (having come from `previous`) cross into `n`?
+  // `enemy_here` is has_enemy(from), asked once per block by the caller.
+  bool can_step(bool enemy_here, AreaId previous, const Neighbor& n) const {
+    const auto& border = data_.borders[n.border];
+    if (n.area == previous) return false;                               // 4.3.2.5
+    if (p_.crossings[side_][n.border] >= border.limit) return false;    // 4.4
+    if (border.anglo_scottish && !mp_left_) return false;               // 4.1.4
+    if (enemy_here && p_.border_use[n.border] == enemy_) return false;  // 4.3.2.3
+    if (truce_) {                                                       // 4.9
+      if (has_enemy(n.area)) return false;
+      if (scotland_ && n.area == data_.england) return false;
+    }
+    return true;
+  }
+
+  // RULES 4.2 and 4.1.4: may block `b` of the side begin a land move now?
+  bool can_start(BlockId b) const {
+    const auto& block = p_.blocks[b];
+    if (block.loc >= kAreaCount || block.moved || block.reserve) return false;
+    if (b == data_.norse) return false;  // 4.10
+    if (!mp_left_ && !is_activated(p_, block.loc)) return false;
+    return !has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, side_of(side_));
+  }
+
+  bool norse_can_move() const {
+    const auto& block = p_.blocks[data_.norse];
+    return scotland_ && block.loc < kAreaCount && !block.moved && !block.reserve && mp_left_ &&
+           (!has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, Side::Scotland));
+  }
+
+  // RULES 4.10.1: any other coastal area but England, unless a Truce forbids an attack.
+  bool norse_destination(AreaId to) const {
+    if (!data_.areas[to].coastal || to == data_.england) return false;
+    if (to == p_.blocks[data_.norse].loc) return false;
+    return !(truce_ && has_enemy(to));
+  }
+
+ private:
+  const Position& p_;
+  const GameData& data_;
+  std::uint8_t side_;
+  std::uint8_t enemy_;
+  std::uint32_t enemy_areas_;
+  bool scotland_;
+  bool truce_;
+  bool mp_left_;
+};
+
+// After a step into an area without enemy blocks (take_step): may the block go on?
 bool has_next_step(const Position& p, Side side, AreaId at, AreaId previous) {
-  const Occupancy occ(p);
+  const StepRules rules(p, side);
+  const bool enemy_here = rules.has_enemy(at);
   for (const auto& n : game_data().areas[at].neighbors) {
-    if (can_step(p, occ, side, at, previous, n)) return true;
+    if (rules.can_step(enemy_here, previous, n)) return true;
   }
   return false;
-}
-
-// RULES 4.2 and 4.1.4: may this block begin a land move now?
-bool can_start(const Position& p, const Occupancy& occ, Side side, BlockId b) {
-  const auto& info = game_data().blocks[b];
-  const auto& block = p.blocks[b];
-  if (info.owner != side || block.loc >= kAreaCount || block.moved || block.reserve) return false;
-  if (info.type == BlockType::Norse) return false;  // 4.10
-  if (p.mp < 1 && !is_activated(p, block.loc)) return false;
-  return pin_allows_leaving(occ, block.loc, side);
-}
-
-bool norse_can_move(const Position& p, const Occupancy& occ, Side side) {
-  const auto norse = game_data().norse;
-  const auto& block = p.blocks[norse];
-  return side == Side::Scotland && block.loc < kAreaCount && !block.moved && !block.reserve &&
-         p.mp >= 1 && pin_allows_leaving(occ, block.loc, side);
-}
-
-// RULES 4.10.1: any other coastal area but England, unless a Truce forbids an attack.
-bool norse_destination(const Position& p, const Occupancy& occ, Side side, AreaId to) {
-  const auto& data = game_data();
-  if (!data.areas[to].coastal || to == data.england) return false;
-  if (to == p.blocks[data.norse].loc) return false;
-  return !(p.truce_against == index_of(side) && occ.has_enemy(to, side));
 }
 
 // RULES 4.6: the block entered an area holding enemy blocks.
@@ -105,11 +131,10 @@ void finish_move(State& s) {
 // in an activated area. Otherwise the player ends it (his only action may be to end it).
 bool nothing_can_move_publicly(const Position& p, Side side) {
   if (p.mp > 0) return false;
-  const auto& blocks = game_data().blocks;
-  for (int b = 0; b < kBlockCount; ++b) {
+  const int first = first_block(side);  // only the side's own blocks
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
     const auto& block = p.blocks[b];
-    if (blocks[b].owner == side && block.loc < kAreaCount && !block.moved && !block.reserve &&
-        is_activated(p, block.loc)) {
+    if (block.loc < kAreaCount && !block.moved && !block.reserve && is_activated(p, block.loc)) {
       return false;
     }
   }
@@ -179,29 +204,32 @@ void enter_move_phase(State& s, Side side, int move_points) {
 
 void move_legal(const State& s, Side side, ActionList& out) {
   const auto& data = game_data();
-  const Occupancy occ(s);
+  const StepRules rules(s, side);
   if (s.moving.block != kNone) {
     const AreaId at = s.blocks[s.moving.block].loc;
     const bool spent = s.moving.steps >= data.blocks[s.moving.block].movement;  // 4.3.4
-    for (const auto& n : data.areas[at].neighbors) {
-      if (!spent && can_step(s, occ, side, at, s.moving.previous, n)) out.push_back(step(n.area));
+    if (!spent) {
+      const bool enemy_here = rules.has_enemy(at);
+      for (const auto& n : data.areas[at].neighbors) {
+        if (rules.can_step(enemy_here, s.moving.previous, n)) out.push_back(step(n.area));
+      }
     }
     out.push_back(simple(ActionKind::Stop));
     return;
   }
-  const int first = first_block(side);  // only this side's blocks can start (can_start)
+  const int first = first_block(side);  // only this side's blocks can start
   for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (!can_start(s, occ, side, static_cast<BlockId>(b))) continue;
+    if (!rules.can_start(static_cast<BlockId>(b))) continue;
     const AreaId at = s.blocks[b].loc;
+    const bool enemy_here = rules.has_enemy(at);
     for (const auto& n : data.areas[at].neighbors) {
-      if (can_step(s, occ, side, at, kNone, n)) {
+      if (rules.can_step(enemy_here, kNone, n))
         out.push_back(move(static_cast<BlockId>(b), n.area));
-      }
     }
   }
-  if (norse_can_move(s, occ, side)) {
+  if (rules.norse_can_move()) {
     for (AreaId a = 0; a < kAreaCount; ++a) {
-      if (norse_destination(s, occ, side, a)) out.push_back(norse_move(a));
+      if (rules.norse_destination(a)) out.push_back(norse_move(a));
     }
   }
   out.push_back(simple(ActionKind::EndMovePhase));

@@ -17,11 +17,15 @@ Side pillager(const State& s) {
 
 AreaList pillage_targets(const Position& p, Side side) {
   AreaList out;
+  const Presence presence(p);  // one pass for every "enemy there, friendly next door?"
+  const auto is_friendly_area = [&](AreaId a) {
+    return presence.has(a, side) && !presence.has_enemy(a, side);
+  };
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (!has_enemy(p, a, side)) continue;
+    if (!presence.has_enemy(a, side)) continue;
     const auto& neighbors = data().areas[a].neighbors;
     if (std::any_of(neighbors.begin(), neighbors.end(),
-                    [&](const Neighbor& n) { return is_friendly(p, n.area, side); })) {
+                    [&](const Neighbor& n) { return is_friendly_area(n.area); })) {
       out.push_back(a);
     }
   }

@@ -1,5 +1,6 @@
-#include <map>
-#include <utility>
+#include <algorithm>
+#include <array>
+#include <bit>
 
 #include "rules/hots/battle.h"
 
@@ -9,27 +10,25 @@ namespace blockfog::hots::detail {
 namespace {
 
 // Friendly or vacant (RULES 1.6): no enemy block there.
-bool open_for(const Occupancy& occ, AreaId area, Side side) { return !occ.has_enemy(area, side); }
+bool open_for(const Presence& occ, AreaId area, Side side) { return !occ.has_enemy(area, side); }
 
 // 5.10.6, 5.12.4: the Norse withdraw by sea to a friendly coastal area (not England, not here).
-AreaList norse_destinations(const Position& p, AreaId from) {
+AreaList norse_destinations(const Presence& occ, AreaId from) {
   AreaList out;
   const auto& data = game_data();
-  const Occupancy occ(p);
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (a != from && a != data.england && data.areas[a].coastal &&
-        occ.count(a, Side::Scotland) > 0 && !occ.has_enemy(a, Side::Scotland)) {
+    if (a != from && a != data.england && data.areas[a].coastal && occ.has(a, Side::Scotland) &&
+        !occ.has_enemy(a, Side::Scotland)) {
       out.push_back(a);
     }
   }
   return out;
 }
 
-AreaList land_destinations(const Position& p, BlockId b, bool border_control) {
+AreaList land_destinations(const Position& p, const Presence& occ, BlockId b, bool border_control) {
   const auto& data = game_data();
   const Side side = owner_of(b);
   const AreaId from = p.blocks[b].loc;
-  const Occupancy occ(p);
   AreaList out;
   for (const auto& n : data.areas[from].neighbors) {
     if (!open_for(occ, n.area, side)) continue;                                           // 5.10.1
@@ -62,15 +61,15 @@ void move_out(State& s, BlockId b, AreaId to, LogKind owner_line) {
 
 }  // namespace
 
-AreaList retreat_destinations(const Position& p, BlockId b) {
+AreaList retreat_destinations(const Position& p, const Presence& occ, BlockId b) {
   if (p.blocks[b].reserve) return {};  // 5.10.5
-  if (b == game_data().norse) return norse_destinations(p, p.blocks[b].loc);
-  return land_destinations(p, b, true);
+  if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
+  return land_destinations(p, occ, b, true);
 }
 
-AreaList regroup_destinations(const Position& p, BlockId b) {
-  if (b == game_data().norse) return norse_destinations(p, p.blocks[b].loc);
-  return land_destinations(p, b, false);  // 5.12.2: border control does not apply
+AreaList regroup_destinations(const Position& p, const Presence& occ, BlockId b) {
+  if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
+  return land_destinations(p, occ, b, false);  // 5.12.2: border control does not apply
 }
 
 void retreat(State& s, BlockId b, AreaId to) {
@@ -86,16 +85,29 @@ void retreat(State& s, BlockId b, AreaId to) {
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
 void publish_arrivals(State& s) {
-  std::map<std::pair<int, int>, int> arrivals;  // (side, area) -> blocks
+  // Called at every initiative step, and mostly nothing is hidden: one pass finds out first.
+  std::uint64_t hidden = 0;  // bit per block
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    auto& block = s.blocks[b];
-    if (!block.arrival_hidden) continue;
-    block.arrival_hidden = false;
-    ++arrivals[{index_of(owner_of(b)), block.loc}];
+    hidden |= std::uint64_t{s.blocks[b].arrival_hidden} << b;
   }
-  for (const auto& [key, count] : arrivals) {
-    add_log(s, LogKind::ArrivalsShown, all_but(side_of(key.first)), key.first, key.second, 0,
-            count);
+  if (hidden == 0) return;
+  // One line per (side, area), in that order (side first, then area): the hidden arrivals'
+  // keys sorted, then counted in runs. No heap, and no table to clear.
+  std::array<int, kBlockCount> keys{};
+  int count = 0;
+  for (; hidden != 0; hidden &= hidden - 1) {
+    const auto b = static_cast<BlockId>(std::countr_zero(hidden));
+    auto& block = s.blocks[b];
+    block.arrival_hidden = false;
+    keys[count++] = index_of(owner_of(b)) * 256 + block.loc;
+  }
+  std::sort(keys.begin(), keys.begin() + count);
+  for (int i = 0; i < count;) {
+    int j = i;
+    while (j < count && keys[j] == keys[i]) ++j;
+    const int side = keys[i] / 256;
+    add_log(s, LogKind::ArrivalsShown, all_but(side_of(side)), side, keys[i] % 256, 0, j - i);
+    i = j;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "rules/hots/winter.h"
 
 #include <algorithm>
+#include <array>
 
 // The winter turn's order and the nobles' homecoming: RULES 10, 10.1, 10.2, 14.
 
@@ -77,9 +78,12 @@ bool is_placed(const Position& p, const NobleInfo& noble) {
 
 // Runs the homecoming (10.1, 10.2) until a Bruce/Comyn choice is needed; true when done.
 bool continue_homecoming(State& s) {
+  // Looked up by name once: this runs at every step of the homecoming.
+  static const std::array<const NobleInfo*, 2> two_home_nobles = {&noble_named("bruce"),
+                                                                  &noble_named("comyn")};
   for (Side side : {Side::England, Side::Scotland}) {
-    for (const char* key : {"bruce", "comyn"}) {
-      const auto& noble = noble_named(key);
+    for (const NobleInfo* two_homes : two_home_nobles) {
+      const auto& noble = *two_homes;
       const BlockId b = noble.blocks[index_of(side)];
       if (!on_map(s, b) || is_placed(s, noble)) continue;
       if (place_two_home_noble(s, b)) return false;

@@ -18,8 +18,10 @@ int area_limit(AreaId a, Side side) {
 }
 
 void grant_replacement_points(State& s, Side side) {
+  const Presence occ(s);  // one pass for the 23 areas' "friendly" questions (1.6)
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    s.winter.rp[a] = is_friendly(s, a, side) ? static_cast<std::uint8_t>(area_limit(a, side)) : 0;
+    const bool friendly = occ.has(a, side) && !occ.has_enemy(a, side);
+    s.winter.rp[a] = friendly ? static_cast<std::uint8_t>(area_limit(a, side)) : 0;
   }
 }
 
@@ -92,41 +94,85 @@ void enter_england_build(State& s) {
   grant_replacement_points(s, Side::England);
 }
 
-void build_legal(const State& s, Side side, ActionList& out) {
-  const Occupancy occ(s);
-  // 10.11.2: whether a draw could yield anything, inland (not the Norse nor the French
-  // Knights) and on the coast; draw_candidates() lists them when a draw is made.
+namespace {
+
+// Per block, the strength up to which a build may raise it (10.11, 10.12.2), 0 if it may not
+// gain steps: one table instead of three lookups in the block data per block per query.
+const std::array<std::uint8_t, kBlockCount>& step_caps() {
+  static const auto caps = [] {
+    std::array<std::uint8_t, kBlockCount> out{};
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      if (may_gain_step(owner_of(b), b)) {
+        out[b] = static_cast<std::uint8_t>(data().blocks[b].max_strength);
+      }
+    }
+    return out;
+  }();
+  return caps;
+}
+
+// The coastal areas, a bit per area.
+std::uint32_t coastal_areas() {
+  static const std::uint32_t areas = [] {
+    std::uint32_t out = 0;
+    for (AreaId a = 0; a < kAreaCount; ++a) out |= data().areas[a].coastal ? 1U << a : 0U;
+    return out;
+  }();
+  return areas;
+}
+
+// Of the areas `asked` (bit per area), those where Scotland may draw (10.11.2): room under the
+// limit, and a pool block that may come there (inland: not the Norse nor the French Knights;
+// draw_candidates() lists them when a draw is made). Only Scotland draws.
+std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
   bool pool_inland = false;
   bool pool_coastal = false;
   for (int b = 0; b < kBlocksPerSide; ++b) {
-    if (s.blocks[b].loc != kPool) continue;
-    pool_coastal = true;
-    pool_inland |= b != data().norse && b != data().french_knights;
+    const bool in_pool = p.blocks[b].loc == kPool;
+    pool_coastal |= in_pool;
+    pool_inland |= in_pool && b != data().norse && b != data().french_knights;
+  }
+  const std::uint32_t coastal = coastal_areas();
+  std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
+  if (areas == 0) return 0;
+  // Room under the limit: the blocks of both sides counted in the few areas still in question.
+  const Places places(p);
+  for (auto bits = areas; bits != 0; bits &= bits - 1) {
+    const auto a = static_cast<AreaId>(std::countr_zero(bits));
+    if (places.count(a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
+  }
+  return areas;
+}
+
+}  // namespace
+
+void build_legal(const State& s, Side side, ActionList& out) {
+  // The areas with replacement points left (bit per area); only those offer anything.
+  // (The loops below are written without branches: random play makes them unpredictable.)
+  std::uint32_t with_points = 0;
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    with_points |= static_cast<std::uint32_t>(s.winter.rp[a] != 0) << a;
   }
   // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
-  // per area: one pass over the blocks instead of one per area with points.
+  // per place: one pass over the blocks instead of one per area with points. A block off the
+  // map adds no bit, into a slot that is never read.
   const int first = first_block(side);
-  std::array<std::uint32_t, kAreaCount> gainers{};
+  const auto& caps = step_caps();
+  std::array<std::uint32_t, kDead + 1> gainers{};
   for (int i = 0; i < kBlocksPerSide; ++i) {
-    const auto b = static_cast<BlockId>(first + i);
-    const auto& block = s.blocks[b];
-    if (block.loc < kAreaCount && may_gain_step(side, b) &&
-        block.strength < data().blocks[b].max_strength) {
-      gainers[block.loc] |= 1U << i;
-    }
+    const auto& block = s.blocks[first + i];
+    const int place = block.loc < kDead ? block.loc : kDead;
+    const bool gains = block.loc < kAreaCount && block.strength < caps[first + i];
+    gainers[place] |= static_cast<std::uint32_t>(gains) << i;
   }
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (s.winter.rp[a] == 0) continue;
+  const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
+  for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
+    const auto a = static_cast<AreaId>(std::countr_zero(areas));
     for (auto bits = gainers[a]; bits != 0; bits &= bits - 1) {  // in block order
       out.push_back(
           with_block(ActionKind::AddStep, static_cast<BlockId>(first + std::countr_zero(bits))));
     }
-    const bool can_draw = data().areas[a].coastal ? pool_coastal : pool_inland;
-    if (side == Side::Scotland &&
-        occ.count(a, Side::Scotland) + occ.count(a, Side::England) < area_limit(a, side) &&
-        can_draw) {
-      out.push_back(with_area(ActionKind::Draw, a));
-    }
+    if ((draws >> a) & 1U) out.push_back(with_area(ActionKind::Draw, a));
   }
   // 10.11.3, 10.12.3: points must be spent while they have a use.
   if (out.empty()) out.push_back(simple(ActionKind::Done));

@@ -19,11 +19,6 @@ AreaId selkirk() {
   return area;
 }
 
-// Blocks of both sides in `area`.
-int blocks_there(const Occupancy& occ, AreaId area) {
-  return occ.count(area, Side::Scotland) + occ.count(area, Side::England);
-}
-
 // --- Scotland: Moray and the King -----------------------------------------------------------
 
 bool moray_may_go_home(const Position& p) {
@@ -84,15 +79,15 @@ void automatic_english_disbanding(State& s) {
 }
 
 // 10.7.3: English infantry that must go because its area is over the printed castle limit.
+// (The loops here run over England's blocks only: no other block qualifies.)
 BlockList forced_english_disbands(const Position& p) {
   BlockList out;
-  const Occupancy occ(p);
+  const Places places(p);  // blocks of both sides per area
   const AreaId with_edward = wintering_edward_area(p);
-  for (BlockId b = 0; b < kBlockCount; ++b) {
+  for (BlockId b = first_block(Side::England); b < kBlockCount; ++b) {
     if (!is_english_infantry(b) || !on_map(p, b)) continue;
     const AreaId at = p.blocks[b].loc;
-    if (at != with_edward && blocks_there(occ, at) > data().areas[at].castle_limit)
-      out.push_back(b);
+    if (at != with_edward && places.count(at) > data().areas[at].castle_limit) out.push_back(b);
   }
   return out;
 }
@@ -122,7 +117,7 @@ void england_disband_legal(const State& s, ActionList& out) {
   if (!forced.empty()) return;
   // 10.7.4: any further infantry, and the retinue wintering with Edward, may go.
   const AreaId with_edward = wintering_edward_area(s);
-  for (BlockId b = 0; b < kBlockCount; ++b) {
+  for (BlockId b = first_block(Side::England); b < kBlockCount; ++b) {
     if (!on_map(s, b)) continue;
     const auto& info = data().blocks[b];
     const bool retinue =
@@ -158,14 +153,16 @@ bool is_scottish_non_noble(BlockId b) {
 }
 
 // 10.9.1: Scottish non-nobles that must go because their area is over the Scottish limit.
+// (The loops here run over Scotland's blocks only: no other block qualifies.)
 BlockList forced_scottish_disbands(const Position& p) {
   BlockList out;
-  const Occupancy occ(p);
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (!is_scottish_non_noble(b) || !on_map(p, b) || is_wallace_in_selkirk(p, b)) continue;
+  const Places places(p);  // blocks of both sides per area
+  const bool wallace_in_selkirk = is_wallace_in_selkirk(p, data().wallace);
+  for (BlockId b = 0; b < kBlocksPerSide; ++b) {
+    if (!on_map(p, b) || !is_scottish_non_noble(b) || is_wallace_in_selkirk(p, b)) continue;
     const AreaId at = p.blocks[b].loc;
-    const int exempt = is_wallace_in_selkirk(p, data().wallace) && at == selkirk();
-    if (blocks_there(occ, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
+    const int exempt = wallace_in_selkirk && at == selkirk();
+    if (places.count(at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
   }
   return out;
 }
@@ -175,8 +172,8 @@ void scotland_disband_legal(const State& s, ActionList& out) {
   const auto forced = forced_scottish_disbands(s);
   for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
   if (!forced.empty()) return;
-  for (BlockId b = 0; b < kBlockCount; ++b) {  // 10.9.2: voluntary
-    if (is_scottish_non_noble(b) && on_map(s, b)) out.push_back(with_block(ActionKind::Disband, b));
+  for (BlockId b = 0; b < kBlocksPerSide; ++b) {  // 10.9.2: voluntary
+    if (on_map(s, b) && is_scottish_non_noble(b)) out.push_back(with_block(ActionKind::Disband, b));
   }
   out.push_back(simple(ActionKind::Done));
 }

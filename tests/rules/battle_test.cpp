@@ -14,104 +14,13 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-// England is P1 with 2 MP, Scotland P2 with 1 MP (RULES 3.2.2). Each side keeps a spare card,
-// so that the year goes on after this game turn.
-void england_first(Fixture& f) {
-  f.hands({"move1_1", "move1_2"}, {"move2_1", "move2_2"}).play_cards("move1_1", "move2_1");
-}
-void scotland_first(Fixture& f) {
-  f.hands({"move2_1", "move2_2"}, {"move1_1", "move1_2"}).play_cards("move2_1", "move1_1");
-}
-
-// Moves a block along `path` with real move actions and stops it at the end.
-void go(Fixture& f, Role side, std::string_view id, std::initializer_list<std::string_view> path) {
-  bool first = true;
-  for (auto to : path) {
-    f.act(side, first ? move(block(id), area(to)) : step(area(to)));
-    first = false;
-  }
-  if (f.state().moving.block == block(id)) f.act(side, simple(ActionKind::Stop));
-}
-
-void end_moves(Fixture& f, Role side) {
-  if (f.state().phase == Phase::Move && f.state().active == index_of(side)) {
-    f.act(side, simple(ActionKind::EndMovePhase));
-  }
-}
-
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
-bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
-  return blk(f, id).loc == area(area_id);
-}
-Role awaited(const Fixture& f) { return side_of(f.state().active); }
-
-Action fire_of(std::string_view id) { return with_block(ActionKind::Fire, block(id)); }
-Action pass_of(std::string_view id) { return with_block(ActionKind::Pass, block(id)); }
-Action hit_on(std::string_view id) { return with_block(ActionKind::TakeHit, block(id)); }
-Action retreat_of(std::string_view id, std::string_view to) {
-  return to_area(ActionKind::Retreat, block(id), area(to));
-}
-
-void fire(Fixture& f, Role side, std::string_view id, std::initializer_list<int> dice) {
-  f.dice(dice);
-  f.act(side, fire_of(id));
-}
-void pass(Fixture& f, Role side, std::string_view id) { f.act(side, pass_of(id)); }
-
-// The blocks of the awaited side that may take their combat turn now.
-std::set<std::string> acting_blocks(const Fixture& f) {
-  std::set<std::string> ids;
-  if (f.state().active == kNone) return ids;
-  for (const auto& a : legal_actions(f.state(), awaited(f))) {
-    if (a.kind == ActionKind::Pass) ids.insert(game_data().blocks[a.a].id);
-  }
-  return ids;
-}
-
-std::set<ActionKind> kinds_for(const Fixture& f, Role side, std::string_view id) {
-  std::set<ActionKind> kinds;
-  for (const auto& a : legal_actions(f.state(), side)) {
-    if (a.a == block(id)) kinds.insert(a.kind);
-  }
-  return kinds;
-}
-
-bool has_kind(const Fixture& f, Role side, ActionKind kind) {
-  const auto actions = legal_actions(f.state(), side);
-  return std::any_of(actions.begin(), actions.end(),
-                     [&](const Action& a) { return a.kind == kind; });
-}
-
-// Passes every combat turn until the battle leaves its combat rounds.
-void pass_to_end_of_rounds(Fixture& f) {
-  for (int guard = 0; guard < 100 && f.state().phase == Phase::Combat; ++guard) {
-    const auto ids = acting_blocks(f);
-    ASSERT_FALSE(ids.empty());
-    pass(f, awaited(f), *ids.begin());
-  }
-}
-
-std::vector<std::string> log_lines(const Fixture& f, Role role) {
-  const json v = f.view(role);
-  std::vector<std::string> lines;
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
-// Whether a line of `role`'s log contains every fragment (the checks do not depend on wording).
-bool logged(const Fixture& f, Role role, std::initializer_list<std::string_view> fragments) {
-  const auto lines = log_lines(f, role);
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
-    return std::all_of(fragments.begin(), fragments.end(), [&](std::string_view fragment) {
-      return line.find(fragment) != std::string::npos;
-    });
-  });
-}
 // Public Celtic Unity rolls of a block so far (RULES 5.3.2: the rolls are public).
 int celtic_rolls(const Fixture& f, std::string_view id) {
   const auto& log = f.state().log;
@@ -130,15 +39,6 @@ std::set<std::pair<std::string, int>> revealed(const Fixture& f, Role role, Side
     out.insert({r.at("block").get<std::string>(), r.at("strength").get<int>()});
   }
   return out;
-}
-
-// England (P1) attacks `to` with `attackers`, one step each; Scotland (P2) moves nothing.
-void english_attack(Fixture& f, std::initializer_list<std::string_view> attackers,
-                    std::string_view to) {
-  england_first(f);
-  for (auto id : attackers) go(f, kEngland, id, {to});
-  end_moves(f, kEngland);
-  end_moves(f, kScotland);
 }
 
 // ---------------------------------------------------------------------------------------------

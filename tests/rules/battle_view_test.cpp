@@ -19,6 +19,7 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -28,63 +29,6 @@ using nlohmann::json;
 std::string who(Role role) { return std::string(core::role_name(role)); }
 bool has(const std::string& text, std::string_view needle) {
   return text.find(needle) != std::string::npos;
-}
-
-// England is P1 with 2 MP, Scotland P2 with 1 MP (RULES 3.2.2); spare cards keep the year going.
-void england_first(Fixture& f) {
-  f.hands({"move1_1", "move1_2"}, {"move2_1", "move2_2"}).play_cards("move1_1", "move2_1");
-}
-
-// Moves a block along `path` with real move actions and stops it at the end.
-void go(Fixture& f, Role side, std::string_view id, std::initializer_list<std::string_view> path) {
-  bool first = true;
-  for (auto to : path) {
-    f.act(side, first ? move(block(id), area(to)) : step(area(to)));
-    first = false;
-  }
-  if (f.state().moving.block == block(id)) f.act(side, simple(ActionKind::Stop));
-}
-
-void end_moves(Fixture& f, Role side) {
-  if (f.state().phase == Phase::Move && f.state().active == index_of(side)) {
-    f.act(side, simple(ActionKind::EndMovePhase));
-  }
-}
-
-bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
-  return f.state().blocks[block(id)].loc == area(area_id);
-}
-Role awaited(const Fixture& f) { return side_of(f.state().active); }
-
-Action pass_of(std::string_view id) { return with_block(ActionKind::Pass, block(id)); }
-Action retreat_of(std::string_view id, std::string_view to) {
-  return to_area(ActionKind::Retreat, block(id), area(to));
-}
-Action regroup_of(std::string_view id, std::string_view to) {
-  return to_area(ActionKind::Regroup, block(id), area(to));
-}
-Action end_regroup() { return simple(ActionKind::EndRegroup); }
-
-void fire(Fixture& f, Role side, std::string_view id, std::initializer_list<int> dice) {
-  f.dice(dice);
-  f.act(side, with_block(ActionKind::Fire, block(id)));
-}
-
-std::set<std::string> acting_blocks(const Fixture& f) {
-  std::set<std::string> ids;
-  if (f.state().active == kNone) return ids;
-  for (const auto& a : legal_actions(f.state(), awaited(f))) {
-    if (a.kind == ActionKind::Pass) ids.insert(game_data().blocks[a.a].id);
-  }
-  return ids;
-}
-
-void pass_to_end_of_rounds(Fixture& f) {
-  for (int guard = 0; guard < 100 && f.state().phase == Phase::Combat; ++guard) {
-    const auto ids = acting_blocks(f);
-    ASSERT_FALSE(ids.empty());
-    f.act(awaited(f), pass_of(*ids.begin()));
-  }
 }
 
 std::vector<std::string> log_lines(const json& v) {

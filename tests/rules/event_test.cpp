@@ -14,6 +14,7 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -44,9 +45,7 @@ std::uint8_t noble_index(std::string_view key) {
 }
 
 Action roll() { return simple(ActionKind::Roll); }
-Action decline() { return simple(ActionKind::Decline); }
 Action truce() { return simple(ActionKind::Truce); }
-Action done() { return simple(ActionKind::Done); }
 Action herald_of(std::string_view key) { return {ActionKind::Herald, noble_index(key), kNone}; }
 Action sea(std::string_view block_id, std::string_view to) {
   return to_area(ActionKind::SeaMove, block(block_id), area(to));
@@ -58,32 +57,6 @@ Action move_to(std::string_view block_id, std::string_view to) {
   return move(block(block_id), area(to));
 }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
-bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
-  return blk(f, id).loc == area(area_id);
-}
-int strength(const Fixture& f, std::string_view id) { return blk(f, id).strength; }
-
-bool in_event_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Event && f.state().active == index_of(side);
-}
-bool in_move_phase_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Move && f.state().active == index_of(side);
-}
-
-// A role's legal actions (undo aside) in their JSON form, e.g. {"kind":"roll"}.
-std::set<std::string> actions(const Fixture& f, Role role) {
-  std::set<std::string> out;
-  for (const auto& a : legal_actions(f.state(), role)) {
-    if (a.kind != ActionKind::Undo) out.insert(action_to_json(a).dump());
-  }
-  return out;
-}
-std::set<std::string> as_set(std::initializer_list<Action> list) {
-  std::set<std::string> out;
-  for (const auto& a : list) out.insert(action_to_json(a).dump());
-  return out;
-}
 std::vector<Action> of_kind(const Fixture& f, Role role, ActionKind kind) {
   std::vector<Action> out;
   for (const auto& a : legal_actions(f.state(), role)) {
@@ -92,31 +65,9 @@ std::vector<Action> of_kind(const Fixture& f, Role role, ActionKind kind) {
   return out;
 }
 
-std::vector<std::string> log_lines(const Fixture& f, Role role) {
-  const json v = f.view(role);
-  std::vector<std::string> lines;
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
-// True when a log line of `role` contains `text`.
-bool logged(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_lines(f, role);
-  return std::any_of(lines.begin(), lines.end(),
-                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
-}
-
 bool no_border_record(const Fixture& f) {
   const auto& use = f.state().border_use;
   return std::all_of(use.begin(), use.end(), [](std::uint8_t u) { return u == kNone; });
-}
-
-// The blocks of the awaited side that may take their combat turn now.
-std::set<std::string> acting_blocks(const Fixture& f) {
-  std::set<std::string> ids;
-  for (const auto& a : legal_actions(f.state(), side_of(f.state().active))) {
-    if (a.kind == ActionKind::Pass) ids.insert(game_data().blocks[a.a].id);
-  }
-  return ids;
 }
 
 // ---------------------------------------------------------------------------------------------

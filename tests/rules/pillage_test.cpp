@@ -12,6 +12,7 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -30,63 +31,14 @@ void england_pillages(Fixture& f) {
 Action pillage_of(std::string_view area_id) {
   return with_area(ActionKind::Pillage, area(area_id));
 }
-Action hit_on(std::string_view id) { return with_block(ActionKind::TakeHit, block(id)); }
 Action gain_to(std::string_view id) { return with_block(ActionKind::Gain, block(id)); }
-Action done() { return simple(ActionKind::Done); }
-Action decline() { return simple(ActionKind::Decline); }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
-bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
-  return blk(f, id).loc == area(area_id);
-}
-int strength(const Fixture& f, std::string_view id) { return blk(f, id).strength; }
-
-bool in_event_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Event && f.state().active == index_of(side);
-}
-bool in_move_phase_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Move && f.state().active == index_of(side);
-}
-
-// A role's legal actions (undo aside) in their JSON form.
-std::set<std::string> actions(const Fixture& f, Role role) {
-  std::set<std::string> out;
-  for (const auto& a : legal_actions(f.state(), role)) {
-    if (a.kind != ActionKind::Undo) out.insert(action_to_json(a).dump());
-  }
-  return out;
-}
-std::set<std::string> as_set(std::initializer_list<Action> list) {
-  std::set<std::string> out;
-  for (const auto& a : list) out.insert(action_to_json(a).dump());
-  return out;
-}
 std::set<std::string> pillage_targets(const Fixture& f, Role role) {
   std::set<std::string> out;
   for (const auto& a : legal_actions(f.state(), role)) {
     if (a.kind == ActionKind::Pillage) out.insert(game_data().areas[a.a].id);
   }
   return out;
-}
-std::set<ActionKind> kinds_for(const Fixture& f, Role side, std::string_view id) {
-  std::set<ActionKind> kinds;
-  for (const auto& a : legal_actions(f.state(), side)) {
-    if (a.a == block(id)) kinds.insert(a.kind);
-  }
-  return kinds;
-}
-
-std::vector<std::string> log_lines(const Fixture& f, Role role) {
-  const json v = f.view(role);
-  std::vector<std::string> lines;
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
-// True when a log line of `role` contains `text`.
-bool logged(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_lines(f, role);
-  return std::any_of(lines.begin(), lines.end(),
-                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,75 +15,20 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-Action done() { return simple(ActionKind::Done); }
-Action disband(std::string_view id) { return with_block(ActionKind::Disband, block(id)); }
 Action home(std::string_view id) { return with_area(ActionKind::Home, area(id)); }
 Action move_king(std::string_view id) { return with_area(ActionKind::MoveKing, area(id)); }
 Action go_home() { return simple(ActionKind::GoHome); }
-Action winter() { return simple(ActionKind::Winter); }
 Action to_selkirk() { return simple(ActionKind::ToSelkirk); }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
-bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
-  return blk(f, id).loc == area(area_id);
-}
-bool in_pool(const Fixture& f, std::string_view id) { return blk(f, id).loc == kPool; }
 bool not_in_play(const Fixture& f, std::string_view id) { return blk(f, id).loc == kNotInPlay; }
 
-std::vector<Action> legal(const Fixture& f, Role role) { return legal_actions(f.state(), role); }
-bool kind_offered(const Fixture& f, Role role, ActionKind kind) {
-  const auto actions = legal(f, role);
-  return std::any_of(actions.begin(), actions.end(),
-                     [kind](const Action& a) { return a.kind == kind; });
-}
-// The legal actions as a sorted list of their JSON texts (order-free comparison).
-std::vector<std::string> texts(const std::vector<Action>& actions) {
-  std::vector<std::string> out;
-  for (const auto& a : actions) out.push_back(action_to_json(a).dump());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-// The legal actions without `undo` (an optional engine feature, RULES 14 "Undo").
-std::vector<std::string> legal_texts(const Fixture& f, Role role) {
-  auto actions = legal(f, role);
-  actions.erase(std::remove(actions.begin(), actions.end(), simple(ActionKind::Undo)),
-                actions.end());
-  return texts(actions);
-}
-
-WinterStep step_of(const Fixture& f) { return f.state().winter.step; }
-bool awaits(const Fixture& f, Role role) {
-  return f.state().phase == Phase::Winter && f.state().active == index_of(role);
-}
-
-std::vector<std::string> log_of(const Fixture& f, Role role) {
-  std::vector<std::string> lines;
-  const json v = f.view(role);
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
-bool log_has(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_of(f, role);
-  return std::any_of(lines.begin(), lines.end(), [text](const std::string& line) {
-    return line.find(text) != std::string::npos;
-  });
-}
-// Whether a log line of `role` written since the last winter began contains `text`.
-bool winter_log_has(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_of(f, role);
-  bool in_winter = false;
-  for (const auto& line : lines) {
-    if (line.rfind("Winter of", 0) == 0) in_winter = true;
-    if (in_winter && line.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
 // Index of the first log line of `role` containing `text`, or -1.
 int log_index(const Fixture& f, Role role, std::string_view text) {
   const auto lines = log_of(f, role);
@@ -92,43 +37,6 @@ int log_index(const Fixture& f, Role role, std::string_view text) {
   }
   return -1;
 }
-
-// A quiet position: every non-noble in its pool, every noble at home as set up, Bruce English
-// in Annan; the Scottish Galloway waits in Carrick and the Scottish Ross in Lochaber, so that the
-// English Bruce and Comyn have one open home each (10.1.2) before those two go home (10.2). In
-// winter nobody then has anything to decide, and no area has a replacement point with a use.
-Fixture quiet(std::string_view scenario = "braveheart") {
-  Fixture f(scenario);
-  f.clear_non_nobles();
-  f.clear({"annan", "carrick", "lochaber"});
-  f.place("eng_bruce", "annan").place("sco_galloway", "carrick").place("sco_ross", "lochaber");
-  return f;
-}
-
-// One card each, both move phases ended without moving: the empty hands start the winter.
-void to_winter(Fixture& f) {
-  f.hands({"move1_1"}, {"move1_2"}).play_cards("move1_1", "move1_2");
-  while (f.state().phase == Phase::Move) {
-    f.act(side_of(f.state().active), simple(ActionKind::EndMovePhase));
-  }
-  ASSERT_EQ(f.state().phase, Phase::Winter);
-}
-
-// Plays on (first home offered, `done` when offered, else the first legal action) until the
-// winter reaches `until` or ends.
-void play_until(Fixture& f, WinterStep until) {
-  for (int guard = 0; guard < 200; ++guard) {
-    if (f.state().phase != Phase::Winter || step_of(f) == until) return;
-    const Role role = side_of(f.state().active);
-    const auto actions = legal(f, role);
-    ASSERT_FALSE(actions.empty()) << "the winter waits for " << core::role_name(role)
-                                  << " who has nothing to do";
-    const bool can_end = std::find(actions.begin(), actions.end(), done()) != actions.end();
-    f.act(role, can_end ? done() : actions.front());
-  }
-  FAIL() << "the winter did not progress";
-}
-void finish_winter(Fixture& f) { play_until(f, WinterStep::None); }
 
 std::string phase_text(const Fixture& f, Role role) { return f.view(role).at("phase_text"); }
 
