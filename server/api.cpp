@@ -546,7 +546,7 @@ HttpResponse Api::game_record(std::int64_t game_id) {
   });
   if (!record.row) return error(404, ErrorCode::NotFound, "no such game");
   if (record.row->status != storage::GameStatus::Finished) {
-    return error(409, ErrorCode::Conflict, "the record is published when the game ends");
+    return error(409, ErrorCode::GameNotFinished, "the record is published when the game ends");
   }
   auto response = json_response(200, server::game_record(*record.row, record.actions));
   response.headers.emplace_back("Content-Disposition", "attachment; filename=\"blockfog-game-" +

@@ -116,7 +116,8 @@ HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
   const auto row = db_.call([&](storage::Store& store) { return store.find_game(game_id); });
   if (!row) return error(404, ErrorCode::NotFound, "no such game");
   if (row->status != storage::GameStatus::Finished) {
-    return error(409, ErrorCode::Conflict, "a game can be stepped through once it has ended");
+    return error(409, ErrorCode::GameNotFinished,
+                 "a game can be stepped through once it has ended");
   }
   auto replayed = find(game_id);
   if (!replayed) {
