@@ -10,6 +10,7 @@
 #include "server/crypto.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
+#include "server/housekeeping.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/room_registry.h"
@@ -27,6 +28,9 @@ constexpr std::int64_t kFailuresPerAccount = 10;
 constexpr std::int64_t kFailuresPerAddress = 50;
 constexpr std::int64_t kRegistrationWindowMs = 3600 * 1000;
 constexpr std::int64_t kRegistrationsPerAddress = 200;
+static_assert(kLoginWindowMs <= kFailedLoginRetentionMs &&
+                  kRegistrationWindowMs <= kFailedLoginRetentionMs,
+              "housekeeping would delete failed-login windows that are still open");
 
 HttpResponse json_response(int status, const json& body) {
   return {

@@ -19,6 +19,15 @@ void DbWorker::post(Task task) {
   wake_.notify_one();
 }
 
+void DbWorker::every(std::chrono::milliseconds interval, Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    periodic_.push_back({interval, Clock::now() + interval, std::move(task)});
+  }
+  wake_.notify_one();
+}
+
 void DbWorker::stop() {
   {
     std::lock_guard lock(mutex_);
@@ -28,18 +37,41 @@ void DbWorker::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+std::optional<DbWorker::Task> DbWorker::next_task(std::unique_lock<std::mutex>& lock) {
+  while (true) {
+    const auto now = Clock::now();
+    auto soonest = periodic_.end();
+    for (auto it = periodic_.begin(); it != periodic_.end(); ++it) {
+      if (soonest == periodic_.end() || it->due < soonest->due) soonest = it;
+    }
+    if (!stopping_ && soonest != periodic_.end() && soonest->due <= now) {
+      soonest->due = now + soonest->interval;
+      return soonest->task;
+    }
+    if (!tasks_.empty()) {
+      Task task = std::move(tasks_.front());
+      tasks_.pop_front();
+      return task;
+    }
+    if (stopping_) return std::nullopt;  // and everything posted before is done
+    if (soonest == periodic_.end()) {
+      wake_.wait(lock);
+    } else {
+      wake_.wait_until(lock, soonest->due);
+    }
+  }
+}
+
 void DbWorker::run() {
   while (true) {
-    Task task;
+    std::optional<Task> task;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
-      if (tasks_.empty()) return;  // stopping, and everything posted before is done
-      task = std::move(tasks_.front());
-      tasks_.pop_front();
+      task = next_task(lock);
     }
+    if (!task) return;
     try {
-      task(*store_);
+      (*task)(*store_);
     } catch (const std::exception& e) {
       log_error(std::string("storage task failed: ") + e.what());
     }

@@ -5,6 +5,7 @@
 // their commits here and continue on their own strand when the task calls back; HTTP handlers
 // (on their own pool) wait for the result with call().
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -12,8 +13,10 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "storage/store.h"
 
@@ -56,16 +59,31 @@ class DbWorker {
     return future.get();
   }
 
+  // Runs `task` on the storage thread every `interval` (the first time one interval from
+  // now), between posted tasks; a due one goes before the queue, so a busy queue cannot starve
+  // it. Ends with the thread: stop() does not wait for a periodic task that is not due.
+  void every(std::chrono::milliseconds interval, Task task);
+
   // Finishes every task posted so far, then ends the thread. Later posts are dropped.
   void stop();
 
  private:
+  using Clock = std::chrono::steady_clock;
+  struct Periodic {
+    std::chrono::milliseconds interval;
+    Clock::time_point due;
+    Task task;
+  };
+
   void run();
+  // The next task to run, waiting for one; none when the thread is to end. Holds `lock`.
+  std::optional<Task> next_task(std::unique_lock<std::mutex>& lock);
 
   std::unique_ptr<storage::Store> store_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Task> tasks_;
+  std::vector<Periodic> periodic_;
   bool stopping_ = false;
   std::thread thread_;
 };

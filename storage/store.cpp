@@ -516,4 +516,15 @@ std::int64_t Store::prune_failed_logins(std::int64_t now, std::int64_t window_ms
   return db_.changes();
 }
 
+// --- housekeeping -------------------------------------------------------------------------
+
+Purged Store::purge_stale(std::int64_t now, std::int64_t failed_login_age_ms) {
+  Transaction transaction(db_);
+  Purged purged;
+  purged.sessions = delete_expired_sessions(now);
+  purged.failed_logins = prune_failed_logins(now, failed_login_age_ms);
+  transaction.commit();
+  return purged;
+}
+
 }  // namespace blockfog::storage

@@ -1,9 +1,15 @@
-// The server's parts without sockets: configuration, passwords, limits, HTTP helpers.
+// The server's parts without sockets: configuration, passwords, limits, the storage thread,
+// HTTP helpers.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
 
 #include "server/config.h"
 #include "server/crypto.h"
+#include "server/db_worker.h"
 #include "server/game_loader.h"
 #include "server/http_types.h"
 #include "server/limits.h"
@@ -79,6 +85,28 @@ TEST(Limits, RateLimiterAllowsABurstThenTheRate) {
   EXPECT_EQ(allowed, 20);
   EXPECT_FALSE(limiter.allow(t0 + milliseconds(50)));
   EXPECT_TRUE(limiter.allow(t0 + milliseconds(150)));
+}
+
+TEST(DbWorker, PeriodicTasksRunBetweenPostedOnesUntilStopped) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("blockfog-dbworker-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::atomic<int> runs = 0;
+  {
+    DbWorker db(dir / "db.sqlite", storage::Sync::Normal);
+    db.every(std::chrono::milliseconds(10), [&](storage::Store&) { ++runs; });
+    // A queue kept busy does not hold the periodic task back.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    while (std::chrono::steady_clock::now() < until) {
+      db.call([](storage::Store&) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); });
+    }
+    EXPECT_GE(runs.load(), 3);
+    db.stop();
+    const int at_stop = runs.load();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(runs.load(), at_stop);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Limits, ConnectionsPerAddressAndInAll) {
