@@ -178,7 +178,21 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       metrics_(metrics),
       static_files_(config.web_root),
       replays_(db),
-      dummy_hash_(hash_password("not a password of anybody")) {}
+      dummy_hash_(hash_password("not a password of anybody")) {
+  if (config.http_requests_per_second > 0) {
+    request_limiter_ =
+        std::make_unique<AddressRateLimiter>(config.http_requests_per_second, config.http_burst);
+  }
+}
+
+std::optional<HttpResponse> Api::refuse_over_rate(const HttpRequest& request) {
+  // remote_address is the client's, also behind a trusted proxy (forwarded.h).
+  if (!request_limiter_ || request_limiter_->allow(request.remote_address)) return std::nullopt;
+  auto r = error(429, ErrorCode::RateLimited, "too many requests; slow down");
+  // One token comes back within a second at any rate of 1/s or more.
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
 
 bool Api::is_same_origin(const HttpRequest& request) const {
   const auto* origin = request.header("origin");
@@ -219,6 +233,7 @@ HttpResponse Api::route(const HttpRequest& request) {
   if (path == "/healthz") return json_response(200, {{"status", "ok"}});
   if (path == "/metrics") return {200, "text/plain; version=0.0.4", metrics_.render(), {}};
   if (path.rfind("/api/", 0) != 0) return static_files_.serve(request);
+  if (auto refused = refuse_over_rate(request)) return *refused;
 
   const bool changes = method != "GET" && method != "HEAD";
   if (changes) {

@@ -87,6 +87,46 @@ TEST(Limits, RateLimiterAllowsABurstThenTheRate) {
   EXPECT_TRUE(limiter.allow(t0 + milliseconds(150)));
 }
 
+TEST(Limits, AddressRateLimiterKeepsABucketPerAddress) {
+  using namespace std::chrono;
+  const auto t0 = steady_clock::now();
+  AddressRateLimiter limiter(10, 3);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(limiter.allow("a", t0));
+  EXPECT_FALSE(limiter.allow("a", t0));
+  EXPECT_TRUE(limiter.allow("b", t0));  // another address, another bucket
+  EXPECT_FALSE(limiter.allow("a", t0 + milliseconds(50)));
+  EXPECT_TRUE(limiter.allow("a", t0 + milliseconds(150)));
+  EXPECT_EQ(limiter.tracked(), 2U);
+}
+
+TEST(Limits, AddressRateLimiterForgetsIdleAddressesAndStaysBounded) {
+  using namespace std::chrono;
+  const auto t0 = steady_clock::now();
+  AddressRateLimiter limiter(10, 3, 100);
+  for (int i = 0; i < 50; ++i) limiter.allow("idle-" + std::to_string(i), t0);
+  for (int i = 0; i < 3; ++i) limiter.allow("busy", t0 + milliseconds(250));
+  EXPECT_EQ(limiter.tracked(), 51U);
+  // 0.3 s refills a bucket of 3 at 10/s: the idle ones are gone, the busy one is not yet full.
+  EXPECT_FALSE(limiter.allow("busy", t0 + milliseconds(300)));
+  EXPECT_EQ(limiter.tracked(), 1U);
+  // Never more than max_addresses, however many addresses come at once.
+  for (int i = 0; i < 1000; ++i) limiter.allow("flood-" + std::to_string(i), t0 + seconds(1));
+  EXPECT_EQ(limiter.tracked(), 100U);
+}
+
+TEST(Config, HttpRateFlags) {
+  const auto defaults = parse({});
+  EXPECT_EQ(defaults.config->http_requests_per_second, 20);
+  EXPECT_EQ(defaults.config->http_burst, 100);
+  const auto set = parse({"--http-rate", "0"}, {{"BLOCKFOG_HTTP_BURST", "7"}});
+  ASSERT_TRUE(set.config) << set.error;
+  EXPECT_EQ(set.config->http_requests_per_second, 0);  // no limit
+  EXPECT_EQ(set.config->http_burst, 7);
+  EXPECT_FALSE(parse({"--http-rate", "-1"}).config);
+  EXPECT_FALSE(parse({"--http-burst", "0"}).config);
+  EXPECT_FALSE(parse({}, {{"BLOCKFOG_HTTP_RATE", "fast"}}).config);
+}
+
 TEST(DbWorker, PeriodicTasksRunBetweenPostedOnesUntilStopped) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("blockfog-dbworker-" + std::to_string(::getpid()));
