@@ -129,6 +129,7 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"options", json::parse(row.options_json, nullptr, false)},
       {"status", storage::status_name(row.status)},
       {"visibility", storage::visibility_name(row.visibility)},
+      {"observer_chat", row.observer_chat},
       {"created_by", info.creator},
       {"created_at", row.created_at},
       {"started_at", nullable(row.started_at)},
@@ -434,6 +435,7 @@ HttpResponse Api::create_game(const HttpRequest& request) {
   }
   game.creator_role = side;
   game.created_by = identity->account_id;
+  game.observer_chat = r.observer_chat;
   std::optional<std::string> invite_token;
   if (r.visibility == protocol::VisibilityChoice::Invite) {
     invite_token = random_hex(16);

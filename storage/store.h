@@ -51,6 +51,7 @@ struct NewGame {
   std::optional<std::string> invite_token_hash;  // set exactly when visibility is Invite
   std::int64_t created_by = 0;
   std::optional<std::string> creator_role;  // seats the creator in the same transaction
+  bool observer_chat = false;               // observers may write in the chat (migration 3)
 };
 
 // Holds the secret seed: the server must not send a GameRow to clients as it is.
@@ -71,6 +72,7 @@ struct GameRow {
   std::optional<std::int64_t> finished_at;
   std::optional<std::string> result_json;
   std::int64_t next_seq = 1;  // actions are numbered from 1
+  bool observer_chat = false;
 };
 
 struct SeatRow {

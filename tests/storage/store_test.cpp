@@ -396,6 +396,21 @@ TEST_F(StoreTest, FailedLoginsCountPerKeyWithinTheWindow) {
   EXPECT_EQ(store().prune_failed_logins(kNow + 3 + window, window), 1);  // the address's
 }
 
+TEST_F(StoreTest, ObserverChatIsChosenAtCreationAndNeverChanges) {
+  const std::int64_t creator = account("wallace");
+  const std::int64_t plain = store().create_game(new_game(creator), kNow).id;
+  NewGame chatty = new_game(creator);
+  chatty.observer_chat = true;
+  const std::int64_t open_chat = store().create_game(chatty, kNow).id;
+  EXPECT_FALSE(store().find_game(plain)->observer_chat);
+  EXPECT_TRUE(store().find_game(open_chat)->observer_chat);
+  EXPECT_TRUE(store().list_open_public_games().front().observer_chat);
+  EXPECT_THROW(store().database().exec("UPDATE games SET observer_chat = 1 WHERE id = " +
+                                       std::to_string(plain)),
+               ConstraintError);
+  EXPECT_FALSE(store().find_game(plain)->observer_chat);
+}
+
 // --- housekeeping -------------------------------------------------------------------------
 
 TEST_F(StoreTest, PurgeDeletesExpiredSessionsAndOldLoginFailuresOnly) {
