@@ -38,6 +38,7 @@ class RateLimiter {
 class AddressRateLimiter {
  public:
   using Clock = RateLimiter::Clock;
+  // `rate` > 0 tokens per second (callers that want no limit make no limiter), `burst` >= 1.
   AddressRateLimiter(double rate, double burst, std::size_t max_addresses = 100000);
 
   // Takes a token from `address`'s bucket if there is one.
