@@ -22,7 +22,7 @@ ulimit -n "$(ulimit -Hn)"
 run_server() {  # $1: sync; sets server_pid and port
   dir=$(mktemp -d)
   "$bin/blockfog-server" --listen 127.0.0.1:0 --port-file "$dir/port" --db "$dir/load.db" \
-    --web-root web-client --log-level warn --sync "$1" --ws-rate 100000 \
+    --web-root web-client --log-level warn --sync "$1" --ws-rate 100000 --http-rate 0 \
     --max-connections-per-address 30000 --max-connections 30000 2> "$dir/server.log" &
   server_pid=$!
   for _ in $(seq 100); do [[ -s $dir/port ]] && break; sleep 0.1; done

@@ -32,6 +32,7 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::SeatTaken, "seat_taken"},
     std::pair{ErrorCode::Conflict, "conflict"},
     std::pair{ErrorCode::TooManyConnections, "too_many_connections"},
+    std::pair{ErrorCode::GameNotFinished, "game_not_finished"},
     std::pair{ErrorCode::Internal, "internal"},
 };
 

@@ -7,7 +7,7 @@ namespace blockfog::protocol {
 
 // Every error a client can be sent, on the WebSocket (`{"type":"error","code":...}`) and in
 // HTTP error bodies (`{"error":{"code":...}}`). The wire names are stable within a protocol
-// version; add new codes at the end.
+// version; add new codes at the end of the wire list (just before Internal here).
 enum class ErrorCode {
   // Decoding a client message (protocol/messages.h).
   MalformedJson,  // not JSON, not an object, or invalid UTF-8
@@ -37,7 +37,8 @@ enum class ErrorCode {
   SeatTaken,        // joining a game whose seats are full, or a second seat
   Conflict,         // the request does not fit the resource's state
   TooManyConnections,
-  Internal,
+  GameNotFinished,  // a record or replay asked for before the game ended
+  Internal,         // kept last: tests walk the codes up to it
 };
 
 std::string_view error_code_name(ErrorCode code);

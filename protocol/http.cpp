@@ -73,6 +73,7 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
   } else {
     fields.fail(ErrorCode::BadField, "field 'visibility' must be public or invite");
   }
+  r.observer_chat = fields.boolean("observer_chat", Need::Optional).value_or(false);
   return finish(fields, std::move(r));
 }
 

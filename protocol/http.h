@@ -34,6 +34,7 @@ struct CreateGameRequest {
   nlohmann::json options = nlohmann::json::object();  // checked by the game module
   SideChoice side = SideChoice::Random;
   VisibilityChoice visibility = VisibilityChoice::Public;
+  bool observer_chat = false;  // observers (logged in, not seated) may write in the chat
 };
 
 struct JoinRequest {

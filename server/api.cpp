@@ -10,6 +10,7 @@
 #include "server/crypto.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
+#include "server/housekeeping.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/room_registry.h"
@@ -27,6 +28,9 @@ constexpr std::int64_t kFailuresPerAccount = 10;
 constexpr std::int64_t kFailuresPerAddress = 50;
 constexpr std::int64_t kRegistrationWindowMs = 3600 * 1000;
 constexpr std::int64_t kRegistrationsPerAddress = 200;
+static_assert(kLoginWindowMs <= kFailedLoginRetentionMs &&
+                  kRegistrationWindowMs <= kFailedLoginRetentionMs,
+              "housekeeping would delete failed-login windows that are still open");
 
 HttpResponse json_response(int status, const json& body) {
   return {
@@ -125,6 +129,7 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"options", json::parse(row.options_json, nullptr, false)},
       {"status", storage::status_name(row.status)},
       {"visibility", storage::visibility_name(row.visibility)},
+      {"observer_chat", row.observer_chat},
       {"created_by", info.creator},
       {"created_at", row.created_at},
       {"started_at", nullable(row.started_at)},
@@ -174,7 +179,21 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       metrics_(metrics),
       static_files_(config.web_root),
       replays_(db),
-      dummy_hash_(hash_password("not a password of anybody")) {}
+      dummy_hash_(hash_password("not a password of anybody")) {
+  if (config.http_requests_per_second > 0) {
+    request_limiter_ =
+        std::make_unique<AddressRateLimiter>(config.http_requests_per_second, config.http_burst);
+  }
+}
+
+std::optional<HttpResponse> Api::refuse_over_rate(const HttpRequest& request) {
+  // remote_address is the client's, also behind a trusted proxy (forwarded.h).
+  if (!request_limiter_ || request_limiter_->allow(request.remote_address)) return std::nullopt;
+  auto r = error(429, ErrorCode::RateLimited, "too many requests; slow down");
+  // One token comes back within a second at any rate of 1/s or more.
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
 
 bool Api::is_same_origin(const HttpRequest& request) const {
   const auto* origin = request.header("origin");
@@ -215,6 +234,7 @@ HttpResponse Api::route(const HttpRequest& request) {
   if (path == "/healthz") return json_response(200, {{"status", "ok"}});
   if (path == "/metrics") return {200, "text/plain; version=0.0.4", metrics_.render(), {}};
   if (path.rfind("/api/", 0) != 0) return static_files_.serve(request);
+  if (auto refused = refuse_over_rate(request)) return *refused;
 
   const bool changes = method != "GET" && method != "HEAD";
   if (changes) {
@@ -415,6 +435,7 @@ HttpResponse Api::create_game(const HttpRequest& request) {
   }
   game.creator_role = side;
   game.created_by = identity->account_id;
+  game.observer_chat = r.observer_chat;
   std::optional<std::string> invite_token;
   if (r.visibility == protocol::VisibilityChoice::Invite) {
     invite_token = random_hex(16);
@@ -546,7 +567,7 @@ HttpResponse Api::game_record(std::int64_t game_id) {
   });
   if (!record.row) return error(404, ErrorCode::NotFound, "no such game");
   if (record.row->status != storage::GameStatus::Finished) {
-    return error(409, ErrorCode::Conflict, "the record is published when the game ends");
+    return error(409, ErrorCode::GameNotFinished, "the record is published when the game ends");
   }
   auto response = json_response(200, server::game_record(*record.row, record.actions));
   response.headers.emplace_back("Content-Disposition", "attachment; filename=\"blockfog-game-" +

@@ -5,12 +5,14 @@
 // pool, never on a network thread.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 
 #include "server/config.h"
 #include "server/http_types.h"
+#include "server/limits.h"
 #include "server/replay.h"
 #include "server/room.h"
 #include "server/static_files.h"
@@ -51,6 +53,8 @@ class Api {
 
  private:
   HttpResponse route(const HttpRequest& request);
+  // The answer to an API request over its address's rate, or nothing when it may go on.
+  std::optional<HttpResponse> refuse_over_rate(const HttpRequest& request);
   std::optional<Identity> authenticate(const HttpRequest& request);
 
   HttpResponse register_account(const HttpRequest& request);
@@ -73,7 +77,8 @@ class Api {
   RoomRegistry& rooms_;
   Metrics& metrics_;
   StaticFiles static_files_;
-  Replays replays_;         // finished games stepped through
+  Replays replays_;                                      // finished games stepped through
+  std::unique_ptr<AddressRateLimiter> request_limiter_;  // null: no limit
   std::string dummy_hash_;  // verified against when the account does not exist (same timing)
 };
 

@@ -56,6 +56,12 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     int rate = 0;
     if (!parse_number(value, rate) || rate < 1) return bad();
     c.ws_messages_per_second = rate;
+  } else if (name == "http-rate") {
+    if (!parse_number(value, c.http_requests_per_second) || c.http_requests_per_second < 0) {
+      return bad();
+    }
+  } else if (name == "http-burst") {
+    if (!parse_number(value, c.http_burst) || c.http_burst < 1) return bad();
   } else if (name == "sync") {
     if (value == "full") {
       c.sync = storage::Sync::Full;
@@ -108,6 +114,8 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_IDLE_TIMEOUT", "idle-timeout"},
     {"BLOCKFOG_DRAIN_TIMEOUT", "drain-timeout"},
     {"BLOCKFOG_TRUSTED_PROXIES", "trusted-proxy"},
+    {"BLOCKFOG_HTTP_RATE", "http-rate"},
+    {"BLOCKFOG_HTTP_BURST", "http-burst"},
 };
 
 }  // namespace
@@ -124,6 +132,9 @@ std::string usage_text() {
          "  --max-connections N     open connections in all (default 20000)\n"
          "  --max-connections-per-address N   (default 256)\n"
          "  --ws-rate N             WebSocket messages per second per connection (default 20)\n"
+         "  --http-rate N           API requests per second per client address (default 20;\n"
+         "                          0: no limit)\n"
+         "  --http-burst N          API requests an idle address may send at once (default 100)\n"
          "  --sync full|normal      full: fsync every action (default); normal: survive a\n"
          "                          server crash, not a power loss (faster)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
@@ -136,7 +147,8 @@ std::string usage_text() {
          "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_ALLOWED_ORIGIN,\n"
          "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS, BLOCKFOG_SYNC,\n"
          "BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT, BLOCKFOG_DRAIN_TIMEOUT,\n"
-         "BLOCKFOG_TRUSTED_PROXIES; flags win over them.\n";
+         "BLOCKFOG_TRUSTED_PROXIES, BLOCKFOG_HTTP_RATE, BLOCKFOG_HTTP_BURST; flags win over "
+         "them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {

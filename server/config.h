@@ -28,6 +28,8 @@ struct Config {
   int max_connections_per_address = 256;
   int max_connections = 20000;
   double ws_messages_per_second = 20;        // per connection, with a burst of twice as many
+  int http_requests_per_second = 20;         // API requests per client address; 0: no limit
+  int http_burst = 100;                      // requests an idle address may send at once
   int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
   std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
   std::optional<std::string> port_file;      // write the bound port here once listening

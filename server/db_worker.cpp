@@ -19,6 +19,15 @@ void DbWorker::post(Task task, Done done) {
   wake_.notify_one();
 }
 
+void DbWorker::every(std::chrono::milliseconds interval, Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    periodic_.push_back({interval, Clock::now() + interval, std::move(task)});
+  }
+  wake_.notify_one();
+}
+
 void DbWorker::stop() {
   {
     std::lock_guard lock(mutex_);
@@ -28,17 +37,38 @@ void DbWorker::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>& group) {
+  while (true) {
+    const auto now = Clock::now();
+    auto soonest = periodic_.end();
+    for (auto it = periodic_.begin(); it != periodic_.end(); ++it) {
+      // A due one goes first, so that a busy queue cannot starve it.
+      if (!stopping_ && it->due <= now) {
+        it->due = now + it->interval;
+        group.push_back({it->task, nullptr});
+      }
+      if (soonest == periodic_.end() || it->due < soonest->due) soonest = it;
+    }
+    while (!tasks_.empty() && group.size() < kMaxGroup) {
+      group.push_back(std::move(tasks_.front()));
+      tasks_.pop_front();
+    }
+    if (!group.empty()) return true;
+    if (stopping_) return false;  // and everything posted before is done
+    if (soonest == periodic_.end()) {
+      wake_.wait(lock);
+    } else {
+      wake_.wait_until(lock, soonest->due);
+    }
+  }
+}
+
 void DbWorker::run() {
   std::vector<Entry> group;
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
-      if (tasks_.empty()) return;  // stopping, and everything posted before is done
-      while (!tasks_.empty() && group.size() < kMaxGroup) {
-        group.push_back(std::move(tasks_.front()));
-        tasks_.pop_front();
-      }
+      if (!next_group(lock, group)) return;
     }
     run_group(group);
     group.clear();

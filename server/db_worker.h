@@ -11,6 +11,7 @@
 // one fsync) serves them all; a lone task costs what it did before. Nothing is reported done
 // before it is durable: a task's `done` runs after the COMMIT that holds its writes.
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -88,22 +89,37 @@ class DbWorker {
     return future.get();
   }
 
+  // Runs `task` on the storage thread every `interval` (the first time one interval from
+  // now): when due it opens the next group, ahead of the queue, so a busy queue cannot starve
+  // it. Ends with the thread: stop() does not wait for a periodic task that is not due.
+  void every(std::chrono::milliseconds interval, Task task);
+
   // Finishes every task posted so far, then ends the thread. Later posts are dropped.
   void stop();
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Entry {
     Task task;
     Done done;
   };
+  struct Periodic {
+    std::chrono::milliseconds interval;
+    Clock::time_point due;
+    Task task;
+  };
 
   void run();
+  // Fills `group` with the periodic tasks due and the queued ones (up to kMaxGroup), waiting
+  // for one; false when the thread is to end. Holds `lock`.
+  bool next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>& group);
   void run_group(std::vector<Entry>& group);
 
   std::unique_ptr<storage::Store> store_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Entry> tasks_;
+  std::vector<Periodic> periodic_;
   bool stopping_ = false;
   std::thread thread_;
 };

@@ -40,6 +40,30 @@ LoadedGame setup_game(const storage::GameRow& row) {
   return loaded;
 }
 
+std::optional<std::string> apply_logged_actions(std::int64_t game_id, core::Game& game,
+                                                const std::vector<storage::ActionRow>& actions,
+                                                const OnApplied& on_applied) {
+  const std::string game_name = "game " + std::to_string(game_id);
+  std::int64_t expected = 1;
+  for (const auto& a : actions) {
+    const auto role = core::role_from_name(a.role);
+    const json action = json::parse(a.action_json, nullptr, false);
+    if (!role || action.is_discarded() || a.seq != expected) {
+      return game_name + ": unreadable action " + std::to_string(a.seq);
+    }
+    if (auto error = game.apply(*role, action)) {
+      return game_name + ": action " + std::to_string(a.seq) +
+             " refused on replay: " + error->message;
+    }
+    if (game.state_hash() != a.state_hash) {
+      return game_name + ": state hash differs after action " + std::to_string(a.seq);
+    }
+    if (on_applied) on_applied(*role, action, game);
+    ++expected;
+  }
+  return std::nullopt;
+}
+
 LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
   LoadedGame loaded = setup_game(row);
   if (!loaded.game) return loaded;
@@ -50,32 +74,13 @@ LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
     counter.emplace();
     counter->observe(*loaded.game);
   }
-  for (const auto& a : actions) {
-    const auto role = core::role_from_name(a.role);
-    const json action = json::parse(a.action_json, nullptr, false);
-    if (!role || action.is_discarded()) {
-      return {nullptr,
-              0,
-              {},
-              "game " + std::to_string(row.id) + ": unreadable action " + std::to_string(a.seq)};
-    }
-    if (auto error = loaded.game->apply(*role, action)) {
-      return {nullptr,
-              0,
-              {},
-              "game " + std::to_string(row.id) + ": action " + std::to_string(a.seq) +
-                  " refused on replay: " + error->message};
-    }
-    if (loaded.game->state_hash() != a.state_hash) {
-      return {nullptr,
-              0,
-              {},
-              "game " + std::to_string(row.id) + ": state hash differs after action " +
-                  std::to_string(a.seq)};
-    }
-    loaded.seq = a.seq;
-    if (counter) counter->observe(*loaded.game);
+  OnApplied count;
+  if (counter)
+    count = [&](core::Role, const json&, const core::Game& after) { counter->observe(after); };
+  if (auto failure = apply_logged_actions(row.id, *loaded.game, actions, count)) {
+    return {nullptr, 0, {}, std::move(*failure)};
   }
+  if (!actions.empty()) loaded.seq = actions.back().seq;
   if (counter) {
     loaded.versions = counter->versions();
   } else if (!actions.empty()) {

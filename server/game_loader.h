@@ -4,8 +4,11 @@
 // (DESIGN.md, promise 3); snapshots are only a cache that can be checked against it.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +26,18 @@ struct LoadedGame {
 
 // The game right after setup, from the row's seed, scenario and options.
 LoadedGame setup_game(const storage::GameRow& row);
+
+// Told of each logged action once it is applied: who acted, the action, the game after it.
+using OnApplied =
+    std::function<void(core::Role role, const nlohmann::json& action, const core::Game& after)>;
+
+// The one replay loop: applies `actions` (the log from seq 1) to `game`, set up and untouched.
+// Each must be readable, numbered 1, 2, 3, ..., accepted by the engine, and leave the state
+// hash it recorded. Returns what went wrong (the game is then half-way), or nothing.
+std::optional<std::string> apply_logged_actions(std::int64_t game_id, core::Game& game,
+                                                const std::vector<storage::ActionRow>& actions,
+                                                const OnApplied& on_applied = {});
+
 // Setup, then every logged action in order; each action's recorded state hash must match.
 LoadedGame replay_game(storage::Store& store, const storage::GameRow& row);
 

@@ -8,6 +8,7 @@
 
 #include "server/config.h"
 #include "server/db_worker.h"
+#include "server/housekeeping.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/net.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     const std::filesystem::path db_path(config.db_path);
     if (db_path.has_parent_path()) std::filesystem::create_directories(db_path.parent_path());
     DbWorker db(db_path, config.sync);
+    start_housekeeping(db);
     Metrics metrics;
     const int code = run_server(config, db, metrics);
     db.stop();

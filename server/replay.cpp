@@ -46,30 +46,19 @@ std::shared_ptr<const ReplayedGame> ReplayedGame::build(
   replayed->game_id_ = row.id;
   replayed->every_ = std::max<std::size_t>(every, 1);
   replayed->actions_.reserve(actions.size());
-  core::Game& game = *loaded.game;
-  for (const auto& a : actions) {
-    const auto index = replayed->actions_.size();
-    const auto role = core::role_from_name(a.role);
-    json action = json::parse(a.action_json, nullptr, false);
-    if (!role || action.is_discarded() || a.seq != static_cast<std::int64_t>(index + 1)) {
-      error = "game " + std::to_string(row.id) + ": unreadable action " + std::to_string(a.seq);
-      return nullptr;
-    }
-    if (index % replayed->every_ == 0) replayed->checkpoints_.push_back(game.clone());
-    if (auto refused = game.apply(*role, action)) {
-      error = "game " + std::to_string(row.id) + ": action " + std::to_string(a.seq) +
-              " refused on replay: " + refused->message;
-      return nullptr;
-    }
-    if (game.state_hash() != a.state_hash) {
-      error = "game " + std::to_string(row.id) + ": state hash differs after action " +
-              std::to_string(a.seq);
-      return nullptr;
-    }
-    replayed->actions_.emplace_back(*role, std::move(action));
-  }
-  if (replayed->actions_.size() % replayed->every_ == 0) {
-    replayed->checkpoints_.push_back(game.clone());
+  // A checkpoint after setup and after every multiple of `every_` actions.
+  auto& r = *replayed;
+  r.checkpoints_.push_back(loaded.game->clone());
+  const auto failure =
+      apply_logged_actions(row.id, *loaded.game, actions,
+                           [&r](core::Role role, const json& action, const core::Game& after) {
+                             r.actions_.emplace_back(role, action);
+                             if (r.actions_.size() % r.every_ == 0)
+                               r.checkpoints_.push_back(after.clone());
+                           });
+  if (failure) {
+    error = *failure;
+    return nullptr;
   }
   return replayed;
 }
@@ -127,7 +116,8 @@ HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
   const auto row = db_.call([&](storage::Store& store) { return store.find_game(game_id); });
   if (!row) return error(404, ErrorCode::NotFound, "no such game");
   if (row->status != storage::GameStatus::Finished) {
-    return error(409, ErrorCode::Conflict, "a game can be stepped through once it has ended");
+    return error(409, ErrorCode::GameNotFinished,
+                 "a game can be stepped through once it has ended");
   }
   auto replayed = find(game_id);
   if (!replayed) {

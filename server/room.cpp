@@ -299,7 +299,9 @@ void Room::run_pending() {
 void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& message) {
   const Member& member = members_.at(client);
   if (draining_) return send_error(client, ErrorCode::Restarting, "the server is restarting");
-  if (member.role == Role::Observer || !member.player) {
+  // A line names its account, so anonymous visitors never write.
+  if (!member.player) return send_error(client, ErrorCode::ChatNotAllowed, "log in to chat");
+  if (member.role == Role::Observer && !row_.observer_chat) {
     return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
   }
   auto line = std::make_shared<std::optional<protocol::ChatLine>>();

@@ -10,6 +10,7 @@
 namespace blockfog::storage::sql {
 std::string_view migration_0001_initial();
 std::string_view migration_0002_view_versions();
+std::string_view migration_0003_observer_chat();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -55,6 +56,7 @@ std::span<const Migration> builtin_migrations() {
   static const std::array migrations{
       Migration{1, "initial", sql::migration_0001_initial()},
       Migration{2, "view_versions", sql::migration_0002_view_versions()},
+      Migration{3, "observer_chat", sql::migration_0003_observer_chat()},
   };
   return migrations;
 }

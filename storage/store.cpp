@@ -13,8 +13,8 @@ namespace {
 
 constexpr std::string_view kGameColumns =
     "SELECT id, kind, rules_version, scenario, options, seed, seed_sha256, status, visibility,"
-    " invite_token_hash, created_by, created_at, started_at, finished_at, result, next_seq"
-    " FROM games ";
+    " invite_token_hash, created_by, created_at, started_at, finished_at, result, next_seq,"
+    " observer_chat FROM games ";
 
 std::int64_t to_limit(std::size_t limit) {
   constexpr auto kMax = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
@@ -72,7 +72,8 @@ GameRow read_game(const Statement& row) {
           .started_at = row.column_optional_int64(12),
           .finished_at = row.column_optional_int64(13),
           .result_json = row.column_optional_text(14),
-          .next_seq = row.column_int64(15)};
+          .next_seq = row.column_int64(15),
+          .observer_chat = row.column_int64(16) != 0};
 }
 
 SeatRow read_seat(const Statement& row) {
@@ -293,8 +294,8 @@ GameRow Store::create_game(const NewGame& game, std::int64_t now) {
   Transaction transaction(db_);
   Statement insert = db_.prepare(
       "INSERT INTO games (kind, rules_version, scenario, options, seed, seed_sha256, visibility,"
-      " invite_token_hash, created_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-      "?10)");
+      " invite_token_hash, created_by, created_at, observer_chat) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+      " ?7, ?8, ?9, ?10, ?11)");
   insert.bind(1, game.kind)
       .bind(2, game.rules_version)
       .bind(3, game.scenario)
@@ -303,7 +304,10 @@ GameRow Store::create_game(const NewGame& game, std::int64_t now) {
       .bind(6, game.seed_sha256)
       .bind(7, visibility_name(game.visibility));
   bind_optional(insert, 8, game.invite_token_hash);
-  insert.bind(9, game.created_by).bind(10, now).run();
+  insert.bind(9, game.created_by)
+      .bind(10, now)
+      .bind(11, std::int64_t{game.observer_chat ? 1 : 0})
+      .run();
   const std::int64_t id = db_.last_insert_rowid();
   if (game.creator_role) insert_seat(db_, id, *game.creator_role, game.created_by, now);
   std::optional<GameRow> row = find_game(id);
@@ -518,6 +522,17 @@ std::int64_t Store::prune_failed_logins(std::int64_t now, std::int64_t window_ms
       .bind(2, window_ms)
       .run();
   return db_.changes();
+}
+
+// --- housekeeping -------------------------------------------------------------------------
+
+Purged Store::purge_stale(std::int64_t now, std::int64_t failed_login_age_ms) {
+  Transaction transaction(db_);
+  Purged purged;
+  purged.sessions = delete_expired_sessions(now);
+  purged.failed_logins = prune_failed_logins(now, failed_login_age_ms);
+  transaction.commit();
+  return purged;
 }
 
 }  // namespace blockfog::storage

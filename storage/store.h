@@ -51,6 +51,7 @@ struct NewGame {
   std::optional<std::string> invite_token_hash;  // set exactly when visibility is Invite
   std::int64_t created_by = 0;
   std::optional<std::string> creator_role;  // seats the creator in the same transaction
+  bool observer_chat = false;               // observers may write in the chat (migration 3)
 };
 
 // Holds the secret seed: the server must not send a GameRow to clients as it is.
@@ -71,6 +72,7 @@ struct GameRow {
   std::optional<std::int64_t> finished_at;
   std::optional<std::string> result_json;
   std::int64_t next_seq = 1;  // actions are numbered from 1
+  bool observer_chat = false;
 };
 
 struct SeatRow {
@@ -115,6 +117,13 @@ struct ChatRow {
   std::string role;
   std::string text;
   std::int64_t created_at = 0;
+};
+
+// What purge_stale deleted.
+struct Purged {
+  std::int64_t sessions = 0;
+  std::int64_t failed_logins = 0;
+  friend bool operator==(const Purged&, const Purged&) = default;
 };
 
 // append_action was given a seq other than the game's next_seq: the caller's view of the game
@@ -202,6 +211,12 @@ class Store {
   std::int64_t failed_login_count(std::string_view key, std::int64_t now, std::int64_t window_ms);
   void reset_failed_logins(std::string_view key);
   std::int64_t prune_failed_logins(std::int64_t now, std::int64_t window_ms);  // returns how many
+
+  // --- housekeeping ---
+  // In one transaction: deletes the sessions expired at `now` and the failed-login windows
+  // that opened `failed_login_age_ms` or more ago (pass the longest window any caller uses,
+  // or a throttle would forget failures early). Rows neither find_session nor the counts see.
+  Purged purge_stale(std::int64_t now, std::int64_t failed_login_age_ms);
 
  private:
   Database db_;

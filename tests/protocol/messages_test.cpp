@@ -149,6 +149,14 @@ TEST(HttpBodies, CreateGameAndJoin) {
   const auto defaults = std::get<CreateGameRequest>(decode_create_game(R"({"scenario":"bruce"})"));
   EXPECT_EQ(defaults.side, SideChoice::Random);
   EXPECT_EQ(defaults.visibility, VisibilityChoice::Public);
+  EXPECT_FALSE(defaults.observer_chat);
+  EXPECT_TRUE(std::get<CreateGameRequest>(
+                  decode_create_game(R"({"scenario":"bruce","observer_chat":true})"))
+                  .observer_chat);
+  EXPECT_EQ(
+      std::get<DecodeError>(decode_create_game(R"({"scenario":"bruce","observer_chat":"yes"})"))
+          .code,
+      ErrorCode::BadField);
   EXPECT_EQ(
       std::get<DecodeError>(decode_create_game(R"({"scenario":"bruce","side":"france"})")).code,
       ErrorCode::BadField);

@@ -108,6 +108,8 @@ TEST(Schemas, HttpBodies) {
   expect_valid("http/create_game.json",
                json{{"scenario", "braveheart"}, {"side", "random"}, {"visibility", "invite"}});
   expect_invalid("http/create_game.json", json{{"scenario", "braveheart"}, {"side", "wales"}});
+  expect_valid("http/create_game.json", json{{"scenario", "braveheart"}, {"observer_chat", true}});
+  expect_invalid("http/create_game.json", json{{"scenario", "braveheart"}, {"observer_chat", 1}});
   expect_valid("http/join.json", json::object());
 }
 

@@ -1,9 +1,15 @@
-// The server's parts without sockets: configuration, passwords, limits, HTTP helpers.
+// The server's parts without sockets: configuration, passwords, limits, the storage thread,
+// HTTP helpers.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
 
 #include "server/config.h"
 #include "server/crypto.h"
+#include "server/db_worker.h"
 #include "server/game_loader.h"
 #include "server/http_types.h"
 #include "server/limits.h"
@@ -79,6 +85,68 @@ TEST(Limits, RateLimiterAllowsABurstThenTheRate) {
   EXPECT_EQ(allowed, 20);
   EXPECT_FALSE(limiter.allow(t0 + milliseconds(50)));
   EXPECT_TRUE(limiter.allow(t0 + milliseconds(150)));
+}
+
+TEST(Limits, AddressRateLimiterKeepsABucketPerAddress) {
+  using namespace std::chrono;
+  const auto t0 = steady_clock::now();
+  AddressRateLimiter limiter(10, 3);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(limiter.allow("a", t0));
+  EXPECT_FALSE(limiter.allow("a", t0));
+  EXPECT_TRUE(limiter.allow("b", t0));  // another address, another bucket
+  EXPECT_FALSE(limiter.allow("a", t0 + milliseconds(50)));
+  EXPECT_TRUE(limiter.allow("a", t0 + milliseconds(150)));
+  EXPECT_EQ(limiter.tracked(), 2U);
+}
+
+TEST(Limits, AddressRateLimiterForgetsIdleAddressesAndStaysBounded) {
+  using namespace std::chrono;
+  const auto t0 = steady_clock::now();
+  AddressRateLimiter limiter(10, 3, 100);
+  for (int i = 0; i < 50; ++i) limiter.allow("idle-" + std::to_string(i), t0);
+  for (int i = 0; i < 3; ++i) limiter.allow("busy", t0 + milliseconds(250));
+  EXPECT_EQ(limiter.tracked(), 51U);
+  // 0.3 s refills a bucket of 3 at 10/s: the idle ones are gone, the busy one is not yet full.
+  EXPECT_FALSE(limiter.allow("busy", t0 + milliseconds(300)));
+  EXPECT_EQ(limiter.tracked(), 1U);
+  // Never more than max_addresses, however many addresses come at once.
+  for (int i = 0; i < 1000; ++i) limiter.allow("flood-" + std::to_string(i), t0 + seconds(1));
+  EXPECT_EQ(limiter.tracked(), 100U);
+}
+
+TEST(Config, HttpRateFlags) {
+  const auto defaults = parse({});
+  EXPECT_EQ(defaults.config->http_requests_per_second, 20);
+  EXPECT_EQ(defaults.config->http_burst, 100);
+  const auto set = parse({"--http-rate", "0"}, {{"BLOCKFOG_HTTP_BURST", "7"}});
+  ASSERT_TRUE(set.config) << set.error;
+  EXPECT_EQ(set.config->http_requests_per_second, 0);  // no limit
+  EXPECT_EQ(set.config->http_burst, 7);
+  EXPECT_FALSE(parse({"--http-rate", "-1"}).config);
+  EXPECT_FALSE(parse({"--http-burst", "0"}).config);
+  EXPECT_FALSE(parse({}, {{"BLOCKFOG_HTTP_RATE", "fast"}}).config);
+}
+
+TEST(DbWorker, PeriodicTasksRunBetweenPostedOnesUntilStopped) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("blockfog-dbworker-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::atomic<int> runs = 0;
+  {
+    DbWorker db(dir / "db.sqlite", storage::Sync::Normal);
+    db.every(std::chrono::milliseconds(10), [&](storage::Store&) { ++runs; });
+    // A queue kept busy does not hold the periodic task back.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    while (std::chrono::steady_clock::now() < until) {
+      db.call([](storage::Store&) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); });
+    }
+    EXPECT_GE(runs.load(), 3);
+    db.stop();
+    const int at_stop = runs.load();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(runs.load(), at_stop);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Limits, ConnectionsPerAddressAndInAll) {

@@ -130,13 +130,18 @@ TEST(ServerReplay, RefusesUnfinishedGamesUnknownGamesAndBadSteps) {
   // A game still being played: its steps are secret like its record.
   auto r = anybody.get(replay_path(active, 0, "scotland"));
   EXPECT_EQ(r.status, 409);
-  EXPECT_EQ(r.error_code(), "conflict");
+  EXPECT_EQ(r.error_code(), "game_not_finished");
+  r = anybody.get("/api/games/" + std::to_string(active) + "/record");
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(r.error_code(), "game_not_finished");
   // A game open for a second player.
   HttpClient creator = register_user(server.port(), "replay_creator");
   const auto created = creator.post("/api/games", {{"scenario", "braveheart"}});
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t open_id = created.json()["game"]["id"];
-  EXPECT_EQ(creator.get(replay_path(open_id, 0, "all")).status, 409);
+  r = creator.get(replay_path(open_id, 0, "all"));
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(r.error_code(), "game_not_finished");
 
   r = anybody.get(replay_path(999, 0, "all"));
   EXPECT_EQ(r.status, 404);

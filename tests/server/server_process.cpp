@@ -33,8 +33,8 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
                                    port_file.string(), "--db", db_path().string(), "--web-root",
                                    (dir_ / "web").string(), "--log-level", "info",
                                    // Test clients play far faster than people; the flooding
-                                   // test floods past this.
-                                   "--ws-rate", "1000"};
+                                   // tests flood past these (extra flags win).
+                                   "--ws-rate", "1000", "--http-rate", "10000"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");

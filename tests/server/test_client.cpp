@@ -5,6 +5,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include <stdexcept>
 
@@ -28,6 +29,34 @@ void run_until(net::io_context& ioc, const bool& done, std::chrono::milliseconds
     if (ioc.run_one_until(deadline) == 0 && !done) throw std::runtime_error("test client timeout");
   }
 }
+
+// Connects `socket` to 127.0.0.1:port from the endpoint's source address.
+void connect_from(tcp::socket& socket, const Endpoint& endpoint) {
+  socket.open(tcp::v4());
+  socket.bind(tcp::endpoint(net::ip::make_address(endpoint.source), 0));
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                               static_cast<unsigned short>(endpoint.port)));
+  socket.set_option(tcp::no_delay(true));
+}
+
+std::shared_ptr<ssl::context> client_tls_context() {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+  ctx->set_verify_mode(ssl::verify_none);  // the tests' certificates are self-signed
+  return ctx;
+}
+
+void tls_handshake(net::io_context& ioc, beast::ssl_stream<beast::tcp_stream>& stream) {
+  bool done = false;
+  beast::error_code error;
+  stream.async_handshake(ssl::stream_base::client, [&](beast::error_code ec) {
+    error = ec;
+    done = true;
+  });
+  run_until(ioc, done, kTimeout);
+  if (error) throw std::runtime_error("TLS handshake: " + error.message());
+}
+
+std::string host(const Endpoint& endpoint) { return "127.0.0.1:" + std::to_string(endpoint.port); }
 
 template <typename Stream>
 HttpResult exchange(net::io_context& ioc, Stream& stream, http::request<http::string_body>& req) {
@@ -71,11 +100,18 @@ std::string HttpResult::error_code() const {
   return j["error"].value("code", "");
 }
 
-HttpClient::HttpClient(int port, bool tls) : port_(port), tls_(tls) {}
+std::string Endpoint::origin() const { return (tls ? "https://" : "http://") + host(*this); }
+
+HttpClient::HttpClient(int port, bool tls) : HttpClient(Endpoint{port, tls}) {}
+HttpClient::HttpClient(Endpoint endpoint, bool send_origin)
+    : endpoint_(std::move(endpoint)), send_origin_(send_origin) {}
 HttpClient::~HttpClient() = default;
 
-HttpResult HttpClient::post(const std::string& target, const nlohmann::json& body) {
-  return request("POST", target, body.dump(), {{"Content-Type", "application/json"}});
+HttpResult HttpClient::post(const std::string& target, const nlohmann::json& body,
+                            const std::map<std::string, std::string>& headers) {
+  auto all = headers;
+  all.emplace("Content-Type", "application/json");
+  return request("POST", target, body.dump(), all);
 }
 
 HttpResult HttpClient::request(const std::string& method, const std::string& target,
@@ -83,33 +119,31 @@ HttpResult HttpClient::request(const std::string& method, const std::string& tar
                                const std::map<std::string, std::string>& headers) {
   net::io_context ioc;
   http::request<http::string_body> req{http::string_to_verb(method), target, 11};
-  req.set(http::field::host, "127.0.0.1:" + std::to_string(port_));
+  req.set(http::field::host, host(endpoint_));
+  if (send_origin_ && method != "GET" && method != "HEAD") {
+    req.set(http::field::origin, endpoint_.origin());
+  }
   if (!cookie_.empty()) req.set(http::field::cookie, cookie_);
   for (const auto& [name, value] : headers) req.set(name, value);
   req.body() = body;
   req.keep_alive(false);
   req.prepare_payload();
-  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"),
-                               static_cast<unsigned short>(port_));
   HttpResult result;
-  if (tls_) {
-    ssl::context ctx(ssl::context::tls_client);
-    ctx.set_verify_mode(ssl::verify_none);  // the test server's certificate is self-signed
-    beast::ssl_stream<beast::tcp_stream> stream(ioc, ctx);
-    beast::get_lowest_layer(stream).connect(endpoint);
-    stream.handshake(ssl::stream_base::client);
+  if (endpoint_.tls) {
+    const auto ctx = client_tls_context();
+    beast::ssl_stream<beast::tcp_stream> stream(ioc, *ctx);
+    connect_from(beast::get_lowest_layer(stream).socket(), endpoint_);
+    tls_handshake(ioc, stream);
     result = exchange(ioc, stream, req);
   } else {
     beast::tcp_stream stream(ioc);
-    stream.connect(endpoint);
+    connect_from(stream.socket(), endpoint_);
     result = exchange(ioc, stream, req);
   }
   // Keep the session cookie the server sets, and forget it when the server clears it.
   const auto it = result.headers.find("set-cookie");
   if (it != result.headers.end()) {
-    const auto& value = it->second;
-    const auto end = value.find(';');
-    const std::string pair = value.substr(0, end);
+    const std::string pair = it->second.substr(0, it->second.find(';'));
     cookie_ = pair.size() > std::string("blockfog_session=").size() ? pair : "";
   }
   return result;
@@ -117,89 +151,114 @@ HttpResult HttpClient::request(const std::string& method, const std::string& tar
 
 struct WsClient::Impl {
   net::io_context ioc;
-  websocket::stream<beast::tcp_stream> ws{ioc};
+  std::shared_ptr<ssl::context> tls_context;
+  std::unique_ptr<websocket::stream<beast::tcp_stream>> plain;
+  std::unique_ptr<websocket::stream<beast::ssl_stream<beast::tcp_stream>>> secure;
   beast::flat_buffer buffer;
   int refused_status = 0;
   bool closed = true;
+
+  // Calls `f` with whichever stream is open (connect() made one).
+  template <typename F>
+  void with_stream(F&& f) {
+    if (secure) {
+      f(*secure);
+    } else {
+      f(*plain);
+    }
+  }
+  // Closes the socket without a close handshake.
+  void drop() {
+    if (!plain && !secure) return;
+    beast::error_code ignored;
+    with_stream([&](auto& ws) { beast::get_lowest_layer(ws).socket().close(ignored); });
+    closed = true;
+  }
 };
 
 WsClient::WsClient() : impl_(std::make_unique<Impl>()) {}
 WsClient::~WsClient() {
-  if (!impl_->closed) {
-    beast::error_code ignored;
-    beast::get_lowest_layer(impl_->ws).socket().close(ignored);
-  }
+  if (!impl_->closed) impl_->drop();
 }
 
-bool WsClient::connect(int port, const std::string& target, const std::string& cookie,
-                       const std::string& origin) {
-  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"),
-                               static_cast<unsigned short>(port));
-  beast::get_lowest_layer(impl_->ws).connect(endpoint);
-  beast::get_lowest_layer(impl_->ws).socket().set_option(tcp::no_delay(true));
-  impl_->ws.set_option(
-      websocket::stream_base::decorator([cookie, origin](websocket::request_type& req) {
-        if (!cookie.empty()) req.set(http::field::cookie, cookie);
-        if (!origin.empty()) req.set(http::field::origin, origin);
-      }));
-  impl_->ws.read_message_max(64 * 1024 * 1024);
+bool WsClient::connect(const Endpoint& endpoint, const std::string& target,
+                       const std::string& cookie, const std::string& origin) {
+  auto& impl = *impl_;
+  if (endpoint.tls) {
+    impl.tls_context = client_tls_context();
+    impl.secure = std::make_unique<websocket::stream<beast::ssl_stream<beast::tcp_stream>>>(
+        impl.ioc, *impl.tls_context);
+    connect_from(beast::get_lowest_layer(*impl.secure).socket(), endpoint);
+    tls_handshake(impl.ioc, impl.secure->next_layer());
+  } else {
+    impl.plain = std::make_unique<websocket::stream<beast::tcp_stream>>(impl.ioc);
+    connect_from(beast::get_lowest_layer(*impl.plain).socket(), endpoint);
+  }
   websocket::response_type response;
   bool done = false;
   beast::error_code error;
-  impl_->ws.async_handshake(response, "127.0.0.1:" + std::to_string(port), target,
-                            [&](beast::error_code ec) {
-                              error = ec;
-                              done = true;
-                            });
-  run_until(impl_->ioc, done, kTimeout);
+  impl.with_stream([&](auto& ws) {
+    ws.set_option(websocket::stream_base::decorator([cookie, origin](websocket::request_type& req) {
+      if (!cookie.empty()) req.set(http::field::cookie, cookie);
+      if (!origin.empty()) req.set(http::field::origin, origin);
+    }));
+    ws.read_message_max(64 * 1024 * 1024);
+    ws.async_handshake(response, host(endpoint), target, [&](beast::error_code ec) {
+      error = ec;
+      done = true;
+    });
+  });
+  run_until(impl.ioc, done, kTimeout);
   if (error) {
-    impl_->refused_status = static_cast<int>(response.result_int());
+    impl.refused_status = static_cast<int>(response.result_int());
     return false;
   }
-  impl_->closed = false;
+  impl.closed = false;
   return true;
 }
 
 int WsClient::refused_status() const { return impl_->refused_status; }
 
-void WsClient::send(const std::string& text) {
+bool WsClient::send(const std::string& text) {
+  if (impl_->closed) return false;
   bool done = false;
   beast::error_code error;
-  impl_->ws.text(true);
-  impl_->ws.async_write(net::buffer(text), [&](beast::error_code ec, std::size_t) {
-    error = ec;
-    done = true;
+  impl_->with_stream([&](auto& ws) {
+    ws.text(true);
+    ws.async_write(net::buffer(text), [&](beast::error_code ec, std::size_t) {
+      error = ec;
+      done = true;
+    });
   });
   run_until(impl_->ioc, done, kTimeout);
   if (error) impl_->closed = true;
+  return !error;
 }
 
 std::optional<std::string> WsClient::read(std::chrono::milliseconds timeout) {
-  if (impl_->closed) return std::nullopt;
+  auto& impl = *impl_;
+  if (impl.closed) return std::nullopt;
   bool done = false;
   beast::error_code error;
-  impl_->ws.async_read(impl_->buffer, [&](beast::error_code ec, std::size_t) {
-    error = ec;
-    done = true;
+  impl.with_stream([&](auto& ws) {
+    ws.async_read(impl.buffer, [&](beast::error_code ec, std::size_t) {
+      error = ec;
+      done = true;
+    });
   });
-  impl_->ioc.restart();
+  impl.ioc.restart();
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!done && impl_->ioc.run_one_until(deadline) > 0) {
+  while (!done && impl.ioc.run_one_until(deadline) > 0) {
   }
-  if (!done) {
-    // Abandon the read: a stream with a cancelled read is not reusable, so close it.
-    beast::get_lowest_layer(impl_->ws).cancel();
-    impl_->ioc.restart();
-    impl_->ioc.run_for(std::chrono::seconds(1));
-    impl_->closed = true;
+  if (!done || error) {
+    // A stream whose read was abandoned is not reusable: close it, and let the read finish.
+    impl.drop();
+    impl.ioc.restart();
+    impl.ioc.run_for(std::chrono::seconds(1));
     return std::nullopt;
   }
-  if (error) {
-    impl_->closed = true;
-    return std::nullopt;
-  }
-  std::string text = beast::buffers_to_string(impl_->buffer.data());
-  impl_->buffer.consume(impl_->buffer.size());
+  std::string text = beast::buffers_to_string(impl.buffer.data());
+  impl.buffer.consume(impl.buffer.size());
   return text;
 }
 
@@ -208,12 +267,14 @@ bool WsClient::is_closed() const { return impl_->closed; }
 void WsClient::close() {
   if (impl_->closed) return;
   bool done = false;
-  impl_->ws.async_close(websocket::close_code::normal, [&](beast::error_code) { done = true; });
+  impl_->with_stream([&](auto& ws) {
+    ws.async_close(websocket::close_code::normal, [&](beast::error_code) { done = true; });
+  });
   try {
     run_until(impl_->ioc, done, std::chrono::seconds(5));
   } catch (const std::exception&) {
   }
-  impl_->closed = true;
+  impl_->drop();
 }
 
 }  // namespace blockfog::server::testing

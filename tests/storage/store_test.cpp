@@ -396,5 +396,47 @@ TEST_F(StoreTest, FailedLoginsCountPerKeyWithinTheWindow) {
   EXPECT_EQ(store().prune_failed_logins(kNow + 3 + window, window), 1);  // the address's
 }
 
+TEST_F(StoreTest, ObserverChatIsChosenAtCreationAndNeverChanges) {
+  const std::int64_t creator = account("wallace");
+  const std::int64_t plain = store().create_game(new_game(creator), kNow).id;
+  NewGame chatty = new_game(creator);
+  chatty.observer_chat = true;
+  const std::int64_t open_chat = store().create_game(chatty, kNow).id;
+  EXPECT_FALSE(store().find_game(plain)->observer_chat);
+  EXPECT_TRUE(store().find_game(open_chat)->observer_chat);
+  EXPECT_TRUE(store().list_open_public_games().front().observer_chat);
+  EXPECT_THROW(store().database().exec("UPDATE games SET observer_chat = 1 WHERE id = " +
+                                       std::to_string(plain)),
+               ConstraintError);
+  EXPECT_FALSE(store().find_game(plain)->observer_chat);
+}
+
+// --- housekeeping -------------------------------------------------------------------------
+
+TEST_F(StoreTest, PurgeDeletesExpiredSessionsAndOldLoginFailuresOnly) {
+  const std::int64_t id = account("wallace");
+  const std::int64_t hour = 60 * kMinute;
+  store().create_session("expired", id, kNow - hour, kNow - kMinute);
+  store().create_session("expires-now", id, kNow - hour, kNow);
+  store().create_session("alive", id, kNow - hour, kNow + 20 * kMinute);
+  store().record_failed_login("user:old", kNow - hour, hour);  // its window opened an hour ago
+  store().record_failed_login("register:192.0.2.1", kNow - hour + 1, hour);
+  store().record_failed_login("ip:192.0.2.2", kNow, 15 * kMinute);
+
+  EXPECT_EQ(store().purge_stale(kNow, hour), (Purged{2, 1}));
+  EXPECT_EQ(store().find_session("alive", kNow)->account_id, id);
+  // Gone, not merely outside the window: a longer window no longer counts it.
+  EXPECT_EQ(store().failed_login_count("user:old", kNow, 10 * hour), 0);
+  EXPECT_EQ(store().failed_login_count("register:192.0.2.1", kNow, hour), 1);
+  EXPECT_EQ(store().failed_login_count("ip:192.0.2.2", kNow, hour), 1);
+  EXPECT_EQ(store().purge_stale(kNow, hour), (Purged{0, 0}));  // nothing left to do
+
+  EXPECT_EQ(store().purge_stale(kNow + 1, hour), (Purged{0, 1}));
+  EXPECT_EQ(store().failed_login_count("register:192.0.2.1", kNow + 1, 10 * hour), 0);
+  EXPECT_EQ(store().purge_stale(kNow + hour, hour), (Purged{1, 1}));
+  EXPECT_EQ(store().find_session("alive", kNow), std::nullopt);
+  EXPECT_EQ(store().failed_login_count("ip:192.0.2.2", kNow + hour, 10 * hour), 0);
+}
+
 }  // namespace
 }  // namespace blockfog::storage

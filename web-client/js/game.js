@@ -1,6 +1,7 @@
 // A live game page: one WebSocket, the latest view, and the panels drawn from it. Only the
 // view's legal actions are offered; an action is sent with the seq of the view it came from.
 import { h, clear } from './dom.js';
+import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
 import { classify, destinations, describe } from './actions.js';
 import { Connection } from './connection.js';
@@ -14,8 +15,35 @@ import { SIDE_NAME } from './board.js';
 
 const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
 
+// The server answers a game it does not show this visitor (an invite-only game to anybody but
+// its players) as not found, and refuses its WebSocket: say so instead of reconnecting forever.
+function renderUnavailable(root, gameId, me) {
+  clear(root).append(h('section', { class: 'panel game-unavailable', role: 'alert' },
+    h('h1', {}, `Game ${gameId}`),
+    h('p', {}, me
+      ? 'This game is private to its players, or it does not exist.'
+      : 'This game is private, or it does not exist. If you play in it, log in to open it; '
+        + 'if you were invited, open your invitation link.'),
+    h('a', { class: 'button', href: '#/' }, me ? 'Back to the lobby' : 'Log in')));
+}
+
+// The game's details, or null when the server does not show it to this visitor. Any other
+// failure (the network) is left to the connection's reconnecting.
+async function gameDetails(gameId) {
+  try {
+    return (await api.game(gameId)).game;
+  } catch (ex) {
+    if (ex.status === 404) return null;
+    return {};
+  }
+}
+
 export async function openGame(root, { gameId, observe = false, me = null }) {
-  const data = await loadGameData();
+  const [data, details] = await Promise.all([loadGameData(), gameDetails(gameId)]);
+  if (!details) {
+    renderUnavailable(root, gameId, me);
+    return () => {};
+  }
   const st = {
     view: null, seq: 0, ref: null, refs: 0, role: 'observer', welcome: null, chatMax: 0, selected: null,
     pending: false, choice: null, notice: '', views: 0,
@@ -160,7 +188,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
         h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
           'Download the record')));
     }
-    chatForm.hidden = st.role === 'observer';
+    // Observers write only when the game allows it, and only when logged in.
+    chatForm.hidden = st.role === 'observer' && !(me && details.observer_chat);
   }
 
   function onMessage(msg) {

@@ -72,13 +72,15 @@ function createForm(data, scenarios, onCreated) {
   const vis = h('select', {}, h('option', { value: 'public' }, 'Public: listed in open games'),
     h('option', { value: 'invite' }, 'Invite link only'));
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
+  const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
   const err = h('p', { class: 'error', role: 'alert' });
   return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
     e.preventDefault();
     err.textContent = '';
     try {
       const res = await api.createGame({ scenario: scen.value, side: side.value,
-        visibility: vis.value, options: { schiltroms: schiltroms.checked } });
+        visibility: vis.value, options: { schiltroms: schiltroms.checked },
+        observer_chat: observerChat.checked });
       onCreated(res);
     } catch (ex) {
       err.textContent = ex.message;
@@ -90,6 +92,8 @@ function createForm(data, scenarios, onCreated) {
   field('create-visibility', 'Who may join', vis),
   h('div', { class: 'field check' }, schiltroms,
     h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
+  h('div', { class: 'field check' }, observerChat,
+    h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
   h('button', { type: 'submit' }, 'Create game'), err);
 }
 
