@@ -236,29 +236,32 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   commit->arrived = arrived;
   committing_ = true;
 
-  db_.post([self = shared_from_this(), commit](storage::Store& store) {
-    try {
-      const auto now = now_ms();
-      std::optional<std::string_view> snapshot;
-      if (commit->snapshot_json) snapshot = *commit->snapshot_json;
-      store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
-                          commit->state_hash, now, snapshot, commit->views.versions());
-      commit->appended = true;
-      if (commit->result_json) {
-        store.set_game_status(self->id_, storage::GameStatus::Finished, now, *commit->result_json);
-      }
-    } catch (const std::exception& e) {
-      commit->error = e.what();
-    }
-  }, [self = shared_from_this(), commit](bool stored) {
-    // Only now is the action durable (its group's COMMIT returned), so only now may anyone
-    // hear of it.
-    if (!stored && commit->appended) {
-      commit->appended = false;
-      commit->error = "the group commit holding the action failed";
-    }
-    self->strand_([self, commit] { self->committed(commit); });
-  });
+  db_.post(
+      [self = shared_from_this(), commit](storage::Store& store) {
+        try {
+          const auto now = now_ms();
+          std::optional<std::string_view> snapshot;
+          if (commit->snapshot_json) snapshot = *commit->snapshot_json;
+          store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
+                              commit->state_hash, now, snapshot, commit->views.versions());
+          commit->appended = true;
+          if (commit->result_json) {
+            store.set_game_status(self->id_, storage::GameStatus::Finished, now,
+                                  *commit->result_json);
+          }
+        } catch (const std::exception& e) {
+          commit->error = e.what();
+        }
+      },
+      [self = shared_from_this(), commit](bool stored) {
+        // Only now is the action durable (its group's COMMIT returned), so only now may anyone
+        // hear of it.
+        if (!stored && commit->appended) {
+          commit->appended = false;
+          commit->error = "the group commit holding the action failed";
+        }
+        self->strand_([self, commit] { self->committed(commit); });
+      });
 }
 
 void Room::committed(const std::shared_ptr<Commit>& commit) {
@@ -331,30 +334,32 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
 void Room::send_chat_since(const RoomClient* client, std::int64_t since) {
   auto rows = std::make_shared<std::vector<protocol::ChatLine>>();
   // Sent once committed: a line read inside the group may be one of the group's own writes.
-  db_.post([self = shared_from_this(), since, rows](storage::Store& store) {
-    try {
-      std::map<std::int64_t, std::string> names;
-      for (const auto& row : store.list_chat(self->id_, since, 500)) {
-        std::optional<std::string> user;
-        if (row.account_id) {
-          auto& name = names[*row.account_id];
-          if (name.empty()) {
-            const auto account = store.find_account_by_id(*row.account_id);
-            name = account ? account->username : "?";
+  db_.post(
+      [self = shared_from_this(), since, rows](storage::Store& store) {
+        try {
+          std::map<std::int64_t, std::string> names;
+          for (const auto& row : store.list_chat(self->id_, since, 500)) {
+            std::optional<std::string> user;
+            if (row.account_id) {
+              auto& name = names[*row.account_id];
+              if (name.empty()) {
+                const auto account = store.find_account_by_id(*row.account_id);
+                name = account ? account->username : "?";
+              }
+              user = name;
+            }
+            rows->push_back({row.id, row.role, user, row.text, row.created_at});
           }
-          user = name;
+        } catch (const std::exception& e) {
+          log_error("game " + std::to_string(self->id_) + " chat history: " + e.what());
         }
-        rows->push_back({row.id, row.role, user, row.text, row.created_at});
-      }
-    } catch (const std::exception& e) {
-      log_error("game " + std::to_string(self->id_) + " chat history: " + e.what());
-    }
-  }, [self = shared_from_this(), client, rows](bool stored) {
-    if (!stored || rows->empty()) return;
-    self->strand_([self, client, rows] {
-      for (const auto& line : *rows) self->send(client, line);
-    });
-  });
+      },
+      [self = shared_from_this(), client, rows](bool stored) {
+        if (!stored || rows->empty()) return;
+        self->strand_([self, client, rows] {
+          for (const auto& line : *rows) self->send(client, line);
+        });
+      });
 }
 
 void Room::send(const RoomClient* client, const protocol::ServerMessage& message) {

@@ -45,10 +45,10 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress(std::array<std::uint32
   // The instructions keep the state as two halves, ABEF and CDGH (from the words A..H).
   __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[0]));
   __m128i efgh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[4]));
-  abcd = _mm_shuffle_epi32(abcd, 0xB1);                 // C D A B (high to low: ...)
-  efgh = _mm_shuffle_epi32(efgh, 0x1B);                 // E F G H
-  __m128i abef = _mm_alignr_epi8(abcd, efgh, 8);        // A B E F
-  __m128i cdgh = _mm_blend_epi16(efgh, abcd, 0xF0);     // C D G H
+  abcd = _mm_shuffle_epi32(abcd, 0xB1);              // C D A B (high to low: ...)
+  efgh = _mm_shuffle_epi32(efgh, 0x1B);              // E F G H
+  __m128i abef = _mm_alignr_epi8(abcd, efgh, 8);     // A B E F
+  __m128i cdgh = _mm_blend_epi16(efgh, abcd, 0xF0);  // C D G H
   // Message words are big-endian: reverse the bytes of each 32-bit word.
   const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
 
@@ -58,8 +58,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress(std::array<std::uint32
     for (int g = 0; g < 16; ++g) {
       __m128i& slot = w[g % 4];
       if (g < 4) {
-        slot = _mm_shuffle_epi8(
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 16 * g)), swap);
+        slot = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 16 * g)),
+                                swap);
       } else {
         // FIPS 180-4 §6.2.2 step 1, four words at once: W[t-16] + s0(W[t-15]) (msg1), plus
         // W[t-7..t-4], then s1 of W[t-2] and W[t-1] (msg2).
@@ -70,7 +70,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress(std::array<std::uint32
         slot = _mm_add_epi32(slot, _mm_alignr_epi8(w1, w2, 4));
         slot = _mm_sha256msg2_epu32(slot, w1);
       }
-      __m128i words = _mm_add_epi32(slot, _mm_load_si128(reinterpret_cast<const __m128i*>(kK + 4 * g)));
+      __m128i words =
+          _mm_add_epi32(slot, _mm_load_si128(reinterpret_cast<const __m128i*>(kK + 4 * g)));
       cdgh = _mm_sha256rnds2_epu32(cdgh, abef, words);  // two rounds
       words = _mm_shuffle_epi32(words, 0x0E);
       abef = _mm_sha256rnds2_epu32(abef, cdgh, words);  // two more

@@ -70,7 +70,8 @@ TEST(Database, ReadOnlyConnectionRefusesWrites) {
 TEST(CachedStatement, IsReusedWithFreshBindingsAndEndsItsReadWhenReturned) {
   testing::TempDir dir;
   Database db(dir.file("db.sqlite"));
-  db.exec("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+  db.exec(
+      "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b')");
   const std::string select = "SELECT count(*), max(v), ?1 FROM t";
   {
     auto first = db.cached(select);
