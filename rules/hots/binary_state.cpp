@@ -1,5 +1,6 @@
 #include "rules/hots/binary_state.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "rules/hots/serialize.h"
@@ -12,6 +13,23 @@ constexpr std::string_view kMagic = "hots-bin-1";
 void put(std::string& out, std::uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
+
+// put() and append() into room the caller made.
+class ByteWriter {
+ public:
+  explicit ByteWriter(char* at) : at_(at) {}
+  void put(std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) *at_++ = static_cast<char>((value >> (8 * i)) & 0xff);
+  }
+  template <typename It>
+  void append(It begin, It end) {
+    for (; begin != end; ++begin) *at_++ = static_cast<char>(*begin);
+  }
+  char* at() const { return at_; }
+
+ private:
+  char* at_;
+};
 
 // Reads what put() wrote, in the same order; a short input is a format error.
 class Reader {
@@ -128,24 +146,30 @@ Position read_position(Reader& in) {
 }  // namespace
 
 void append_position(std::string& out, const Position& p) {
+  // Every field takes at most its own size here, so the position's size bounds its bytes;
+  // they are stored through a pointer into room made once (state_hash writes every undo
+  // point on each call, and pushing them byte by byte was most of its cost).
+  const std::size_t start = out.size();
+  out.resize(start + sizeof(Position));
+  ByteWriter w(out.data() + start);
   for (const auto& b : p.blocks) {
     for (int v : {int(b.loc), int(b.strength), int(b.moved), int(b.reserve), int(b.entry),
                   int(b.acted), int(b.arrival_hidden)}) {
-      put(out, static_cast<std::uint64_t>(v), 1);
+      w.put(static_cast<std::uint64_t>(v), 1);
     }
   }
   for (const auto& c : p.cards) {
-    put(out, static_cast<int>(c.place), 1);
-    put(out, c.holder, 1);
-    put(out, c.turn, 1);
+    w.put(static_cast<int>(c.place), 1);
+    w.put(c.holder, 1);
+    w.put(c.turn, 1);
   }
   for (const auto& m : p.battles) {
-    put(out, m.attacker, 1);
-    put(out, m.main_origin, 1);
-    put(out, m.main_border, 1);
+    w.put(m.attacker, 1);
+    w.put(m.main_origin, 1);
+    w.put(m.main_border, 1);
   }
-  for (const auto& side : p.crossings) out.append(side.begin(), side.end());
-  out.append(p.border_use.begin(), p.border_use.end());
+  for (const auto& side : p.crossings) w.append(side.begin(), side.end());
+  w.append(p.border_use.begin(), p.border_use.end());
   for (int v : {int(p.scenario),
                 int(p.schiltroms),
                 int(p.turn),
@@ -188,13 +212,16 @@ void append_position(std::string& out, const Position& p) {
                 int(p.in_defection),
                 static_cast<int>(p.end_reason),
                 int(p.winner)}) {
-    put(out, static_cast<std::uint64_t>(v), 1);
+    w.put(static_cast<std::uint64_t>(v), 1);
   }
-  out.append(p.winter.rp.begin(), p.winter.rp.end());
-  put(out, p.year, 2);
-  put(out, p.activated, 4);
-  put(out, p.winter.placed, 2);
-  put(out, p.defection_areas, 4);
+  w.append(p.winter.rp.begin(), p.winter.rp.end());
+  w.put(p.year, 2);
+  w.put(p.activated, 4);
+  w.put(p.winter.placed, 2);
+  w.put(p.defection_areas, 4);
+  const auto written = static_cast<std::size_t>(w.at() - (out.data() + start));
+  if (written > sizeof(Position)) std::abort();  // a field wider than its own size: a bug here
+  out.resize(start + written);
 }
 
 void encode_state(const State& s, std::string& out) {

@@ -288,7 +288,7 @@ State state_from_json(const json& j) {
 
 std::string state_hash(const State& s) {
   std::string bytes;
-  bytes.reserve(2048 + s.log.size() * 8);
+  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (sizeof(Position) + 5));
   bytes.append("hots-state-1");
   append_position(bytes, s);
   const auto& stream = s.rng.stream();
@@ -305,10 +305,11 @@ std::string state_hash(const State& s) {
     bytes.push_back(static_cast<char>(o.value));
   }
   for (const auto& e : s.log) {
-    for (int v : {static_cast<int>(e.kind), static_cast<int>(e.audience), int(e.a), int(e.b),
-                  int(e.c), int(e.d), e.n & 0xff, (e.n >> 8) & 0xff}) {
-      bytes.push_back(static_cast<char>(v));
-    }
+    const char entry[8] = {static_cast<char>(e.kind), static_cast<char>(e.audience),
+                           static_cast<char>(e.a),    static_cast<char>(e.b),
+                           static_cast<char>(e.c),    static_cast<char>(e.d),
+                           static_cast<char>(e.n & 0xff), static_cast<char>((e.n >> 8) & 0xff)};
+    bytes.append(entry, sizeof entry);
   }
   for (const auto& point : s.undo) {
     append_position(bytes, point.position);
