@@ -102,7 +102,9 @@ test('undo, an event card and the winter, all by clicking', async () => {
       await p.page.screenshot({ path: path.join(shots, 'winter.png') });
       winterShot = true;
     }
-    const what = await clickRandomAction(p, { preferEvents: true, avoid: ['decline'] });
+    // Event cards only once a move was undone: when both players play one the year ends at
+    // once (RULES 3.3), and always preferring them ended year after year without a move phase.
+    const what = await clickRandomAction(p, { preferEvents: undone, avoid: ['decline'] });
     history.push(`${p.name} in ${phase}: ${what}`);
     if (isEvent && !/Decline/.test(what)) eventClicks += 1;
     if (isWinter) winterClicks += 1;
