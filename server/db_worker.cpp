@@ -91,7 +91,7 @@ void DbWorker::run_group(std::vector<Entry>& group) {
   // Opens the group's transaction; if even that fails, each task runs on its own.
   const auto begin = [&db]() {
     try {
-      db.exec("BEGIN IMMEDIATE");
+      db.cached("BEGIN IMMEDIATE")->run();
       return true;
     } catch (const std::exception& e) {
       log_error(std::string("storage: cannot begin a transaction: ") + e.what());
@@ -99,29 +99,31 @@ void DbWorker::run_group(std::vector<Entry>& group) {
     }
   };
   std::size_t open_from = 0;  // first task in the open transaction
-  bool open = begin();
+  // A lone task needs no group: its own transaction (or statement) commits it, as before.
+  bool open = group.size() > 1 && begin();
   for (std::size_t i = 0; i < group.size(); ++i) {
     try {
       group[i].task(*store_);
     } catch (const std::exception& e) {
       log_error(std::string("storage task failed: ") + e.what());
     }
+    const bool more = i + 1 < group.size();
     if (!open) {
       finish(i, i + 1, true);  // autocommit: what it wrote is committed already
       open_from = i + 1;
-      open = begin();
+      open = more && begin();
     } else if (!db.is_in_transaction()) {
       // SQLite rolled the whole transaction back (I/O error, disk full): every task of it so
       // far lost its writes.
       finish(open_from, i + 1, false);
       open_from = i + 1;
-      open = begin();
+      open = more && begin();
     }
   }
   if (!open) return;
   bool committed = false;
   try {
-    db.exec("COMMIT");
+    db.cached("COMMIT")->run();
     committed = true;
   } catch (const std::exception& e) {
     log_error(std::string("storage: commit failed: ") + e.what());

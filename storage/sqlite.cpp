@@ -275,8 +275,10 @@ std::optional<std::string> Statement::column_optional_text(int column) const {
 
 // --- Transaction ------------------------------------------------------------------------
 
+// The four statements are prepared once per connection (Database::cached): a transaction per
+// action would otherwise parse two of them each time.
 Transaction::Transaction(Database& db) : db_(&db), nested_(db.is_in_transaction()) {
-  db_->exec(nested_ ? "SAVEPOINT blockfog_nested" : "BEGIN IMMEDIATE");
+  db_->cached(nested_ ? "SAVEPOINT blockfog_nested" : "BEGIN IMMEDIATE")->run();
 }
 
 Transaction::~Transaction() {
@@ -293,7 +295,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  db_->exec(nested_ ? "RELEASE blockfog_nested" : "COMMIT");
+  db_->cached(nested_ ? "RELEASE blockfog_nested" : "COMMIT")->run();
   done_ = true;
 }
 
