@@ -1,5 +1,9 @@
 #include "rules/hots/phases.h"
 
+#include <array>
+#include <bit>
+#include <cstdint>
+
 // Move phase: RULES 4 (group moves, paths, limits, the Anglo-Scottish border, battles created
 // by movement, pinning, border-use record, Truce restrictions, the Norse).
 
@@ -217,14 +221,27 @@ void move_legal(const State& s, Side side, ActionList& out) {
     out.push_back(simple(ActionKind::Stop));
     return;
   }
+  // The first step's rules (4.3.2) read the area, never the block: blocks starting from the
+  // same area have the same first steps, found once per area as a bit per neighbour (an area
+  // has at most kAreaCount - 1 neighbours, one border per pair) and listed in neighbour order.
+  std::array<std::uint32_t, kAreaCount> first_steps;
+  std::uint32_t known = 0;
   const int first = first_block(side);  // only this side's blocks can start
   for (int b = first; b < first + kBlocksPerSide; ++b) {
     if (!rules.can_start(static_cast<BlockId>(b))) continue;
     const AreaId at = s.blocks[b].loc;
-    const bool enemy_here = rules.has_enemy(at);
-    for (const auto& n : data.areas[at].neighbors) {
-      if (rules.can_step(enemy_here, kNone, n))
-        out.push_back(move(static_cast<BlockId>(b), n.area));
+    const auto& neighbors = data.areas[at].neighbors;
+    if (!((known >> at) & 1U)) {
+      const bool enemy_here = rules.has_enemy(at);
+      std::uint32_t steps = 0;
+      for (std::size_t i = 0; i < neighbors.size(); ++i) {
+        steps |= rules.can_step(enemy_here, kNone, neighbors[i]) ? 1U << i : 0U;
+      }
+      first_steps[at] = steps;
+      known |= 1U << at;
+    }
+    for (std::uint32_t steps = first_steps[at]; steps != 0; steps &= steps - 1) {
+      out.push_back(move(static_cast<BlockId>(b), neighbors[std::countr_zero(steps)].area));
     }
   }
   if (rules.norse_can_move()) {
