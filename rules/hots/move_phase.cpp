@@ -55,13 +55,28 @@ class StepRules {
     return true;
   }
 
-  // RULES 4.2 and 4.1.4: may block `b` of the side begin a land move now?
-  bool can_start(BlockId b) const {
-    const auto& block = p_.blocks[b];
-    if (block.loc >= kAreaCount || block.moved || block.reserve) return false;
-    if (b == data_.norse) return false;  // 4.10
-    if (!mp_left_ && !is_activated(p_, block.loc)) return false;
-    return !has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, side_of(side_));
+  // RULES 4.2 and 4.1.4: the side's blocks that may begin a land move now, a bit per block
+  // (bit i: block first_block(side) + i). Gathered without branches, then pinning (4.7) is
+  // checked only for blocks in areas holding enemies: on random positions the per-block tests
+  // mispredict.
+  std::uint32_t startable() const {
+    const int first = first_block(side_of(side_));
+    std::uint32_t bits = 0;
+    for (int i = 0; i < kBlocksPerSide; ++i) {
+      const auto& block = p_.blocks[first + i];
+      const unsigned loc = block.loc;  // at most kDead, below 32
+      const bool area_ok = mp_left_ || ((p_.activated >> loc) & 1U);
+      const bool can = (loc < kAreaCount) & !block.moved & !block.reserve & area_ok;
+      bits |= static_cast<std::uint32_t>(can) << i;
+    }
+    const int norse = data_.norse - first;  // 4.10: the Norse move by sea only
+    if (norse >= 0 && norse < kBlocksPerSide) bits &= ~(1U << norse);
+    for (auto left = bits; left != 0; left &= left - 1) {
+      const int i = std::countr_zero(left);
+      const AreaId at = p_.blocks[first + i].loc;
+      if (has_enemy(at) && !pin_allows_leaving(p_, at, side_of(side_))) bits &= ~(1U << i);
+    }
+    return bits;
   }
 
   bool norse_can_move() const {
@@ -227,8 +242,8 @@ void move_legal(const State& s, Side side, ActionList& out) {
   std::array<std::uint32_t, kAreaCount> first_steps;
   std::uint32_t known = 0;
   const int first = first_block(side);  // only this side's blocks can start
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (!rules.can_start(static_cast<BlockId>(b))) continue;
+  for (auto blocks = rules.startable(); blocks != 0; blocks &= blocks - 1) {  // in block order
+    const int b = first + std::countr_zero(blocks);
     const AreaId at = s.blocks[b].loc;
     const auto& neighbors = data.areas[at].neighbors;
     if (!((known >> at) & 1U)) {
