@@ -109,7 +109,6 @@ Words block_words(const Words& input) {
   return x;
 }
 
-
 #endif
 
 }  // namespace
