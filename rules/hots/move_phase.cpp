@@ -99,8 +99,9 @@ class StepRules {
     std::uint32_t bits = 0;
     for (int i = 0; i < kBlocksPerSide; ++i) {
       const auto& block = p_.blocks[first + i];
-      const unsigned loc = block.loc;  // at most kDead, below 32
-      const bool area_ok = mp_left_ || ((p_.activated >> loc) & 1U);
+      const unsigned loc = block.loc;
+      // Masked so that the shift stays defined for any place; only map areas count below.
+      const bool area_ok = mp_left_ || ((p_.activated >> (loc & 31U)) & 1U);
       const bool can = (loc < kAreaCount) & !block.moved & !block.reserve & area_ok;
       bits |= static_cast<std::uint32_t>(can) << i;
     }
