@@ -1,11 +1,5 @@
 #include "rules/hots/phases.h"
 
-#include <algorithm>
-#include <array>
-#include <bit>
-#include <cstdint>
-#include <span>
-
 // Move phase: RULES 4 (group moves, paths, limits, the Anglo-Scottish border, battles created
 // by movement, pinning, border-use record, Truce restrictions, the Norse).
 
@@ -26,39 +20,6 @@ bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
   return own > count_in_area(p, area, core::other_side(side));
 }
 
-// The map as the step rules read it, in a few contiguous arrays (about 600 bytes) instead of
-// GameData's per-area vectors and 48-byte border records: a move query reads it for every
-// border of every area holding a block that may move, and the scattered records cost cache
-// misses there.
-struct StepMap {
-  std::array<std::uint8_t, kAreaCount> neighbor_count{};
-  std::array<std::array<Neighbor, kMaxNeighbors>, kAreaCount> neighbors{};  // data.cpp checks
-  std::array<std::uint8_t, kBorderCount> limit{};                           // the maximum
-  std::uint64_t anglo_scottish = 0;                                         // bit per border
-
-  std::span<const Neighbor> of(AreaId area) const {
-    return {neighbors[area].data(), neighbor_count[area]};
-  }
-};
-
-const StepMap& step_map() {
-  static const StepMap map = [] {
-    const auto& data = game_data();
-    StepMap out;
-    for (AreaId a = 0; a < kAreaCount; ++a) {
-      const auto& neighbors = data.areas[a].neighbors;
-      out.neighbor_count[a] = static_cast<std::uint8_t>(neighbors.size());
-      std::copy(neighbors.begin(), neighbors.end(), out.neighbors[a].begin());
-    }
-    for (BorderId b = 0; b < kBorderCount; ++b) {
-      out.limit[b] = static_cast<std::uint8_t>(data.borders[b].limit);
-      out.anglo_scottish |= std::uint64_t{data.borders[b].anglo_scottish} << b;
-    }
-    return out;
-  }();
-  return map;
-}
-
 // The step rules of RULES 4.3.2 for one side in one position, with what every check reads
 // gathered once per query: a move query asks them for every border of every unmoved block.
 class StepRules {
@@ -66,7 +27,6 @@ class StepRules {
   StepRules(const Position& p, Side side)
       : p_(p),
         data_(game_data()),
-        map_(step_map()),
         side_(index_of(side)),
         enemy_(index_of(core::other_side(side))),
         enemy_areas_(Presence::areas_of(p, core::other_side(side))),
@@ -79,40 +39,25 @@ class StepRules {
   // May a block of the side in `from` (having come from `previous`) cross into `n`?
   // `enemy_here` is has_enemy(from), asked once per block by the caller.
   bool can_step(bool enemy_here, AreaId previous, const Neighbor& n) const {
-    if (n.area == previous) return false;                                     // 4.3.2.5
-    if (p_.crossings[side_][n.border] >= map_.limit[n.border]) return false;  // 4.4
-    if (!mp_left_ && ((map_.anglo_scottish >> n.border) & 1U)) return false;  // 4.1.4
-    if (enemy_here && p_.border_use[n.border] == enemy_) return false;        // 4.3.2.3
-    if (truce_) {                                                             // 4.9
+    const auto& border = data_.borders[n.border];
+    if (n.area == previous) return false;                               // 4.3.2.5
+    if (p_.crossings[side_][n.border] >= border.limit) return false;    // 4.4
+    if (border.anglo_scottish && !mp_left_) return false;               // 4.1.4
+    if (enemy_here && p_.border_use[n.border] == enemy_) return false;  // 4.3.2.3
+    if (truce_) {                                                       // 4.9
       if (has_enemy(n.area)) return false;
       if (scotland_ && n.area == data_.england) return false;
     }
     return true;
   }
 
-  // RULES 4.2 and 4.1.4: the side's blocks that may begin a land move now, a bit per block
-  // (bit i: block first_block(side) + i). Gathered without branches, then pinning (4.7) is
-  // checked only for blocks in areas holding enemies: on random positions the per-block tests
-  // mispredict.
-  std::uint32_t startable() const {
-    const int first = first_block(side_of(side_));
-    std::uint32_t bits = 0;
-    for (int i = 0; i < kBlocksPerSide; ++i) {
-      const auto& block = p_.blocks[first + i];
-      const unsigned loc = block.loc;
-      // Masked so that the shift stays defined for any place; only map areas count below.
-      const bool area_ok = mp_left_ || ((p_.activated >> (loc & 31U)) & 1U);
-      const bool can = (loc < kAreaCount) & !block.moved & !block.reserve & area_ok;
-      bits |= static_cast<std::uint32_t>(can) << i;
-    }
-    const int norse = data_.norse - first;  // 4.10: the Norse move by sea only
-    if (norse >= 0 && norse < kBlocksPerSide) bits &= ~(1U << norse);
-    for (auto left = bits; left != 0; left &= left - 1) {
-      const int i = std::countr_zero(left);
-      const AreaId at = p_.blocks[first + i].loc;
-      if (has_enemy(at) && !pin_allows_leaving(p_, at, side_of(side_))) bits &= ~(1U << i);
-    }
-    return bits;
+  // RULES 4.2 and 4.1.4: may block `b` of the side begin a land move now?
+  bool can_start(BlockId b) const {
+    const auto& block = p_.blocks[b];
+    if (block.loc >= kAreaCount || block.moved || block.reserve) return false;
+    if (b == data_.norse) return false;  // 4.10
+    if (!mp_left_ && !is_activated(p_, block.loc)) return false;
+    return !has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, side_of(side_));
   }
 
   bool norse_can_move() const {
@@ -131,7 +76,6 @@ class StepRules {
  private:
   const Position& p_;
   const GameData& data_;
-  const StepMap& map_;
   std::uint8_t side_;
   std::uint8_t enemy_;
   std::uint32_t enemy_areas_;
@@ -144,7 +88,7 @@ class StepRules {
 bool has_next_step(const Position& p, Side side, AreaId at, AreaId previous) {
   const StepRules rules(p, side);
   const bool enemy_here = rules.has_enemy(at);
-  for (const auto& n : step_map().of(at)) {
+  for (const auto& n : game_data().areas[at].neighbors) {
     if (rules.can_step(enemy_here, previous, n)) return true;
   }
   return false;
@@ -266,34 +210,21 @@ void move_legal(const State& s, Side side, ActionList& out) {
     const bool spent = s.moving.steps >= data.blocks[s.moving.block].movement;  // 4.3.4
     if (!spent) {
       const bool enemy_here = rules.has_enemy(at);
-      for (const auto& n : step_map().of(at)) {
+      for (const auto& n : data.areas[at].neighbors) {
         if (rules.can_step(enemy_here, s.moving.previous, n)) out.push_back(step(n.area));
       }
     }
     out.push_back(simple(ActionKind::Stop));
     return;
   }
-  // The first step's rules (4.3.2) read the area, never the block: blocks starting from the
-  // same area have the same first steps, found once per area as a bit per neighbour (an area
-  // has at most kAreaCount - 1 neighbours, one border per pair) and listed in neighbour order.
-  std::array<std::uint32_t, kAreaCount> first_steps;
-  std::uint32_t known = 0;
   const int first = first_block(side);  // only this side's blocks can start
-  for (auto blocks = rules.startable(); blocks != 0; blocks &= blocks - 1) {  // in block order
-    const int b = first + std::countr_zero(blocks);
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    if (!rules.can_start(static_cast<BlockId>(b))) continue;
     const AreaId at = s.blocks[b].loc;
-    const auto neighbors = step_map().of(at);
-    if (!((known >> at) & 1U)) {
-      const bool enemy_here = rules.has_enemy(at);
-      std::uint32_t steps = 0;
-      for (std::size_t i = 0; i < neighbors.size(); ++i) {
-        steps |= rules.can_step(enemy_here, kNone, neighbors[i]) ? 1U << i : 0U;
-      }
-      first_steps[at] = steps;
-      known |= 1U << at;
-    }
-    for (std::uint32_t steps = first_steps[at]; steps != 0; steps &= steps - 1) {
-      out.push_back(move(static_cast<BlockId>(b), neighbors[std::countr_zero(steps)].area));
+    const bool enemy_here = rules.has_enemy(at);
+    for (const auto& n : data.areas[at].neighbors) {
+      if (rules.can_step(enemy_here, kNone, n))
+        out.push_back(move(static_cast<BlockId>(b), n.area));
     }
   }
   if (rules.norse_can_move()) {
