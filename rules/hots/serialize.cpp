@@ -305,9 +305,9 @@ std::string state_hash(const State& s) {
     bytes.push_back(static_cast<char>(o.value));
   }
   for (const auto& e : s.log) {
-    const char entry[8] = {static_cast<char>(e.kind), static_cast<char>(e.audience),
-                           static_cast<char>(e.a),    static_cast<char>(e.b),
-                           static_cast<char>(e.c),    static_cast<char>(e.d),
+    const char entry[8] = {static_cast<char>(e.kind),     static_cast<char>(e.audience),
+                           static_cast<char>(e.a),        static_cast<char>(e.b),
+                           static_cast<char>(e.c),        static_cast<char>(e.d),
                            static_cast<char>(e.n & 0xff), static_cast<char>((e.n >> 8) & 0xff)};
     bytes.append(entry, sizeof entry);
   }
