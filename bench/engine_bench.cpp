@@ -14,28 +14,28 @@ namespace {
 
 using namespace blockfog;
 
-struct Choice {
-  core::Role role;
-  hots::Action action;
-};
-
-// One random legal game: uniformly among both sides' legal actions, as hots-sim plays.
+// One random legal game: uniformly among both sides' legal actions, as hots-sim plays. The
+// index is drawn over Scotland's list followed by England's (the order hots-sim combines them
+// in) and read from the list it falls in, so the same games are played without copying both
+// lists into one.
 long play_random_game(int scenario, std::uint64_t game) {
   const auto seed = core::sha256("bench:" + std::to_string(game));
   auto state = hots::setup(seed, scenario, hots::Options{});
   core::ChaCha20Stream chooser(seed, 1);
-  std::vector<Choice> choices;
-  hots::ActionList legal;
+  hots::ActionList scotland;
+  hots::ActionList england;
   long actions = 0;
   while (state.phase != hots::Phase::GameOver) {
-    choices.clear();
-    for (core::Role role : {core::Role::Scotland, core::Role::England}) {
-      hots::legal_actions(state, role, legal);
-      for (const auto& a : legal) choices.push_back({role, a});
+    hots::legal_actions(state, core::Role::Scotland, scotland);
+    hots::legal_actions(state, core::Role::England, england);
+    const auto total = scotland.size() + england.size();
+    if (total == 0) break;
+    const std::size_t i = chooser.uniform(static_cast<std::uint32_t>(total));
+    if (i < scotland.size()) {
+      hots::apply_legal(state, core::Role::Scotland, scotland[i]);
+    } else {
+      hots::apply_legal(state, core::Role::England, england[i - scotland.size()]);
     }
-    if (choices.empty()) break;
-    const auto& c = choices[chooser.uniform(static_cast<std::uint32_t>(choices.size()))];
-    hots::apply_legal(state, c.role, c.action);
     ++actions;
   }
   return actions;

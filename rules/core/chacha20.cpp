@@ -4,6 +4,10 @@
 #include <cassert>
 #include <cstddef>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace blockfog::core {
 namespace {
 
@@ -14,6 +18,69 @@ std::uint32_t load_le32(const std::uint8_t* p) {
          static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
 }
 
+// RFC 8439 §2.3: words 0-3 are the constant, 4-11 the key; the caller fills words 12-15.
+Words initial_state(const Seed& key) {
+  Words state{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+  for (std::size_t i = 0; i < 8; ++i) state[4 + i] = load_le32(key.data() + 4 * i);
+  return state;
+}
+
+#if defined(__SSE2__)
+
+// The same 20 rounds with the state's four rows in four SSE2 registers (SSE2 is part of every
+// x86-64 CPU): a column round is one quarter round on all four columns at once; the diagonal
+// round first turns rows 1-3 so that the diagonals line up as columns, then turns them back.
+// The keystream is identical to the scalar version below; a game's dice and the playouts'
+// choices are drawn from it, and the chacha20 tests check it against RFC 8439.
+__m128i rotl_epi32(__m128i x, int n) {
+  return _mm_or_si128(_mm_slli_epi32(x, n), _mm_srli_epi32(x, 32 - n));
+}
+__m128i rotl16_epi32(__m128i x) {  // swapping the 16-bit halves of each word
+  return _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xb1), 0xb1);
+}
+
+void quarter_round_rows(__m128i& a, __m128i& b, __m128i& c, __m128i& d) {
+  a = _mm_add_epi32(a, b);
+  d = rotl16_epi32(_mm_xor_si128(d, a));
+  c = _mm_add_epi32(c, d);
+  b = rotl_epi32(_mm_xor_si128(b, c), 12);
+  a = _mm_add_epi32(a, b);
+  d = rotl_epi32(_mm_xor_si128(d, a), 8);
+  c = _mm_add_epi32(c, d);
+  b = rotl_epi32(_mm_xor_si128(b, c), 7);
+}
+
+Words block_words(const Words& input) {
+  const auto* in = reinterpret_cast<const __m128i*>(input.data());
+  const __m128i a0 = _mm_loadu_si128(in);
+  const __m128i b0 = _mm_loadu_si128(in + 1);
+  const __m128i c0 = _mm_loadu_si128(in + 2);
+  const __m128i d0 = _mm_loadu_si128(in + 3);
+  __m128i a = a0;
+  __m128i b = b0;
+  __m128i c = c0;
+  __m128i d = d0;
+  for (int i = 0; i < 10; ++i) {
+    quarter_round_rows(a, b, c, d);  // columns (0, 4, 8, 12) ... (3, 7, 11, 15)
+    b = _mm_shuffle_epi32(b, 0x39);  // lanes 1 2 3 0
+    c = _mm_shuffle_epi32(c, 0x4e);  // lanes 2 3 0 1
+    d = _mm_shuffle_epi32(d, 0x93);  // lanes 3 0 1 2
+    quarter_round_rows(a, b, c, d);  // diagonals (0, 5, 10, 15) ... (3, 4, 9, 14)
+    b = _mm_shuffle_epi32(b, 0x93);
+    c = _mm_shuffle_epi32(c, 0x4e);
+    d = _mm_shuffle_epi32(d, 0x39);
+  }
+  Words x;
+  auto* out = reinterpret_cast<__m128i*>(x.data());
+  _mm_storeu_si128(out, _mm_add_epi32(a, a0));
+  _mm_storeu_si128(out + 1, _mm_add_epi32(b, b0));
+  _mm_storeu_si128(out + 2, _mm_add_epi32(c, c0));
+  _mm_storeu_si128(out + 3, _mm_add_epi32(d, d0));
+  return x;
+}
+
+#else
+
 void quarter_round(Words& x, std::size_t a, std::size_t b, std::size_t c, std::size_t d) {
   x[a] += x[b];
   x[d] = std::rotl(x[d] ^ x[a], 16);
@@ -23,13 +90,6 @@ void quarter_round(Words& x, std::size_t a, std::size_t b, std::size_t c, std::s
   x[d] = std::rotl(x[d] ^ x[a], 8);
   x[c] += x[d];
   x[b] = std::rotl(x[b] ^ x[c], 7);
-}
-
-// RFC 8439 §2.3: words 0-3 are the constant, 4-11 the key; the caller fills words 12-15.
-Words initial_state(const Seed& key) {
-  Words state{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
-  for (std::size_t i = 0; i < 8; ++i) state[4 + i] = load_le32(key.data() + 4 * i);
-  return state;
 }
 
 // 20 rounds (10 column + diagonal double rounds), then the input is added back (§2.3).
@@ -48,6 +108,8 @@ Words block_words(const Words& input) {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] += input[i];
   return x;
 }
+
+#endif
 
 }  // namespace
 
