@@ -6,7 +6,9 @@
 namespace blockfog::server {
 
 DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync)
-    : store_(std::make_unique<storage::Store>(path, now_ms(), sync)), thread_([this] { run(); }) {}
+    : store_(std::make_unique<storage::Store>(path, now_ms(), sync)),
+      run_inline_(sync == storage::Sync::Normal),
+      thread_([this] { run(); }) {}
 
 DbWorker::~DbWorker() { stop(); }
 
@@ -28,6 +30,28 @@ void DbWorker::every(std::chrono::milliseconds interval, Task task) {
   wake_.notify_one();
 }
 
+void DbWorker::post_or_run(Task task, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    if (!run_inline_ || busy_ || !tasks_.empty()) {
+      tasks_.push_back({std::move(task), std::move(done)});
+      wake_.notify_one();
+      return;
+    }
+    busy_ = true;
+  }
+  // Alone on the connection: a group of one, committed by the task's own transaction.
+  std::vector<Entry> group;
+  group.push_back({std::move(task), std::move(done)});
+  run_group(group);
+  {
+    std::lock_guard lock(mutex_);
+    busy_ = false;
+  }
+  wake_.notify_one();  // tasks posted meanwhile wait for the storage thread
+}
+
 void DbWorker::stop() {
   {
     std::lock_guard lock(mutex_);
@@ -39,6 +63,10 @@ void DbWorker::stop() {
 
 bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>& group) {
   while (true) {
+    if (busy_) {  // post_or_run has the connection
+      wake_.wait(lock);
+      continue;
+    }
     const auto now = Clock::now();
     auto soonest = periodic_.end();
     for (auto it = periodic_.begin(); it != periodic_.end(); ++it) {
@@ -53,7 +81,10 @@ bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>
       group.push_back(std::move(tasks_.front()));
       tasks_.pop_front();
     }
-    if (!group.empty()) return true;
+    if (!group.empty()) {
+      busy_ = true;
+      return true;
+    }
     if (stopping_) return false;  // and everything posted before is done
     if (soonest == periodic_.end()) {
       wake_.wait(lock);
@@ -72,6 +103,8 @@ void DbWorker::run() {
     }
     run_group(group);
     group.clear();
+    std::lock_guard lock(mutex_);
+    busy_ = false;
   }
 }
 

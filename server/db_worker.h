@@ -10,6 +10,8 @@
 // only after its COMMIT. With many games acting at once, one commit (and, with --sync full,
 // one fsync) serves them all; a lone task costs what it did before. Nothing is reported done
 // before it is durable: a task's `done` runs after the COMMIT that holds its writes.
+// post_or_run() lends the idle connection to the caller's thread for one task (--sync normal
+// only); `busy_` keeps the connection to one thread at a time.
 
 #include <chrono>
 #include <condition_variable>
@@ -49,6 +51,11 @@ class DbWorker {
   // throws is logged (its own writes are rolled back, not its group's): tasks catch what they
   // want to answer.
   void post(Task task, Done done = nullptr);
+  // The same, but when the storage thread is idle and nothing is queued, runs `task` and
+  // `done` at once on the calling thread (the connection is still used by one thread at a
+  // time): a lone action then costs no hand-off to the storage thread and back. Only with
+  // --sync normal, whose COMMIT does not wait for the disk; otherwise it is post().
+  void post_or_run(Task task, Done done);
 
   // Runs `fn(store)` on the storage thread and waits for its result (or rethrows its
   // exception). Never call it from a task, or from a room's strand.
@@ -120,6 +127,8 @@ class DbWorker {
   std::condition_variable wake_;
   std::deque<Entry> tasks_;
   std::vector<Periodic> periodic_;
+  const bool run_inline_;  // --sync normal
+  bool busy_ = false;      // a group, or a task run by post_or_run, is using the connection
   bool stopping_ = false;
   std::thread thread_;
 };

@@ -236,7 +236,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   commit->arrived = arrived;
   committing_ = true;
 
-  db_.post(
+  db_.post_or_run(
       [self = shared_from_this(), commit](storage::Store& store) {
         try {
           const auto now = now_ms();

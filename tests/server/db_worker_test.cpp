@@ -9,6 +9,7 @@
 #include <atomic>
 #include <future>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "storage/sqlite.h"
@@ -102,6 +103,70 @@ TEST(DbWorker, AFailingTaskTakesBackOnlyItsOwnWrites) {
   auto rows = reader.prepare("SELECT group_concat(x) FROM (SELECT x FROM scratch ORDER BY x)");
   ASSERT_TRUE(rows.step());
   EXPECT_EQ(rows.column_text(0), "1,3");
+}
+
+// --sync normal: a lone action is committed on the caller's thread when the storage thread is
+// idle (no hand-off), and told only once committed; otherwise it waits its turn in order.
+TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "inline.db";
+  const auto caller = std::this_thread::get_id();
+  for (const auto sync : {storage::Sync::Normal, storage::Sync::Full}) {
+    DbWorker worker(path, sync);
+    worker.call([](storage::Store& store) {
+      store.database().exec("CREATE TABLE IF NOT EXISTS scratch (x INTEGER NOT NULL)");
+    });
+    storage::Database reader(path, storage::OpenMode::ReadOnly);
+    // call() returns once its task is committed, a moment before the storage thread is idle
+    // again: give it that moment, as a room's next action always does.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::thread::id ran_on;
+    std::promise<std::int64_t> seen_when_told;
+    auto told = seen_when_told.get_future();
+    worker.post_or_run(
+        [&](storage::Store& store) {
+          ran_on = std::this_thread::get_id();
+          store.database().prepare("INSERT INTO scratch VALUES (1)").run();
+        },
+        [&](bool committed) {
+          EXPECT_TRUE(committed);
+          seen_when_told.set_value(rows_seen_by(reader));
+        });
+    ASSERT_EQ(told.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    const auto rows = told.get();
+    EXPECT_GE(rows, 1) << "told before the row was committed";
+    if (sync == storage::Sync::Normal) {
+      EXPECT_EQ(ran_on, caller) << "an idle storage thread still took the hand-off";
+    } else {
+      EXPECT_NE(ran_on, caller) << "--sync full must not fsync on the caller's thread";
+    }
+  }
+
+  // Busy storage thread: the task queues behind the running one and runs there, in order.
+  DbWorker worker(path, storage::Sync::Normal);
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::vector<int> order;
+  std::mutex mutex;
+  worker.post([&, released](storage::Store&) {
+    released.wait();
+    std::lock_guard lock(mutex);
+    order.push_back(1);
+  });
+  std::promise<std::thread::id> second_ran_on;
+  auto second = second_ran_on.get_future();
+  worker.post_or_run(
+      [&](storage::Store&) {
+        std::lock_guard lock(mutex);
+        order.push_back(2);
+        second_ran_on.set_value(std::this_thread::get_id());
+      },
+      nullptr);
+  release.set_value();
+  ASSERT_EQ(second.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_NE(second.get(), caller);
+  worker.stop();
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
 }
 
 }  // namespace
