@@ -18,6 +18,20 @@
 namespace blockfog::server {
 namespace {
 
+void create_scratch(DbWorker& worker) {
+  worker.call([](storage::Store& store) {
+    store.database().exec("CREATE TABLE IF NOT EXISTS scratch (x INTEGER NOT NULL)");
+  });
+}
+
+// Holds the storage thread until the returned promise is set, so that what is posted next
+// queues up behind it.
+std::promise<void> hold(DbWorker& worker) {
+  std::promise<void> release;
+  worker.post([released = release.get_future().share()](storage::Store&) { released.wait(); });
+  return release;
+}
+
 std::int64_t rows_seen_by(storage::Database& db) {
   auto statement = db.prepare("SELECT count(*) FROM scratch");
   statement.step();
@@ -28,15 +42,10 @@ TEST(DbWorker, TasksWaitingTogetherCommitAsOneGroupBeforeAnyoneIsTold) {
   testing::TempDir dir;
   const auto path = dir.path() / "group.db";
   DbWorker worker(path, storage::Sync::Full);
-  worker.call([](storage::Store& store) {
-    store.database().exec("CREATE TABLE scratch (x INTEGER NOT NULL)");
-  });
+  create_scratch(worker);
   storage::Database reader(path, storage::OpenMode::ReadOnly);
 
-  // Hold the thread so that the next tasks queue up behind it.
-  std::promise<void> release;
-  auto released = release.get_future().share();
-  worker.post([released](storage::Store&) { released.wait(); });
+  auto release = hold(worker);
 
   constexpr int kTasks = 20;
   std::mutex mutex;
@@ -76,12 +85,8 @@ TEST(DbWorker, AFailingTaskTakesBackOnlyItsOwnWrites) {
   testing::TempDir dir;
   const auto path = dir.path() / "group.db";
   DbWorker worker(path, storage::Sync::Normal);
-  worker.call([](storage::Store& store) {
-    store.database().exec("CREATE TABLE scratch (x INTEGER NOT NULL)");
-  });
-  std::promise<void> release;
-  auto released = release.get_future().share();
-  worker.post([released](storage::Store&) { released.wait(); });
+  create_scratch(worker);
+  auto release = hold(worker);
   const auto insert = [](storage::Store& store, int x) {
     storage::Transaction transaction(store.database());
     store.database().prepare("INSERT INTO scratch VALUES (?1)").bind(1, x).run();
@@ -113,9 +118,7 @@ TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
   const auto caller = std::this_thread::get_id();
   for (const auto sync : {storage::Sync::Normal, storage::Sync::Full}) {
     DbWorker worker(path, sync);
-    worker.call([](storage::Store& store) {
-      store.database().exec("CREATE TABLE IF NOT EXISTS scratch (x INTEGER NOT NULL)");
-    });
+    create_scratch(worker);
     storage::Database reader(path, storage::OpenMode::ReadOnly);
     // call() returns once its task is committed, a moment before the storage thread is idle
     // again: give it that moment, as a room's next action always does.
