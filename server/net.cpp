@@ -174,6 +174,9 @@ class WsSession : public RoomClient,
         [](websocket::response_type& res) { res.set(http::field::server, "blockfog"); }));
     ws_.read_message_max(kWsReadMax);
     ws_.text(true);
+    // A view (~5 KB) goes out as one frame in one write: Beast's default splits messages into
+    // 4 KB fragments, each its own send call here and its own frame for the client to join.
+    ws_.auto_fragment(false);
     ws_.async_accept(req,
                      beast::bind_front_handler(&WsSession::on_accept, this->shared_from_this()));
   }

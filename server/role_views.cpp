@@ -1,6 +1,7 @@
 #include "server/role_views.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace blockfog::server {
 
@@ -10,16 +11,27 @@ namespace {
 
 constexpr std::array<Role, kViewRoles> kRoles{Role::Scotland, Role::England, Role::Observer};
 constexpr std::size_t kNoLines = SIZE_MAX;
+// Room for the next view to grow past the last one (a few log lines, a battle) in place.
+constexpr std::size_t kSlack = 1024;
 
 storage::ViewVersions versions_of(const std::array<RoleView, kViewRoles>& views) {
   return {views[0].version, views[1].version, views[2].version};
 }
 
-// The key of a role's view: the whole view without log lines (its log_size still in it).
-RoleView key_of(const core::Game& game, Role role) {
+// A role's view with no log lines (its log_size still in it): where a room starts.
+RoleView first_view(const core::Game& game, Role role) {
   RoleView view;
-  view.log_size = game.write_view_from(role, kNoLines, view.key);
+  auto text = std::make_shared<std::string>();
+  view.log_size = game.write_view_from(role, kNoLines, *text, &view.lines);
+  view.text = std::move(text);
   return view;
+}
+
+std::string_view before_lines(const RoleView& view) {
+  return std::string_view(*view.text).substr(0, view.lines.begin);
+}
+std::string_view after_lines(const RoleView& view) {
+  return std::string_view(*view.text).substr(view.lines.end);
 }
 
 }  // namespace
@@ -31,7 +43,7 @@ void RoleViews::reset(const core::Game& game, const storage::ViewVersions& versi
                                                      versions.observer};
   for (Role role : kRoles) {
     auto& view = views_[index(role)];
-    view = key_of(game, role);
+    view = first_view(game, role);
     view.version = numbers[index(role)];
   }
 }
@@ -44,17 +56,17 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     auto& after = change.next[i];
     // One view written per role: with the lines the clients lack (they start where the log
     // was, if it grew, or where it now ends, if an undo shortened it: an action never does
-    // both), and cut out of it, the key to compare.
-    auto& text = change.increments[i].emplace();
-    core::TextSpan lines;
-    after.log_size = next.write_view_from(role, before.log_size, text, &lines);
-    after.key.reserve(text.size() - (lines.end - lines.begin));
-    after.key.assign(text, 0, lines.begin).append(text, lines.end);
+    // both); the text around those lines is the key to compare.
+    auto text = std::make_shared<std::string>();
+    text->reserve(before.text->size() + kSlack);  // written in place, no regrowth
+    after.log_size = next.write_view_from(role, before.log_size, *text, &after.lines);
+    after.text = std::move(text);
     after.version = before.version;
-    if (after.key == before.key) {
-      change.increments[i].reset();
+    if (before_lines(after) == before_lines(before) && after_lines(after) == after_lines(before)) {
+      after = before;  // the same key: keep the text that published this version
       continue;
     }
+    change.increments[i] = after.text;
     ++after.version;
     change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
   }

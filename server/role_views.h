@@ -13,7 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 
 #include "rules/core/game.h"
@@ -28,7 +28,11 @@ inline constexpr std::size_t kViewRoles = 3;  // Scotland, England, Observer
 struct RoleView {
   std::int64_t version = 0;
   std::size_t log_size = 0;
-  std::string key;  // the view without log lines, as JSON text: equal keys mean equal views
+  // The view as last written, as JSON text (with whichever log lines that write held): the
+  // text outside `lines` is the key, and equal keys mean equal views. Shared with the frame
+  // that published it, so a view is written once per action and never copied.
+  std::shared_ptr<const std::string> text;
+  core::TextSpan lines;
 };
 
 // The views of all three roles after one action, ready to be committed and then published.
@@ -36,8 +40,8 @@ struct ViewChange {
   std::array<RoleView, kViewRoles> next;
   // For each role whose view changed: its view holding only the lines its clients lack, as
   // the JSON text that goes into the frame (written by the engine, no DOM: this runs for
-  // every action).
-  std::array<std::optional<std::string>, kViewRoles> increments;
+  // every action). Null for a role whose view did not change.
+  std::array<std::shared_ptr<const std::string>, kViewRoles> increments;
   std::array<std::int64_t, kViewRoles> log_from{};
   storage::ViewVersions versions() const;
 };
@@ -48,7 +52,7 @@ class RoleViews {
   void reset(const core::Game& game, const storage::ViewVersions& versions);
   // What changes when the game becomes `next`; *this is unchanged until accept().
   ViewChange change_to(const core::Game& next) const;
-  void accept(const ViewChange& change) { views_ = change.next; }
+  void accept(const ViewChange& change) { views_ = change.next; }  // shares the texts
 
   std::int64_t version(core::Role role) const { return views_[index(role)].version; }
   storage::ViewVersions versions() const;
