@@ -1,14 +1,27 @@
 #include "tools/blockfog-load/frame_scan.h"
 
+#include <string.h>  // memmem (glibc)
+
 #include <charconv>
 
 namespace blockfog::load {
 namespace {
 
+// Where `needle` first occurs in `text` at or after `from`, or npos. glibc's memmem, not
+// string_view::find: find looks for the needle's first character with memchr and compares at
+// each hit, and the needles here start with a quote, the commonest character of a view (it
+// was a sixth of the client's time).
+std::size_t find(std::string_view text, std::string_view needle, std::size_t from = 0) {
+  if (from > text.size()) return std::string_view::npos;
+  const void* hit = memmem(text.data() + from, text.size() - from, needle.data(), needle.size());
+  if (hit == nullptr) return std::string_view::npos;
+  return static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+}
+
 // The value after `"key":` in `text`, or empty.
 std::string_view value_of(std::string_view text, std::string_view key) {
   const std::string needle = "\"" + std::string(key) + "\":";
-  const auto at = text.find(needle);
+  const auto at = find(text, needle);
   if (at == std::string_view::npos) return {};
   return json_value_at(text, at + needle.size());
 }
@@ -77,7 +90,7 @@ std::string_view json_value_at(std::string_view text, std::size_t at) {
 std::optional<ScannedFrame> scan_frame(std::string_view frame) {
   if (frame.empty() || frame.front() != '{') return std::nullopt;
   // The envelope's fields all come before "view" (sorted keys), so look for them there only.
-  const auto view_at = frame.find("\"view\":{");
+  const auto view_at = find(frame, "\"view\":{");
   const std::string_view envelope = frame.substr(0, view_at);
   ScannedFrame scanned;
   scanned.type = unquote(value_of(envelope, "type"));
@@ -104,12 +117,12 @@ std::optional<ScannedFrame> scan_frame(std::string_view frame) {
   // otherwise be searched to their end twice).
   static constexpr std::string_view kActions = "\"legal_actions\":";
   std::size_t after_actions = 0;
-  if (const auto at = view.find(kActions); at != std::string_view::npos) {
+  if (const auto at = find(view, kActions); at != std::string_view::npos) {
     const auto list = json_value_at(view, at + kActions.size());
     scanned.actions = elements(list);
     after_actions = at + kActions.size() + list.size();
   }
-  scanned.finished = view.find("\"outcome\":{", after_actions) != std::string_view::npos;
+  scanned.finished = find(view, "\"outcome\":{", after_actions) != std::string_view::npos;
   return scanned;
 }
 
