@@ -45,11 +45,16 @@ void DbWorker::post_or_run(Task task, Done done) {
   std::vector<Entry> group;
   group.push_back({std::move(task), std::move(done)});
   run_group(group);
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     busy_ = false;
+    wake = !tasks_.empty() || waiting_for_connection_;
   }
-  wake_.notify_one();  // tasks posted meanwhile wait for the storage thread
+  // The storage thread is woken only when tasks were posted meanwhile or it waits for the
+  // connection (a periodic task fell due): otherwise waking it would cost a futex call and two
+  // context switches per action, for nothing.
+  if (wake) wake_.notify_one();
 }
 
 void DbWorker::stop() {
@@ -64,7 +69,9 @@ void DbWorker::stop() {
 bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>& group) {
   while (true) {
     if (busy_) {  // post_or_run has the connection
+      waiting_for_connection_ = true;
       wake_.wait(lock);
+      waiting_for_connection_ = false;
       continue;
     }
     const auto now = Clock::now();

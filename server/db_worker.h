@@ -129,6 +129,7 @@ class DbWorker {
   std::vector<Periodic> periodic_;
   const bool run_inline_;  // --sync normal
   bool busy_ = false;      // a group, or a task run by post_or_run, is using the connection
+  bool waiting_for_connection_ = false;  // the storage thread waits for post_or_run to finish
   bool stopping_ = false;
   std::thread thread_;
 };

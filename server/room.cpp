@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <thread>
 
 #include "protocol/view_frame.h"
 #include "rules/core/rule_error.h"
@@ -236,6 +237,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   commit->arrived = arrived;
   committing_ = true;
 
+  const auto room_thread = std::this_thread::get_id();
   db_.post_or_run(
       [self = shared_from_this(), commit](storage::Store& store) {
         try {
@@ -253,13 +255,16 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
           commit->error = e.what();
         }
       },
-      [self = shared_from_this(), commit](bool stored) {
+      [self = shared_from_this(), commit, room_thread](bool stored) {
         // Only now is the action durable (its group's COMMIT returned), so only now may anyone
         // hear of it.
         if (!stored && commit->appended) {
           commit->appended = false;
           commit->error = "the group commit holding the action failed";
         }
+        // Run inline by post_or_run, this is still the room's strand, inside handle_action:
+        // going on here saves a post, and with it a wake-up of another thread.
+        if (std::this_thread::get_id() == room_thread) return self->committed(commit);
         self->strand_([self, commit] { self->committed(commit); });
       });
 }

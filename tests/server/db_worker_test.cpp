@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -25,10 +26,17 @@ void create_scratch(DbWorker& worker) {
 }
 
 // Holds the storage thread until the returned promise is set, so that what is posted next
-// queues up behind it.
+// queues up behind it. Returns once the thread is inside the holding task: posted before that,
+// a task could still join the holding task's group instead of the queue behind it.
 std::promise<void> hold(DbWorker& worker) {
   std::promise<void> release;
-  worker.post([released = release.get_future().share()](storage::Store&) { released.wait(); });
+  auto started = std::make_shared<std::promise<void>>();
+  auto running = started->get_future();
+  worker.post([released = release.get_future().share(), started](storage::Store&) {
+    started->set_value();
+    released.wait();
+  });
+  running.wait();
   return release;
 }
 
@@ -170,6 +178,29 @@ TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
   EXPECT_NE(second.get(), caller);
   worker.stop();
   EXPECT_EQ(order, (std::vector<int>{1, 2}));
+}
+
+TEST(DbWorker, APeriodicTaskDueWhileTheCallerHoldsTheConnectionRunsRightAfter) {
+  testing::TempDir dir;
+  DbWorker worker(dir.path() / "periodic.db", storage::Sync::Normal);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // idle, as in the test above
+  std::atomic<int> runs{0};
+  worker.every(std::chrono::milliseconds(20), [&](storage::Store&) { ++runs; });
+  // The caller keeps the connection past the periodic task's due time, and nothing else is
+  // posted afterwards: the storage thread, which found the connection taken, must be woken
+  // when it is given back, not left waiting for the next post.
+  std::promise<void> ran_inline;
+  worker.post_or_run(
+      [&](storage::Store&) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); },
+      [&](bool) { ran_inline.set_value(); });
+  ASSERT_EQ(ran_inline.get_future().wait_for(std::chrono::seconds(0)), std::future_status::ready)
+      << "the task did not run on the caller's thread, so this test tests nothing";
+  const int before = runs.load();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (runs.load() == before && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_GT(runs.load(), before) << "the periodic task stayed blocked behind the caller";
 }
 
 }  // namespace
