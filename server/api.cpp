@@ -114,6 +114,19 @@ bool may_see(const GameInfo& info, const std::optional<Identity>& viewer) {
                     role_of(info.seats, viewer->account_id).has_value());
 }
 
+// The game if `viewer` may see it. Nothing for a game that does not exist and for one hidden
+// from `viewer` alike, so that a stranger cannot tell an invite game from an unused id.
+std::optional<GameInfo> find_visible(DbWorker& db, std::int64_t game_id,
+                                     const std::optional<Identity>& viewer) {
+  auto info = db.call([&](storage::Store& store) -> std::optional<GameInfo> {
+    const auto row = store.find_game(game_id);
+    if (!row) return std::nullopt;
+    return load_info(store, *row);
+  });
+  if (!info || !may_see(*info, viewer)) return std::nullopt;
+  return info;
+}
+
 json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
               const std::optional<Identity>& viewer) {
   const auto& row = info.row;
@@ -274,10 +287,16 @@ HttpResponse Api::route(const HttpRequest& request) {
     const auto sub = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
     if (sub.empty()) return only("GET").value_or(game_details(request, *id));
     if (sub == "/join") return only("POST").value_or(join_game(request, *id));
-    if (sub == "/record") return only("GET").value_or(game_record(*id));
     const std::string_view replay = "/replay/";
-    if (sub.substr(0, replay.size()) == replay) {
+    const bool is_replay = sub.substr(0, replay.size()) == replay;
+    if (sub == "/record" || is_replay) {
       if (auto refused = only("GET")) return *refused;
+      // Only those who may see an invite game get its record and steps. Anybody else gets the
+      // answer for a missing game first, so that neither a 409 nor a 400 tells it exists.
+      if (!find_visible(db_, *id, authenticate(request))) {
+        return error(404, ErrorCode::NotFound, "no such game");
+      }
+      if (!is_replay) return game_record(*id);
       return replays_.handle(*id, sub.substr(replay.size()), query_param(request.target, "role"));
     }
   }
@@ -486,12 +505,8 @@ HttpResponse Api::my_games(const HttpRequest& request) {
 
 HttpResponse Api::game_details(const HttpRequest& request, std::int64_t game_id) {
   const auto identity = authenticate(request);
-  const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
-    const auto row = store.find_game(game_id);
-    if (!row) return std::nullopt;
-    return load_info(store, *row);
-  });
-  if (!info || !may_see(*info, identity)) return error(404, ErrorCode::NotFound, "no such game");
+  const auto info = find_visible(db_, game_id, identity);
+  if (!info) return error(404, ErrorCode::NotFound, "no such game");
   return json_response(200, {{"game", describe(*info, rooms_.summary(game_id), identity)}});
 }
 
@@ -598,12 +613,8 @@ std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket(const HttpReq
   const auto identity = authenticate(request);
   auto room = rooms_.open(*id);
   if (!room) return error(404, ErrorCode::NotFound, "no such game");
-  const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
-    const auto row = store.find_game(*id);
-    if (!row) return std::nullopt;
-    return load_info(store, *row);
-  });
-  if (!info || !may_see(*info, identity)) return error(404, ErrorCode::NotFound, "no such game");
+  const auto info = find_visible(db_, *id, identity);
+  if (!info) return error(404, ErrorCode::NotFound, "no such game");
   WebSocketTicket ticket;
   ticket.room = std::move(room);
   if (identity) {

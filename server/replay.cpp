@@ -148,8 +148,11 @@ HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
     body["view"] = game->view(role);
   }
   auto response = json_response(200, body);
-  // A finished game's steps never change.
-  response.headers.emplace_back("Cache-Control", "public, max-age=86400, immutable");
+  // A finished game's steps never change. An invite game's are for its players only
+  // (api.cpp checks who asks), so no shared cache may keep them for others.
+  const bool is_public = row->visibility == storage::Visibility::Public;
+  response.headers.emplace_back("Cache-Control", std::string(is_public ? "public" : "private") +
+                                                     ", max-age=86400, immutable");
   return response;
 }
 

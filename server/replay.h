@@ -2,9 +2,10 @@
 
 // Finished games stepped through action by action (GET /api/games/{id}/replay/{seq}): the view
 // after the first `seq` actions of the stored log, as a seat, the observer, or both seats at
-// once ("all") would have seen it. A finished game is a public record (its seed and actions are
-// downloadable), so nothing here is secret any more; each seat's view still hides what that
-// seat did not know at that step.
+// once ("all") would have seen it. A finished game's record (its seed and actions) is published
+// to whoever may see the game: anybody for a public game, its players for an invite game. So
+// nothing here is secret from them any more; each seat's view still hides what that seat did
+// not know at that step.
 //
 // Stepping must not cost a replay from the start per request: a game is replayed once into
 // checkpoints (a copy of the state every `checkpoint_every` actions), kept for the few most
@@ -59,7 +60,8 @@ class Replays {
  public:
   Replays(DbWorker& db, std::size_t max_games = 8, std::size_t checkpoint_every = 64);
 
-  // GET /api/games/{game_id}/replay/{seq_text}?role=role_text
+  // GET /api/games/{game_id}/replay/{seq_text}?role=role_text, once the caller has checked
+  // that the asker may see the game (an invite game's steps are its players' alone).
   HttpResponse handle(std::int64_t game_id, std::string_view seq_text, std::string_view role_text);
 
   // How many times a game was replayed from its log (a miss of the cache): for tests.

@@ -6,19 +6,26 @@
 #include <random>
 
 #include "rules/hots/module.h"
+#include "server/api.h"
+#include "server/clock.h"
+#include "server/crypto.h"
 #include "server/game_loader.h"
 
 namespace blockfog::server::testing {
 
 using nlohmann::json;
 
-std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end) {
+std::string stored_player(std::uint64_t rng_seed, const std::string& role) {
+  return (role == "scotland" ? "replay_scot_" : "replay_eng_") + std::to_string(rng_seed);
+}
+
+std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end,
+                        storage::Visibility visibility) {
   storage::Store store(db, kNow);
   store.database().exec(
       "PRAGMA synchronous = OFF");  // a test fixture: no need to wait for the disk
-  const auto tag = std::to_string(rng_seed);
-  const auto scot = store.create_account("replay_scot_" + tag, "x", kNow);
-  const auto eng = store.create_account("replay_eng_" + tag, "x", kNow);
+  const auto scot = store.create_account(stored_player(rng_seed, "scotland"), "x", kNow);
+  const auto eng = store.create_account(stored_player(rng_seed, "england"), "x", kNow);
   std::mt19937_64 rng(rng_seed);
   std::string seed_hex;
   for (int i = 0; i < 4; ++i) {
@@ -33,6 +40,10 @@ std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed,
   game.seed_sha256 = seed_commitment(seed_hex);
   game.created_by = scot->id;
   game.creator_role = "scotland";
+  game.visibility = visibility;
+  if (visibility == storage::Visibility::Invite) {
+    game.invite_token_hash = sha256_hex("invite " + std::to_string(rng_seed));
+  }
   const auto row = store.create_game(game, kNow);
   EXPECT_EQ(store.take_seat(row.id, "england", eng->id, kNow), storage::SeatOutcome::Seated);
   store.set_game_status(row.id, storage::GameStatus::Active, kNow);
@@ -66,6 +77,18 @@ std::int64_t store_finished_game(const std::filesystem::path& db, std::uint64_t 
                                  storage::GameStatus status) {
   return store_game(db, rng_seed,
                     status == storage::GameStatus::Active ? StoredEnd::Open : StoredEnd::Finished);
+}
+
+std::string store_session(const std::filesystem::path& db, const std::string& username) {
+  storage::Store store(db, kNow);
+  const auto account = store.find_account_by_name(username);
+  EXPECT_TRUE(account) << username;
+  if (!account) return "";
+  // The server checks sessions against the real clock, not kNow.
+  const auto now = now_ms();
+  const auto token = sha256_hex("session of " + username);  // 64 hex digits, as the server's
+  store.create_session(sha256_hex(token), account->id, now, now + 24LL * 3600 * 1000);
+  return std::string(kSessionCookie) + "=" + token;
 }
 
 std::filesystem::path server_db(const TempDir& dir) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "storage/store.h"
 #include "tests/server/server_process.h"
@@ -20,12 +21,19 @@ enum class StoredEnd {
 };
 
 // A game played with random legal actions into the store at `db`: accounts, seats, the
-// action log with state hashes (and view versions from none). Returns the game's id.
-std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end);
+// action log with state hashes (and view versions from none). Returns the game's id. Its
+// players are stored_player(rng_seed, "scotland") (the creator) and (rng_seed, "england").
+std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end,
+                        storage::Visibility visibility = storage::Visibility::Public);
+std::string stored_player(std::uint64_t rng_seed, const std::string& role);
 
 // A finished game (or, with GameStatus::Active, one just started): see store_game.
 std::int64_t store_finished_game(const std::filesystem::path& db, std::uint64_t rng_seed,
                                  storage::GameStatus status = storage::GameStatus::Finished);
+
+// A session of the account `username` in the store at `db`, valid for a day from now: the
+// Cookie header value that logs a client in as that account (its password is unknown).
+std::string store_session(const std::filesystem::path& db, const std::string& username);
 
 // Where ServerProcess keeps the database of a server started in `dir`.
 std::filesystem::path server_db(const TempDir& dir);

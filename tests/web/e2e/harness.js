@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -64,4 +65,24 @@ export async function startBrowser() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+// For a test file whose tests share one server (started with `serverArgs`) and one browser:
+// registers the hooks that start both before the file's first test and close them after its
+// last. The returned object's `server` and `browser` are set from the first test on.
+export function useServerAndBrowser(serverArgs = []) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer(serverArgs);
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() { return server; },
+    get browser() { return browser; },
+  };
 }

@@ -2,32 +2,21 @@
 // through its link by a player who signs up on the invitation page, both players and an
 // observer read the chat (the observer cannot write), and logging out ends the session.
 // England's page never holds a hidden Scottish block (every frame and its DOM).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, startBrowser, outputDir } from './harness.js';
+import { useServerAndBrowser, outputDir } from './harness.js';
 import { newPlayer, FogWatch, PASSWORD } from './helpers.js';
 
-let server;
-let browser;
+const running = useServerAndBrowser();
 const shots = outputDir();
 const FAST = '?lobby_refresh_ms=300';
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 test('lobby refresh, an invitation link, chat with an observer, and logging out', async () => {
   const carolFog = new FogWatch('england');
   const bobFog = new FogWatch('england');
-  const alice = await newPlayer(browser, server, 'alice', { query: FAST });
-  const bob = await newPlayer(browser, server, 'bob', { query: FAST, fog: bobFog });
+  const alice = await newPlayer(running.browser, running.server, 'alice', { query: FAST });
+  const bob = await newPlayer(running.browser, running.server, 'bob', { query: FAST, fog: bobFog });
   const refreshesOf = async (p) => Number(await p.page.evaluate(() => document.getElementById('app').dataset.refreshes));
 
   // An invite-only game: its link is shown once, and it is not listed in the open games.
@@ -52,7 +41,7 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   await bob.page.waitForSelector(`.games.open .game-line[data-game="${publicId}"] button.join`);
 
   // Carol, new here, opens the link: she signs up on the invitation page and joins as England.
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`carol: page error ${e.message}`));
   page.on('websocket', (ws) => ws.on('framereceived', (f) => carolFog.frame(String(f.payload))));
@@ -81,10 +70,10 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   await alice.page.waitForSelector('.seat.scotland');
 
   // Chat: both players see each line, and so does an observer, who has no box to write in.
-  const obsContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const obsContext = await running.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const obs = await obsContext.newPage();
   obs.on('pageerror', (e) => assert.fail(`observer: page error ${e.message}`));
-  await obs.goto(`${server.url}/#/game/${publicId}/observe`);
+  await obs.goto(`${running.server.url}/#/game/${publicId}/observe`);
   await obs.waitForSelector('.seat.observer');
   await obs.waitForSelector('.conn-open');
   await bob.page.fill('#chat-text', 'Good luck, and mind the border.');
@@ -117,7 +106,7 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   await carolFog.assertClean(page, 'after joining by invitation');
 
   // Logging out: back to the log-in forms, and a reload does not log in again.
-  await page.goto(`${server.url}/#/`);
+  await page.goto(`${running.server.url}/#/`);
   await page.click('button.logout');
   await page.waitForSelector('form.login');
   assert.equal(await page.locator('#account').innerText(), '');

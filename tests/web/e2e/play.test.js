@@ -1,10 +1,10 @@
 // End to end in headless Chromium: two players sign up in two browser contexts, create and
 // join a game, play the card phase and a move by clicking, fight a battle, and England's page
 // (its DOM and every WebSocket frame it receives) never holds a hidden Scottish block's name.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, startBrowser, outputDir } from './harness.js';
+import { useServerAndBrowser, outputDir } from './harness.js';
 
 // Scottish blocks that stay hidden from England in this game (Wallace, who attacks, and the
 // nobles, whose names the public roster carries, are left out; so is Moray, an area's name).
@@ -13,29 +13,18 @@ const HIDDEN = ['Douglas', 'Barclay', 'Fraser', 'Grant', 'Campbell', 'Graham', '
 const HIDDEN_IDS = HIDDEN.map((n) => `sco_${n.toLowerCase()}`).concat(['sco_norse']);
 const leakPattern = new RegExp(`\\b(${HIDDEN.join('|')})\\b|${HIDDEN_IDS.join('|')}`);
 
-let server;
-let browser;
+const running = useServerAndBrowser();
 const players = {};
 const shots = outputDir();
 
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 async function newPlayer(name, frames) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`${name}: page error ${e.message}`));
   if (frames) {
     page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
   }
-  await page.goto(`${server.url}/`);
+  await page.goto(`${running.server.url}/`);
   await page.fill('#signup-user', name);
   await page.fill('#signup-pass', 'correct horse battery');
   await page.click('form.signup button[type=submit]');
@@ -234,10 +223,10 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   assert.ok(sco && eng, 'the first test set the game up');
 
   // An observer without an account: only anonymous blocks, no hand, no chat box.
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const context = await running.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const obs = await context.newPage();
   obs.on('pageerror', (e) => assert.fail(`observer: page error ${e.message}`));
-  await obs.goto(`${server.url}/#/game/1/observe`);
+  await obs.goto(`${running.server.url}/#/game/1/observe`);
   await obs.waitForSelector('.seat.observer');
   await obs.waitForSelector('rect.block.hidden.scotland');
   assert.equal(await obs.locator('.block.own').count(), 0);

@@ -3,26 +3,15 @@
 // replay page from England's view, Scotland's view and with everything revealed. England's
 // pages never hold a hidden Scottish block before the end: not in any WebSocket frame, not in
 // any replay step of England's view, and not anywhere on England's replay page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, startBrowser, outputDir } from './harness.js';
+import { useServerAndBrowser, outputDir } from './harness.js';
 import { newPlayer, startGame, startBot, FogWatch } from './helpers.js';
 
-let server;
-let browser;
+// The random players act far faster than people: lift the per-connection message rate.
+const running = useServerAndBrowser(['--ws-rate', '1000']);
 const shots = outputDir();
-
-before(async () => {
-  // The random players act far faster than people: lift the per-connection message rate.
-  server = await startServer(['--ws-rate', '1000']);
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const stepText = (page) => page.locator('.step-text').innerText();
 
@@ -36,19 +25,19 @@ async function atStep(page, seq, n, role) {
 
 test('a finished game stepped through from either seat and with everything revealed', async () => {
   const fog = new FogWatch('england');
-  const sco = await newPlayer(browser, server, 'bruce', {});
-  const eng = await newPlayer(browser, server, 'edward', { fog });
+  const sco = await newPlayer(running.browser, running.server, 'bruce', {});
+  const eng = await newPlayer(running.browser, running.server, 'edward', { fog });
   const id = await startGame(sco, eng);
 
   // Both seats play at random to the end, each on its own WebSocket in its player's browser
   // (England's checked frame by frame); the game pages wait in the lobby meanwhile.
-  await sco.page.goto(`${server.url}/#/`);
-  await eng.page.goto(`${server.url}/#/`);
-  const bots = [await startBot(sco, server, id, { toTheEnd: true }),
-    await startBot(eng, server, id, { toTheEnd: true, fog })];
+  await sco.page.goto(`${running.server.url}/#/`);
+  await eng.page.goto(`${running.server.url}/#/`);
+  const bots = [await startBot(sco, running.server, id, { toTheEnd: true }),
+    await startBot(eng, running.server, id, { toTheEnd: true, fog })];
   const sent = await Promise.all(bots.map((b) => b.done));
   assert.ok(sent[0] + sent[1] > 50, `the game lasted (${sent} actions sent)`);
-  await eng.page.goto(`${server.url}/#/game/${id}`);
+  await eng.page.goto(`${running.server.url}/#/game/${id}`);
   await eng.page.waitForSelector('.prompt .finished a[href^="#/replay/"]', { timeout: 60000 });
   assert.match(await eng.page.locator('.prompt').innerText(), /Game over/);
   assert.ok(fog.over, 'England got the final view');
@@ -118,7 +107,7 @@ test('a finished game stepped through from either seat and with everything revea
 
   // Scotland's player steps through the same game at phone size, everything revealed.
   await sco.page.setViewportSize({ width: 390, height: 844 });
-  await sco.page.goto(`${server.url}/#/replay/${id}`);
+  await sco.page.goto(`${running.server.url}/#/replay/${id}`);
   await sco.page.waitForSelector('#replay-role');
   await atStep(sco.page, n, n, 'all');
   await sco.page.click('button[aria-label="First position"]');

@@ -2,25 +2,14 @@
 // logged in and opens an invite-only game's page is told it is private (not "Reconnecting…"
 // forever); a game created with "Observers may chat" lets a logged-in observer write, while an
 // anonymous one still only reads.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, startBrowser, outputDir } from './harness.js';
+import { useServerAndBrowser, outputDir } from './harness.js';
 import { newPlayer } from './helpers.js';
 
-let server;
-let browser;
+const running = useServerAndBrowser();
 const shots = outputDir();
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 // Creates a game from the lobby's form; returns its id.
 async function createGame(p, { visibility = 'public', observerChat = false } = {}) {
@@ -34,19 +23,19 @@ async function createGame(p, { visibility = 'public', observerChat = false } = {
 }
 
 async function anonymousPage() {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await running.browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`anonymous: page error ${e.message}`));
   return { context, page };
 }
 
 test('an anonymous visitor of an invite-only game is told it is private', async () => {
-  const dana = await newPlayer(browser, server, 'dana');
+  const dana = await newPlayer(running.browser, running.server, 'dana');
   const id = await createGame(dana, { visibility: 'invite' });
   const { context, page } = await anonymousPage();
   let sockets = 0;
   page.on('websocket', () => { sockets += 1; });
-  await page.goto(`${server.url}/#/game/${id}/observe`);
+  await page.goto(`${running.server.url}/#/game/${id}/observe`);
   const alert = page.locator('.game-unavailable');
   await alert.waitFor();
   assert.match(await alert.innerText(), /private/i);
@@ -59,7 +48,7 @@ test('an anonymous visitor of an invite-only game is told it is private', async 
   await page.click('.game-unavailable a.button');
   await page.waitForSelector('form.login');
   // Its creator opens it as ever.
-  await dana.page.goto(`${server.url}/#/game/${id}`);
+  await dana.page.goto(`${running.server.url}/#/game/${id}`);
   await dana.page.waitForSelector('.seat.scotland');
   assert.equal(await dana.page.locator('.game-unavailable').count(), 0);
   await context.close();
@@ -67,9 +56,9 @@ test('an anonymous visitor of an invite-only game is told it is private', async 
 });
 
 test('"Observers may chat": a logged-in observer writes, an anonymous one only reads', async () => {
-  const ewan = await newPlayer(browser, server, 'ewan');
-  const fiona = await newPlayer(browser, server, 'fiona');
-  const gus = await newPlayer(browser, server, 'gus');
+  const ewan = await newPlayer(running.browser, running.server, 'ewan');
+  const fiona = await newPlayer(running.browser, running.server, 'fiona');
+  const gus = await newPlayer(running.browser, running.server, 'gus');
   const id = await createGame(ewan, { observerChat: true });
   const details = await ewan.page.evaluate((g) => fetch(`/api/games/${g}`).then((r) => r.json()), id);
   assert.equal(details.game.observer_chat, true);
@@ -80,18 +69,18 @@ test('"Observers may chat": a logged-in observer writes, an anonymous one only r
   await fiona.page.evaluate((g) => fetch(`/api/games/${g}/join`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }), id);
 
-  await gus.page.goto(`${server.url}/#/game/${id}/observe`);
+  await gus.page.goto(`${running.server.url}/#/game/${id}/observe`);
   await gus.page.waitForSelector('.seat.observer');
   await gus.page.waitForSelector('.conn-open');
   await gus.page.waitForSelector('.chat-form', { state: 'visible' });
   await gus.page.fill('#chat-text', 'Watching with interest.');
   await gus.page.press('#chat-text', 'Enter');
-  await ewan.page.goto(`${server.url}/#/game/${id}`);
+  await ewan.page.goto(`${running.server.url}/#/game/${id}`);
   await ewan.page.waitForSelector('.chat li.chat-observer:has-text("Watching with interest.")');
   assert.match(await ewan.page.locator('.chat li.chat-observer').last().innerText(), /gus \(Observer\)/);
 
   const { context, page } = await anonymousPage();
-  await page.goto(`${server.url}/#/game/${id}/observe`);
+  await page.goto(`${running.server.url}/#/game/${id}/observe`);
   await page.waitForSelector('.seat.observer');
   await page.waitForSelector('.chat li:has-text("Watching with interest.")');
   assert.equal(await page.locator('.chat-form').isVisible(), false, 'anonymous visitors only read');

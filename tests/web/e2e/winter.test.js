@@ -2,28 +2,17 @@
 // clicking what their pages offer, at random: a move is made and taken back with the undo
 // button, an event card is played and resolved by clicking, and the winter is played through.
 // England's page never holds a hidden Scottish block (every frame, and its DOM).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, startBrowser, outputDir } from './harness.js';
+import { useServerAndBrowser, outputDir } from './harness.js';
 import {
   newPlayer, startGame, FogWatch, waitForAwaited, clickRandomAction, phaseText, lastView,
   viewsCount, waitForViews, EVENT_CARDS,
 } from './helpers.js';
 
-let server;
-let browser;
+const running = useServerAndBrowser();
 const shots = outputDir();
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const moveInfo = (p) => p.page.locator('.move-info').innerText();
 
@@ -68,8 +57,8 @@ async function moveAndUndo(p) {
 
 test('undo, an event card and the winter, all by clicking', async () => {
   const fog = new FogWatch('england');
-  const sco = await newPlayer(browser, server, 'robert', {});
-  const eng = await newPlayer(browser, server, 'longshanks', { fog });
+  const sco = await newPlayer(running.browser, running.server, 'robert', {});
+  const eng = await newPlayer(running.browser, running.server, 'longshanks', { fog });
   await startGame(sco, eng);
   const players = [sco, eng];
   await eng.page.waitForSelector('button.card');
