@@ -5,11 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -90,16 +88,6 @@ class ActionList {
     slots_[size_++].action = action;
   }
   void clear() { size_ = 0; }
-  // Replaces the list with `n` actions from `first`, and copies the list out: one block copy
-  // each, for lists kept elsewhere (LegalCache). Slots and actions have the same layout.
-  void assign(const Action* first, std::size_t n) {
-    if (n > kCapacity) overflow();
-    std::memcpy(static_cast<void*>(slots_), first, n * sizeof(Action));
-    size_ = n;
-  }
-  void copy_to(Action* out) const {
-    std::memcpy(static_cast<void*>(out), static_cast<const void*>(slots_), size_ * sizeof(Action));
-  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   const Action& operator[](std::size_t i) const { return slots_[i].action; }
@@ -129,7 +117,6 @@ class ActionList {
     Slot() {}
     Action action;
   };
-  static_assert(sizeof(Slot) == sizeof(Action) && std::is_trivially_copyable_v<Action>);
   Slot slots_[kCapacity];
   std::size_t size_ = 0;
 };
