@@ -8,11 +8,18 @@
 #include "rules/core/chacha20.h"
 #include "rules/core/sha256.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/legal_cache.h"
 #include "rules/hots/view.h"
 
 namespace {
 
 using namespace blockfog;
+
+// The lists kept between decisions, reused from game to game (its capacity is kept).
+hots::LegalCache& playout_cache() {
+  static hots::LegalCache cache;
+  return cache;
+}
 
 // One random legal game: uniformly among both sides' legal actions, as hots-sim plays. The
 // index is drawn over Scotland's list followed by England's (the order hots-sim combines them
@@ -22,19 +29,19 @@ long play_random_game(int scenario, std::uint64_t game) {
   const auto seed = core::sha256("bench:" + std::to_string(game));
   auto state = hots::setup(seed, scenario, hots::Options{});
   core::ChaCha20Stream chooser(seed, 1);
-  hots::ActionList scotland;
-  hots::ActionList england;
+  hots::LegalCache& cache = playout_cache();
+  cache.reset();
   long actions = 0;
   while (state.phase != hots::Phase::GameOver) {
-    hots::legal_actions(state, core::Role::Scotland, scotland);
-    hots::legal_actions(state, core::Role::England, england);
+    const auto& scotland = hots::legal_actions(state, core::Role::Scotland, cache);
+    const auto& england = hots::legal_actions(state, core::Role::England, cache);
     const auto total = scotland.size() + england.size();
     if (total == 0) break;
     const std::size_t i = chooser.uniform(static_cast<std::uint32_t>(total));
     if (i < scotland.size()) {
-      hots::apply_legal(state, core::Role::Scotland, scotland[i]);
+      hots::apply_legal(state, core::Role::Scotland, scotland[i], cache);
     } else {
-      hots::apply_legal(state, core::Role::England, england[i - scotland.size()]);
+      hots::apply_legal(state, core::Role::England, england[i - scotland.size()], cache);
     }
     ++actions;
   }

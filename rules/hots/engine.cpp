@@ -46,18 +46,6 @@ void phase_actions(const State& s, Side side, ActionList& out) {
   }
 }
 
-bool can_undo(const State& s, Side side) {
-  return !s.undo.empty() && s.undo.back().side == index_of(side);
-}
-
-// Undo is offered within a side's own run of hidden, non-random decisions: moves, the
-// mandatory retreat and regroups. Anything that reveals or randomises clears the history, and
-// so does a change of the awaited side (RULES 14, Undo).
-bool keeps_undo_point(const State& s) {
-  return s.phase == Phase::Move || s.phase == Phase::MandatoryRetreat ||
-         s.phase == Phase::Regroup || s.phase == Phase::Winter || s.phase == Phase::Event;
-}
-
 }  // namespace
 
 // Bit per side awaited now (RULES 14): both while cards are chosen, a side that has chosen
@@ -91,7 +79,7 @@ void legal_actions(const State& s, Role role, ActionList& out) {
   out.clear();
   if (!is_side(role) || s.phase == Phase::GameOver) return;
   phase_actions(s, role, out);
-  if (can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
+  if (detail::can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
 }
 
 std::vector<Action> legal_actions(const State& s, Role role) {
@@ -129,7 +117,7 @@ void apply_legal(State& s, Role role, const Action& action) {
     return;
   }
   const auto before = awaited_sides(s);
-  if (keeps_undo_point(s)) {
+  if (detail::keeps_undo_point(s)) {
     // Built in place (C++20 aggregate emplace): the Position is copied once, not through a
     // temporary. Playouts pay this on most decisions, and random players do undo.
     s.undo.emplace_back(static_cast<const Position&>(s), static_cast<std::uint32_t>(s.log.size()),

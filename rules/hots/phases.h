@@ -17,6 +17,17 @@ void add_private_log(State& s, Side owner, LogKind kind, int a, int b, int c, Lo
 // Undo history is dropped whenever something random or hidden comes out (RULES 14, Undo).
 inline void clear_undo(State& s) { s.undo.clear(); }
 
+// Undo is offered within a side's own run of hidden, non-random decisions: moves, the
+// mandatory retreat and regroups. Anything that reveals or randomises clears the history, and
+// so does a change of the awaited side (RULES 14, Undo).
+inline bool keeps_undo_point(const Position& p) {
+  return p.phase == Phase::Move || p.phase == Phase::MandatoryRetreat ||
+         p.phase == Phase::Regroup || p.phase == Phase::Winter || p.phase == Phase::Event;
+}
+inline bool can_undo(const State& s, Side side) {
+  return !s.undo.empty() && s.undo.back().side == index_of(side);
+}
+
 // Sequencing (RULES 2.2, 2.3).
 void start_year(State& s);
 void start_turn(State& s);

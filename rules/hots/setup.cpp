@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "rules/hots/engine.h"
+#include "rules/hots/fixed_list.h"
 #include "rules/hots/phases.h"
 
 // Scenario set-up: RULES 2.1.
@@ -25,14 +26,14 @@ void place_blocks(State& s, const ScenarioInfo& scenario) {
 // came is England's secret; Scotland learns only how many (RULES 13.3, 10.13.3).
 void initial_levy(State& s, int count) {
   const auto& data = game_data();
-  std::vector<int> pool;
+  PoolList pool;
   for (int b = 0; b < kBlockCount; ++b) {
     if (s.blocks[b].loc == kPool && data.blocks[b].owner == Side::England) pool.push_back(b);
   }
   int drawn = 0;
   for (; drawn < count && !pool.empty(); ++drawn) {
-    const int b = s.rng.pick(pool);
-    pool.erase(std::find(pool.begin(), pool.end(), b));
+    const int b = s.rng.pick(pool.items());
+    pool.erase_value(b);
     s.blocks[b] = BlockState{data.england, static_cast<std::uint8_t>(data.blocks[b].max_strength)};
     detail::add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data.england);
   }

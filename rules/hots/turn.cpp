@@ -1,6 +1,6 @@
 #include <algorithm>
-#include <numeric>
 
+#include "rules/hots/fixed_list.h"
 #include "rules/hots/phases.h"
 
 // Year and game-turn sequencing: RULES 2.2 and 2.3.
@@ -95,12 +95,12 @@ void add_private_log(State& s, Side owner, LogKind kind, int a, int b, int c, Lo
 void start_year(State& s) {
   // RULES 2.2.1: shuffle all 25 cards and deal 5 to each player.
   for (auto& card : s.cards) card = CardState{};
-  std::vector<int> deck(kCardCount);
-  std::iota(deck.begin(), deck.end(), 0);
+  DeckList deck;  // in place: no heap per year
+  for (int card = 0; card < kCardCount; ++card) deck.push_back(card);
   for (Side side : {Side::Scotland, Side::England}) {
     for (int i = 0; i < kHandSize; ++i) {
-      const int card = s.rng.pick(deck);
-      deck.erase(std::find(deck.begin(), deck.end(), card));
+      const int card = s.rng.pick(deck.items());
+      deck.erase_value(card);
       s.cards[card] = CardState{CardPlace::Hand, index_of(side), 0};
     }
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "rules/hots/fixed_list.h"
+
 // The winter turn's order and the nobles' homecoming: RULES 10, 10.1, 10.2, 14.
 
 namespace blockfog::hots::detail {
@@ -47,16 +49,15 @@ void homecoming(State& s, Side side) {
 // 10.1.2: returns true when somebody must choose the home of `b` (the step then waits).
 bool place_two_home_noble(State& s, BlockId b) {
   const auto& info = game_data().blocks[b];
-  const auto homes = info.homes;
-  std::vector<AreaId> allowed;
-  for (AreaId h : homes) {
+  AreaList allowed;
+  for (AreaId h : info.homes) {
     if (open_for(s, h, info.owner)) allowed.push_back(h);
   }
   s.winter.placed = static_cast<std::uint16_t>(s.winter.placed | (1U << info.noble));
   if (allowed.size() == 1) {
-    if (s.blocks[b].loc != allowed.front()) {
-      relocate(s, b, allowed.front());
-      add_log(s, LogKind::NobleHome, Audience::Public, b, allowed.front());
+    if (s.blocks[b].loc != allowed[0]) {
+      relocate(s, b, allowed[0]);
+      add_log(s, LogKind::NobleHome, Audience::Public, b, allowed[0]);
     }
     return false;
   }

@@ -2,6 +2,7 @@
 #include <array>
 #include <bit>
 
+#include "rules/hots/fixed_list.h"
 #include "rules/hots/winter.h"
 
 // Builds (10.11, 10.12), the French Knights (10.10), the feudal levy (10.13), the end of the
@@ -33,8 +34,8 @@ bool may_gain_step(Side side, BlockId b) {
 }
 
 // 10.11.2: the pool blocks a draw into `area` may yield.
-std::vector<int> draw_candidates(const Position& p, AreaId area) {
-  std::vector<int> out;
+PoolList draw_candidates(const Position& p, AreaId area) {
+  PoolList out;
   const bool coastal = data().areas[area].coastal;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (p.blocks[b].loc != kPool || owner_of(b) != Side::Scotland) continue;
@@ -46,14 +47,14 @@ std::vector<int> draw_candidates(const Position& p, AreaId area) {
 
 void feudal_levy(State& s) {
   if (on_map(s, data().edward)) return;  // 10.13.1: Edward I winters in Scotland
-  std::vector<int> pool;
+  PoolList pool;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (s.blocks[b].loc == kPool && owner_of(b) == Side::England) pool.push_back(b);
   }
   const int count = static_cast<int>((pool.size() + 1) / 2);  // 10.13.2: half, rounded up
   for (int i = 0; i < count; ++i) {
-    const int b = s.rng.pick(pool);
-    pool.erase(std::find(pool.begin(), pool.end(), b));
+    const int b = s.rng.pick(pool.items());
+    pool.erase_value(b);
     s.blocks[b] =
         BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)};
     add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data().england);
@@ -188,7 +189,7 @@ void build_apply(State& s, Side side, const Action& action) {
   }
   const AreaId area = action.a;
   --s.winter.rp[area];
-  const int b = s.rng.pick(draw_candidates(s, area));
+  const int b = s.rng.pick(draw_candidates(s, area).items());
   s.blocks[b] = BlockState{area, 1};
   clear_undo(s);
   add_private_log(s, Side::Scotland, LogKind::Drew, b, area, 0, LogKind::DrewAnon,

@@ -23,6 +23,7 @@
 #include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
 #include "rules/hots/invariants.h"
+#include "rules/hots/legal_cache.h"
 #include "rules/hots/serialize.h"
 #include "rules/hots/view.h"
 #include "tools/common/record.h"
@@ -186,6 +187,14 @@ void check_undo(const hots::State& before, const hots::State& after, const hots:
   if (shadow.size() != after.undo.size()) errors.push_back("undo history out of step");
 }
 
+bool same_list(const hots::ActionList& a, const hots::ActionList& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i] == b[i])) return false;
+  }
+  return true;
+}
+
 GameReport play_game(const Options& options, int scenario, int game) {
   GameReport report;
   const auto seed = game_seed(options.seed, scenario, game);
@@ -200,11 +209,21 @@ GameReport play_game(const Options& options, int scenario, int game) {
   std::vector<hots::State> undo_shadow;  // the state before each action undo may take back
   if (options.check) report.errors = check_state(state, checker, true);
   std::vector<std::pair<core::Role, hots::Action>> choices;  // both sides' actions, reused
-  hots::ActionList legal;
+  // The lists come through a LegalCache, as playouts take them; --check compares them with
+  // fresh ones, and the state the cache's apply makes with the checked apply's.
+  hots::LegalCache cache;
+  hots::ActionList fresh;
   while (report.errors.empty() && report.actions < options.max_actions) {
     choices.clear();
     for (core::Role role : {core::Role::Scotland, core::Role::England}) {
-      hots::legal_actions(state, role, legal);
+      const auto& legal = hots::legal_actions(state, role, cache);
+      if (options.check) {
+        hots::legal_actions(state, role, fresh);
+        if (!same_list(legal, fresh)) {
+          report.errors.push_back("cached legal actions differ for " +
+                                  std::string(core::role_name(role)));
+        }
+      }
       for (const auto& a : legal) choices.emplace_back(role, a);
       report.max_legal = std::max(report.max_legal, choices.size());
     }
@@ -214,13 +233,16 @@ GameReport play_game(const Options& options, int scenario, int game) {
     actions.emplace_back(role, action);
     if (options.check) {
       const hots::State before = state;
-      if (auto error = hots::apply(state, role, action)) {
+      hots::State checked = state;
+      if (auto error = hots::apply(checked, role, action)) {
         report.errors.push_back("legal action refused: " + error->message);
         break;
       }
+      hots::apply_legal(state, role, action, cache);
+      if (!(checked == state)) report.errors.push_back("apply through the cache differs");
       check_undo(before, state, action, undo_shadow, report.errors);
     } else {
-      hots::apply_legal(state, role, action);  // it came from legal_actions just now
+      hots::apply_legal(state, role, action, cache);  // it came from legal_actions just now
     }
     ++report.actions;
     if (options.check) {

@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "rules/core/chacha20.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/legal_cache.h"
 #include "rules/hots/view.h"
 
 namespace {
@@ -75,6 +77,41 @@ TEST(NoAllocation, LegalActionsAndTextViewsOverWholeGamesOfEveryScenario) {
   }
   EXPECT_GT(calls, 3000);
   EXPECT_EQ(counted, 0) << "heap allocations in " << calls << " rounds of legal_actions and views";
+}
+
+// A random playout as the benchmark plays it (bench/engine_bench.cpp): lists through a reused
+// LegalCache and applies through it. Once the cache has its buffers and the state's log and
+// undo history have room, a whole game makes no heap allocation, draws and levies included.
+long playout_allocations(int scenario, LegalCache& cache) {
+  core::Seed seed{};
+  seed[5] = static_cast<std::uint8_t>(scenario + 7);
+  State s = setup(seed, scenario, Options{});
+  s.log.reserve(1 << 16);
+  s.undo.reserve(256);
+  core::ChaCha20Stream chooser(seed, 1);
+  cache.reset();
+  const long before = allocations.load();
+  while (s.phase != Phase::GameOver) {
+    const ActionList& scotland = legal_actions(s, Role::Scotland, cache);
+    const ActionList& england = legal_actions(s, Role::England, cache);
+    const auto total = scotland.size() + england.size();
+    if (total == 0) break;
+    const std::size_t i = chooser.uniform(static_cast<std::uint32_t>(total));
+    if (i < scotland.size()) {
+      apply_legal(s, Role::Scotland, scotland[i], cache);
+    } else {
+      apply_legal(s, Role::England, england[i - scotland.size()], cache);
+    }
+  }
+  return allocations.load() - before;
+}
+
+TEST(NoAllocation, PlayoutsThroughAReusedLegalCache) {
+  LegalCache cache;
+  for (int scenario = 0; scenario < 3; ++scenario) {
+    playout_allocations(scenario, cache);  // the same game once, to give the cache its buffers
+    EXPECT_EQ(playout_allocations(scenario, cache), 0) << "scenario " << scenario;
+  }
 }
 
 TEST(NoAllocation, TheCounterSeesAllocations) {
