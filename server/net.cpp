@@ -129,8 +129,11 @@ http::response<http::string_body> to_response(const HttpResponse& response, unsi
   res.set("X-Frame-Options", "DENY");
   res.set("Referrer-Policy", "same-origin");
   if (tls) res.set("Strict-Transport-Security", "max-age=31536000");
-  if (response.content_type == "application/json") res.set(http::field::cache_control, "no-store");
   for (const auto& [name, value] : response.headers) res.insert(name, value);
+  // API answers are not cached unless their handler says how (a finished game's replay steps).
+  if (response.content_type == "application/json" && res.count(http::field::cache_control) == 0) {
+    res.set(http::field::cache_control, "no-store");
+  }
   res.keep_alive(keep_alive);
   if (head) {
     res.content_length(response.body.size());

@@ -38,7 +38,9 @@ TEST_F(ServerHttp, AccountsAndSessions) {
   EXPECT_NE(cookie.find("HttpOnly"), std::string::npos);
   EXPECT_NE(cookie.find("SameSite=Lax"), std::string::npos);
   EXPECT_EQ(cookie.find("Secure"), std::string::npos);  // plain HTTP
-  EXPECT_EQ(alice.get("/api/me").json()["account"]["username"], "alice");
+  const auto me = alice.get("/api/me");
+  EXPECT_EQ(me.json()["account"]["username"], "alice");
+  EXPECT_EQ(me.headers.at("cache-control"), "no-store");  // an account's answers stay private
 
   HttpClient other(port());
   EXPECT_EQ(
