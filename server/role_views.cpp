@@ -22,7 +22,7 @@ storage::ViewVersions versions_of(const std::array<RoleView, kViewRoles>& views)
 RoleView first_view(const core::Game& game, Role role) {
   RoleView view;
   auto text = std::make_shared<std::string>();
-  view.log_size = game.write_view_from(role, kNoLines, *text, &view.lines);
+  view.log_size = game.write_view_from(role, kNoLines, *text, &view.lines, &view.cursor);
   view.text = std::move(text);
   return view;
 }
@@ -59,11 +59,16 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     // both); the text around those lines is the key to compare.
     auto text = std::make_shared<std::string>();
     text->reserve(before.text->size() + kSlack);  // written in place, no regrowth
-    after.log_size = next.write_view_from(role, before.log_size, *text, &after.lines);
+    // `next` is one action past `before`'s game, so before's log cursor still holds.
+    after.cursor = before.cursor;
+    after.log_size =
+        next.write_view_from(role, before.log_size, *text, &after.lines, &after.cursor);
     after.text = std::move(text);
     after.version = before.version;
     if (before_lines(after) == before_lines(before) && after_lines(after) == after_lines(before)) {
-      after = before;  // the same key: keep the text that published this version
+      const auto cursor = after.cursor;  // the log may have changed unseen: keep it current
+      after = before;                    // the same key: keep the text that published this version
+      after.cursor = cursor;
       continue;
     }
     change.increments[i] = after.text;

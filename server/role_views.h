@@ -33,6 +33,7 @@ struct RoleView {
   // that published it, so a view is written once per action and never copied.
   std::shared_ptr<const std::string> text;
   core::TextSpan lines;
+  core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there
 };
 
 // The views of all three roles after one action, ready to be committed and then published.

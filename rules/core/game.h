@@ -31,6 +31,17 @@ struct TextSpan {
   std::size_t end = 0;
 };
 
+// Where a role's reading of the log stopped: the log's first `raw` entries hold `visible` lines
+// that role may read. A view writer given the cursor of its last view resumes counting there
+// instead of from the first line (long games have thousands). It stays valid while the log
+// only grows or only shrinks; one action does one or the other (an undo shortens the log,
+// anything else appends to it), so a caller renews it with every action's view. The module
+// checks what it can: a cursor beyond the log's end is ignored.
+struct LogCursor {
+  std::size_t raw = 0;
+  std::size_t visible = 0;
+};
+
 // One game in progress, behind the module interface of DESIGN.md "The engine contract".
 // The server, the tools and the store speak to every game through this JSON boundary; each
 // game module keeps its own typed state behind it.
@@ -57,8 +68,10 @@ class Game {
   // way; returns the role's log_size. When `lines` is given it receives where the log's lines
   // are: what lies between the brackets of the view's "log" array. The server writes one per
   // role per action, and cuts the lines out to compare the rest with the role's last view.
+  // `cursor`, when given, is read (if the module can use it) and set for the next view.
   virtual std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
-                                      TextSpan* lines = nullptr) const {
+                                      TextSpan* lines = nullptr,
+                                      LogCursor* /*cursor*/ = nullptr) const {
     auto view = view_from(role, log_from);
     out = view.dump();
     if (lines) {

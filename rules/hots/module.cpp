@@ -38,8 +38,8 @@ class HotsGame final : public core::Game {
     hots::write_view(state_, role, 0, out);
   }
   std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
-                              core::TextSpan* lines) const override {
-    return hots::write_view(state_, role, log_from, out, lines);
+                              core::TextSpan* lines, core::LogCursor* cursor) const override {
+    return hots::write_view(state_, role, log_from, out, lines, cursor);
   }
   core::Outcome outcome() const override { return hots::outcome(state_); }
   // RULES 2.3: five game turns a year, then the winter (10).

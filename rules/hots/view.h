@@ -21,9 +21,11 @@ nlohmann::json view(const State& s, core::Role role, std::size_t log_from = 0);
 // The same view written as JSON text into `out` (cleared first, its capacity kept so that a
 // caller reusing the buffer does not allocate per view): exactly view(s, role, log_from).dump(),
 // without building the JSON DOM. Returns the view's "log_size". `lines`, when given, receives
-// where the log lines are in `out` (between the brackets of "log").
+// where the log lines are in `out` (between the brackets of "log"). `cursor`, when given, is
+// where the role's last view stopped counting log lines (core::LogCursor) and is set to where
+// this one stopped.
 std::size_t write_view(const State& s, core::Role role, std::size_t log_from, std::string& out,
-                       core::TextSpan* lines = nullptr);
+                       core::TextSpan* lines = nullptr, core::LogCursor* cursor = nullptr);
 
 // The public name of the step being played (RULES 13.1.4), e.g. "England: winter".
 std::string phase_text(const State& s);

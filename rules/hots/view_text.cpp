@@ -372,11 +372,19 @@ void battle_view(JsonWriter& w, const Position& p) {
   w.end_object();
 }
 
-// Lines are numbered within the role's own log (see log_view in view.cpp).
-std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from) {
+// Lines are numbered within the role's own log (see log_view in view.cpp). With a cursor
+// within the log, counting resumes where it stopped, unless lines before it are wanted.
+std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
+                     core::LogCursor* cursor) {
   std::size_t size = 0;
+  std::size_t first = 0;
+  if (cursor && cursor->raw <= s.log.size() && cursor->visible <= from) {
+    first = cursor->raw;
+    size = cursor->visible;
+  }
   w.begin_array();
-  for (const auto& entry : s.log) {
+  for (std::size_t i = first; i < s.log.size(); ++i) {
+    const auto& entry = s.log[i];
     if (!can_read(entry.audience, role)) continue;
     if (size >= from) {
       w.begin_object();
@@ -388,13 +396,14 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from)
     ++size;
   }
   w.end_array();
+  if (cursor) *cursor = {s.log.size(), size};
   return size;
 }
 
 }  // namespace
 
 std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out,
-                       core::TextSpan* lines) {
+                       core::TextSpan* lines, core::LogCursor* cursor) {
   const auto& data = game_data();
   out.clear();
   JsonWriter w(out);
@@ -447,7 +456,7 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.end_array();
   w.key("log");
   const std::size_t lines_begin = out.size() + 1;  // after the '[' log_view opens with
-  const auto log_size = log_view(w, s, role, log_from);
+  const auto log_size = log_view(w, s, role, log_from, cursor);
   if (lines) *lines = {lines_begin, out.size() - 1};  // before its ']'
   w.field("log_size", log_size);
   if (s.phase == Phase::Move) {

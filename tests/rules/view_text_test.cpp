@@ -259,4 +259,42 @@ TEST(ViewText, TheDefaultTextWriterFindsTheSameLines) {
 }
 
 }  // namespace
+// A view that resumes counting log lines where the role's last view stopped writes exactly what
+// one counting from the first line writes, through random play with its undos (an undo shortens
+// the log, sometimes below the cursor, which must then be ignored).
+TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
+  for (const char* scenario : {"braveheart", "campaign"}) {
+    auto game = module().setup(seed_of(11), scenario, nullptr).game;
+    ASSERT_TRUE(game);
+    std::mt19937 gen(17);
+    std::array<core::LogCursor, 3> cursors{};
+    std::array<std::size_t, 3> held{};  // each role's log_size after its last view
+    int undos = 0;
+    int resumed = 0;
+    for (int step = 0; step < 1500; ++step) {
+      for (Role role : {kScotland, kEngland, kObserver}) {
+        const auto r = static_cast<std::size_t>(role);
+        std::string with_cursor, from_the_start;
+        const auto before = cursors[r];
+        const auto size = game->write_view_from(role, held[r], with_cursor, nullptr, &cursors[r]);
+        ASSERT_EQ(size, game->write_view_from(role, held[r], from_the_start)) << scenario << step;
+        ASSERT_EQ(with_cursor, from_the_start) << scenario << " step " << step;
+        EXPECT_EQ(cursors[r].visible, size);
+        resumed += before.raw > 0 && before.raw <= cursors[r].raw;
+        held[r] = size;
+      }
+      std::vector<std::pair<Role, json>> choices;
+      for (Role role : {kScotland, kEngland}) {
+        for (const auto& a : game->legal_actions(role)) choices.emplace_back(role, a);
+      }
+      if (choices.empty()) break;
+      const auto& [role, action] = choices[gen() % choices.size()];
+      undos += action.at("kind") == "undo";
+      ASSERT_FALSE(game->apply(role, action).has_value());
+    }
+    EXPECT_GT(undos, 0) << scenario;
+    EXPECT_GT(resumed, 0) << scenario;
+  }
+}
+
 }  // namespace blockfog::hots::testing

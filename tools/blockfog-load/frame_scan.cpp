@@ -20,7 +20,8 @@ std::size_t find(std::string_view text, std::string_view needle, std::size_t fro
 
 // The value after `"key":` in `text`, or empty.
 std::string_view value_of(std::string_view text, std::string_view key) {
-  const std::string needle = "\"" + std::string(key) + "\":";
+  std::string needle = "\"";
+  needle.append(key).append("\":");
   const auto at = find(text, needle);
   if (at == std::string_view::npos) return {};
   return json_value_at(text, at + needle.size());
