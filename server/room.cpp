@@ -404,11 +404,11 @@ void Room::send_welcome(const Member& member) {
 void Room::publish_views(const ViewChange& change, const RoomClient* actor,
                          const std::optional<std::string>& ref) {
   std::array<std::shared_ptr<const std::string>, kViewRoles> frames;
-  for (const auto& [key, member] : members_) {
+  const auto publish = [&](const RoomClient* key, const Member& member) {
     const auto i = RoleViews::index(member.role);
     if (!change.increments[i]) {
       if (key == actor) send_view(key, ref);
-      continue;
+      return;
     }
     const auto view_frame = [&](const std::optional<std::string>& answers) {
       return std::make_shared<const std::string>(protocol::encode_view(
@@ -416,11 +416,17 @@ void Room::publish_views(const ViewChange& change, const RoomClient* actor,
     };
     if (key == actor && ref) {
       member.client->send(view_frame(ref));  // the sender's own copy names its action
-      continue;
+      return;
     }
     auto& f = frames[i];
     if (!f) f = view_frame(std::nullopt);
     member.client->send(f);
+  };
+  // The actor first: it waits on this answer to go on, and a send can wake the reader at the
+  // other end and give it this thread's CPU before the later sends go out.
+  if (const auto it = members_.find(actor); it != members_.end()) publish(it->first, it->second);
+  for (const auto& [key, member] : members_) {
+    if (key != actor) publish(key, member);
   }
 }
 
