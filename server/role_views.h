@@ -56,6 +56,7 @@ class RoleViews {
   void accept(const ViewChange& change) { views_ = change.next; }  // shares the texts
 
   std::int64_t version(core::Role role) const { return views_[index(role)].version; }
+  std::size_t log_size(core::Role role) const { return views_[index(role)].log_size; }
   storage::ViewVersions versions() const;
 
   static std::size_t index(core::Role role) { return static_cast<std::size_t>(role); }

@@ -207,7 +207,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // A client that has not seen its role's latest view gets it instead of a ruling on a stale
   // action. A version that has not moved means the same legal actions, so the action stands.
   if (message.seq != views_.version(member.role)) {
-    return send_view(client, message.ref, true);
+    return answer_with_view(client, message.ref, true);
   }
 
   // The engine's apply checks the seat and membership in its own legal actions (DESIGN.md,
@@ -378,13 +378,24 @@ void Room::send_error(const RoomClient* client, ErrorCode code, std::string mess
   send(client, protocol::ErrorMessage{code, std::move(message), std::move(ref)});
 }
 
-void Room::send_view(const RoomClient* client, std::optional<std::string> ref, bool stale) {
+void Room::send_view(const RoomClient* client) {
   const auto it = members_.find(client);
   if (it == members_.end() || !game_) return;
   const Role role = it->second.role;
   game_->write_view_from(role, 0, view_text_);
   it->second.client->send(std::make_shared<const std::string>(
-      protocol::encode_view(views_.version(role), view_text_, 0, ref, stale)));
+      protocol::encode_view(views_.version(role), view_text_, 0, std::nullopt, false)));
+}
+
+void Room::answer_with_view(const RoomClient* client, std::optional<std::string> ref, bool stale) {
+  const auto it = members_.find(client);
+  if (it == members_.end() || !game_) return;
+  const Role role = it->second.role;
+  // From the role's log_size on: no lines, and no walk through a long log to write them.
+  const auto from = views_.log_size(role);
+  game_->write_view_from(role, from, view_text_);
+  it->second.client->send(std::make_shared<const std::string>(protocol::encode_view(
+      views_.version(role), view_text_, static_cast<std::int64_t>(from), ref, stale)));
 }
 
 void Room::send_welcome(const Member& member) {
@@ -407,7 +418,7 @@ void Room::publish_views(const ViewChange& change, const RoomClient* actor,
   const auto publish = [&](const RoomClient* key, const Member& member) {
     const auto i = RoleViews::index(member.role);
     if (!change.increments[i]) {
-      if (key == actor) send_view(key, ref);
+      if (key == actor) answer_with_view(key, ref, false);
       return;
     }
     const auto view_frame = [&](const std::optional<std::string>& answers) {

@@ -105,10 +105,12 @@ class Room : public std::enable_shared_from_this<Room> {
   void send(const RoomClient* client, const protocol::ServerMessage& message);
   void send_error(const RoomClient* client, protocol::ErrorCode code, std::string message,
                   std::optional<std::string> ref = std::nullopt);
-  // The whole current view of the client's role (log from line 0); `ref` and `stale` when it
-  // answers an action.
-  void send_view(const RoomClient* client, std::optional<std::string> ref = std::nullopt,
-                 bool stale = false);
+  // The whole current view of the client's role (log from line 0): on joining and on sync.
+  void send_view(const RoomClient* client);
+  // The current view of the client's role, answering an action (`ref`, `stale`), without the
+  // log lines: every connection of a role was sent each of its versions (on joining, then with
+  // every change), so it holds them all already.
+  void answer_with_view(const RoomClient* client, std::optional<std::string> ref, bool stale);
   void send_welcome(const Member& member);
   // After an action: each role whose view changed gets the new lines and view; the acting
   // client always hears back, if only its unchanged view.

@@ -84,6 +84,10 @@ TEST(ServerErrors, EachBadInputGetsItsTypedErrorAndChangesNothing) {
   EXPECT_EQ(actor.last["type"], "view");
   EXPECT_EQ(actor.last["stale"], true);
   EXPECT_EQ(actor.seq, seq);
+  // Without the lines the client was sent already: from its log_size on, none.
+  EXPECT_EQ(actor.last["log_from"], actor.last["view"]["log_size"]);
+  EXPECT_TRUE(actor.last["view"]["log"].empty());
+  EXPECT_EQ(actor.view["log"].size(), actor.view["log_size"].get<std::size_t>());
   EXPECT_EQ(actor.errors.size(), errors);
   ASSERT_TRUE(actor.barrier());
 
