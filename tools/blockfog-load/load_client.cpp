@@ -279,6 +279,8 @@ class Loop {
 
   void on_frame(const std::shared_ptr<GameState>& g, int s, std::string_view frame) {
     if (g->retired) return;
+    // The answer's latency ends when it has arrived, before this client reads it.
+    const auto arrived = Clock::now();
     const auto scanned = scan_frame(frame);
     if (!scanned) {
       ++result_.errors["unreadable frame"];
@@ -290,11 +292,12 @@ class Loop {
       seat.actions = std::move(scanned->actions);
       if (scanned->finished) g->finished = true;
     }
-    if (g->in_flight && scanned->ref && *scanned->ref == g->ref) answered(g, *scanned);
+    if (g->in_flight && scanned->ref && *scanned->ref == g->ref) answered(g, *scanned, arrived);
     act(g);
   }
 
-  void answered(const std::shared_ptr<GameState>& g, const ScannedFrame& answer) {
+  void answered(const std::shared_ptr<GameState>& g, const ScannedFrame& answer,
+                Clock::time_point arrived) {
     g->in_flight = false;
     const bool counted = measuring_ && g->sent_in_window;
     if (answer.type == "error") {
@@ -304,7 +307,7 @@ class Loop {
     } else if (counted) {
       ++result_.accepted;
       result_.latencies_us.push_back(
-          std::chrono::duration<double, std::micro>(Clock::now() - g->sent).count());
+          std::chrono::duration<double, std::micro>(arrived - g->sent).count());
     }
     if (g->warmup_left > 0 && answer.type == "view" && !answer.stale) {
       if (--g->warmup_left == 0) ready(g);
