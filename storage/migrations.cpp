@@ -11,6 +11,7 @@ namespace blockfog::storage::sql {
 std::string_view migration_0001_initial();
 std::string_view migration_0002_view_versions();
 std::string_view migration_0003_observer_chat();
+std::string_view migration_0004_sequence_from_log();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -57,6 +58,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{1, "initial", sql::migration_0001_initial()},
       Migration{2, "view_versions", sql::migration_0002_view_versions()},
       Migration{3, "observer_chat", sql::migration_0003_observer_chat()},
+      Migration{4, "sequence_from_log", sql::migration_0004_sequence_from_log()},
   };
   return migrations;
 }

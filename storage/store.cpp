@@ -13,7 +13,8 @@ namespace {
 
 constexpr std::string_view kGameColumns =
     "SELECT id, kind, rules_version, scenario, options, seed, seed_sha256, status, visibility,"
-    " invite_token_hash, created_by, created_at, started_at, finished_at, result, next_seq,"
+    " invite_token_hash, created_by, created_at, started_at, finished_at, result,"
+    " (SELECT coalesce(max(seq), 0) + 1 FROM actions WHERE game_id = games.id),"
     " observer_chat FROM games ";
 
 std::int64_t to_limit(std::size_t limit) {
@@ -400,18 +401,10 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
                                   std::optional<std::string_view> snapshot_json,
                                   std::optional<ViewVersions> view_versions) {
   Transaction transaction(db_);
-  std::int64_t next_seq = 0;
-  {
-    auto next = db_.cached("SELECT next_seq FROM games WHERE id = ?1");
-    next->bind(1, game_id);
-    if (!next->step()) {
-      throw StorageError(SQLITE_ERROR, "append_action: no game " + std::to_string(game_id));
-    }
-    next_seq = next->column_int64(0);
-  }
-  if (next_seq != expected_seq) throw SequenceConflict(game_id, expected_seq, next_seq);
-
-  {
+  // The insert trigger actions_in_sequence refuses an action for a game that is not active or
+  // not right after the game's last action (migration 4), so nothing is read first; a refusal
+  // is explained afterwards.
+  try {
     auto insert = db_.cached(
         "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, v_scotland,"
         " v_england, v_observer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
@@ -429,8 +422,15 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
       insert->bind(7, nullptr).bind(8, nullptr).bind(9, nullptr);
     }
     insert->run();
+  } catch (const ConstraintError&) {
+    const auto game = find_game(game_id);
+    if (!game)
+      throw StorageError(SQLITE_ERROR, "append_action: no game " + std::to_string(game_id));
+    if (game->next_seq != expected_seq) {
+      throw SequenceConflict(game_id, expected_seq, game->next_seq);
+    }
+    throw;
   }
-  db_.cached("UPDATE games SET next_seq = next_seq + 1 WHERE id = ?1")->bind(1, game_id).run();
   if (snapshot_json) {
     insert_snapshot(db_, game_id, expected_seq, *snapshot_json, state_hash, now, false);
   }

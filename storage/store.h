@@ -71,7 +71,9 @@ struct GameRow {
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> finished_at;
   std::optional<std::string> result_json;
-  std::int64_t next_seq = 1;  // actions are numbered from 1
+  // The seq the next appended action must carry: one past the game's last action (actions are
+  // numbered from 1), read from the log itself.
+  std::int64_t next_seq = 1;
   bool observer_chat = false;
 };
 
@@ -183,9 +185,9 @@ class Store {
                        std::optional<std::string_view> result_json = std::nullopt);
 
   // --- the action log ---
-  // In one transaction: checks expected_seq == next_seq (else throws SequenceConflict and
-  // writes nothing), appends the action, advances next_seq and, if given, stores the state
-  // after the action as a snapshot. Returns the new action's seq. The game must be active.
+  // In one transaction: appends the action if expected_seq follows the game's last action
+  // (else throws SequenceConflict and writes nothing) and, if given, stores the state after the
+  // action as a snapshot. Returns the new action's seq. The game must be active.
   std::int64_t append_action(std::int64_t game_id, std::int64_t expected_seq, std::string_view role,
                              std::string_view action_json, std::string_view state_hash,
                              std::int64_t now,

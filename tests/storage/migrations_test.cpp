@@ -116,6 +116,41 @@ TEST(Migrations, StoreRefusesADatabaseFromTheFuture) {
   EXPECT_THROW(Store(dir.file("db.sqlite"), kNow), SchemaTooNew);
 }
 
+// Migration 4 moved the sequence check from a counter in the games row to the log itself: a
+// game stored before it goes on at the same seq, and the log still refuses gaps.
+TEST(Migrations, ALogWrittenBeforeMigration4GoesOnAfterIt) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  std::int64_t game = 0;
+  {
+    Database db(path);
+    const auto all = builtin_migrations();
+    const std::vector<Migration> up_to_3(all.begin(), all.begin() + 3);
+    apply_migrations(db, up_to_3, kNow);
+    db.exec(
+        "INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0);"
+        "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
+        " created_by, created_at) VALUES (7, 'hots-1', 'braveheart', 'ab', '" +
+        std::string(64, 'c') + "', 'active', 'public', 1, 0);");
+    for (int seq = 1; seq <= 3; ++seq) {
+      db.exec(
+          "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash) VALUES"
+          " (7, " +
+          std::to_string(seq) +
+          ", 'scotland', '{}', 0, 'h');"
+          "UPDATE games SET next_seq = next_seq + 1 WHERE id = 7;");
+    }
+    game = 7;
+  }
+  Store store(path, kNow);
+  EXPECT_EQ(schema_version(store.database()), 4);
+  EXPECT_EQ(store.find_game(game)->next_seq, 4);
+  EXPECT_THROW(store.append_action(game, 5, "england", "{}", "h5", 1), SequenceConflict);
+  EXPECT_EQ(store.append_action(game, 4, "england", "{}", "h4", 1), 4);
+  EXPECT_EQ(store.load_actions(game).size(), 4U);
+  EXPECT_EQ(store.find_game(game)->next_seq, 5);
+}
+
 // 64-bit FNV-1a: enough to notice an edit.
 std::uint64_t fingerprint(std::string_view text) {
   std::uint64_t hash = 14695981039346656037ull;
@@ -133,6 +168,7 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0xb634e511ab3a8808ull,  // 0001_initial.sql
       0x7cd6f60f420f7896ull,  // 0002_view_versions.sql
       0xad938f6db4b3837bull,  // 0003_observer_chat.sql
+      0x3e297ba87c33e9ddull,  // 0004_sequence_from_log.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());

@@ -274,8 +274,19 @@ TEST_F(StoreTest, TheLogHasNoGapsEvenForRawSql) {
                        " VALUES (" +
                        std::to_string(id) + ", 5, 'england', '{}', 0, 'h')"),
                ConstraintError);
-  EXPECT_THROW(db.exec("UPDATE games SET next_seq = 7"), ConstraintError);
   EXPECT_EQ(count_actions(id), 0);
+  // Past the first action: neither a gap nor the same seq again.
+  store().append_action(id, 1, "scotland", R"({"kind":"pass"})", "h1", 1);
+  for (int seq : {3, 1}) {
+    EXPECT_THROW(
+        db.exec("INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash)"
+                " VALUES (" +
+                std::to_string(id) + ", " + std::to_string(seq) + ", 'england', '{}', 0, 'h')"),
+        ConstraintError)
+        << seq;
+  }
+  EXPECT_EQ(count_actions(id), 1);
+  EXPECT_EQ(store().find_game(id)->next_seq, 2);
 }
 
 TEST_F(StoreTest, EachActionKeepsTheViewVersionsItLeft) {
