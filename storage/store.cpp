@@ -424,8 +424,9 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
     insert->run();
   } catch (const ConstraintError&) {
     const auto game = find_game(game_id);
-    if (!game)
+    if (!game) {
       throw StorageError(SQLITE_ERROR, "append_action: no game " + std::to_string(game_id));
+    }
     if (game->next_seq != expected_seq) {
       throw SequenceConflict(game_id, expected_seq, game->next_seq);
     }
