@@ -378,21 +378,20 @@ void Room::send_error(const RoomClient* client, ErrorCode code, std::string mess
   send(client, protocol::ErrorMessage{code, std::move(message), std::move(ref)});
 }
 
-void Room::send_view(const RoomClient* client) {
-  const auto it = members_.find(client);
-  if (it == members_.end() || !game_) return;
-  const Role role = it->second.role;
-  game_->write_view_from(role, 0, view_text_);
-  it->second.client->send(std::make_shared<const std::string>(
-      protocol::encode_view(views_.version(role), view_text_, 0, std::nullopt, false)));
-}
+void Room::send_view(const RoomClient* client) { write_view_to(client, true, std::nullopt, false); }
 
 void Room::answer_with_view(const RoomClient* client, std::optional<std::string> ref, bool stale) {
+  write_view_to(client, false, std::move(ref), stale);
+}
+
+void Room::write_view_to(const RoomClient* client, bool whole_log, std::optional<std::string> ref,
+                         bool stale) {
   const auto it = members_.find(client);
   if (it == members_.end() || !game_) return;
   const Role role = it->second.role;
-  // From the role's log_size on: no lines, and no walk through a long log to write them.
-  const auto from = views_.log_size(role);
+  // Without the whole log: from the role's log_size on, no lines, and no walk through a long
+  // log to write them.
+  const std::size_t from = whole_log ? 0 : views_.log_size(role);
   game_->write_view_from(role, from, view_text_);
   it->second.client->send(std::make_shared<const std::string>(protocol::encode_view(
       views_.version(role), view_text_, static_cast<std::int64_t>(from), ref, stale)));

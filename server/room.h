@@ -111,6 +111,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // log lines: every connection of a role was sent each of its versions (on joining, then with
   // every change), so it holds them all already.
   void answer_with_view(const RoomClient* client, std::optional<std::string> ref, bool stale);
+  // The two above: the client's role's current view, with the whole log or none of it.
+  void write_view_to(const RoomClient* client, bool whole_log, std::optional<std::string> ref,
+                     bool stale);
   void send_welcome(const Member& member);
   // After an action: each role whose view changed gets the new lines and view; the acting
   // client always hears back, if only its unchanged view.
