@@ -293,11 +293,11 @@ HttpResponse Api::route(const HttpRequest& request) {
       if (auto refused = only("GET")) return *refused;
       // Only those who may see an invite game get its record and steps. Anybody else gets the
       // answer for a missing game first, so that neither a 409 nor a 400 tells it exists.
-      if (!find_visible(db_, *id, authenticate(request))) {
-        return error(404, ErrorCode::NotFound, "no such game");
-      }
-      if (!is_replay) return game_record(*id);
-      return replays_.handle(*id, sub.substr(replay.size()), query_param(request.target, "role"));
+      const auto info = find_visible(db_, *id, authenticate(request));
+      if (!info) return error(404, ErrorCode::NotFound, "no such game");
+      if (!is_replay) return game_record(info->row);
+      return replays_.handle(info->row, sub.substr(replay.size()),
+                             query_param(request.target, "role"));
     }
   }
   const std::string invites = "/api/invites/";
@@ -568,25 +568,15 @@ HttpResponse Api::join_game(const HttpRequest& request, std::int64_t game_id) {
   return json_response(200, {{"game", describe(*joined.info, rooms_.summary(game_id), identity)}});
 }
 
-HttpResponse Api::game_record(std::int64_t game_id) {
-  struct Record {
-    std::optional<storage::GameRow> row;
-    std::vector<storage::ActionRow> actions;
-  };
-  const auto record = db_.call([&](storage::Store& store) {
-    Record r{store.find_game(game_id), {}};
-    if (r.row && r.row->status == storage::GameStatus::Finished) {
-      r.actions = store.load_actions(game_id);
-    }
-    return r;
-  });
-  if (!record.row) return error(404, ErrorCode::NotFound, "no such game");
-  if (record.row->status != storage::GameStatus::Finished) {
+HttpResponse Api::game_record(const storage::GameRow& row) {
+  if (row.status != storage::GameStatus::Finished) {
     return error(409, ErrorCode::GameNotFinished, "the record is published when the game ends");
   }
-  auto response = json_response(200, server::game_record(*record.row, record.actions));
+  // A finished game never changes, so its row as read for the visibility check still holds.
+  const auto actions = db_.call([&](storage::Store& store) { return store.load_actions(row.id); });
+  auto response = json_response(200, server::game_record(row, actions));
   response.headers.emplace_back("Content-Disposition", "attachment; filename=\"blockfog-game-" +
-                                                           std::to_string(game_id) + ".json\"");
+                                                           std::to_string(row.id) + ".json\"");
   return response;
 }
 

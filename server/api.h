@@ -67,7 +67,7 @@ class Api {
   HttpResponse my_games(const HttpRequest& request);
   HttpResponse game_details(const HttpRequest& request, std::int64_t game_id);
   HttpResponse join_game(const HttpRequest& request, std::int64_t game_id);
-  HttpResponse game_record(std::int64_t game_id);
+  HttpResponse game_record(const storage::GameRow& row);  // of a game the asker may see
   HttpResponse invite(const std::string& token);
 
   HttpResponse start_session(int status, const Identity& identity, const HttpRequest& request);

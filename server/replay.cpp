@@ -101,8 +101,9 @@ void Replays::remember(std::shared_ptr<const ReplayedGame> game) {
   while (recent_.size() > max_games_) recent_.pop_back();
 }
 
-HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
+HttpResponse Replays::handle(const storage::GameRow& row, std::string_view seq_text,
                              std::string_view role_text) {
+  const auto game_id = row.id;
   const auto seq = parse_seq(seq_text);
   if (!seq) return error(400, ErrorCode::BadField, "the step must be a number of actions");
   if (role_text.empty()) {
@@ -113,9 +114,7 @@ HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
   if (!all && !named) {
     return error(400, ErrorCode::BadField, "role is scotland, england, observer or all");
   }
-  const auto row = db_.call([&](storage::Store& store) { return store.find_game(game_id); });
-  if (!row) return error(404, ErrorCode::NotFound, "no such game");
-  if (row->status != storage::GameStatus::Finished) {
+  if (row.status != storage::GameStatus::Finished) {
     return error(409, ErrorCode::GameNotFinished,
                  "a game can be stepped through once it has ended");
   }
@@ -124,7 +123,7 @@ HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
     const auto actions =
         db_.call([&](storage::Store& store) { return store.load_actions(game_id); });
     std::string failure;
-    replayed = ReplayedGame::build(*row, actions, every_, failure);
+    replayed = ReplayedGame::build(row, actions, every_, failure);
     if (!replayed) {
       log_error("replay: " + failure);
       return error(500, ErrorCode::Internal, "the game's log does not replay");
@@ -150,7 +149,7 @@ HttpResponse Replays::handle(std::int64_t game_id, std::string_view seq_text,
   auto response = json_response(200, body);
   // A finished game's steps never change. An invite game's are for its players only
   // (api.cpp checks who asks), so no shared cache may keep them for others.
-  const bool is_public = row->visibility == storage::Visibility::Public;
+  const bool is_public = row.visibility == storage::Visibility::Public;
   response.headers.emplace_back("Cache-Control", std::string(is_public ? "public" : "private") +
                                                      ", max-age=86400, immutable");
   return response;

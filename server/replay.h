@@ -60,9 +60,11 @@ class Replays {
  public:
   Replays(DbWorker& db, std::size_t max_games = 8, std::size_t checkpoint_every = 64);
 
-  // GET /api/games/{game_id}/replay/{seq_text}?role=role_text, once the caller has checked
-  // that the asker may see the game (an invite game's steps are its players' alone).
-  HttpResponse handle(std::int64_t game_id, std::string_view seq_text, std::string_view role_text);
+  // GET /api/games/{id}/replay/{seq_text}?role=role_text for the game `row`, once the caller
+  // has read it and checked that the asker may see it (an invite game's steps are its players'
+  // alone).
+  HttpResponse handle(const storage::GameRow& row, std::string_view seq_text,
+                      std::string_view role_text);
 
   // How many times a game was replayed from its log (a miss of the cache): for tests.
   std::int64_t builds() const;

@@ -205,19 +205,20 @@ TEST(ServerReplay, StepsComeFromCheckpointsNotFromReplayingTheLogEachTime) {
   constexpr std::size_t kStep = 7;  // sanitized builds: every 7th step
 #endif
   for (std::size_t seq = 0; seq <= actions.size(); seq += kStep) {
-    const auto r = replays.handle(game_id, std::to_string(seq), seq % 2 ? "england" : "all");
+    const auto r = replays.handle(row, std::to_string(seq), seq % 2 ? "england" : "all");
     ASSERT_EQ(r.status, 200) << r.body;
   }
   EXPECT_EQ(replays.builds(), 1);
   // The cache holds one game here: stepping through another pushes the first out.
-  const auto other = store_finished_game(db, 22);
+  const auto other_id = store_finished_game(db, 22);
   ASSERT_FALSE(::testing::Test::HasFailure());
+  const auto other = *worker.call([&](storage::Store& store) { return store.find_game(other_id); });
   EXPECT_EQ(replays.handle(other, "1", "observer").status, 200);
   EXPECT_EQ(replays.handle(other, "2", "observer").status, 200);
   EXPECT_EQ(replays.builds(), 2);
-  EXPECT_EQ(replays.handle(game_id, "1", "observer").status, 200);
+  EXPECT_EQ(replays.handle(row, "1", "observer").status, 200);
   EXPECT_EQ(replays.builds(), 3);
-  EXPECT_EQ(replays.handle(game_id, "3", "scotland").status, 200);
+  EXPECT_EQ(replays.handle(row, "3", "scotland").status, 200);
   EXPECT_EQ(replays.builds(), 3);
 }
 
