@@ -92,6 +92,14 @@ class ActionList {
   std::size_t size() const { return size_; }
   const Action& operator[](std::size_t i) const { return slots_[i].action; }
   bool contains(const Action& action) const;
+  // The same actions in the same order (the order decides what a seeded random player picks).
+  bool operator==(const ActionList& other) const {
+    if (size_ != other.size_) return false;
+    for (std::size_t i = 0; i < size_; ++i) {
+      if (!((*this)[i] == other[i])) return false;
+    }
+    return true;
+  }
 
   class Iterator {
    public:

@@ -187,14 +187,6 @@ void check_undo(const hots::State& before, const hots::State& after, const hots:
   if (shadow.size() != after.undo.size()) errors.push_back("undo history out of step");
 }
 
-bool same_list(const hots::ActionList& a, const hots::ActionList& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!(a[i] == b[i])) return false;
-  }
-  return true;
-}
-
 GameReport play_game(const Options& options, int scenario, int game) {
   GameReport report;
   const auto seed = game_seed(options.seed, scenario, game);
@@ -219,7 +211,7 @@ GameReport play_game(const Options& options, int scenario, int game) {
       const auto& legal = hots::legal_actions(state, role, cache);
       if (options.check) {
         hots::legal_actions(state, role, fresh);
-        if (!same_list(legal, fresh)) {
+        if (!(legal == fresh)) {
           report.errors.push_back("cached legal actions differ for " +
                                   std::string(core::role_name(role)));
         }
