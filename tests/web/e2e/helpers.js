@@ -160,6 +160,7 @@ export class FogWatch {
     this.everShown = new Set();
     this.over = false;
     this.frames = 0;
+    this.years = new Set(); // the years of the views scanned: proof the watch saw them
   }
 
   // A WebSocket frame, as received.
@@ -187,6 +188,7 @@ export class FogWatch {
         this.over = true;
         return;
       }
+      if (view.year !== undefined) this.years.add(view.year);
       allowed = allowedIn(view);
       for (const id of allowed) this.everShown.add(id);
       for (const area of view.areas || []) {
