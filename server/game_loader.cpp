@@ -68,24 +68,20 @@ LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
   LoadedGame loaded = setup_game(row);
   if (!loaded.game) return loaded;
   const auto actions = store.load_actions(row.id);
-  // Actions stored before view versions were recorded: count the changes of each view again.
-  std::optional<VersionCounter> counter;
-  if (!actions.empty() && !actions.back().view_versions) {
-    counter.emplace();
-    counter->observe(*loaded.game);
-  }
-  OnApplied count;
-  if (counter)
-    count = [&](core::Role, const json&, const core::Game& after) { counter->observe(after); };
-  if (auto failure = apply_logged_actions(row.id, *loaded.game, actions, count)) {
+  std::vector<storage::StoredVersions> stored;
+  stored.reserve(actions.size());
+  for (const auto& a : actions) stored.push_back(a.view_versions);
+  VersionReplay versions(std::move(stored));
+  versions.observe(0, *loaded.game);
+  std::size_t applied = 0;
+  const OnApplied observe = [&](core::Role, const json&, const core::Game& after) {
+    versions.observe(++applied, after);
+  };
+  if (auto failure = apply_logged_actions(row.id, *loaded.game, actions, observe)) {
     return {nullptr, 0, {}, std::move(*failure)};
   }
   if (!actions.empty()) loaded.seq = actions.back().seq;
-  if (counter) {
-    loaded.versions = counter->versions();
-  } else if (!actions.empty()) {
-    loaded.versions = *actions.back().view_versions;
-  }
+  loaded.versions = versions.versions(*loaded.game);
   return loaded;
 }
 

@@ -27,6 +27,12 @@ RoleView first_view(const core::Game& game, Role role) {
   return view;
 }
 
+std::string whole_view(const core::Game& game, Role role) {
+  std::string text;
+  game.write_view_from(role, 0, text);
+  return text;
+}
+
 std::string_view before_lines(const RoleView& view) {
   return std::string_view(*view.text).substr(0, view.lines.begin);
 }
@@ -37,6 +43,14 @@ std::string_view after_lines(const RoleView& view) {
 }  // namespace
 
 storage::ViewVersions ViewChange::versions() const { return versions_of(next); }
+
+storage::StoredVersions ViewChange::stored_versions() const {
+  storage::StoredVersions stored = versions();
+  if (next[0].parked) stored.scotland.reset();
+  if (next[1].parked) stored.england.reset();
+  if (next[2].parked) stored.observer.reset();
+  return stored;
+}
 
 void RoleViews::reset(const core::Game& game, const storage::ViewVersions& versions) {
   const std::array<std::int64_t, kViewRoles> numbers{versions.scotland, versions.england,
@@ -54,6 +68,11 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     const auto i = index(role);
     const auto& before = views_[i];
     auto& after = change.next[i];
+    if (before.parked) {
+      after = before;
+      after.stored = false;
+      continue;
+    }
     // One view written per role: with the lines the clients lack (they start where the log
     // was, if it grew, or where it now ends, if an undo shortened it: an action never does
     // both); the text around those lines is the key to compare.
@@ -69,13 +88,30 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
       const auto cursor = after.cursor;  // the log may have changed unseen: keep it current
       after = before;                    // the same key: keep the text that published this version
       after.cursor = cursor;
+      after.stored = true;
       continue;
     }
+    after.stored = true;
     change.increments[i] = after.text;
     ++after.version;
     change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
   }
   return change;
+}
+
+void RoleViews::park(Role role, const core::Game& game) {
+  auto& view = views_[index(role)];
+  if (view.parked || !view.stored) return;
+  view.parked = std::make_shared<const std::string>(whole_view(game, role));
+}
+
+void RoleViews::unpark(Role role, const core::Game& game) {
+  auto& view = views_[index(role)];
+  if (!view.parked) return;
+  const bool changed = whole_view(game, role) != *view.parked;
+  const auto version = view.version + (changed ? 1 : 0);
+  view = first_view(game, role);  // a fresh log cursor too: the log moved on unseen
+  view.version = version;
 }
 
 storage::ViewVersions RoleViews::versions() const { return versions_of(views_); }
@@ -87,6 +123,58 @@ void VersionCounter::observe(const core::Game& game) {
     return;
   }
   views_.accept(views_.change_to(game));
+}
+
+namespace {
+
+std::optional<std::int64_t> stored_for(const storage::StoredVersions& v, Role role) {
+  return role == Role::Scotland ? v.scotland : role == Role::England ? v.england : v.observer;
+}
+
+std::int64_t version_for(const storage::ViewVersions& v, Role role) {
+  return role == Role::Scotland ? v.scotland : role == Role::England ? v.england : v.observer;
+}
+
+}  // namespace
+
+VersionReplay::VersionReplay(std::vector<storage::StoredVersions> stored)
+    : stored_(std::move(stored)) {
+  while (unversioned_ < stored_.size() && stored_[unversioned_].none()) ++unversioned_;
+  if (unversioned_ > 0) counter_.emplace();
+  for (Role role : kRoles) {
+    auto& at = written_at_[RoleViews::index(role)];
+    at = unversioned_;
+    for (std::size_t i = stored_.size(); i > unversioned_; --i) {
+      if (stored_for(stored_[i - 1], role)) {
+        at = i;
+        break;
+      }
+    }
+  }
+}
+
+void VersionReplay::observe(std::size_t applied, const core::Game& game) {
+  if (counter_ && applied <= unversioned_) counter_->observe(game);
+  for (Role role : kRoles) {
+    const auto i = RoleViews::index(role);
+    if (written_at_[i] == applied && applied < stored_.size()) written_[i] = whole_view(game, role);
+  }
+}
+
+storage::ViewVersions VersionReplay::versions(const core::Game& last) const {
+  std::array<std::int64_t, kViewRoles> numbers{};
+  for (Role role : kRoles) {
+    const auto i = RoleViews::index(role);
+    const auto at = written_at_[i];
+    auto& number = numbers[i];
+    if (at > unversioned_) {
+      number = *stored_for(stored_[at - 1], role);
+    } else if (counter_) {
+      number = version_for(counter_->versions(), role);
+    }
+    if (at < stored_.size() && whole_view(last, role) != written_[i]) ++number;
+  }
+  return {numbers[0], numbers[1], numbers[2]};
 }
 
 }  // namespace blockfog::server

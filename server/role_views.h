@@ -6,6 +6,12 @@
 // disbands England made in winter), which RULES 13.1.4 and 13.3 hide; a version that moves only
 // with the seat's own view tells it nothing its view does not.
 //
+// A role nobody is connected as is parked: its view is not written with each action (the
+// server would write it for nobody), and the action is stored without its version. Its whole
+// view (log included) is kept as it was when parked; when somebody of that role comes back, the
+// whole view is written again and the version moves by one if the two differ. game_loader.cpp
+// decides the same way on replay, so versions survive restarts exactly.
+//
 // A role's view is compared without its log lines: the engine's log only grows, except that
 // an undo truncates it (never both in one action), so the view's log_size together with the
 // rest of the view decides whether anything changed.
@@ -14,7 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "rules/core/game.h"
 #include "rules/core/role.h"
@@ -34,6 +42,10 @@ struct RoleView {
   std::shared_ptr<const std::string> text;
   core::TextSpan lines;
   core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there
+  // Set while the role is parked: its whole view when it was parked.
+  std::shared_ptr<const std::string> parked;
+  // This view was written for the last action accepted, so its version is stored with it.
+  bool stored = false;
 };
 
 // The views of all three roles after one action, ready to be committed and then published.
@@ -45,15 +57,26 @@ struct ViewChange {
   std::array<std::shared_ptr<const std::string>, kViewRoles> increments;
   std::array<std::int64_t, kViewRoles> log_from{};
   storage::ViewVersions versions() const;
+  // As stored with the action: none for a parked role.
+  storage::StoredVersions stored_versions() const;
 };
 
 class RoleViews {
  public:
   // The views of `game` at the given versions (0, 0, 0 right after setup).
   void reset(const core::Game& game, const storage::ViewVersions& versions);
-  // What changes when the game becomes `next`; *this is unchanged until accept().
+  // What changes when the game becomes `next`; *this is unchanged until accept(). A parked
+  // role's view is not written: it stays as it is.
   ViewChange change_to(const core::Game& next) const;
   void accept(const ViewChange& change) { views_ = change.next; }  // shares the texts
+
+  // `game` is the game of the last reset() or accepted change, in both. A role is parked only
+  // where its version is stored (its view was written for the last action accepted): a replay
+  // then compares its whole views at the same two states as the room (game_loader.cpp). Else
+  // park does nothing, and the next action's view is written for it.
+  void park(core::Role role, const core::Game& game);
+  void unpark(core::Role role, const core::Game& game);
+  bool parked(core::Role role) const { return views_[index(role)].parked != nullptr; }
 
   std::int64_t version(core::Role role) const { return views_[index(role)].version; }
   std::size_t log_size(core::Role role) const { return views_[index(role)].log_size; }
@@ -75,6 +98,28 @@ class VersionCounter {
  private:
   RoleViews views_;
   bool started_ = false;
+};
+
+// The versions a room had after the last of `stored` (one entry per action, in order), found
+// while the log is replayed: a role's version is the one stored last, moved by one if its
+// whole view changed since that action while the role was parked; actions stored before
+// versions were (a first run of entries with none) are counted as VersionCounter does.
+// `observe` is called once per state: after setup (`applied` 0), then after each action.
+class VersionReplay {
+ public:
+  explicit VersionReplay(std::vector<storage::StoredVersions> stored);
+  void observe(std::size_t applied, const core::Game& game);
+  // `last` is the game after the last action (or setup, when there is none).
+  storage::ViewVersions versions(const core::Game& last) const;
+
+ private:
+  std::vector<storage::StoredVersions> stored_;
+  std::size_t unversioned_ = 0;  // the first actions, stored before versions were
+  // For each role: how many actions had been applied when its view was last written (its
+  // version stored, or counted), and that whole view if a later state must be compared with it.
+  std::array<std::size_t, kViewRoles> written_at_{};
+  std::array<std::string, kViewRoles> written_;
+  std::optional<VersionCounter> counter_;
 };
 
 }  // namespace blockfog::server

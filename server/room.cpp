@@ -121,6 +121,8 @@ void Room::leave(const RoomClient* client) {
   strand_([self = shared_from_this(), client] {
     self->members_.erase(client);
     std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
+    // A game nobody is at may wait days for its next action: it keeps one copy, not two.
+    if (self->members_.empty()) self->spare_.reset();
     if (self->members_.empty() && self->row_.status == storage::GameStatus::Finished &&
         !self->committing_) {
       self->registry_.evict(self->id_, self.get());
@@ -206,6 +208,8 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   }
   // A client that has not seen its role's latest view gets it instead of a ruling on a stale
   // action. A version that has not moved means the same legal actions, so the action stands.
+  // (A connected role is never parked by now: its view was sent, which unparked it.)
+  if (views_.parked(member.role)) return write_view_to(client, true, message.ref, true);
   if (message.seq != views_.version(member.role)) {
     return answer_with_view(client, message.ref, true);
   }
@@ -213,8 +217,14 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // The engine's apply checks the seat and membership in its own legal actions (DESIGN.md,
   // the engine contract) and leaves the state unchanged when it refuses; the copy keeps the
   // room's state as it was committed until the store has the action.
-  auto next = game_->clone();
+  std::shared_ptr<core::Game> next;
+  if (spare_ && game_->copy_to(*spare_)) {
+    next = std::move(spare_);
+  } else {
+    next = game_->clone();
+  }
   if (auto error = next->apply(member.role, message.action)) {
+    spare_ = std::move(next);
     return send_error(client, error_for(error->code), error->message, message.ref);
   }
 
@@ -232,6 +242,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     commit->snapshot_json = next->to_json().dump();
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
+  park_unwatched_roles();
   commit->views = views_.change_to(*next);
   commit->next = std::move(next);
   commit->arrived = arrived;
@@ -245,7 +256,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
           std::optional<std::string_view> snapshot;
           if (commit->snapshot_json) snapshot = *commit->snapshot_json;
           store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
-                              commit->state_hash, now, snapshot, commit->views.versions());
+                              commit->state_hash, now, snapshot, commit->views.stored_versions());
           commit->appended = true;
           if (commit->result_json) {
             store.set_game_status(self->id_, storage::GameStatus::Finished, now,
@@ -279,6 +290,9 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again",
                commit->ref);
   } else {
+    // The game before the action becomes the next action's copy, unless somebody else holds
+    // it still (it is never changed under another holder).
+    if (game_.use_count() == 1) spare_ = std::move(game_);
     game_ = std::move(commit->next);
     actions_ = commit->seq;
     views_.accept(commit->views);
@@ -293,6 +307,7 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     metrics_.observe_action_latency(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived).count());
   }
+  send_deferred_views();
   run_pending();
 }
 
@@ -389,12 +404,36 @@ void Room::write_view_to(const RoomClient* client, bool whole_log, std::optional
   const auto it = members_.find(client);
   if (it == members_.end() || !game_) return;
   const Role role = it->second.role;
+  if (views_.parked(role)) {
+    // Unparked only against the game the views were last accepted for: not while a commit
+    // (whose change left the role parked) is in flight.
+    if (committing_) {
+      deferred_views_.push_back(client);
+      return;
+    }
+    views_.unpark(role, *game_);
+    update_summary();
+  }
   // Without the whole log: from the role's log_size on, no lines, and no walk through a long
   // log to write them.
   const std::size_t from = whole_log ? 0 : views_.log_size(role);
   game_->write_view_from(role, from, view_text_);
   it->second.client->send(std::make_shared<const std::string>(protocol::encode_view(
       views_.version(role), view_text_, static_cast<std::int64_t>(from), ref, stale)));
+}
+
+void Room::park_unwatched_roles() {
+  std::array<bool, kViewRoles> watched{};
+  for (const auto& [key, member] : members_) watched[RoleViews::index(member.role)] = true;
+  for (Role role : {Role::Scotland, Role::England, Role::Observer}) {
+    if (!watched[RoleViews::index(role)]) views_.park(role, *game_);
+  }
+}
+
+void Room::send_deferred_views() {
+  auto clients = std::move(deferred_views_);
+  deferred_views_.clear();
+  for (const RoomClient* client : clients) send_view(client);
 }
 
 void Room::send_welcome(const Member& member) {

@@ -114,6 +114,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // The two above: the client's role's current view, with the whole log or none of it.
   void write_view_to(const RoomClient* client, bool whole_log, std::optional<std::string> ref,
                      bool stale);
+  // Parks the view of each role nobody is connected as (role_views.h), before an action.
+  void park_unwatched_roles();
+  // The clients that joined as a parked role while a commit was in flight get their view once
+  // it is done: the role is unparked against the game that commit leaves.
+  void send_deferred_views();
   void send_welcome(const Member& member);
   // After an action: each role whose view changed gets the new lines and view; the acting
   // client always hears back, if only its unchanged view.
@@ -126,7 +131,8 @@ class Room : public std::enable_shared_from_this<Room> {
   storage::GameRow row_;
   Seats seats_;
   std::shared_ptr<core::Game> game_;
-  std::int64_t actions_;  // in the log: the store's sequence, never shown to a client
+  std::shared_ptr<core::Game> spare_;  // copied into for the next action (Game::copy_to)
+  std::int64_t actions_;               // in the log: the store's sequence, never shown to a client
   RoleViews views_;
   Strand strand_;
   DbWorker& db_;
@@ -135,6 +141,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   std::map<const RoomClient*, Member> members_;
   std::deque<Pending> pending_;  // actions that arrived while a commit was in flight
+  std::vector<const RoomClient*> deferred_views_;  // see send_deferred_views
   bool committing_ = false;
   bool draining_ = false;
   bool counted_live_ = false;

@@ -84,6 +84,20 @@ SeatRow read_seat(const Statement& row) {
           .joined_at = row.column_int64(3)};
 }
 
+std::optional<std::int64_t> optional_int64(const Statement& row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return row.column_int64(column);
+}
+
+// Columns v_scotland, v_england, v_observer from `first` on.
+StoredVersions read_versions(const Statement& row, int first) {
+  StoredVersions v;
+  v.scotland = optional_int64(row, first);
+  v.england = optional_int64(row, first + 1);
+  v.observer = optional_int64(row, first + 2);
+  return v;
+}
+
 ActionRow read_action(const Statement& row) {
   return {.game_id = row.column_int64(0),
           .seq = row.column_int64(1),
@@ -91,10 +105,7 @@ ActionRow read_action(const Statement& row) {
           .action_json = row.column_text(3),
           .applied_at = row.column_int64(4),
           .state_hash = row.column_text(5),
-          .view_versions =
-              row.is_null(6) ? std::nullopt
-                             : std::optional<ViewVersions>(ViewVersions{
-                                   row.column_int64(6), row.column_int64(7), row.column_int64(8)})};
+          .view_versions = read_versions(row, 6)};
 }
 
 SnapshotRow read_snapshot(const Statement& row) {
@@ -159,16 +170,14 @@ void insert_seat(Database& db, std::int64_t game_id, std::string_view role, std:
 void insert_snapshot(Database& db, std::int64_t game_id, std::int64_t seq,
                      std::string_view state_json, std::string_view state_hash, std::int64_t now,
                      bool replace) {
-  const std::string sql =
-      std::string(replace ? "INSERT OR REPLACE" : "INSERT") +
-      " INTO snapshots (game_id, seq, state, state_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)";
-  db.prepare(sql)
-      .bind(1, game_id)
-      .bind(2, seq)
-      .bind(3, state_json)
-      .bind(4, state_hash)
-      .bind(5, now)
-      .run();
+  // Cached: an action that passes the turn stores one (parsing it, with the snapshots table's
+  // triggers, cost more than the insert).
+  auto insert = db.cached(
+      replace ? "INSERT OR REPLACE INTO snapshots (game_id, seq, state, state_hash, created_at)"
+                " VALUES (?1, ?2, ?3, ?4, ?5)"
+              : "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at)"
+                " VALUES (?1, ?2, ?3, ?4, ?5)");
+  insert->bind(1, game_id).bind(2, seq).bind(3, state_json).bind(4, state_hash).bind(5, now).run();
 }
 
 // Steps a statement with RETURNING to its end (which is when an autocommit write commits) and
@@ -399,7 +408,7 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
                                   std::string_view role, std::string_view action_json,
                                   std::string_view state_hash, std::int64_t now,
                                   std::optional<std::string_view> snapshot_json,
-                                  std::optional<ViewVersions> view_versions) {
+                                  const StoredVersions& view_versions) {
   Transaction transaction(db_);
   // The insert trigger actions_in_sequence refuses an action for a game that is not active or
   // not right after the game's last action (migration 4), so nothing is read first; a refusal
@@ -414,12 +423,14 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
         .bind(4, action_json)
         .bind(5, now)
         .bind(6, state_hash);
-    if (view_versions) {
-      insert->bind(7, view_versions->scotland)
-          .bind(8, view_versions->england)
-          .bind(9, view_versions->observer);
-    } else {
-      insert->bind(7, nullptr).bind(8, nullptr).bind(9, nullptr);
+    int column = 7;
+    for (const auto& version :
+         {view_versions.scotland, view_versions.england, view_versions.observer}) {
+      if (version) {
+        insert->bind(column++, *version);
+      } else {
+        insert->bind(column++, nullptr);
+      }
     }
     insert->run();
   } catch (const ConstraintError&) {

@@ -94,14 +94,31 @@ struct ViewVersions {
   friend bool operator==(const ViewVersions&, const ViewVersions&) = default;
 };
 
+// The view versions stored with one action. A role's is absent when its view was not written
+// after that action: nobody of that role was connected (the server then writes it no more until
+// somebody is, docs/storage.md), or the action was stored before versions were (migration 2:
+// all three absent).
+struct StoredVersions {
+  std::optional<std::int64_t> scotland;
+  std::optional<std::int64_t> england;
+  std::optional<std::int64_t> observer;
+
+  StoredVersions() = default;
+  // Every role's (implicit: an action whose views were all written).
+  StoredVersions(const ViewVersions& v)  // NOLINT(google-explicit-constructor)
+      : scotland(v.scotland), england(v.england), observer(v.observer) {}
+  bool none() const { return !scotland && !england && !observer; }
+  friend bool operator==(const StoredVersions&, const StoredVersions&) = default;
+};
+
 struct ActionRow {
   std::int64_t game_id = 0;
   std::int64_t seq = 0;
   std::string role;
   std::string action_json;
   std::int64_t applied_at = 0;
-  std::string state_hash;                     // of the state after this action
-  std::optional<ViewVersions> view_versions;  // after this action; none if stored before them
+  std::string state_hash;        // of the state after this action
+  StoredVersions view_versions;  // after this action
 };
 
 struct SnapshotRow {
@@ -192,7 +209,7 @@ class Store {
                              std::string_view action_json, std::string_view state_hash,
                              std::int64_t now,
                              std::optional<std::string_view> snapshot_json = std::nullopt,
-                             std::optional<ViewVersions> view_versions = std::nullopt);
+                             const StoredVersions& view_versions = {});
   std::vector<ActionRow> load_actions(std::int64_t game_id, std::int64_t from_seq = 1);
   // Caches a state already in the log (seq 0: after setup); replaces an existing one.
   void save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state_json,

@@ -103,6 +103,10 @@ class Game {
   // Broken invariants, empty when the state is sound.
   virtual std::vector<std::string> check_invariants() const = 0;
   virtual std::unique_ptr<Game> clone() const = 0;
+  // Makes `target` a copy of this game, reusing its buffers (log, undo history), and says
+  // whether it could: only a game of the same module can be. The server copies its game for
+  // every action; copying into the last action's spare game spares the allocations.
+  virtual bool copy_to(Game& /*target*/) const { return false; }
 };
 
 struct SetupResult {

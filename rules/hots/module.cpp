@@ -55,6 +55,12 @@ class HotsGame final : public core::Game {
     return hots::check_invariants(state_);
   }
   std::unique_ptr<core::Game> clone() const override { return std::make_unique<HotsGame>(state_); }
+  bool copy_to(core::Game& target) const override {
+    auto* game = dynamic_cast<HotsGame*>(&target);
+    if (!game) return false;
+    game->state_ = state_;  // vectors assigned in place: their capacity is kept
+    return true;
+  }
 
  private:
   State state_;

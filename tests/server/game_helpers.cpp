@@ -213,6 +213,14 @@ void Table::connect_all() {
   EXPECT_EQ(observer->role, "observer");
 }
 
+std::vector<Connection*> Table::open() {
+  std::vector<Connection*> out;
+  for (Connection* c : {scotland.get(), england.get(), observer.get()}) {
+    if (c) out.push_back(c);
+  }
+  return out;
+}
+
 bool Table::play_random(std::mt19937_64& rng) {
   std::vector<std::pair<std::string, json>> choices;
   std::set<std::string> acting;
@@ -240,8 +248,7 @@ bool Table::play_random(std::mt19937_64& rng) {
     sent.push_back(pick(""));
   }
   std::map<std::string, std::int64_t> views_before;
-  for (Connection* c : {scotland.get(), england.get(), observer.get()})
-    views_before[c->role] = c->views;
+  for (Connection* c : open()) views_before[c->role] = c->views;
   std::vector<std::string> refs;
   for (const auto& [role, action] : sent) {
     refs.push_back("a" + std::to_string(++next_ref_));
@@ -262,12 +269,12 @@ bool Table::play_random(std::mt19937_64& rng) {
   }
   EXPECT_FALSE(applied.empty()) << "every action sent was answered as stale";
   // Whatever the actions caused has reached every connection once each has answered a ping.
-  for (Connection* c : {scotland.get(), england.get(), observer.get()}) EXPECT_TRUE(c->barrier());
+  for (Connection* c : open()) EXPECT_TRUE(c->barrier());
   for (std::size_t k = 0; k < applied.size(); ++k) {
     acknowledged.push_back({actions + static_cast<std::int64_t>(k) + 1, applied});
   }
   actions += static_cast<std::int64_t>(applied.size());
-  for (Connection* c : {scotland.get(), england.get(), observer.get()}) {
+  for (Connection* c : open()) {
     const bool acted =
         std::any_of(sent.begin(), sent.end(), [&](const auto& s) { return s.first == c->role; });
     if (!acted && c->views == views_before[c->role]) ++quiet_rounds[c->role];

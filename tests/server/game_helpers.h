@@ -90,6 +90,8 @@ struct Table {
   // (Re)opens the three connections and waits for their first views.
   void connect_all();
   Connection& seat(const std::string& role) { return role == "scotland" ? *scotland : *england; }
+  // The connections that are open: the observer's may be closed (reset) while the seats play.
+  std::vector<Connection*> open();
 
   // Plays one random legal action (sometimes both seats at once when both may act); returns
   // false when nobody has a legal action (the end of what can be played).

@@ -156,5 +156,81 @@ TEST(ServerRestart, AGameEndedInTheLogButNotMarkedFinishedIsFinishedOnRestart) {
   EXPECT_TRUE(replayed->outcome().finished);
 }
 
+// Open WebSocket connections, as /metrics counts them: a connection is counted until its room
+// has let it go.
+int websocket_connections(int port) {
+  const std::string text = HttpClient(port).get("/metrics").body;
+  const std::string name = "blockfog_connections{kind=\"websocket\"} ";
+  const auto at = text.find(name);
+  return at == std::string::npos ? -1 : std::stoi(text.substr(at + name.size()));
+}
+
+void close_observer(Table& table) {
+  table.observer.reset();
+  for (int i = 0; i < 200 && websocket_connections(table.port) != 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(websocket_connections(table.port), 2);
+}
+
+void play(Table& table, std::mt19937_64& rng, int actions) {
+  for (int i = 0; i < actions; ++i) ASSERT_TRUE(table.play_random(rng));
+}
+
+// While nobody watches, the observer's view is parked (server/role_views.h): not written, its
+// version not stored with the actions. A watcher coming back is one version on (the seats'
+// moves changed what it sees), and that version survives a kill -9 whether it was taken while
+// the watcher was there or away.
+TEST(ServerRestart, AWatcherAwayComesBackOneVersionOnAndRestartsKeepTheVersions) {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(dir.path());
+  Table table(server->port(), "away");
+  std::mt19937_64 rng(11);
+  play(table, rng, 20);
+  const std::int64_t watched = table.observer->seq;
+  close_observer(table);
+  play(table, rng, 30);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+
+  table.observer = connect(table.port, table.game_id, "");
+  ASSERT_TRUE(table.observer && table.observer->read_first_view());
+  EXPECT_EQ(table.observer->seq, watched + 1);
+  const json back_view = table.observer->view;
+  const std::int64_t back = table.observer->seq;
+
+  // Gone again, no action since: a restart finds the same view at the same version, though no
+  // action stored it.
+  close_observer(table);
+  server->kill9();
+  server = std::make_unique<ServerProcess>(dir.path());
+  table.port = server->port();
+  table.connect_all();
+  EXPECT_EQ(table.observer->seq, back);
+  EXPECT_EQ(table.observer->view, back_view);
+
+  // Away over a restart: one version on again, or two (after a restart the room writes a
+  // watcher's view for one more action before parking it, to store its version).
+  close_observer(table);
+  play(table, rng, 20);
+  server->kill9();
+  server = std::make_unique<ServerProcess>(dir.path());
+  table.port = server->port();
+  table.connect_all();
+  EXPECT_GE(table.observer->seq, back + 1);
+  EXPECT_LE(table.observer->seq, back + 2);
+  const json again_view = table.observer->view;
+  const std::int64_t again = table.observer->seq;
+  server->kill9();
+  server = std::make_unique<ServerProcess>(dir.path());
+  table.port = server->port();
+  table.connect_all();
+  EXPECT_EQ(table.observer->seq, again);
+  EXPECT_EQ(table.observer->view, again_view);
+  // And from there on one version per change.
+  play(table, rng, 10);
+  EXPECT_GT(table.observer->seq, again);
+  EXPECT_LE(table.observer->seq, again + 10);
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing

@@ -1,6 +1,8 @@
 // Per-role view versions without sockets: a role's version moves exactly when its view
-// changed, the increments rebuild the whole view, and a log stored without versions (before
-// they were recorded) is given the same versions by replay.
+// changed, the increments rebuild the whole view, a parked role (nobody connected as it) comes
+// back one version on exactly when its whole view changed meanwhile, and replaying a log gives
+// the versions the room had, whether the log stored them all, some (parked roles) or none
+// (actions stored before versions were).
 
 #include "server/role_views.h"
 
@@ -8,6 +10,7 @@
 
 #include <array>
 #include <filesystem>
+#include <optional>
 #include <random>
 
 #include "rules/core/hex.h"
@@ -36,6 +39,16 @@ std::unique_ptr<core::Game> new_game(std::uint8_t seed_byte) {
   auto setup = hots::module().setup(seed, "braveheart", json());
   EXPECT_TRUE(setup.game) << setup.error;
   return std::move(setup.game);
+}
+
+// A random legal action of whichever side may act; none when nobody may.
+std::optional<std::pair<Role, json>> choose(const core::Game& game, std::mt19937_64& rng) {
+  std::vector<std::pair<Role, json>> choices;
+  for (Role role : {Role::Scotland, Role::England}) {
+    for (const auto& a : game.legal_actions(role)) choices.emplace_back(role, a);
+  }
+  if (choices.empty()) return std::nullopt;
+  return choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
 }
 
 // One random legal action by whichever side may act; false when nobody may.
@@ -137,6 +150,155 @@ TEST(RoleViews, ALogStoredWithoutVersionsGetsTheSameVersionsByReplay) {
                       std::nullopt, storage::ViewVersions{1000, 2000, 3000});
   EXPECT_EQ(replay_game(store, *store.find_game(row.id)).versions,
             (storage::ViewVersions{1000, 2000, 3000}));
+}
+
+TEST(RoleViews, AParkedRoleComesBackOneVersionOnExactlyWhenItsWholeViewChanged) {
+  auto game = new_game(9);
+  RoleViews views;
+  views.reset(*game, {});
+  std::mt19937_64 rng(3);
+  for (int n = 0; n < 40; ++n) {
+    ASSERT_TRUE(act(*game, rng));
+    views.accept(views.change_to(*game));
+  }
+  const auto before = views.versions();
+
+  // Parked and back with nothing done meanwhile: the same view, the same version.
+  views.park(Role::Observer, *game);
+  EXPECT_TRUE(views.parked(Role::Observer));
+  views.unpark(Role::Observer, *game);
+  EXPECT_FALSE(views.parked(Role::Observer));
+  EXPECT_EQ(views.versions(), before);
+
+  // Not parked again before an action stored its version (it was written for none since).
+  views.park(Role::Observer, *game);
+  EXPECT_FALSE(views.parked(Role::Observer));
+  ASSERT_TRUE(act(*game, rng));
+  views.accept(views.change_to(*game));
+  const auto parked_at = views.versions();
+
+  // While parked, the role's view is not written, its version stays and is not stored.
+  views.park(Role::Observer, *game);
+  ASSERT_TRUE(views.parked(Role::Observer));
+  const json parked_view = game->view(Role::Observer);
+  int changed_meanwhile = 0;
+  for (int n = 0; n < 30; ++n) {
+    ASSERT_TRUE(act(*game, rng));
+    const auto change = views.change_to(*game);
+    EXPECT_FALSE(change.increments[RoleViews::index(Role::Observer)]);
+    EXPECT_EQ(change.next[RoleViews::index(Role::Observer)].version, parked_at.observer);
+    const auto stored = change.stored_versions();
+    EXPECT_FALSE(stored.observer);
+    EXPECT_TRUE(stored.scotland && stored.england);
+    views.accept(change);
+    changed_meanwhile += game->view(Role::Observer) != parked_view;
+  }
+  ASSERT_GT(changed_meanwhile, 0);
+  views.unpark(Role::Observer, *game);
+  EXPECT_EQ(views.version(Role::Observer), parked_at.observer + 1);
+
+  // Back to one version per change, with increments that rebuild the view.
+  json held = game->view(Role::Observer);
+  for (int n = 0; n < 30; ++n) {
+    ASSERT_TRUE(act(*game, rng));
+    const auto change = views.change_to(*game);
+    const auto i = RoleViews::index(Role::Observer);
+    const json whole = game->view(Role::Observer);
+    EXPECT_EQ(bool(change.increments[i]), whole != held);
+    if (change.increments[i]) {
+      json merged = json::parse(*change.increments[i]);
+      json lines = json::array();
+      for (const auto& line : held["log"]) {
+        if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
+      }
+      for (const auto& line : merged["log"]) lines.push_back(line);
+      merged["log"] = lines;
+      EXPECT_EQ(merged, whole) << "after unparking, action " << n;
+      held = whole;
+    }
+    views.accept(change);
+  }
+}
+
+// What a room with `views` would tell a client of each role joining now: parked roles are
+// unparked first.
+storage::ViewVersions as_told(RoleViews views, const core::Game& game) {
+  for (Role role : kRoles) views.unpark(role, game);
+  return views.versions();
+}
+
+// Two seats play while each role is parked and unparked at random (never the acting one, as
+// in a room: the actor is connected), and the server restarts now and then (the room's views
+// start again from the versions replay gives); the first `unversioned` actions are stored
+// without versions, as before migration 2. Replay must give what the room would tell a client
+// of each role, at every restart and at the end.
+void replay_matches_the_room(std::uint64_t seed, int unversioned) {
+  testing::TempDir dir;
+  storage::Store store(dir.path() / "blockfog.db", 1);
+  const auto scot = store.create_account("scot", "kdf$x", 1)->id;
+  const auto eng = store.create_account("eng", "kdf$y", 1)->id;
+  storage::NewGame spec;
+  spec.rules_version = std::string(hots::module().rules_version());
+  spec.scenario = "braveheart";
+  spec.seed_hex = std::string(64, 'a');
+  spec.seed_sha256 = seed_commitment(spec.seed_hex);
+  spec.created_by = scot;
+  spec.creator_role = "scotland";
+  const auto row = store.create_game(spec, 1);
+  ASSERT_EQ(store.take_seat(row.id, "england", eng, 1), storage::SeatOutcome::Seated);
+  store.set_game_status(row.id, storage::GameStatus::Active, 1);
+
+  auto game = setup_game(*store.find_game(row.id)).game;
+  ASSERT_TRUE(game);
+  RoleViews views;
+  views.reset(*game, {});
+  std::mt19937_64 rng(seed);
+  std::bernoulli_distribution toggle(0.08);
+  std::array<bool, 3> watched{true, true, true};
+  int parked_actions = 0;
+  int restarts = 0;
+  for (std::int64_t seq = 1; seq <= 400; ++seq) {
+    const auto choice = choose(*game, rng);
+    if (!choice) break;
+    const auto& [actor, action] = *choice;
+    if (seq > unversioned) {
+      // As a room does before each action: clients come and go; roles nobody is connected as
+      // are parked (kept parked), the others unparked.
+      for (Role role : kRoles) {
+        auto& w = watched[RoleViews::index(role)];
+        w = role == actor || (toggle(rng) ? !w : w);
+        w ? views.unpark(role, *game) : views.park(role, *game);
+      }
+    }
+    ASSERT_FALSE(game->apply(actor, action));
+    const auto change = views.change_to(*game);
+    const auto stored = seq > unversioned ? change.stored_versions() : storage::StoredVersions{};
+    parked_actions += seq > unversioned && !(stored.scotland && stored.england && stored.observer);
+    views.accept(change);
+    store.append_action(row.id, seq, core::role_name(actor), action.dump(), game->state_hash(), seq,
+                        std::nullopt, stored);
+    if (seq > unversioned && seq % 37 == 0) {
+      const auto loaded = replay_game(store, *store.find_game(row.id));
+      ASSERT_TRUE(loaded.game) << loaded.error;
+      ASSERT_EQ(loaded.versions, as_told(views, *game)) << "seed " << seed << ", action " << seq;
+      views = RoleViews();
+      views.reset(*game, loaded.versions);
+      ++restarts;
+    }
+  }
+  ASSERT_GT(parked_actions, 20);
+  ASSERT_GT(restarts, 3);
+  const auto loaded = replay_game(store, *store.find_game(row.id));
+  ASSERT_TRUE(loaded.game) << loaded.error;
+  EXPECT_EQ(loaded.versions, as_told(views, *game)) << "seed " << seed;
+}
+
+TEST(RoleViews, ReplayGivesParkedRolesTheVersionsTheRoomWouldGiveAcrossRestarts) {
+  for (std::uint64_t seed : {1, 2, 3, 4}) replay_matches_the_room(seed, 0);
+}
+
+TEST(RoleViews, ReplayCountsActionsStoredBeforeVersionsThenReadsTheStoredOnes) {
+  for (std::uint64_t seed : {5, 6}) replay_matches_the_room(seed, 60);
 }
 
 }  // namespace

@@ -297,7 +297,7 @@ TEST_F(StoreTest, EachActionKeepsTheViewVersionsItLeft) {
   const auto actions = store().load_actions(id);
   ASSERT_EQ(actions.size(), 2U);
   EXPECT_EQ(actions[0].view_versions, (ViewVersions{1, 0, 1}));
-  EXPECT_FALSE(actions[1].view_versions);  // as for actions stored before versions existed
+  EXPECT_TRUE(actions[1].view_versions.none());  // as for actions stored before versions existed
 }
 
 TEST_F(StoreTest, SnapshotIsWrittenWithItsAction) {
