@@ -287,7 +287,11 @@ State state_from_json(const json& j) {
 }
 
 std::string state_hash(const State& s) {
-  std::string bytes;
+  // One buffer per thread, its capacity kept: the server hashes every state it commits, and a
+  // fresh buffer the size of the undo history (tens of KiB late in a turn) cost an allocation
+  // that the allocator carved from and returned to its heap each time.
+  thread_local std::string bytes;
+  bytes.clear();
   bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (sizeof(Position) + 5));
   bytes.append("hots-state-1");
   append_position(bytes, s);
