@@ -27,10 +27,12 @@ RoleView first_view(const core::Game& game, Role role) {
   return view;
 }
 
-std::string whole_view(const core::Game& game, Role role) {
+// The SHA-256 of a role's whole view (log included): what is kept of a parked role's view, as
+// whole views grow with the log and a server may hold many games nobody is at.
+core::Digest whole_view(const core::Game& game, Role role) {
   std::string text;
   game.write_view_from(role, 0, text);
-  return text;
+  return core::sha256(text);
 }
 
 std::string_view before_lines(const RoleView& view) {
@@ -102,7 +104,7 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
 void RoleViews::park(Role role, const core::Game& game) {
   auto& view = views_[index(role)];
   if (view.parked || !view.stored) return;
-  view.parked = std::make_shared<const std::string>(whole_view(game, role));
+  view.parked = whole_view(game, role);
 }
 
 void RoleViews::unpark(Role role, const core::Game& game) {

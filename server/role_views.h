@@ -7,10 +7,10 @@
 // with the seat's own view tells it nothing its view does not.
 //
 // A role nobody is connected as is parked: its view is not written with each action (the
-// server would write it for nobody), and the action is stored without its version. Its whole
-// view (log included) is kept as it was when parked; when somebody of that role comes back, the
-// whole view is written again and the version moves by one if the two differ. game_loader.cpp
-// decides the same way on replay, so versions survive restarts exactly.
+// server would write it for nobody), and the action is stored without its version. The hash of
+// its whole view (log included) is kept as it was when parked; when somebody of that role comes
+// back, the whole view is written again and the version moves by one if the two differ.
+// game_loader.cpp decides the same way on replay, so versions survive restarts exactly.
 //
 // A role's view is compared without its log lines: the engine's log only grows, except that
 // an undo truncates it (never both in one action), so the view's log_size together with the
@@ -26,6 +26,7 @@
 
 #include "rules/core/game.h"
 #include "rules/core/role.h"
+#include "rules/core/sha256.h"
 #include "storage/store.h"
 
 namespace blockfog::server {
@@ -42,8 +43,8 @@ struct RoleView {
   std::shared_ptr<const std::string> text;
   core::TextSpan lines;
   core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there
-  // Set while the role is parked: its whole view when it was parked.
-  std::shared_ptr<const std::string> parked;
+  // Set while the role is parked: the SHA-256 of its whole view when it was parked.
+  std::optional<core::Digest> parked;
   // This view was written for the last action accepted, so its version is stored with it.
   bool stored = false;
 };
@@ -76,7 +77,7 @@ class RoleViews {
   // park does nothing, and the next action's view is written for it.
   void park(core::Role role, const core::Game& game);
   void unpark(core::Role role, const core::Game& game);
-  bool parked(core::Role role) const { return views_[index(role)].parked != nullptr; }
+  bool parked(core::Role role) const { return views_[index(role)].parked.has_value(); }
 
   std::int64_t version(core::Role role) const { return views_[index(role)].version; }
   std::size_t log_size(core::Role role) const { return views_[index(role)].log_size; }
@@ -116,9 +117,10 @@ class VersionReplay {
   std::vector<storage::StoredVersions> stored_;
   std::size_t unversioned_ = 0;  // the first actions, stored before versions were
   // For each role: how many actions had been applied when its view was last written (its
-  // version stored, or counted), and that whole view if a later state must be compared with it.
+  // version stored, or counted), and that whole view's hash if a later state must be compared
+  // with it.
   std::array<std::size_t, kViewRoles> written_at_{};
-  std::array<std::string, kViewRoles> written_;
+  std::array<core::Digest, kViewRoles> written_{};
   std::optional<VersionCounter> counter_;
 };
 
