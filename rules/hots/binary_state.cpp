@@ -68,14 +68,16 @@ class Reader {
 // The inverse of append_position, field for field.
 Position read_position(Reader& in) {
   Position p;
-  for (auto& b : p.blocks) {
-    b.loc = in.byte();
-    b.strength = in.byte();
-    b.moved = in.flag();
-    b.reserve = in.flag();
-    b.entry = in.byte();
-    b.acted = in.flag();
-    b.arrival_hidden = in.flag();
+  for (int b = 0; b < kBlockCount; ++b) {
+    BlockState block;
+    block.loc = in.byte();
+    block.strength = in.byte();
+    block.moved = in.flag();
+    block.reserve = in.flag();
+    block.entry = in.byte();
+    block.acted = in.flag();
+    block.arrival_hidden = in.flag();
+    p.blocks.set(b, block);
   }
   for (auto& c : p.cards) {
     const auto place = in.byte();
@@ -145,14 +147,18 @@ Position read_position(Reader& in) {
 
 }  // namespace
 
+// Every field takes at most its own size here but the four block flags, a bit each in the
+// position and a byte each here: this bounds a position's bytes.
+constexpr std::size_t kPositionBytesMax = sizeof(Position) + 4 * kBlockCount;
+
 void append_position(std::string& out, const Position& p) {
-  // Every field takes at most its own size here, so the position's size bounds its bytes;
-  // they are stored through a pointer into room made once (state_hash writes every undo
+  // The bytes are stored through a pointer into room made once (state_hash writes every undo
   // point on each call, and pushing them byte by byte was most of its cost).
   const std::size_t start = out.size();
-  out.resize(start + sizeof(Position));
+  out.resize(start + kPositionBytesMax);
   ByteWriter w(out.data() + start);
-  for (const auto& b : p.blocks) {
+  for (int index = 0; index < kBlockCount; ++index) {
+    const BlockState b = p.blocks.get(index);
     for (int v : {int(b.loc), int(b.strength), int(b.moved), int(b.reserve), int(b.entry),
                   int(b.acted), int(b.arrival_hidden)}) {
       w.put(static_cast<std::uint64_t>(v), 1);
@@ -220,7 +226,7 @@ void append_position(std::string& out, const Position& p) {
   w.put(p.winter.placed, 2);
   w.put(p.defection_areas, 4);
   const auto written = static_cast<std::size_t>(w.at() - (out.data() + start));
-  if (written > sizeof(Position)) std::abort();  // a field wider than its own size: a bug here
+  if (written > kPositionBytesMax) std::abort();  // a field wider than its own size: a bug here
   out.resize(start + written);
 }
 

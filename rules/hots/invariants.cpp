@@ -8,7 +8,7 @@ namespace {
 void check_blocks(const State& s, std::vector<std::string>& errors) {
   const auto& data = game_data();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = s.blocks[b];
+    const BlockState block = s.blocks.get(b);
     const auto& info = data.blocks[b];
     if (block.loc > kDead) errors.push_back(info.id + " is nowhere (RULES 1.5)");
     if (block.loc < kAreaCount && (block.strength < 1 || block.strength > info.max_strength)) {

@@ -58,7 +58,7 @@ json position_to_json(const Position& p) {
   const auto& data = game_data();
   json blocks = json::object();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = p.blocks[b];
+    const BlockState block = p.blocks.get(b);
     blocks[data.blocks[b].id] = {loc_name(block.loc), block.strength,     block.moved,
                                  block.reserve,       small(block.entry), block.acted,
                                  block.arrival_hidden};
@@ -125,13 +125,9 @@ Position position_from_json(const json& j) {
   if (blocks.size() != kBlockCount) fail("expected 56 blocks");
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& row = blocks.at(data.blocks[b].id);
-    p.blocks[b] = BlockState{loc_from(row.at(0).get<std::string>()),
-                             small_from(row.at(1)),
-                             row.at(2).get<bool>(),
-                             row.at(3).get<bool>(),
-                             small_from(row.at(4)),
-                             row.at(5).get<bool>(),
-                             row.at(6).get<bool>()};
+    p.blocks.set(b, BlockState{loc_from(row.at(0).get<std::string>()), small_from(row.at(1)),
+                               row.at(2).get<bool>(), row.at(3).get<bool>(), small_from(row.at(4)),
+                               row.at(5).get<bool>(), row.at(6).get<bool>()});
   }
   const auto& cards = j.at("cards");
   if (cards.size() != kCardCount) fail("expected 25 cards");

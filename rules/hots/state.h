@@ -5,6 +5,7 @@
 // adds what grows or is secret: the random generator, the log and the undo history.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,8 @@ inline constexpr std::uint8_t kDead = kAreaCount + 2;
 inline constexpr std::uint8_t kEntryBySea = 0xfe;
 inline constexpr std::uint8_t kEntryCaptured = 0xfd;
 
+// One block's state as a value: what setup, the state formats and tests read or write whole.
+// `Position` keeps these fields in a `BlockTable`, a field at a time.
 struct BlockState {
   std::uint8_t loc = kNotInPlay;  // area id, kPool, kNotInPlay or kDead
   std::uint8_t strength = 0;      // steps, 1..max while on the map
@@ -33,6 +36,53 @@ struct BlockState {
   bool arrival_hidden = false;    // retreated; its destination not yet published (13.5.3)
 
   bool operator==(const BlockState&) const = default;
+};
+
+// A set of blocks, a bit per block id: a block flag of every block in one word.
+struct BlockBits {
+  std::uint64_t bits = 0;
+
+  bool operator[](int b) const { return (bits >> b) & 1U; }
+  void set(int b, bool on) { bits = (bits & ~(std::uint64_t{1} << b)) | (std::uint64_t{on} << b); }
+  bool operator==(const BlockBits&) const = default;
+};
+
+constexpr std::array<std::uint8_t, kBlockCount> filled_per_block(std::uint8_t value) {
+  std::array<std::uint8_t, kBlockCount> a{};
+  a.fill(value);
+  return a;
+}
+
+// Every block's state, one array (or bit set) per field of `BlockState`: the engine's hot paths
+// are scans over a side's 28 blocks, which then read contiguous bytes instead of 7-byte records.
+struct BlockTable {
+  std::array<std::uint8_t, kBlockCount> loc = filled_per_block(kNotInPlay);
+  std::array<std::uint8_t, kBlockCount> strength{};
+  std::array<std::uint8_t, kBlockCount> entry = filled_per_block(kNone);
+  BlockBits moved;           // RULES 4.2.2
+  BlockBits reserve;         // RULES 4.6, 5.2
+  BlockBits acted;           // RULES 5.4
+  BlockBits arrival_hidden;  // RULES 13.5.3
+
+  BlockState get(int b) const {
+    return {loc[b], strength[b], moved[b], reserve[b], entry[b], acted[b], arrival_hidden[b]};
+  }
+  void set(int b, const BlockState& block) {
+    loc[b] = block.loc;
+    strength[b] = block.strength;
+    moved.set(b, block.moved);
+    reserve.set(b, block.reserve);
+    entry[b] = block.entry;
+    acted.set(b, block.acted);
+    arrival_hidden.set(b, block.arrival_hidden);
+  }
+  // The blocks at `place` (an area or an off-map place), a bit per block.
+  std::uint64_t at(std::uint8_t place) const {
+    std::uint64_t bits = 0;
+    for (int b = 0; b < kBlockCount; ++b) bits |= std::uint64_t{loc[b] == place} << b;
+    return bits;
+  }
+  bool operator==(const BlockTable&) const = default;
 };
 
 enum class CardPlace : std::uint8_t { Deck, Hand, Chosen, Played };
@@ -152,7 +202,7 @@ struct MovingBlock {
 };
 
 struct Position {
-  std::array<BlockState, kBlockCount> blocks{};
+  BlockTable blocks{};
   std::array<CardState, kCardCount> cards{};
   std::array<BattleMarker, kAreaCount> battles{};
   // Per side, per border: crossings in the current limit window (RULES 4.4).
@@ -214,21 +264,21 @@ struct State : Position {
 inline Side side_of(int index) { return static_cast<Side>(index); }
 inline std::uint8_t index_of(Side side) { return static_cast<std::uint8_t>(side); }
 
-inline bool on_map(const Position& p, BlockId b) { return p.blocks[b].loc < kAreaCount; }
+inline bool on_map(const Position& p, BlockId b) { return p.blocks.loc[b] < kAreaCount; }
 inline Side owner_of(BlockId b) { return b < kBlocksPerSide ? Side::Scotland : Side::England; }
 inline int first_block(Side side) { return side == Side::Scotland ? 0 : kBlocksPerSide; }
 
 inline int count_in_area(const Position& p, AreaId area, Side side) {
   int count = 0;
   const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks[b].loc == area;
+  for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks.loc[b] == area;
   return count;
 }
 
 inline bool any_in_area(const Position& p, AreaId area, Side side) {
   const int first = first_block(side);
   for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (p.blocks[b].loc == area) return true;
+    if (p.blocks.loc[b] == area) return true;
   }
   return false;
 }
@@ -261,7 +311,7 @@ struct Presence {
     std::uint32_t bits = 0;
     const int first = first_block(side);
     for (int b = first; b < first + kBlocksPerSide; ++b) {
-      const auto loc = p.blocks[b].loc;
+      const auto loc = p.blocks.loc[b];
       bits |= loc < kAreaCount ? 1U << loc : 0U;
     }
     return bits;
@@ -277,7 +327,7 @@ struct Places {
   std::array<std::uint8_t, kBlockCount> loc{};
 
   explicit Places(const Position& p) {
-    for (int b = 0; b < kBlockCount; ++b) loc[b] = p.blocks[b].loc;
+    for (int b = 0; b < kBlockCount; ++b) loc[b] = p.blocks.loc[b];
   }
   int count(AreaId area) const {
     int n = 0;
@@ -285,6 +335,15 @@ struct Places {
     return n;
   }
 };
+
+// The blocks in `area` stand up, revealed as no reserve any more (RULES 5.11.2, 5.13).
+inline void stand_up(Position& p, AreaId area) {
+  const std::uint64_t here = p.blocks.at(area);
+  p.blocks.reserve.bits &= ~here;
+  for (std::uint64_t bits = here; bits != 0; bits &= bits - 1) {
+    p.blocks.entry[std::countr_zero(bits)] = kNone;
+  }
+}
 
 int nobles_controlled(const Position& p, Side side);  // RULES 1.4.4, Moray included
 int two_block_nobles_controlled(const Position& p, Side side);

@@ -21,13 +21,11 @@ void clear_turn_markers(Position& p) {
   for (auto& side : p.crossings) side.fill(0);
   p.border_use.fill(kNone);
   p.battles.fill(BattleMarker{});
-  for (auto& block : p.blocks) {
-    block.moved = false;
-    block.reserve = false;
-    block.entry = kNone;
-    block.acted = false;
-    block.arrival_hidden = false;
-  }
+  p.blocks.moved = {};
+  p.blocks.reserve = {};
+  p.blocks.entry.fill(kNone);
+  p.blocks.acted = {};
+  p.blocks.arrival_hidden = {};
 }
 
 // RULES 9.1: the border raid is due when Scots alone hold England and England has a non-noble

@@ -38,7 +38,7 @@ PoolList draw_candidates(const Position& p, AreaId area) {
   PoolList out;
   const bool coastal = data().areas[area].coastal;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (p.blocks[b].loc != kPool || owner_of(b) != Side::Scotland) continue;
+    if (p.blocks.loc[b] != kPool || owner_of(b) != Side::Scotland) continue;
     if (!coastal && (b == data().norse || b == data().french_knights)) continue;
     out.push_back(b);
   }
@@ -49,14 +49,14 @@ void feudal_levy(State& s) {
   if (on_map(s, data().edward)) return;  // 10.13.1: Edward I winters in Scotland
   PoolList pool;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (s.blocks[b].loc == kPool && owner_of(b) == Side::England) pool.push_back(b);
+    if (s.blocks.loc[b] == kPool && owner_of(b) == Side::England) pool.push_back(b);
   }
   const int count = static_cast<int>((pool.size() + 1) / 2);  // 10.13.2: half, rounded up
   for (int i = 0; i < count; ++i) {
     const int b = s.rng.pick(pool.items());
     pool.erase_value(b);
-    s.blocks[b] =
-        BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)};
+    s.blocks.set(
+        b, BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)});
     add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data().england);
   }
   clear_undo(s);
@@ -129,7 +129,7 @@ std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
   bool pool_inland = false;
   bool pool_coastal = false;
   for (int b = 0; b < kBlocksPerSide; ++b) {
-    const bool in_pool = p.blocks[b].loc == kPool;
+    const bool in_pool = p.blocks.loc[b] == kPool;
     pool_coastal |= in_pool;
     pool_inland |= in_pool && b != data().norse && b != data().french_knights;
   }
@@ -161,7 +161,7 @@ void build_legal(const State& s, Side side, ActionList& out) {
   const auto& caps = step_caps();
   std::array<std::uint32_t, kDead + 1> gainers{};
   for (int i = 0; i < kBlocksPerSide; ++i) {
-    const auto& block = s.blocks[first + i];
+    const BlockState block = s.blocks.get(first + i);
     const int place = block.loc < kDead ? block.loc : kDead;
     const bool gains = block.loc < kAreaCount && block.strength < caps[first + i];
     gainers[place] |= static_cast<std::uint32_t>(gains) << i;
@@ -182,15 +182,15 @@ void build_legal(const State& s, Side side, ActionList& out) {
 void build_apply(State& s, Side side, const Action& action) {
   if (action.kind == ActionKind::AddStep) {
     const BlockId b = action.a;
-    --s.winter.rp[s.blocks[b].loc];
-    ++s.blocks[b].strength;
-    add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks[b].strength);  // 13.3
+    --s.winter.rp[s.blocks.loc[b]];
+    ++s.blocks.strength[b];
+    add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks.strength[b]);  // 13.3
     return;
   }
   const AreaId area = action.a;
   --s.winter.rp[area];
   const int b = s.rng.pick(draw_candidates(s, area).items());
-  s.blocks[b] = BlockState{area, 1};
+  s.blocks.set(b, BlockState{area, 1});
   clear_undo(s);
   add_private_log(s, Side::Scotland, LogKind::Drew, b, area, 0, LogKind::DrewAnon,
                   index_of(Side::Scotland), area, 0);
@@ -199,7 +199,7 @@ void build_apply(State& s, Side side, const Action& action) {
 void french_knights_check(State& s) {
   const BlockId knights = data().french_knights;
   if (s.french_knights_added || nobles_controlled(s, Side::Scotland) < 8) return;  // 10.10
-  if (s.blocks[knights].loc == kNotInPlay) s.blocks[knights] = BlockState{kPool, 0};
+  if (s.blocks.loc[knights] == kNotInPlay) s.blocks.set(knights, BlockState{kPool, 0});
   s.french_knights_added = true;
   clear_undo(s);  // a public announcement (13.4.5): nothing before it can be taken back
   add_log(s, LogKind::FrenchKnightsAdded, Audience::Public);

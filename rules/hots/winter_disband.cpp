@@ -23,14 +23,14 @@ AreaId selkirk() {
 
 bool moray_may_go_home(const Position& p) {
   const AreaId home = area_named("moray");
-  const auto& moray = p.blocks[data().moray];
+  const BlockState moray = p.blocks.get(data().moray);
   return moray.loc < kAreaCount && moray.loc != home && !p.winter.moray_moved &&
          open_for(p, home, Side::Scotland);
 }
 
 AreaList king_cathedrals(const Position& p) {
   AreaList out;
-  const auto& king = p.blocks[data().king];
+  const BlockState king = p.blocks.get(data().king);
   if (king.loc >= kAreaCount || p.winter.king_moved) return out;
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (data().areas[a].cathedral && a != king.loc && open_for(p, a, Side::Scotland)) {
@@ -43,13 +43,13 @@ AreaList king_cathedrals(const Position& p) {
 // --- England: Edward and disbanding ---------------------------------------------------------
 
 bool is_edward_question(const Position& p) {
-  const auto& edward = p.blocks[data().edward];
+  const BlockState edward = p.blocks.get(data().edward);
   return !p.winter.edward_decided && !p.edward_ii && !p.edward_wintered_last &&
          edward.loc < kAreaCount && edward.loc != data().england;
 }
 
 AreaId wintering_edward_area(const Position& p) {
-  return p.winter.edward_winters ? p.blocks[data().edward].loc : kNone;
+  return p.winter.edward_winters ? p.blocks.loc[data().edward] : kNone;
 }
 
 bool is_english_infantry(BlockId b) {
@@ -67,11 +67,11 @@ bool is_retinue_type(BlockType type) {
 void automatic_english_disbanding(State& s) {
   const BlockId edward = data().edward;
   const bool undecided = is_edward_question(s);
-  const AreaId with_edward = undecided ? s.blocks[edward].loc : wintering_edward_area(s);
+  const AreaId with_edward = undecided ? s.blocks.loc[edward] : wintering_edward_area(s);
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& info = data().blocks[b];
     if (info.owner != Side::England || !on_map(s, b) || info.type == BlockType::Noble) continue;
-    const AreaId at = s.blocks[b].loc;
+    const AreaId at = s.blocks.loc[b];
     const bool in_england = at == data().england;
     const bool retinue = is_retinue_type(info.type) && at != with_edward;
     if (in_england || retinue) disband(s, b);
@@ -86,7 +86,7 @@ BlockList forced_english_disbands(const Position& p) {
   const AreaId with_edward = wintering_edward_area(p);
   for (BlockId b = first_block(Side::England); b < kBlockCount; ++b) {
     if (!is_english_infantry(b) || !on_map(p, b)) continue;
-    const AreaId at = p.blocks[b].loc;
+    const AreaId at = p.blocks.loc[b];
     if (at != with_edward && places.count(at) > data().areas[at].castle_limit) out.push_back(b);
   }
   return out;
@@ -98,7 +98,7 @@ void decide_edward(State& s, bool winters) {
   const BlockId edward = data().edward;
   if (winters) {
     clear_undo(s);  // announced (13.4.5)
-    add_log(s, LogKind::EdwardWinters, Audience::Public, 0, s.blocks[edward].loc);
+    add_log(s, LogKind::EdwardWinters, Audience::Public, 0, s.blocks.loc[edward]);
   } else if (on_map(s, edward)) {
     disband(s, edward);  // others see an anonymous block leave (10.6.4)
   }
@@ -121,7 +121,7 @@ void england_disband_legal(const State& s, ActionList& out) {
     if (!on_map(s, b)) continue;
     const auto& info = data().blocks[b];
     const bool retinue =
-        info.owner == Side::England && is_retinue_type(info.type) && s.blocks[b].loc == with_edward;
+        info.owner == Side::England && is_retinue_type(info.type) && s.blocks.loc[b] == with_edward;
     if (is_english_infantry(b) || retinue) out.push_back(with_block(ActionKind::Disband, b));
   }
   out.push_back(simple(ActionKind::Done));
@@ -130,19 +130,19 @@ void england_disband_legal(const State& s, ActionList& out) {
 // --- Scotland: Wallace and disbanding -------------------------------------------------------
 
 bool is_wallace_in_selkirk(const Position& p, BlockId b) {
-  return b == data().wallace && p.blocks[b].loc == selkirk();
+  return b == data().wallace && p.blocks.loc[b] == selkirk();
 }
 
 bool wallace_may_go_to_selkirk(const Position& p) {
-  const auto& wallace = p.blocks[data().wallace];
+  const BlockState wallace = p.blocks.get(data().wallace);
   return wallace.loc < kAreaCount && wallace.loc != selkirk() && !p.winter.wallace_moved &&
          open_for(p, selkirk(), Side::Scotland);
 }
 
 void heal_wallace(State& s) {
-  auto& wallace = s.blocks[data().wallace];
+  auto& wallace = s.blocks.strength[data().wallace];
   const int max = data().blocks[data().wallace].max_strength;
-  wallace.strength = static_cast<std::uint8_t>(std::min(max, wallace.strength + 2));  // 10.8
+  wallace = static_cast<std::uint8_t>(std::min(max, wallace + 2));  // 10.8
   s.winter.wallace_moved = true;
   add_log(s, LogKind::WallaceSelkirk, Audience::Public);
 }
@@ -160,7 +160,7 @@ BlockList forced_scottish_disbands(const Position& p) {
   const bool wallace_in_selkirk = is_wallace_in_selkirk(p, data().wallace);
   for (BlockId b = 0; b < kBlocksPerSide; ++b) {
     if (!on_map(p, b) || !is_scottish_non_noble(b) || is_wallace_in_selkirk(p, b)) continue;
-    const AreaId at = p.blocks[b].loc;
+    const AreaId at = p.blocks.loc[b];
     const int exempt = wallace_in_selkirk && at == selkirk();
     if (places.count(at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
   }
@@ -231,7 +231,7 @@ void winter_step_legal(const State& s, Side side, ActionList& out) {
 void winter_step_apply(State& s, Side side, const Action& action) {
   switch (action.kind) {
     case ActionKind::GoHome: {
-      const AreaId from = s.blocks[data().moray].loc;
+      const AreaId from = s.blocks.loc[data().moray];
       relocate(s, data().moray, area_named("moray"));
       s.winter.moray_moved = true;
       clear_undo(s);  // announced (13.4.5)
@@ -239,7 +239,7 @@ void winter_step_apply(State& s, Side side, const Action& action) {
       return;
     }
     case ActionKind::MoveKing: {
-      const AreaId from = s.blocks[data().king].loc;
+      const AreaId from = s.blocks.loc[data().king];
       relocate(s, data().king, action.a);
       s.winter.king_moved = true;
       clear_undo(s);

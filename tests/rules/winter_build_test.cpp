@@ -31,16 +31,17 @@ int rp(const Fixture& f, std::string_view area_id) { return f.state().winter.rp[
 // exactly those candidates.
 void pool_only(Fixture& f, Side side, std::initializer_list<std::string_view> keep) {
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    auto& s = f.state().blocks[b];
-    if (s.loc != kPool || owner_of(b) != side) continue;
+    if (f.state().blocks.loc[b] != kPool || owner_of(b) != side) continue;
     const auto& id = game_data().blocks[b].id;
-    if (std::find(keep.begin(), keep.end(), id) == keep.end()) s = BlockState{kNotInPlay, 0};
+    if (std::find(keep.begin(), keep.end(), id) == keep.end()) {
+      f.state().blocks.set(b, BlockState{kNotInPlay, 0});
+    }
   }
 }
 int pool_size(const Fixture& f, Side side) {
   int n = 0;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    n += f.state().blocks[b].loc == kPool && owner_of(b) == side;
+    n += f.state().blocks.loc[b] == kPool && owner_of(b) == side;
   }
   return n;
 }
@@ -332,9 +333,8 @@ TEST(WinterLevy, HalfThePoolRoundedUpH22) {
     // Keep exactly `pool` English pool blocks (the others leave play for this check).
     int kept = 0;
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      auto& s = f.state().blocks[b];
-      if (s.loc != kPool || owner_of(b) != Side::England) continue;
-      if (kept++ >= pool) s = BlockState{kNotInPlay, 0};
+      if (f.state().blocks.loc[b] != kPool || owner_of(b) != Side::England) continue;
+      if (kept++ >= pool) f.state().blocks.set(b, BlockState{kNotInPlay, 0});
     }
     ASSERT_EQ(pool_size(f, Side::England), pool);
     f.act(kEngland, done());
@@ -343,8 +343,8 @@ TEST(WinterLevy, HalfThePoolRoundedUpH22) {
     EXPECT_EQ(count_in_area(f.state(), game_data().england, Side::England), levied);
     EXPECT_EQ(pool_size(f, Side::England), pool - levied);
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (f.state().blocks[b].loc == game_data().england) {
-        EXPECT_EQ(f.state().blocks[b].strength, game_data().blocks[b].max_strength)
+      if (f.state().blocks.loc[b] == game_data().england) {
+        EXPECT_EQ(f.state().blocks.strength[b], game_data().blocks[b].max_strength)
             << game_data().blocks[b].id;
       }
     }
