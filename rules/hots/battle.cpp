@@ -30,8 +30,7 @@ Side step_side(const Position& p, int step) { return step % 2 == 0 ? defender(p)
 char step_letter(int step) { return static_cast<char>('A' + step / 2); }
 
 bool has_turn_left(const Position& p, BlockId b, int step) {
-  const BlockState block = p.blocks.get(b);
-  return !block.acted && game_data().blocks[b].initiative == step_letter(step);
+  return !p.blocks.acted[b] && game_data().blocks[b].initiative == step_letter(step);
 }
 
 // The initiative steps (bit per step, 5.4.2) in which a main block still has its turn: one
@@ -46,9 +45,10 @@ std::uint32_t steps_with_blocks(const Position& p) {
   }();
   const int attacking = p.battle.attacker;
   std::uint32_t steps = 0;
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    const BlockState block = p.blocks.get(b);
-    if (block.loc != p.battle.area || block.reserve || block.acted) continue;
+  std::uint64_t waiting =
+      p.blocks.at(p.battle.area) & ~p.blocks.reserve.bits & ~p.blocks.acted.bits;
+  for (; waiting != 0; waiting &= waiting - 1) {
+    const int b = std::countr_zero(waiting);
     const int side = b < kBlocksPerSide ? 0 : 1;
     // Within a letter the defender's step comes first (step_side).
     steps |= 1U << (2 * letters[b] + (side == attacking ? 1 : 0));
@@ -112,8 +112,8 @@ void start_next_round(State& s) {
     add_log(s, LogKind::ControlChange, Audience::Public, s.battle.attacker, area);
   }
   BothSidesBlocks joining;
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (s.blocks.loc[b] == area && s.blocks.reserve[b]) joining.push_back(b);
+  for (auto bits = s.blocks.at(area) & s.blocks.reserve.bits; bits != 0; bits &= bits - 1) {
+    joining.push_back(static_cast<BlockId>(std::countr_zero(bits)));
   }
   if (s.battle.round == 2) {
     celtic_unity(s, joining);  // reserves roll just before they join (5.3.3)
@@ -171,12 +171,7 @@ void choose_next_battle(State& s) {
 }
 
 BlockList blocks_of_in(const Position& p, Side side, AreaId area) {
-  BlockList out;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (p.blocks.loc[b] == area) out.push_back(static_cast<BlockId>(b));
-  }
-  return out;
+  return block_list(blocks_in(p, area, side));
 }
 
 void combat_legal(const State& s, Side side, ActionList& out) {
@@ -195,20 +190,10 @@ void combat_legal(const State& s, Side side, ActionList& out) {
 }  // namespace
 
 BlockList main_blocks(const Position& p, Side side) {
-  BlockList out;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (p.blocks.loc[b] == p.battle.area && !p.blocks.reserve[b]) {
-      out.push_back(static_cast<BlockId>(b));
-    }
-  }
-  return out;
+  return block_list(blocks_in(p, p.battle.area, side) & ~p.blocks.reserve.bits);
 }
 
-bool battle_over(const Position& p) {
-  return count_in_area(p, p.battle.area, Side::Scotland) == 0 ||
-         count_in_area(p, p.battle.area, Side::England) == 0;
-}
+bool battle_over(const Position& p) { return !is_contested(p, p.battle.area); }
 
 void fight_defection_battles(State& s, std::uint32_t areas, Side attacker) {
   for (AreaId a = 0; a < kAreaCount; ++a) {

@@ -12,12 +12,9 @@ bool is_activated(const Position& p, AreaId area) { return (p.activated >> area)
 // blocks there outnumber all enemy blocks there (reserves included). Asked only for an area
 // holding enemy blocks, which is rare in the move phase, so it counts there and then.
 bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
-  int own = 0;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    own += p.blocks.loc[b] == area && !p.blocks.reserve[b];
-  }
-  return own > count_in_area(p, area, core::other_side(side));
+  const std::uint64_t here = p.blocks.at(area);
+  const int own = std::popcount(here & blocks_of(side) & ~p.blocks.reserve.bits);
+  return own > std::popcount(here & blocks_of(core::other_side(side)));
 }
 
 // The step rules of RULES 4.3.2 for one side in one position, with what every check reads
@@ -51,19 +48,27 @@ class StepRules {
     return true;
   }
 
-  // RULES 4.2 and 4.1.4: may block `b` of the side begin a land move now?
-  bool can_start(BlockId b) const {
-    const BlockState block = p_.blocks.get(b);
-    if (block.loc >= kAreaCount || block.moved || block.reserve) return false;
-    if (b == data_.norse) return false;  // 4.10
-    if (!mp_left_ && !is_activated(p_, block.loc)) return false;
-    return !has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, side_of(side_));
+  // RULES 4.2 and 4.1.4: the side's blocks that may begin a land move now, a bit per block.
+  std::uint64_t startable() const {
+    const Side side = side_of(side_);
+    // On the map, in an activated area once no MP is left; unmoved, no reserve, not the Norse.
+    std::uint64_t can = blocks_in_areas(p_, mp_left_ ? kMapAreas : p_.activated, side) &
+                        ~p_.blocks.moved.bits & ~p_.blocks.reserve.bits &
+                        ~(std::uint64_t{1} << data_.norse);  // 4.10
+    // Pinned (4.7): asked for the few blocks in an area holding enemy blocks.
+    for (auto facing = blocks_in_areas(p_, enemy_areas_, side) & can; facing != 0;
+         facing &= facing - 1) {
+      const int b = std::countr_zero(facing);
+      if (!pin_allows_leaving(p_, p_.blocks.loc[b], side)) can &= ~(std::uint64_t{1} << b);
+    }
+    return can;
   }
 
   bool norse_can_move() const {
-    const BlockState block = p_.blocks.get(data_.norse);
-    return scotland_ && block.loc < kAreaCount && !block.moved && !block.reserve && mp_left_ &&
-           (!has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, Side::Scotland));
+    const BlockId norse = data_.norse;
+    const AreaId at = p_.blocks.loc[norse];
+    return scotland_ && at < kAreaCount && !p_.blocks.moved[norse] && !p_.blocks.reserve[norse] &&
+           mp_left_ && (!has_enemy(at) || pin_allows_leaving(p_, at, Side::Scotland));
   }
 
   // RULES 4.10.1: any other coastal area but England, unless a Truce forbids an attack.
@@ -130,14 +135,9 @@ void finish_move(State& s) {
 // in an activated area. Otherwise the player ends it (his only action may be to end it).
 bool nothing_can_move_publicly(const Position& p, Side side) {
   if (p.mp > 0) return false;
-  const int first = first_block(side);  // only the side's own blocks
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    const BlockState block = p.blocks.get(b);
-    if (block.loc < kAreaCount && !block.moved && !block.reserve && is_activated(p, block.loc)) {
-      return false;
-    }
-  }
-  return true;
+  const std::uint64_t unmoved =
+      blocks_in_areas(p, p.activated, side) & ~p.blocks.moved.bits & ~p.blocks.reserve.bits;
+  return unmoved == 0;
 }
 
 void end_move_phase(State& s, Side side) {
@@ -216,9 +216,8 @@ void move_legal(const State& s, Side side, ActionList& out) {
     out.push_back(simple(ActionKind::Stop));
     return;
   }
-  const int first = first_block(side);  // only this side's blocks can start
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (!rules.can_start(static_cast<BlockId>(b))) continue;
+  for (auto starts = rules.startable(); starts != 0; starts &= starts - 1) {  // in block order
+    const int b = std::countr_zero(starts);
     const AreaId at = s.blocks.loc[b];
     const bool enemy_here = rules.has_enemy(at);
     for (const auto& n : data.areas[at].neighbors) {

@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "rules/core/rng.h"
 #include "rules/hots/data.h"
 #include "rules/hots/log.h"
@@ -76,11 +80,26 @@ struct BlockTable {
     acted.set(b, block.acted);
     arrival_hidden.set(b, block.arrival_hidden);
   }
-  // The blocks at `place` (an area or an off-map place), a bit per block.
+  // The blocks at `place` (an area or an off-map place), a bit per block: "a side's blocks in an
+  // area" is then this and the side's mask. On x86 four byte compares (the places of 16, 16, 16
+  // and 8 blocks) instead of a loop over the blocks.
   std::uint64_t at(std::uint8_t place) const {
+#if defined(__SSE2__)
+    static_assert(kBlockCount == 56);
+    const __m128i want = _mm_set1_epi8(static_cast<char>(place));
+    const auto* rows = reinterpret_cast<const __m128i*>(loc.data());
+    auto matches = [&](__m128i row) {
+      return static_cast<std::uint64_t>(
+          static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(row, want))));
+    };
+    return matches(_mm_loadu_si128(rows)) | matches(_mm_loadu_si128(rows + 1)) << 16 |
+           matches(_mm_loadu_si128(rows + 2)) << 32 |
+           (matches(_mm_loadl_epi64(rows + 3)) & 0xffU) << 48;
+#else
     std::uint64_t bits = 0;
     for (int b = 0; b < kBlockCount; ++b) bits |= std::uint64_t{loc[b] == place} << b;
     return bits;
+#endif
   }
   bool operator==(const BlockTable&) const = default;
 };
@@ -268,19 +287,37 @@ inline bool on_map(const Position& p, BlockId b) { return p.blocks.loc[b] < kAre
 inline Side owner_of(BlockId b) { return b < kBlocksPerSide ? Side::Scotland : Side::England; }
 inline int first_block(Side side) { return side == Side::Scotland ? 0 : kBlocksPerSide; }
 
-inline int count_in_area(const Position& p, AreaId area, Side side) {
-  int count = 0;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks.loc[b] == area;
-  return count;
+// A side's blocks, a bit per block (Scotland's are blocks 0-27).
+inline constexpr std::uint64_t kScottishBlocks = (std::uint64_t{1} << kBlocksPerSide) - 1;
+inline std::uint64_t blocks_of(Side side) {
+  return side == Side::Scotland ? kScottishBlocks : kScottishBlocks << kBlocksPerSide;
+}
+// The blocks of `side` in `area` (or an off-map place), a bit per block.
+inline std::uint64_t blocks_in(const Position& p, AreaId area, Side side) {
+  return p.blocks.at(area) & blocks_of(side);
 }
 
-inline bool any_in_area(const Position& p, AreaId area, Side side) {
+// The blocks of `side` standing in one of `areas` (a bit per map area), a bit per block: one
+// pass over the side's places without a branch (a place off the map reads a bit above 22,
+// never set).
+inline std::uint64_t blocks_in_areas(const Position& p, std::uint32_t areas, Side side) {
   const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (p.blocks.loc[b] == area) return true;
+  std::uint64_t bits = 0;
+  for (int i = 0; i < kBlocksPerSide; ++i) {
+    bits |= std::uint64_t{(areas >> p.blocks.loc[first + i]) & 1U} << i;
   }
-  return false;
+  return bits << first;
+}
+inline constexpr std::uint32_t kMapAreas = (1U << kAreaCount) - 1;
+
+inline int count_in_area(const Position& p, AreaId area, Side side) {
+  return std::popcount(blocks_in(p, area, side));
+}
+inline int count_in_area(const Position& p, AreaId area) {  // both sides
+  return std::popcount(p.blocks.at(area));
+}
+inline bool any_in_area(const Position& p, AreaId area, Side side) {
+  return blocks_in(p, area, side) != 0;
 }
 
 // RULES 1.6, from `side`'s point of view.
@@ -290,11 +327,10 @@ inline bool has_enemy(const Position& p, AreaId area, Side side) {
 inline bool is_friendly(const Position& p, AreaId area, Side side) {
   return any_in_area(p, area, side) && !has_enemy(p, area, side);
 }
-inline bool is_vacant(const Position& p, AreaId area) {
-  return !any_in_area(p, area, Side::Scotland) && !any_in_area(p, area, Side::England);
-}
+inline bool is_vacant(const Position& p, AreaId area) { return p.blocks.at(area) == 0; }
 inline bool is_contested(const Position& p, AreaId area) {
-  return any_in_area(p, area, Side::Scotland) && any_in_area(p, area, Side::England);
+  const std::uint64_t here = p.blocks.at(area);
+  return (here & blocks_of(Side::Scotland)) != 0 && (here & blocks_of(Side::England)) != 0;
 }
 
 // Which map areas hold blocks of each side, a bit per area, from one pass over the blocks: for
@@ -319,21 +355,6 @@ struct Presence {
   bool has(AreaId area, Side side) const { return (held[index_of(side)] >> area) & 1U; }
   bool has_enemy(AreaId area, Side side) const { return has(area, core::other_side(side)); }
   std::uint32_t contested() const { return held[0] & held[1]; }
-};
-
-// The place of every block gathered in one array: counting the blocks of both sides in one area
-// is then a short loop the compiler vectorises. For queries that need counts in a few areas.
-struct Places {
-  std::array<std::uint8_t, kBlockCount> loc{};
-
-  explicit Places(const Position& p) {
-    for (int b = 0; b < kBlockCount; ++b) loc[b] = p.blocks.loc[b];
-  }
-  int count(AreaId area) const {
-    int n = 0;
-    for (const auto place : loc) n += place == area;
-    return n;
-  }
 };
 
 // The blocks in `area` stand up, revealed as no reserve any more (RULES 5.11.2, 5.13).

@@ -116,12 +116,6 @@ bool open_for(const Position& p, AreaId area, Side side) {
   return is_friendly(p, area, side) || is_vacant(p, area);
 }
 
-int blocks_in(const Position& p, AreaId area) {
-  int n = 0;
-  for (const auto place : p.blocks.loc) n += place == area;
-  return n;
-}
-
 void enter_winter(State& s) {
   // RULES 3.3: after a double event the remaining cards are discarded unplayed.
   for (auto& card : s.cards) {

@@ -137,10 +137,9 @@ std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
   std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
   if (areas == 0) return 0;
   // Room under the limit: the blocks of both sides counted in the few areas still in question.
-  const Places places(p);
   for (auto bits = areas; bits != 0; bits &= bits - 1) {
     const auto a = static_cast<AreaId>(std::countr_zero(bits));
-    if (places.count(a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
+    if (count_in_area(p, a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
   }
   return areas;
 }

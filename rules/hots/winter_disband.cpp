@@ -82,12 +82,11 @@ void automatic_english_disbanding(State& s) {
 // (The loops here run over England's blocks only: no other block qualifies.)
 BlockList forced_english_disbands(const Position& p) {
   BlockList out;
-  const Places places(p);  // blocks of both sides per area
   const AreaId with_edward = wintering_edward_area(p);
   for (BlockId b = first_block(Side::England); b < kBlockCount; ++b) {
     if (!is_english_infantry(b) || !on_map(p, b)) continue;
     const AreaId at = p.blocks.loc[b];
-    if (at != with_edward && places.count(at) > data().areas[at].castle_limit) out.push_back(b);
+    if (at != with_edward && count_in_area(p, at) > data().areas[at].castle_limit) out.push_back(b);
   }
   return out;
 }
@@ -156,13 +155,12 @@ bool is_scottish_non_noble(BlockId b) {
 // (The loops here run over Scotland's blocks only: no other block qualifies.)
 BlockList forced_scottish_disbands(const Position& p) {
   BlockList out;
-  const Places places(p);  // blocks of both sides per area
   const bool wallace_in_selkirk = is_wallace_in_selkirk(p, data().wallace);
   for (BlockId b = 0; b < kBlocksPerSide; ++b) {
     if (!on_map(p, b) || !is_scottish_non_noble(b) || is_wallace_in_selkirk(p, b)) continue;
     const AreaId at = p.blocks.loc[b];
     const int exempt = wallace_in_selkirk && at == selkirk();
-    if (places.count(at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
+    if (count_in_area(p, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
   }
   return out;
 }
