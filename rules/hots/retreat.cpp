@@ -85,19 +85,16 @@ void retreat(State& s, BlockId b, AreaId to) {
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
 void publish_arrivals(State& s) {
-  // Called at every initiative step, and mostly nothing is hidden: one pass finds out first.
-  std::uint64_t hidden = 0;  // bit per block
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    hidden |= std::uint64_t{s.blocks.arrival_hidden[b]} << b;
-  }
+  // Called at every initiative step, and mostly nothing is hidden.
+  std::uint64_t hidden = s.blocks.arrival_hidden.bits;  // bit per block
   if (hidden == 0) return;
+  s.blocks.arrival_hidden = {};
   // One line per (side, area), in that order (side first, then area): the hidden arrivals'
   // keys sorted, then counted in runs. No heap, and no table to clear.
   std::array<int, kBlockCount> keys{};
   int count = 0;
   for (; hidden != 0; hidden &= hidden - 1) {
     const auto b = static_cast<BlockId>(std::countr_zero(hidden));
-    s.blocks.arrival_hidden.set(b, false);
     keys[count++] = index_of(owner_of(b)) * 256 + s.blocks.loc[b];
   }
   std::sort(keys.begin(), keys.begin() + count);

@@ -126,13 +126,11 @@ std::uint32_t coastal_areas() {
 // limit, and a pool block that may come there (inland: not the Norse nor the French Knights;
 // draw_candidates() lists them when a draw is made). Only Scotland draws.
 std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
-  bool pool_inland = false;
-  bool pool_coastal = false;
-  for (int b = 0; b < kBlocksPerSide; ++b) {
-    const bool in_pool = p.blocks.loc[b] == kPool;
-    pool_coastal |= in_pool;
-    pool_inland |= in_pool && b != data().norse && b != data().french_knights;
-  }
+  const std::uint64_t pool = blocks_in(p, kPool, Side::Scotland);
+  const std::uint64_t coastal_only =
+      std::uint64_t{1} << data().norse | std::uint64_t{1} << data().french_knights;
+  const bool pool_coastal = pool != 0;
+  const bool pool_inland = (pool & ~coastal_only) != 0;
   const std::uint32_t coastal = coastal_areas();
   std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
   if (areas == 0) return 0;
@@ -153,24 +151,20 @@ void build_legal(const State& s, Side side, ActionList& out) {
   for (AreaId a = 0; a < kAreaCount; ++a) {
     with_points |= static_cast<std::uint32_t>(s.winter.rp[a] != 0) << a;
   }
-  // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
-  // per place: one pass over the blocks instead of one per area with points. A block off the
-  // map adds no bit, into a slot that is never read.
+  // The side's blocks on the map that may gain a step (only its own, may_gain_step), a bit
+  // per block: one pass over the side's blocks, then a mask per area with points.
   const int first = first_block(side);
   const auto& caps = step_caps();
-  std::array<std::uint32_t, kDead + 1> gainers{};
-  for (int i = 0; i < kBlocksPerSide; ++i) {
-    const BlockState block = s.blocks.get(first + i);
-    const int place = block.loc < kDead ? block.loc : kDead;
-    const bool gains = block.loc < kAreaCount && block.strength < caps[first + i];
-    gainers[place] |= static_cast<std::uint32_t>(gains) << i;
+  std::uint64_t gainers = 0;
+  for (int b = first; b < first + kBlocksPerSide; ++b) {
+    const bool gains = s.blocks.loc[b] < kAreaCount && s.blocks.strength[b] < caps[b];
+    gainers |= std::uint64_t{gains} << b;
   }
   const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
   for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
     const auto a = static_cast<AreaId>(std::countr_zero(areas));
-    for (auto bits = gainers[a]; bits != 0; bits &= bits - 1) {  // in block order
-      out.push_back(
-          with_block(ActionKind::AddStep, static_cast<BlockId>(first + std::countr_zero(bits))));
+    for (auto bits = s.blocks.at(a) & gainers; bits != 0; bits &= bits - 1) {  // in block order
+      out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(std::countr_zero(bits))));
     }
     if ((draws >> a) & 1U) out.push_back(with_area(ActionKind::Draw, a));
   }
