@@ -52,8 +52,9 @@ class StepRules {
   std::uint64_t startable() const {
     const Side side = side_of(side_);
     // On the map, in an activated area once no MP is left; unmoved, no reserve, not the Norse.
-    std::uint64_t can = blocks_in_areas(p_, mp_left_ ? kMapAreas : p_.activated, side) &
-                        ~p_.blocks.moved.bits & ~p_.blocks.reserve.bits &
+    const std::uint64_t from =
+        mp_left_ ? p_.blocks.on_map() & blocks_of(side) : blocks_in_areas(p_, p_.activated, side);
+    std::uint64_t can = from & ~p_.blocks.moved.bits & ~p_.blocks.reserve.bits &
                         ~(std::uint64_t{1} << data_.norse);  // 4.10
     // Pinned (4.7): asked for the few blocks in an area holding enemy blocks.
     for (auto facing = blocks_in_areas(p_, enemy_areas_, side) & can; facing != 0;

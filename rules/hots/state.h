@@ -51,18 +51,74 @@ struct BlockBits {
   bool operator==(const BlockBits&) const = default;
 };
 
-constexpr std::array<std::uint8_t, kBlockCount> filled_per_block(std::uint8_t value) {
-  std::array<std::uint8_t, kBlockCount> a{};
+// A byte per block (a field of every block, or a constant per block).
+using BlockBytes = std::array<std::uint8_t, kBlockCount>;
+
+constexpr BlockBytes filled_per_block(std::uint8_t value) {
+  BlockBytes a{};
   a.fill(value);
   return a;
+}
+
+// Tests of a byte per block, the blocks that pass as a bit per block. On x86 a test is four
+// SSE2 compares (16, 16, 16 and 8 blocks) instead of a loop over the blocks; the orderings
+// compare as signed bytes, so they hold for values below 128 (places, strengths, caps).
+#if defined(__SSE2__)
+template <typename RowTest>
+std::uint64_t per_block(const BlockBytes& bytes, RowTest test) {
+  static_assert(kBlockCount == 56);
+  const auto* rows = reinterpret_cast<const __m128i*>(bytes.data());
+  auto bits = [&](__m128i row, int i) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(test(row, i))));
+  };
+  return bits(_mm_loadu_si128(rows), 0) | bits(_mm_loadu_si128(rows + 1), 1) << 16 |
+         bits(_mm_loadu_si128(rows + 2), 2) << 32 |
+         (bits(_mm_loadl_epi64(rows + 3), 3) & 0xffU) << 48;
+}
+#endif
+
+inline std::uint64_t bytes_equal(const BlockBytes& bytes, std::uint8_t value) {
+#if defined(__SSE2__)
+  const __m128i want = _mm_set1_epi8(static_cast<char>(value));
+  return per_block(bytes, [&](__m128i row, int) { return _mm_cmpeq_epi8(row, want); });
+#else
+  std::uint64_t bits = 0;
+  for (int b = 0; b < kBlockCount; ++b) bits |= std::uint64_t{bytes[b] == value} << b;
+  return bits;
+#endif
+}
+
+inline std::uint64_t bytes_below(const BlockBytes& bytes, std::uint8_t limit) {
+#if defined(__SSE2__)
+  const __m128i bound = _mm_set1_epi8(static_cast<char>(limit));
+  return per_block(bytes, [&](__m128i row, int) { return _mm_cmplt_epi8(row, bound); });
+#else
+  std::uint64_t bits = 0;
+  for (int b = 0; b < kBlockCount; ++b) bits |= std::uint64_t{bytes[b] < limit} << b;
+  return bits;
+#endif
+}
+
+inline std::uint64_t bytes_below(const BlockBytes& bytes, const BlockBytes& limits) {
+#if defined(__SSE2__)
+  const auto* bounds = reinterpret_cast<const __m128i*>(limits.data());
+  return per_block(bytes, [&](__m128i row, int i) {
+    const __m128i bound = i < 3 ? _mm_loadu_si128(bounds + i) : _mm_loadl_epi64(bounds + 3);
+    return _mm_cmplt_epi8(row, bound);
+  });
+#else
+  std::uint64_t bits = 0;
+  for (int b = 0; b < kBlockCount; ++b) bits |= std::uint64_t{bytes[b] < limits[b]} << b;
+  return bits;
+#endif
 }
 
 // Every block's state, one array (or bit set) per field of `BlockState`: the engine's hot paths
 // are scans over a side's 28 blocks, which then read contiguous bytes instead of 7-byte records.
 struct BlockTable {
-  std::array<std::uint8_t, kBlockCount> loc = filled_per_block(kNotInPlay);
-  std::array<std::uint8_t, kBlockCount> strength{};
-  std::array<std::uint8_t, kBlockCount> entry = filled_per_block(kNone);
+  BlockBytes loc = filled_per_block(kNotInPlay);
+  BlockBytes strength{};
+  BlockBytes entry = filled_per_block(kNone);
   BlockBits moved;           // RULES 4.2.2
   BlockBits reserve;         // RULES 4.6, 5.2
   BlockBits acted;           // RULES 5.4
@@ -81,26 +137,9 @@ struct BlockTable {
     arrival_hidden.set(b, block.arrival_hidden);
   }
   // The blocks at `place` (an area or an off-map place), a bit per block: "a side's blocks in an
-  // area" is then this and the side's mask. On x86 four byte compares (the places of 16, 16, 16
-  // and 8 blocks) instead of a loop over the blocks.
-  std::uint64_t at(std::uint8_t place) const {
-#if defined(__SSE2__)
-    static_assert(kBlockCount == 56);
-    const __m128i want = _mm_set1_epi8(static_cast<char>(place));
-    const auto* rows = reinterpret_cast<const __m128i*>(loc.data());
-    auto matches = [&](__m128i row) {
-      return static_cast<std::uint64_t>(
-          static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(row, want))));
-    };
-    return matches(_mm_loadu_si128(rows)) | matches(_mm_loadu_si128(rows + 1)) << 16 |
-           matches(_mm_loadu_si128(rows + 2)) << 32 |
-           (matches(_mm_loadl_epi64(rows + 3)) & 0xffU) << 48;
-#else
-    std::uint64_t bits = 0;
-    for (int b = 0; b < kBlockCount; ++b) bits |= std::uint64_t{loc[b] == place} << b;
-    return bits;
-#endif
-  }
+  // area" is then this and the side's mask.
+  std::uint64_t at(std::uint8_t place) const { return bytes_equal(loc, place); }
+  std::uint64_t on_map() const { return bytes_below(loc, kAreaCount); }
   bool operator==(const BlockTable&) const = default;
 };
 
@@ -308,7 +347,6 @@ inline std::uint64_t blocks_in_areas(const Position& p, std::uint32_t areas, Sid
   }
   return bits << first;
 }
-inline constexpr std::uint32_t kMapAreas = (1U << kAreaCount) - 1;
 
 inline int count_in_area(const Position& p, AreaId area, Side side) {
   return std::popcount(blocks_in(p, area, side));

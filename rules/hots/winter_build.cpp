@@ -99,9 +99,9 @@ namespace {
 
 // Per block, the strength up to which a build may raise it (10.11, 10.12.2), 0 if it may not
 // gain steps: one table instead of three lookups in the block data per block per query.
-const std::array<std::uint8_t, kBlockCount>& step_caps() {
+const BlockBytes& step_caps() {
   static const auto caps = [] {
-    std::array<std::uint8_t, kBlockCount> out{};
+    BlockBytes out{};
     for (BlockId b = 0; b < kBlockCount; ++b) {
       if (may_gain_step(owner_of(b), b)) {
         out[b] = static_cast<std::uint8_t>(data().blocks[b].max_strength);
@@ -152,14 +152,9 @@ void build_legal(const State& s, Side side, ActionList& out) {
     with_points |= static_cast<std::uint32_t>(s.winter.rp[a] != 0) << a;
   }
   // The side's blocks on the map that may gain a step (only its own, may_gain_step), a bit
-  // per block: one pass over the side's blocks, then a mask per area with points.
-  const int first = first_block(side);
-  const auto& caps = step_caps();
-  std::uint64_t gainers = 0;
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    const bool gains = s.blocks.loc[b] < kAreaCount && s.blocks.strength[b] < caps[b];
-    gainers |= std::uint64_t{gains} << b;
-  }
+  // per block from compares of whole fields, then a mask per area with points.
+  const std::uint64_t gainers =
+      s.blocks.on_map() & blocks_of(side) & bytes_below(s.blocks.strength, step_caps());
   const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
   for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
     const auto a = static_cast<AreaId>(std::countr_zero(areas));

@@ -116,7 +116,7 @@ void automatic_english_disbanding(State& s) {
 BlockList forced_english_disbands(const Position& p) {
   BlockList out;
   const AreaId with_edward = wintering_edward_area(p);
-  auto infantry = blocks_in_areas(p, kMapAreas, Side::England) & english_infantry();
+  auto infantry = p.blocks.on_map() & english_infantry();
   for (; infantry != 0; infantry &= infantry - 1) {  // in block order
     const auto b = static_cast<BlockId>(std::countr_zero(infantry));
     const AreaId at = p.blocks.loc[b];
@@ -151,7 +151,7 @@ void england_disband_legal(const State& s, ActionList& out) {
   // 10.7.4: any further infantry, and the retinue wintering with Edward, may go.
   const AreaId with_edward = wintering_edward_area(s);  // kNone: no block is there
   const std::uint64_t retinue = english_retinue() & s.blocks.at(with_edward);
-  auto may_go = blocks_in_areas(s, kMapAreas, Side::England) & (english_infantry() | retinue);
+  auto may_go = s.blocks.on_map() & (english_infantry() | retinue);
   for (; may_go != 0; may_go &= may_go - 1) {  // in block order
     out.push_back(with_block(ActionKind::Disband, static_cast<BlockId>(std::countr_zero(may_go))));
   }
@@ -183,7 +183,7 @@ void heal_wallace(State& s) {
 BlockList forced_scottish_disbands(const Position& p) {
   BlockList out;
   const bool wallace_in_selkirk = is_wallace_in_selkirk(p, data().wallace);
-  auto candidates = blocks_in_areas(p, kMapAreas, Side::Scotland) & scottish_non_nobles();
+  auto candidates = p.blocks.on_map() & scottish_non_nobles();
   if (wallace_in_selkirk) candidates &= ~(std::uint64_t{1} << data().wallace);
   for (; candidates != 0; candidates &= candidates - 1) {  // in block order
     const auto b = static_cast<BlockId>(std::countr_zero(candidates));
@@ -200,7 +200,7 @@ void scotland_disband_legal(const State& s, ActionList& out) {
   for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
   if (!forced.empty()) return;
   // 10.9.2: voluntary
-  auto may_go = blocks_in_areas(s, kMapAreas, Side::Scotland) & scottish_non_nobles();
+  auto may_go = s.blocks.on_map() & scottish_non_nobles();
   for (; may_go != 0; may_go &= may_go - 1) {  // in block order
     out.push_back(with_block(ActionKind::Disband, static_cast<BlockId>(std::countr_zero(may_go))));
   }
