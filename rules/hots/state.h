@@ -380,14 +380,16 @@ struct Presence {
   explicit Presence(const Position& p)
       : held{areas_of(p, Side::Scotland), areas_of(p, Side::England)} {}
 
-  // The areas holding blocks of one side only (a pass over its 28 blocks).
+  // The areas holding blocks of one side only (a pass over its 28 places, a table lookup each).
   static std::uint32_t areas_of(const Position& p, Side side) {
+    static constexpr auto kAreaBit = [] {  // per place: its bit, none for places off the map
+      std::array<std::uint32_t, 256> bits{};
+      for (int a = 0; a < kAreaCount; ++a) bits[a] = 1U << a;
+      return bits;
+    }();
     std::uint32_t bits = 0;
     const int first = first_block(side);
-    for (int b = first; b < first + kBlocksPerSide; ++b) {
-      const auto loc = p.blocks.loc[b];
-      bits |= loc < kAreaCount ? 1U << loc : 0U;
-    }
+    for (int b = first; b < first + kBlocksPerSide; ++b) bits |= kAreaBit[p.blocks.loc[b]];
     return bits;
   }
   bool has(AreaId area, Side side) const { return (held[index_of(side)] >> area) & 1U; }
