@@ -79,12 +79,12 @@ Position read_position(Reader& in) {
     block.arrival_hidden = in.flag();
     p.blocks.set(b, block);
   }
-  for (auto& c : p.cards) {
+  for (int c = 0; c < kCardCount; ++c) {
     const auto place = in.byte();
     if (place > static_cast<int>(CardPlace::Played)) throw StateFormatError("binary: card place");
-    c.place = static_cast<CardPlace>(place);
-    c.holder = in.byte();
-    c.turn = in.byte();
+    p.cards.place[c] = static_cast<CardPlace>(place);
+    p.cards.holder[c] = in.byte();
+    p.cards.turn[c] = in.byte();
   }
   for (auto& m : p.battles) {
     m.attacker = in.byte();
@@ -164,7 +164,7 @@ void append_position(std::string& out, const Position& p) {
       w.put(static_cast<std::uint64_t>(v), 1);
     }
   }
-  for (const auto& c : p.cards) {
+  for (const auto& c : p.cards.all()) {
     w.put(static_cast<int>(c.place), 1);
     w.put(c.holder, 1);
     w.put(c.turn, 1);

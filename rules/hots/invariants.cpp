@@ -34,7 +34,7 @@ void check_cards(const State& s, std::vector<std::string>& errors) {
   std::array<int, 2> in_hand{};
   std::array<int, 2> chosen{};
   std::array<int, 2> played_now{};
-  for (const auto& card : s.cards) {
+  for (const auto& card : s.cards.all()) {
     if (card.place == CardPlace::Deck) {
       if (card.holder != kNone) errors.push_back("a card in the deck has a holder");
       continue;

@@ -65,7 +65,7 @@ json position_to_json(const Position& p) {
   }
   json cards = json::object();
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     cards[data.cards[c].id] = {kCardPlaces[static_cast<int>(card.place)], small(card.holder),
                                card.turn};
   }
@@ -133,8 +133,8 @@ Position position_from_json(const json& j) {
   if (cards.size() != kCardCount) fail("expected 25 cards");
   for (CardId c = 0; c < kCardCount; ++c) {
     const auto& row = cards.at(data.cards[c].id);
-    p.cards[c] = CardState{static_cast<CardPlace>(name_index(kCardPlaces, row.at(0))),
-                           small_from(row.at(1)), small_from(row.at(2))};
+    p.cards.set(c, CardState{static_cast<CardPlace>(name_index(kCardPlaces, row.at(0))),
+                             small_from(row.at(1)), small_from(row.at(2))});
   }
   for (const auto& [area, row] : j.at("battles").items()) {
     const auto id = data.area_by_id(area);

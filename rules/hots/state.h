@@ -145,12 +145,67 @@ struct BlockTable {
 
 enum class CardPlace : std::uint8_t { Deck, Hand, Chosen, Played };
 
+// One card's state as a value; `Position` keeps these fields in a `CardTable`.
 struct CardState {
   CardPlace place = CardPlace::Deck;
   std::uint8_t holder = kNone;  // side index while in a hand, chosen or played
   std::uint8_t turn = 0;        // game turn in which it was played
 
   bool operator==(const CardState&) const = default;
+};
+
+// A byte per card (a field of every card).
+template <typename T>
+using CardBytes = std::array<T, kCardCount>;
+
+// The cards whose byte equals `value`, a bit per card. On x86 two SSE2 compares (cards 0-15
+// and 9-24) instead of a loop over the cards.
+template <typename T>
+std::uint32_t card_bytes_equal(const CardBytes<T>& bytes, T value) {
+  static_assert(sizeof(T) == 1);
+#if defined(__SSE2__)
+  static_assert(kCardCount > 16 && kCardCount <= 32);
+  const __m128i want = _mm_set1_epi8(static_cast<char>(value));
+  const auto* data = reinterpret_cast<const char*>(bytes.data());
+  auto bits = [&](const char* row) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, want)));
+  };
+  return bits(data) | bits(data + kCardCount - 16) << (kCardCount - 16);
+#else
+  std::uint32_t bits = 0;
+  for (int c = 0; c < kCardCount; ++c) bits |= std::uint32_t{bytes[c] == value} << c;
+  return bits;
+#endif
+}
+
+// Every card's state, one array per field of `CardState` (see BlockTable).
+struct CardTable {
+  CardBytes<CardPlace> place{};
+  CardBytes<std::uint8_t> holder = [] {
+    CardBytes<std::uint8_t> none{};
+    none.fill(kNone);
+    return none;
+  }();
+  CardBytes<std::uint8_t> turn{};
+
+  CardState get(int c) const { return {place[c], holder[c], turn[c]}; }
+  void set(int c, const CardState& card) {
+    place[c] = card.place;
+    holder[c] = card.holder;
+    turn[c] = card.turn;
+  }
+  std::array<CardState, kCardCount> all() const {  // as values, for checks and tests
+    std::array<CardState, kCardCount> out{};
+    for (int c = 0; c < kCardCount; ++c) out[c] = get(c);
+    return out;
+  }
+  // The cards at `where`, a bit per card; those of one holder (a side index).
+  std::uint32_t at(CardPlace where) const { return card_bytes_equal(place, where); }
+  std::uint32_t held(CardPlace where, std::uint8_t side) const {
+    return at(where) & card_bytes_equal(holder, side);
+  }
+  bool operator==(const CardTable&) const = default;
 };
 
 // The battle marker of an area (RULES 4.6.1): who attacks, and what makes a main attacker.
@@ -261,7 +316,7 @@ struct MovingBlock {
 
 struct Position {
   BlockTable blocks{};
-  std::array<CardState, kCardCount> cards{};
+  CardTable cards{};
   std::array<BattleMarker, kAreaCount> battles{};
   // Per side, per border: crossings in the current limit window (RULES 4.4).
   std::array<std::array<std::uint8_t, kBorderCount>, 2> crossings{};

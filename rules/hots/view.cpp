@@ -140,7 +140,7 @@ json cards_view(const Position& p, Role role) {
   json my_choice;
   json played = json::array();
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if (card.holder == kNone) continue;
     const auto holder = side_id(card.holder);
     const bool mine = role == side_of(card.holder);

@@ -227,7 +227,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
   int hand_sizes[2] = {0, 0};
   CardId my_choice = kNone;
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if (card.holder > 1) continue;
     hand_sizes[card.holder] += card.place == CardPlace::Hand || card.place == CardPlace::Chosen;
     if (card.place == CardPlace::Chosen) {
@@ -245,7 +245,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
     w.key("hand");
     w.begin_array();
     for (CardId c = 0; c < kCardCount; ++c) {
-      const auto& card = p.cards[c];
+      const CardState card = p.cards.get(c);
       if (card.holder > 1 || role != side_of(card.holder)) continue;
       if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
         w.string(data.cards[c].id);
@@ -269,7 +269,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
   w.key("played_this_year");
   w.begin_array();
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if (card.holder > 1 || card.place != CardPlace::Played) continue;
     w.begin_object();
     w.field("card", data.cards[c].id);

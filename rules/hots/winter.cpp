@@ -118,8 +118,8 @@ bool open_for(const Position& p, AreaId area, Side side) {
 
 void enter_winter(State& s) {
   // RULES 3.3: after a double event the remaining cards are discarded unplayed.
-  for (auto& card : s.cards) {
-    if (card.place == CardPlace::Hand) card = CardState{};
+  for (auto hand = s.cards.at(CardPlace::Hand); hand != 0; hand &= hand - 1) {
+    s.cards.set(std::countr_zero(hand), CardState{});
   }
   clear_undo(s);
   s.phase = Phase::Winter;

@@ -80,9 +80,9 @@ Fixture& Fixture::kill(std::string_view block_id) {
 
 Fixture& Fixture::hands(std::vector<std::string_view> scotland,
                         std::vector<std::string_view> england) {
-  for (auto& c : state_.cards) c = CardState{};
-  for (auto id : scotland) state_.cards[card(id)] = CardState{CardPlace::Hand, 0, 0};
-  for (auto id : england) state_.cards[card(id)] = CardState{CardPlace::Hand, 1, 0};
+  state_.cards = CardTable{};
+  for (auto id : scotland) state_.cards.set(card(id), CardState{CardPlace::Hand, 0, 0});
+  for (auto id : england) state_.cards.set(card(id), CardState{CardPlace::Hand, 1, 0});
   return *this;
 }
 

@@ -50,7 +50,8 @@ std::set<std::string> blocks_on_map(const State& s, Side side) {
 }
 
 int hand_size(const State& s, Side side) {
-  return static_cast<int>(std::count_if(s.cards.begin(), s.cards.end(), [&](const CardState& c) {
+  const auto cards = s.cards.all();
+  return static_cast<int>(std::count_if(cards.begin(), cards.end(), [&](const CardState& c) {
     return c.place == CardPlace::Hand && c.holder == index_of(side);
   }));
 }
@@ -165,12 +166,12 @@ TEST(BraveheartSetup, ScriptedDealGivesEachPlayerTheScriptedHand) {
   const State s = setup_scenario("braveheart", 3, script);
   EXPECT_FALSE(s.rng.has_script());
   for (auto id : scotland) {
-    EXPECT_EQ(s.cards[card(id)].place, CardPlace::Hand) << id;
-    EXPECT_EQ(s.cards[card(id)].holder, index_of(Side::Scotland)) << id;
+    EXPECT_EQ(s.cards.place[card(id)], CardPlace::Hand) << id;
+    EXPECT_EQ(s.cards.holder[card(id)], index_of(Side::Scotland)) << id;
   }
   for (auto id : england) {
-    EXPECT_EQ(s.cards[card(id)].place, CardPlace::Hand) << id;
-    EXPECT_EQ(s.cards[card(id)].holder, index_of(Side::England)) << id;
+    EXPECT_EQ(s.cards.place[card(id)], CardPlace::Hand) << id;
+    EXPECT_EQ(s.cards.holder[card(id)], index_of(Side::England)) << id;
   }
   auto sorted = [](std::vector<std::string_view> ids) {
     std::set<std::string> out(ids.begin(), ids.end());

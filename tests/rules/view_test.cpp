@@ -106,7 +106,7 @@ json action_list(const std::vector<Action>& actions) {
 std::vector<std::string> hand_of(const Position& p, Side side) {
   std::vector<std::string> ids;
   for (int c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if ((card.place == CardPlace::Hand || card.place == CardPlace::Chosen) &&
         card.holder == index_of(side)) {
       ids.push_back(card_id(c));

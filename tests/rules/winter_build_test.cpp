@@ -402,14 +402,14 @@ TEST(WinterNewYear, NewYearReshufflesAllCardsH23) {
   // Events of a later rules issue: both are declined (7.1.1), England first (P1, 3.2).
   f.act(kEngland, simple(ActionKind::Decline)).act(kScotland, simple(ActionKind::Decline));
   ASSERT_EQ(f.state().phase, Phase::Winter) << "the double event ended the year (3.3)";
-  for (const auto& c : f.state().cards) EXPECT_NE(c.place, CardPlace::Hand);
+  for (const auto& c : f.state().cards.all()) EXPECT_NE(c.place, CardPlace::Hand);
   finish_winter(f);
   ASSERT_EQ(f.state().phase, Phase::CardChoice);
   EXPECT_EQ(f.state().year, 1298);
   EXPECT_EQ(f.state().turn, 1);
   int in_hand[2] = {0, 0};
   int deck = 0;
-  for (const auto& c : f.state().cards) {
+  for (const auto& c : f.state().cards.all()) {
     if (c.place == CardPlace::Hand) ++in_hand[c.holder];
     if (c.place == CardPlace::Deck) ++deck;
     EXPECT_NE(c.place, CardPlace::Played);
