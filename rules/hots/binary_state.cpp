@@ -147,10 +147,6 @@ Position read_position(Reader& in) {
 
 }  // namespace
 
-// Every field takes at most its own size here but the four block flags, a bit each in the
-// position and a byte each here: this bounds a position's bytes.
-constexpr std::size_t kPositionBytesMax = sizeof(Position) + 4 * kBlockCount;
-
 void append_position(std::string& out, const Position& p) {
   // The bytes are stored through a pointer into room made once (state_hash writes every undo
   // point on each call, and pushing them byte by byte was most of its cost).

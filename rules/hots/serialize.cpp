@@ -284,7 +284,7 @@ State state_from_json(const json& j) {
 
 std::string state_hash(const State& s) {
   std::string bytes;
-  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (sizeof(Position) + 5));
+  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
   bytes.append("hots-state-1");
   append_position(bytes, s);
   const auto& stream = s.rng.stream();
