@@ -30,8 +30,7 @@ Side step_side(const Position& p, int step) { return step % 2 == 0 ? defender(p)
 char step_letter(int step) { return static_cast<char>('A' + step / 2); }
 
 bool has_turn_left(const Position& p, BlockId b, int step) {
-  const auto& block = p.blocks[b];
-  return !block.acted && game_data().blocks[b].initiative == step_letter(step);
+  return !p.blocks.acted[b] && game_data().blocks[b].initiative == step_letter(step);
 }
 
 // The initiative steps (bit per step, 5.4.2) in which a main block still has its turn: one
@@ -46,9 +45,10 @@ std::uint32_t steps_with_blocks(const Position& p) {
   }();
   const int attacking = p.battle.attacker;
   std::uint32_t steps = 0;
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = p.blocks[b];
-    if (block.loc != p.battle.area || block.reserve || block.acted) continue;
+  std::uint64_t waiting =
+      p.blocks.at(p.battle.area) & ~p.blocks.reserve.bits & ~p.blocks.acted.bits;
+  for (; waiting != 0; waiting &= waiting - 1) {
+    const int b = std::countr_zero(waiting);
     const int side = b < kBlocksPerSide ? 0 : 1;
     // Within a letter the defender's step comes first (step_side).
     steps |= 1U << (2 * letters[b] + (side == attacking ? 1 : 0));
@@ -59,7 +59,7 @@ std::uint32_t steps_with_blocks(const Position& p) {
 void reveal_main_blocks(State& s) {
   for (Side side : {defender(s), attacker(s)}) {
     for (BlockId b : main_blocks(s, side)) {
-      add_log(s, LogKind::BlockRevealed, Audience::Public, b, 0, 0, s.blocks[b].strength);
+      add_log(s, LogKind::BlockRevealed, Audience::Public, b, 0, 0, s.blocks.strength[b]);
     }
   }
 }
@@ -74,7 +74,7 @@ void celtic_unity(State& s, const BothSidesBlocks& revealed) {
     const int die = s.rng.roll_die();
     const bool leaves = die >= 5;
     add_log(s, LogKind::CelticRoll, Audience::Public, b, 0, leaves, die);
-    if (leaves) s.blocks[b] = BlockState{kPool, 0};
+    if (leaves) s.blocks.set(b, BlockState{kPool, 0});
   }
   clear_undo(s);
 }
@@ -85,7 +85,7 @@ void start_battle(State& s, AreaId area) {
   s.battle.attacker = s.battles[area].attacker;
   s.battle.round = 1;
   for (auto& counters : s.crossings) counters.fill(0);
-  for (auto& block : s.blocks) block.acted = false;
+  s.blocks.acted = {};
   add_log(s, LogKind::BattleBegins, Audience::Public, s.battle.attacker, area);
   add_log(s, LogKind::RoundBegins, Audience::Public, 0, area, 0, 1);
   reveal_main_blocks(s);  // 5.3.1
@@ -104,7 +104,7 @@ void start_next_round(State& s) {
   ++s.battle.round;
   s.battle.step = 0;
   for (auto& counters : s.crossings) counters.fill(0);  // each round is a limit window (4.4.2)
-  for (auto& block : s.blocks) block.acted = false;
+  s.blocks.acted = {};
   const AreaId area = s.battle.area;
   add_log(s, LogKind::RoundBegins, Audience::Public, 0, area, 0, s.battle.round);
   if (s.battle.round == 2 && main_blocks(s, defender(s)).empty()) {
@@ -112,17 +112,17 @@ void start_next_round(State& s) {
     add_log(s, LogKind::ControlChange, Audience::Public, s.battle.attacker, area);
   }
   BothSidesBlocks joining;
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (s.blocks[b].loc == area && s.blocks[b].reserve) joining.push_back(b);
+  for (auto bits = s.blocks.at(area) & s.blocks.reserve.bits; bits != 0; bits &= bits - 1) {
+    joining.push_back(static_cast<BlockId>(std::countr_zero(bits)));
   }
   if (s.battle.round == 2) {
     celtic_unity(s, joining);  // reserves roll just before they join (5.3.3)
   }
   for (BlockId b : joining) {
-    if (s.blocks[b].loc != area) continue;  // left through Celtic unity
-    s.blocks[b].reserve = false;
-    s.blocks[b].entry = kNone;
-    add_log(s, LogKind::BlockRevealed, Audience::Public, b, 0, 0, s.blocks[b].strength);
+    if (s.blocks.loc[b] != area) continue;  // left through Celtic unity
+    s.blocks.reserve.set(b, false);
+    s.blocks.entry[b] = kNone;
+    add_log(s, LogKind::BlockRevealed, Audience::Public, b, 0, 0, s.blocks.strength[b]);
   }
 }
 
@@ -136,12 +136,7 @@ void end_rounds(State& s) {
                                                                    : Side::England;
   s.battle.victor = index_of(victor);
   s.battle.hits = 0;
-  for (auto& block : s.blocks) {
-    if (block.loc == area) {
-      block.reserve = false;  // 5.11.2: every block stands up again, hidden
-      block.entry = kNone;
-    }
-  }
+  stand_up(s, area);  // 5.11.2: every block stands up again, hidden
   add_log(s, LogKind::BattleWon, Audience::Public, index_of(victor), area);
   for (auto& counters : s.crossings) counters.fill(0);  // a fresh window (4.4.2)
   if (both_remain) {
@@ -176,12 +171,7 @@ void choose_next_battle(State& s) {
 }
 
 BlockList blocks_of_in(const Position& p, Side side, AreaId area) {
-  BlockList out;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (p.blocks[b].loc == area) out.push_back(static_cast<BlockId>(b));
-  }
-  return out;
+  return block_list(blocks_in(p, area, side));
 }
 
 void combat_legal(const State& s, Side side, ActionList& out) {
@@ -200,20 +190,10 @@ void combat_legal(const State& s, Side side, ActionList& out) {
 }  // namespace
 
 BlockList main_blocks(const Position& p, Side side) {
-  BlockList out;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (p.blocks[b].loc == p.battle.area && !p.blocks[b].reserve) {
-      out.push_back(static_cast<BlockId>(b));
-    }
-  }
-  return out;
+  return block_list(blocks_in(p, p.battle.area, side) & ~p.blocks.reserve.bits);
 }
 
-bool battle_over(const Position& p) {
-  return count_in_area(p, p.battle.area, Side::Scotland) == 0 ||
-         count_in_area(p, p.battle.area, Side::England) == 0;
-}
+bool battle_over(const Position& p) { return !is_contested(p, p.battle.area); }
 
 void fight_defection_battles(State& s, std::uint32_t areas, Side attacker) {
   for (AreaId a = 0; a < kAreaCount; ++a) {
@@ -282,13 +262,8 @@ void finish_battle(State& s) {
     s.defection_areas &= ~(1U << area);
     s.border_use.fill(kNone);  // 5.14.5: defection battles close no borders
   }
-  for (auto& block : s.blocks) {
-    block.acted = false;
-    if (block.loc == area) {
-      block.reserve = false;
-      block.entry = kNone;
-    }
-  }
+  s.blocks.acted = {};
+  stand_up(s, area);
   for (auto& counters : s.crossings) counters.fill(0);
   s.battle = BattleState{};
   choose_next_battle(s);
@@ -338,11 +313,11 @@ void battle_apply(State& s, Side side, const Action& action) {
       start_battle(s, action.a);
       return;
     case ActionKind::Fire:
-      s.blocks[action.a].acted = true;
+      s.blocks.acted.set(action.a, true);
       fire(s, action.a);
       return;
     case ActionKind::Pass:
-      s.blocks[action.a].acted = true;
+      s.blocks.acted.set(action.a, true);
       add_log(s, LogKind::Passed, Audience::Public, action.a);
       continue_battle(s);
       return;

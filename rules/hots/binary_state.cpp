@@ -68,21 +68,23 @@ class Reader {
 // The inverse of append_position, field for field.
 Position read_position(Reader& in) {
   Position p;
-  for (auto& b : p.blocks) {
-    b.loc = in.byte();
-    b.strength = in.byte();
-    b.moved = in.flag();
-    b.reserve = in.flag();
-    b.entry = in.byte();
-    b.acted = in.flag();
-    b.arrival_hidden = in.flag();
+  for (int b = 0; b < kBlockCount; ++b) {
+    BlockState block;
+    block.loc = in.byte();
+    block.strength = in.byte();
+    block.moved = in.flag();
+    block.reserve = in.flag();
+    block.entry = in.byte();
+    block.acted = in.flag();
+    block.arrival_hidden = in.flag();
+    p.blocks.set(b, block);
   }
-  for (auto& c : p.cards) {
+  for (int c = 0; c < kCardCount; ++c) {
     const auto place = in.byte();
     if (place > static_cast<int>(CardPlace::Played)) throw StateFormatError("binary: card place");
-    c.place = static_cast<CardPlace>(place);
-    c.holder = in.byte();
-    c.turn = in.byte();
+    p.cards.place[c] = static_cast<CardPlace>(place);
+    p.cards.holder[c] = in.byte();
+    p.cards.turn[c] = in.byte();
   }
   for (auto& m : p.battles) {
     m.attacker = in.byte();
@@ -146,19 +148,19 @@ Position read_position(Reader& in) {
 }  // namespace
 
 void append_position(std::string& out, const Position& p) {
-  // Every field takes at most its own size here, so the position's size bounds its bytes;
-  // they are stored through a pointer into room made once (state_hash writes every undo
+  // The bytes are stored through a pointer into room made once (state_hash writes every undo
   // point on each call, and pushing them byte by byte was most of its cost).
   const std::size_t start = out.size();
-  out.resize(start + sizeof(Position));
+  out.resize(start + kPositionBytesMax);
   ByteWriter w(out.data() + start);
-  for (const auto& b : p.blocks) {
+  for (int index = 0; index < kBlockCount; ++index) {
+    const BlockState b = p.blocks.get(index);
     for (int v : {int(b.loc), int(b.strength), int(b.moved), int(b.reserve), int(b.entry),
                   int(b.acted), int(b.arrival_hidden)}) {
       w.put(static_cast<std::uint64_t>(v), 1);
     }
   }
-  for (const auto& c : p.cards) {
+  for (const auto& c : p.cards.all()) {
     w.put(static_cast<int>(c.place), 1);
     w.put(c.holder, 1);
     w.put(c.turn, 1);
@@ -220,7 +222,7 @@ void append_position(std::string& out, const Position& p) {
   w.put(p.winter.placed, 2);
   w.put(p.defection_areas, 4);
   const auto written = static_cast<std::size_t>(w.at() - (out.data() + start));
-  if (written > sizeof(Position)) std::abort();  // a field wider than its own size: a bug here
+  if (written > kPositionBytesMax) std::abort();  // a field wider than its own size: a bug here
   out.resize(start + written);
 }
 

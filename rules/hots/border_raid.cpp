@@ -17,9 +17,9 @@ void raid_legal(const State& s, Side side, ActionList& out) {
 
 void raid_apply(State& s, const Action& action) {
   const BlockId b = action.a;
-  const AreaId area = s.blocks[b].loc;
+  const AreaId area = s.blocks.loc[b];
   // Not a battle elimination: to the pool, no permanent loss, no Edward I -> II (9.1).
-  s.blocks[b] = BlockState{kPool, 0};
+  s.blocks.set(b, BlockState{kPool, 0});
   // 9.4: Scotland sees only that an English block left that area.
   add_private_log(s, Side::England, LogKind::RaidVictim, b, area, 0, LogKind::RaidVictimAnon, 0,
                   area, 0);

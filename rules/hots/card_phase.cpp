@@ -8,10 +8,8 @@ namespace blockfog::hots::detail {
 namespace {
 
 CardId chosen_card(const Position& p, Side side) {
-  for (CardId c = 0; c < kCardCount; ++c) {
-    if (p.cards[c].place == CardPlace::Chosen && p.cards[c].holder == index_of(side)) return c;
-  }
-  return kNone;
+  const std::uint32_t chosen = p.cards.held(CardPlace::Chosen, index_of(side));
+  return chosen == 0 ? kNone : static_cast<CardId>(std::countr_zero(chosen));
 }
 
 bool is_event(CardId card) { return game_data().cards[card].kind == CardKind::Event; }
@@ -29,8 +27,8 @@ void reveal(State& s) {
   const CardId scotland = chosen_card(s, Side::Scotland);
   const CardId england = chosen_card(s, Side::England);
   for (CardId c : {scotland, england}) {
-    s.cards[c].place = CardPlace::Played;
-    s.cards[c].turn = s.turn;
+    s.cards.place[c] = CardPlace::Played;
+    s.cards.turn[c] = s.turn;
   }
   const Side p1 = player_one(scotland, england);
   s.p1 = index_of(p1);
@@ -45,16 +43,10 @@ void reveal(State& s) {
 }  // namespace
 
 void card_legal(const State& s, Side side, ActionList& out) {
-  // One pass over the cards: the side's hand (bit per card) and whether it has chosen.
-  std::uint32_t hand = 0;
-  bool chosen = false;
-  for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = s.cards[c];
-    const bool own = card.holder == index_of(side);
-    hand |= own && card.place == CardPlace::Hand ? 1U << c : 0U;
-    chosen |= own && card.place == CardPlace::Chosen;
-  }
-  if (chosen) {
+  // The side's hand (bit per card) and whether it has chosen.
+  const std::uint32_t own = card_bytes_equal(s.cards.holder, index_of(side));
+  std::uint32_t hand = s.cards.at(CardPlace::Hand) & own;
+  if ((s.cards.at(CardPlace::Chosen) & own) != 0) {
     // RULES 3.1.2: take back while the other has not chosen (reveal happens when both have).
     out.push_back(simple(ActionKind::TakeBack));
     return;
@@ -66,11 +58,11 @@ void card_legal(const State& s, Side side, ActionList& out) {
 
 void card_apply(State& s, Side side, const Action& action) {
   if (action.kind == ActionKind::TakeBack) {
-    s.cards[chosen_card(s, side)].place = CardPlace::Hand;
+    s.cards.place[chosen_card(s, side)] = CardPlace::Hand;
     add_log(s, LogKind::CardTakenBack, Audience::Public, index_of(side));
     return;
   }
-  s.cards[action.a].place = CardPlace::Chosen;
+  s.cards.place[action.a] = CardPlace::Chosen;
   // RULES 3.1.3: everybody sees that a card was chosen; only its owner sees which.
   add_log(s, LogKind::CardChosen, Audience::Public, index_of(side));
   if (chosen_card(s, core::other_side(side)) != kNone) reveal(s);

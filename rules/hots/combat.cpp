@@ -31,25 +31,25 @@ int effective_fire(const Position& p, BlockId b) {
   return fire;
 }
 
-void to_pool(State& s, BlockId b) { s.blocks[b] = BlockState{kPool, 0}; }
-void to_dead(State& s, BlockId b) { s.blocks[b] = BlockState{kDead, 0}; }
+void to_pool(State& s, BlockId b) { s.blocks.set(b, BlockState{kPool, 0}); }
+void to_dead(State& s, BlockId b) { s.blocks.set(b, BlockState{kDead, 0}); }
 
 void capture_noble(State& s, BlockId b, bool battle_ending) {
   const auto& info = game_data().blocks[b];
-  const AreaId area = s.blocks[b].loc;
-  s.blocks[b] = BlockState{kNotInPlay, 0};
+  const AreaId area = s.blocks.loc[b];
+  s.blocks.set(b, BlockState{kNotInPlay, 0});
   // 5.8.2: it changes sides at strength 1 as a reserve of its captor (during the battle).
-  auto& twin = s.blocks[info.twin];
-  twin = BlockState{area, 1};
+  BlockState twin{area, 1};
   twin.reserve = !battle_ending;
   twin.entry = battle_ending ? kNone : kEntryCaptured;
+  s.blocks.set(info.twin, twin);
   add_log(s, LogKind::NobleCaptured, Audience::Public, info.twin, area);
 }
 
 void hit_block(State& s, BlockId b) {
-  if (s.blocks[b].strength > 1) {
-    --s.blocks[b].strength;
-    add_log(s, LogKind::HitTaken, Audience::Public, b, 0, 0, s.blocks[b].strength);
+  if (s.blocks.strength[b] > 1) {
+    --s.blocks.strength[b];
+    add_log(s, LogKind::HitTaken, Audience::Public, b, 0, 0, s.blocks.strength[b]);
     return;
   }
   eliminate_in_battle(s, b, false);
@@ -60,7 +60,7 @@ void hit_block(State& s, BlockId b) {
 void eliminate_in_battle(State& s, BlockId b, bool battle_ending) {
   const auto& data = game_data();
   const auto& info = data.blocks[b];
-  const AreaId area = s.blocks[b].loc;
+  const AreaId area = s.blocks.loc[b];
   switch (info.type) {
     case BlockType::Noble:
       capture_noble(s, b, battle_ending);
@@ -100,7 +100,7 @@ void eliminate_in_battle(State& s, BlockId b, bool battle_ending) {
 }
 
 void fire(State& s, BlockId b) {
-  const int dice = s.blocks[b].strength;
+  const int dice = s.blocks.strength[b];
   const int value = effective_fire(s, b);
   int hits = 0;
   int packed = 0;
@@ -120,10 +120,10 @@ void fire(State& s, BlockId b) {
 BlockList hit_candidates(const Position& p) {
   const auto targets = main_blocks(p, side_of(p.battle.target));
   int strongest = 0;
-  for (BlockId b : targets) strongest = std::max<int>(strongest, p.blocks[b].strength);
+  for (BlockId b : targets) strongest = std::max<int>(strongest, p.blocks.strength[b]);
   BlockList tied;
   for (BlockId b : targets) {
-    if (p.blocks[b].strength == strongest) tied.push_back(b);
+    if (p.blocks.strength[b] == strongest) tied.push_back(b);
   }
   return tied;
 }

@@ -20,11 +20,11 @@ BlockId scottish_noble(std::string_view key) {
 
 void coronation_legal(const State& s, Side side, ActionList& out) {
   if (side != Side::Scotland || s.king_crowned) return;  // 8.1: once per game, Scotland only
-  const bool wallace_dead = s.blocks[data().wallace].loc == kDead;
-  if (wallace_dead && s.blocks[scottish_noble("bruce")].loc == fife()) {
+  const bool wallace_dead = s.blocks.loc[data().wallace] == kDead;
+  if (wallace_dead && s.blocks.loc[scottish_noble("bruce")] == fife()) {
     out.push_back(simple(ActionKind::CrownBruce));
   }
-  if (wallace_dead && s.blocks[scottish_noble("comyn")].loc == fife()) {
+  if (wallace_dead && s.blocks.loc[scottish_noble("comyn")] == fife()) {
     out.push_back(simple(ActionKind::CrownComyn));
   }
   if (s.year >= 1301 && on_map(s, data().french_knights)) {  // 8.2.3
@@ -34,9 +34,10 @@ void coronation_legal(const State& s, Side side, ActionList& out) {
 
 void crown(State& s, const Action& action) {
   const bool balliol = action.kind == ActionKind::ReturnOfTheKing;
-  const AreaId area = balliol ? s.blocks[data().french_knights].loc : fife();
-  s.blocks[data().king] =
-      BlockState{area, static_cast<std::uint8_t>(data().blocks[data().king].max_strength)};
+  const AreaId area = balliol ? s.blocks.loc[data().french_knights] : fife();
+  s.blocks.set(
+      data().king,
+      BlockState{area, static_cast<std::uint8_t>(data().blocks[data().king].max_strength)});
   s.king_crowned = true;
   clear_undo(s);
   const int candidate = action.kind == ActionKind::CrownBruce ? 0 : balliol ? 2 : 1;
@@ -47,10 +48,10 @@ void crown(State& s, const Action& action) {
   for (const auto& noble : data().nobles) {
     const BlockId b = noble.blocks[index_of(Side::Scotland)];
     if (noble.faction != leaving || !on_map(s, b)) continue;
-    const AreaId at = s.blocks[b].loc;
+    const AreaId at = s.blocks.loc[b];
     const BlockId english = noble.blocks[index_of(Side::England)];
-    s.blocks[english] = BlockState{at, s.blocks[b].strength};
-    s.blocks[b] = BlockState{kNotInPlay, 0};
+    s.blocks.set(english, BlockState{at, s.blocks.strength[b]});
+    s.blocks.set(b, BlockState{kNotInPlay, 0});
     add_log(s, LogKind::CoronationDefects, Audience::Public, english, at);
     if (is_contested(s, at)) battles |= 1U << at;
   }

@@ -53,11 +53,9 @@ void phase_actions(const State& s, Side side, ActionList& out) {
 std::uint8_t awaited_sides(const State& s) {
   switch (s.phase) {
     case Phase::CardChoice: {
-      std::uint8_t chosen = 0;
-      for (const auto& card : s.cards) {
-        if (card.place == CardPlace::Chosen) chosen |= static_cast<std::uint8_t>(1U << card.holder);
-      }
-      return static_cast<std::uint8_t>(~chosen & 3U);
+      const bool scotland_chose = s.cards.held(CardPlace::Chosen, 0) != 0;
+      const bool england_chose = s.cards.held(CardPlace::Chosen, 1) != 0;
+      return static_cast<std::uint8_t>((scotland_chose ? 0U : 1U) | (england_chose ? 0U : 2U));
     }
     case Phase::GameOver:
       return 0;

@@ -41,9 +41,9 @@ void herald_roll(State& s, Side side) {
 void herald_convert(State& s, Side side, std::uint8_t noble) {
   const BlockId b = data().nobles[noble].blocks[index_of(core::other_side(side))];
   const auto& info = data().blocks[b];
-  const AreaId area = s.blocks[b].loc;
-  s.blocks[info.twin] = BlockState{area, s.blocks[b].strength};  // at its current strength
-  s.blocks[b] = BlockState{kNotInPlay, 0};
+  const AreaId area = s.blocks.loc[b];
+  s.blocks.set(info.twin, BlockState{area, s.blocks.strength[b]});  // at its current strength
+  s.blocks.set(b, BlockState{kNotInPlay, 0});
   add_log(s, LogKind::HeraldConverts, Audience::Public, info.twin, area);
   if (is_contested(s, area)) {
     fight_defection_battles(s, 1U << area, side);  // 7.2.3: the converted noble attacks
@@ -75,7 +75,7 @@ void sea_move_legal(const State& s, Side side, ActionList& out) {
   const bool first = s.event.stage == EventStage::Start;
   const std::uint32_t destinations = first ? sea_destinations(s, side) : 0;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = s.blocks[b];
+    const BlockState block = s.blocks.get(b);
     if (owner_of(b) != side || block.loc >= kAreaCount || block.reserve) continue;
     if (b == data().norse || !data().areas[block.loc].coastal) continue;  // 7.4.2
     if (first) {
@@ -91,9 +91,9 @@ void sea_move_legal(const State& s, Side side, ActionList& out) {
 }
 
 void sea_move(State& s, Side side, BlockId b, AreaId to) {
-  const AreaId from = s.blocks[b].loc;
-  s.blocks[b].loc = to;
-  s.blocks[b].moved = true;  // 7.4.3
+  const AreaId from = s.blocks.loc[b];
+  s.blocks.loc[b] = to;
+  s.blocks.moved.set(b, true);  // 7.4.3
   s.event = EventState{EventStage::SeaMove, from, to, static_cast<std::uint8_t>(s.event.count + 1)};
   // 7.4.5: origin, destination and number are public; which blocks, only their owner knows.
   add_private_log(s, side, LogKind::SeaMoved, b, from, to, LogKind::SeaMovedAnon, index_of(side),
@@ -107,7 +107,7 @@ void victuals_legal(const State& s, Side side, ActionList& out) {
   const bool first = s.event.stage == EventStage::Start;
   if (first || s.event.count < 3) {
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      const auto& block = s.blocks[b];
+      const BlockState block = s.blocks.get(b);
       if (owner_of(b) != side || block.loc >= kAreaCount) continue;
       if (!first && block.loc != s.event.area) continue;
       if (block.strength < data().blocks[b].max_strength) {
@@ -121,12 +121,12 @@ void victuals_legal(const State& s, Side side, ActionList& out) {
 
 void victual(State& s, Side side, BlockId b) {
   if (s.event.stage == EventStage::Start) {
-    s.event = EventState{EventStage::Victuals, s.blocks[b].loc};
+    s.event = EventState{EventStage::Victuals, s.blocks.loc[b]};
     add_log(s, LogKind::VictualsArea, Audience::Public, index_of(side), s.event.area);  // 7.6.3
   }
   ++s.event.count;
-  ++s.blocks[b].strength;
-  add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks[b].strength);
+  ++s.blocks.strength[b];
+  add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks.strength[b]);
 }
 
 void start_legal(const State& s, Side side, ActionList& out) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -41,7 +42,14 @@ class FixedList {
 };
 
 using BlockList = FixedList<BlockId, kBlocksPerSide>;  // blocks of one side
-using AreaList = FixedList<AreaId, kAreaCount>;        // map areas
+
+// The blocks of a bit set of one side's blocks (a bit per block id), in block order.
+inline BlockList block_list(std::uint64_t bits) {
+  BlockList out;
+  for (; bits != 0; bits &= bits - 1) out.push_back(static_cast<BlockId>(std::countr_zero(bits)));
+  return out;
+}
+using AreaList = FixedList<AreaId, kAreaCount>;  // map areas
 // Items for Rng::pick (which takes ints): the blocks of one side's pool, the cards of the deck.
 using PoolList = FixedList<int, kBlocksPerSide>;
 using DeckList = FixedList<int, kCardCount>;

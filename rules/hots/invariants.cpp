@@ -8,7 +8,7 @@ namespace {
 void check_blocks(const State& s, std::vector<std::string>& errors) {
   const auto& data = game_data();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = s.blocks[b];
+    const BlockState block = s.blocks.get(b);
     const auto& info = data.blocks[b];
     if (block.loc > kDead) errors.push_back(info.id + " is nowhere (RULES 1.5)");
     if (block.loc < kAreaCount && (block.strength < 1 || block.strength > info.max_strength)) {
@@ -34,7 +34,7 @@ void check_cards(const State& s, std::vector<std::string>& errors) {
   std::array<int, 2> in_hand{};
   std::array<int, 2> chosen{};
   std::array<int, 2> played_now{};
-  for (const auto& card : s.cards) {
+  for (const auto& card : s.cards.all()) {
     if (card.place == CardPlace::Deck) {
       if (card.holder != kNone) errors.push_back("a card in the deck has a holder");
       continue;

@@ -12,12 +12,9 @@ bool is_activated(const Position& p, AreaId area) { return (p.activated >> area)
 // blocks there outnumber all enemy blocks there (reserves included). Asked only for an area
 // holding enemy blocks, which is rare in the move phase, so it counts there and then.
 bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
-  int own = 0;
-  const int first = first_block(side);
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    own += p.blocks[b].loc == area && !p.blocks[b].reserve;
-  }
-  return own > count_in_area(p, area, core::other_side(side));
+  const std::uint64_t here = p.blocks.at(area);
+  const int own = std::popcount(here & blocks_of(side) & ~p.blocks.reserve.bits);
+  return own > std::popcount(here & blocks_of(core::other_side(side)));
 }
 
 // The step rules of RULES 4.3.2 for one side in one position, with what every check reads
@@ -51,25 +48,34 @@ class StepRules {
     return true;
   }
 
-  // RULES 4.2 and 4.1.4: may block `b` of the side begin a land move now?
-  bool can_start(BlockId b) const {
-    const auto& block = p_.blocks[b];
-    if (block.loc >= kAreaCount || block.moved || block.reserve) return false;
-    if (b == data_.norse) return false;  // 4.10
-    if (!mp_left_ && !is_activated(p_, block.loc)) return false;
-    return !has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, side_of(side_));
+  // RULES 4.2 and 4.1.4: the side's blocks that may begin a land move now, a bit per block.
+  std::uint64_t startable() const {
+    const Side side = side_of(side_);
+    // On the map, in an activated area once no MP is left; unmoved, no reserve, not the Norse.
+    const std::uint64_t from =
+        mp_left_ ? p_.blocks.on_map() & blocks_of(side) : blocks_in_areas(p_, p_.activated, side);
+    std::uint64_t can = from & ~p_.blocks.moved.bits & ~p_.blocks.reserve.bits &
+                        ~(std::uint64_t{1} << data_.norse);  // 4.10
+    // Pinned (4.7): asked for the few blocks in an area holding enemy blocks.
+    for (auto facing = blocks_in_areas(p_, enemy_areas_, side) & can; facing != 0;
+         facing &= facing - 1) {
+      const int b = std::countr_zero(facing);
+      if (!pin_allows_leaving(p_, p_.blocks.loc[b], side)) can &= ~(std::uint64_t{1} << b);
+    }
+    return can;
   }
 
   bool norse_can_move() const {
-    const auto& block = p_.blocks[data_.norse];
-    return scotland_ && block.loc < kAreaCount && !block.moved && !block.reserve && mp_left_ &&
-           (!has_enemy(block.loc) || pin_allows_leaving(p_, block.loc, Side::Scotland));
+    const BlockId norse = data_.norse;
+    const AreaId at = p_.blocks.loc[norse];
+    return scotland_ && at < kAreaCount && !p_.blocks.moved[norse] && !p_.blocks.reserve[norse] &&
+           mp_left_ && (!has_enemy(at) || pin_allows_leaving(p_, at, Side::Scotland));
   }
 
   // RULES 4.10.1: any other coastal area but England, unless a Truce forbids an attack.
   bool norse_destination(AreaId to) const {
     if (!data_.areas[to].coastal || to == data_.england) return false;
-    if (to == p_.blocks[data_.norse].loc) return false;
+    if (to == p_.blocks.loc[data_.norse]) return false;
     return !(truce_ && has_enemy(to));
   }
 
@@ -98,7 +104,6 @@ bool has_next_step(const Position& p, Side side, AreaId at, AreaId previous) {
 void arrive_at_enemy(State& s, Side side, BlockId b, AreaId area, std::uint8_t origin,
                      std::uint8_t border) {
   auto& marker = s.battles[area];
-  auto& block = s.blocks[b];
   if (marker.attacker == kNone) {
     marker = BattleMarker{index_of(side), origin, border};  // 4.6.1.1
     add_log(s, LogKind::BattleCreated, Audience::Public, index_of(side), area);
@@ -106,9 +111,9 @@ void arrive_at_enemy(State& s, Side side, BlockId b, AreaId area, std::uint8_t o
              origin == marker.main_origin && border == marker.main_border) {
     // 4.6.1.2: same origin and border as the main attack: main attacker.
   } else {
-    block.reserve = true;  // 4.6.1.2, 4.6.1.3, 4.10.4
-    block.entry = border == kNone ? kEntryBySea : border;
-    add_log(s, LogKind::ReserveArrived, Audience::Public, index_of(side), area, block.entry);
+    s.blocks.reserve.set(b, true);  // 4.6.1.2, 4.6.1.3, 4.10.4
+    s.blocks.entry[b] = border == kNone ? kEntryBySea : border;
+    add_log(s, LogKind::ReserveArrived, Audience::Public, index_of(side), area, s.blocks.entry[b]);
   }
   // 4.8.1: the border is recorded as last used by this side (never for sea moves, 4.8.2).
   if (border != kNone) s.border_use[border] = index_of(side);
@@ -131,14 +136,9 @@ void finish_move(State& s) {
 // in an activated area. Otherwise the player ends it (his only action may be to end it).
 bool nothing_can_move_publicly(const Position& p, Side side) {
   if (p.mp > 0) return false;
-  const int first = first_block(side);  // only the side's own blocks
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    const auto& block = p.blocks[b];
-    if (block.loc < kAreaCount && !block.moved && !block.reserve && is_activated(p, block.loc)) {
-      return false;
-    }
-  }
-  return true;
+  const std::uint64_t unmoved =
+      blocks_in_areas(p, p.activated, side) & ~p.blocks.moved.bits & ~p.blocks.reserve.bits;
+  return unmoved == 0;
 }
 
 void end_move_phase(State& s, Side side) {
@@ -155,13 +155,13 @@ void end_if_done(State& s, Side side) {
 void take_step(State& s, Side side, AreaId to) {
   const auto& data = game_data();
   const BlockId b = s.moving.block;
-  const AreaId from = s.blocks[b].loc;
+  const AreaId from = s.blocks.loc[b];
   const BorderId border = data.border_between[from][to];
   ++s.crossings[index_of(side)][border];  // 4.3.3
   s.moving.crossed_anglo_scottish |= data.borders[border].anglo_scottish;
   s.moving.previous = from;
   ++s.moving.steps;
-  s.blocks[b].loc = to;
+  s.blocks.loc[b] = to;
   // 13.2: the move is public as an anonymous block; its owner sees which block it is.
   add_private_log(s, side, LogKind::MoveStep, b, from, to, LogKind::MoveStepAnon, index_of(side),
                   from, to);
@@ -180,9 +180,9 @@ void take_step(State& s, Side side, AreaId to) {
 
 void move_norse(State& s, Side side, AreaId to) {
   const auto norse = game_data().norse;
-  const AreaId from = s.blocks[norse].loc;
-  s.blocks[norse].loc = to;
-  s.blocks[norse].moved = true;
+  const AreaId from = s.blocks.loc[norse];
+  s.blocks.loc[norse] = to;
+  s.blocks.moved.set(norse, true);
   --s.mp;  // 4.10.1: its own group, 1 MP, activates nothing
   // 4.10.5: Norse moves are announced, which reveals the block: no undo past this point.
   clear_undo(s);
@@ -206,7 +206,7 @@ void move_legal(const State& s, Side side, ActionList& out) {
   const auto& data = game_data();
   const StepRules rules(s, side);
   if (s.moving.block != kNone) {
-    const AreaId at = s.blocks[s.moving.block].loc;
+    const AreaId at = s.blocks.loc[s.moving.block];
     const bool spent = s.moving.steps >= data.blocks[s.moving.block].movement;  // 4.3.4
     if (!spent) {
       const bool enemy_here = rules.has_enemy(at);
@@ -217,10 +217,9 @@ void move_legal(const State& s, Side side, ActionList& out) {
     out.push_back(simple(ActionKind::Stop));
     return;
   }
-  const int first = first_block(side);  // only this side's blocks can start
-  for (int b = first; b < first + kBlocksPerSide; ++b) {
-    if (!rules.can_start(static_cast<BlockId>(b))) continue;
-    const AreaId at = s.blocks[b].loc;
+  for (auto starts = rules.startable(); starts != 0; starts &= starts - 1) {  // in block order
+    const int b = std::countr_zero(starts);
+    const AreaId at = s.blocks.loc[b];
     const bool enemy_here = rules.has_enemy(at);
     for (const auto& n : data.areas[at].neighbors) {
       if (rules.can_step(enemy_here, kNone, n))
@@ -238,8 +237,8 @@ void move_legal(const State& s, Side side, ActionList& out) {
 void move_apply(State& s, Side side, const Action& action) {
   switch (action.kind) {
     case ActionKind::Move:
-      s.moving = MovingBlock{action.a, s.blocks[action.a].loc, kNone, 0, false};
-      s.blocks[action.a].moved = true;  // 4.3.6
+      s.moving = MovingBlock{action.a, s.blocks.loc[action.a], kNone, 0, false};
+      s.blocks.moved.set(action.a, true);  // 4.3.6
       take_step(s, side, action.b);
       break;
     case ActionKind::Step:

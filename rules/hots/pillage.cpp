@@ -37,37 +37,37 @@ BlockList tied_strongest(const Position& p, AreaId area, Side victim) {
   int strongest = 0;
   BlockList tied;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (p.blocks[b].loc != area || owner_of(b) != victim) continue;
-    if (p.blocks[b].strength > strongest) {
-      strongest = p.blocks[b].strength;
+    if (p.blocks.loc[b] != area || owner_of(b) != victim) continue;
+    if (p.blocks.strength[b] > strongest) {
+      strongest = p.blocks.strength[b];
       tied.clear();
     }
-    if (p.blocks[b].strength == strongest) tied.push_back(b);
+    if (p.blocks.strength[b] == strongest) tied.push_back(b);
   }
   return tied;
 }
 
 void pillage_hit(State& s, BlockId b) {
   const auto& info = data().blocks[b];
-  const AreaId area = s.blocks[b].loc;
+  const AreaId area = s.blocks.loc[b];
   ++s.event.inflicted;
-  if (s.blocks[b].strength > 1) {
-    --s.blocks[b].strength;
-    add_log(s, LogKind::PillageHit, only(info.owner), b, 0, 0, s.blocks[b].strength);  // 7.3.5
+  if (s.blocks.strength[b] > 1) {
+    --s.blocks.strength[b];
+    add_log(s, LogKind::PillageHit, only(info.owner), b, 0, 0, s.blocks.strength[b]);  // 7.3.5
     return;
   }
   if (info.type == BlockType::Noble) {
     // 7.3.2: he changes sides at strength 1, as a reserve of the pillager.
-    s.blocks[b] = BlockState{kNotInPlay, 0};
-    auto& twin = s.blocks[info.twin];
-    twin = BlockState{area, 1};
+    s.blocks.set(b, BlockState{kNotInPlay, 0});
+    BlockState twin{area, 1};
     twin.reserve = true;
     twin.entry = kEntryCaptured;
+    s.blocks.set(info.twin, twin);
     add_log(s, LogKind::NobleCaptured, Audience::Public, info.twin, area);
     return;
   }
   // Any other block, Moray, the King and Edward included, goes to its pool (5.8.3).
-  s.blocks[b] = BlockState{kPool, 0};
+  s.blocks.set(b, BlockState{kPool, 0});
   add_private_log(s, info.owner, LogKind::EliminatedToPool, b, 0, 0, LogKind::EliminatedAnon,
                   index_of(info.owner), area, 0);
 }
@@ -98,7 +98,7 @@ BlockList gain_candidates(const State& s, Side side) {
   if (s.event.count >= s.event.inflicted) return out;
   const auto target = s.event.area;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = s.blocks[b];
+    const BlockState block = s.blocks.get(b);
     if (owner_of(b) != side || block.loc >= kAreaCount) continue;
     if (s.event.dest != kNone ? block.loc != s.event.dest
                               : (data().border_between[block.loc][target] == kNone ||
@@ -116,12 +116,7 @@ void finish_pillage(State& s, Side side) {
     fight_defection_battles(s, 1U << target, side);  // 7.3.4: the pillager attacks
     return;
   }
-  for (auto& block : s.blocks) {
-    if (block.loc == target) {
-      block.reserve = false;  // a captured noble alone there: no battle
-      block.entry = kNone;
-    }
-  }
+  stand_up(s, target);  // a captured noble alone there: no battle
   end_event(s);
 }
 
@@ -195,12 +190,12 @@ void pillage_apply(State& s, Side side, const Action& action) {
     case ActionKind::Gain: {
       const BlockId b = action.a;
       if (s.event.dest == kNone) {
-        s.event.dest = s.blocks[b].loc;
+        s.event.dest = s.blocks.loc[b];
         add_log(s, LogKind::PillageGainArea, Audience::Public, index_of(side), s.event.dest);
       }
       ++s.event.count;
-      ++s.blocks[b].strength;
-      add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks[b].strength);
+      ++s.blocks.strength[b];
+      add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks.strength[b]);
       return;
     }
     default:

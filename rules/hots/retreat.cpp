@@ -28,7 +28,7 @@ AreaList norse_destinations(const Presence& occ, AreaId from) {
 AreaList land_destinations(const Position& p, const Presence& occ, BlockId b, bool border_control) {
   const auto& data = game_data();
   const Side side = owner_of(b);
-  const AreaId from = p.blocks[b].loc;
+  const AreaId from = p.blocks.loc[b];
   AreaList out;
   for (const auto& n : data.areas[from].neighbors) {
     if (!open_for(occ, n.area, side)) continue;                                           // 5.10.1
@@ -46,35 +46,35 @@ AreaList land_destinations(const Position& p, const Presence& occ, BlockId b, bo
 void move_out(State& s, BlockId b, AreaId to, LogKind owner_line) {
   const auto& data = game_data();
   const Side side = owner_of(b);
-  const AreaId from = s.blocks[b].loc;
-  s.blocks[b].loc = to;
-  s.blocks[b].reserve = false;
-  s.blocks[b].entry = kNone;
+  const AreaId from = s.blocks.loc[b];
+  s.blocks.loc[b] = to;
+  s.blocks.reserve.set(b, false);
+  s.blocks.entry[b] = kNone;
   if (b == data.norse) {
     add_log(s, LogKind::NorseRetreat, Audience::Public, 0, from, to);  // 13.4.3
     return;
   }
   ++s.crossings[index_of(side)][data.border_between[from][to]];
-  s.blocks[b].arrival_hidden = true;  // 13.5.3: the destination is published later
+  s.blocks.arrival_hidden.set(b, true);  // 13.5.3: the destination is published later
   add_log(s, owner_line, only(side), b, from, to);
 }
 
 }  // namespace
 
 AreaList retreat_destinations(const Position& p, const Presence& occ, BlockId b) {
-  if (p.blocks[b].reserve) return {};  // 5.10.5
-  if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
+  if (p.blocks.reserve[b]) return {};  // 5.10.5
+  if (b == game_data().norse) return norse_destinations(occ, p.blocks.loc[b]);
   return land_destinations(p, occ, b, true);
 }
 
 AreaList regroup_destinations(const Position& p, const Presence& occ, BlockId b) {
-  if (b == game_data().norse) return norse_destinations(occ, p.blocks[b].loc);
+  if (b == game_data().norse) return norse_destinations(occ, p.blocks.loc[b]);
   return land_destinations(p, occ, b, false);  // 5.12.2: border control does not apply
 }
 
 void retreat(State& s, BlockId b, AreaId to) {
-  const AreaId from = s.blocks[b].loc;
-  s.blocks[b].acted = true;
+  const AreaId from = s.blocks.loc[b];
+  s.blocks.acted.set(b, true);
   if (s.phase == Phase::Combat) {
     // The block was revealed: everybody sees it leave the battle, not where it went (13.5).
     add_log(s, LogKind::Retreated, all_but(owner_of(b)), b, from);
@@ -85,21 +85,17 @@ void retreat(State& s, BlockId b, AreaId to) {
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
 void publish_arrivals(State& s) {
-  // Called at every initiative step, and mostly nothing is hidden: one pass finds out first.
-  std::uint64_t hidden = 0;  // bit per block
-  for (BlockId b = 0; b < kBlockCount; ++b) {
-    hidden |= std::uint64_t{s.blocks[b].arrival_hidden} << b;
-  }
+  // Called at every initiative step, and mostly nothing is hidden.
+  std::uint64_t hidden = s.blocks.arrival_hidden.bits;  // bit per block
   if (hidden == 0) return;
+  s.blocks.arrival_hidden = {};
   // One line per (side, area), in that order (side first, then area): the hidden arrivals'
   // keys sorted, then counted in runs. No heap, and no table to clear.
   std::array<int, kBlockCount> keys{};
   int count = 0;
   for (; hidden != 0; hidden &= hidden - 1) {
     const auto b = static_cast<BlockId>(std::countr_zero(hidden));
-    auto& block = s.blocks[b];
-    block.arrival_hidden = false;
-    keys[count++] = index_of(owner_of(b)) * 256 + block.loc;
+    keys[count++] = index_of(owner_of(b)) * 256 + s.blocks.loc[b];
   }
   std::sort(keys.begin(), keys.begin() + count);
   for (int i = 0; i < count;) {

@@ -58,14 +58,14 @@ json position_to_json(const Position& p) {
   const auto& data = game_data();
   json blocks = json::object();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = p.blocks[b];
+    const BlockState block = p.blocks.get(b);
     blocks[data.blocks[b].id] = {loc_name(block.loc), block.strength,     block.moved,
                                  block.reserve,       small(block.entry), block.acted,
                                  block.arrival_hidden};
   }
   json cards = json::object();
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     cards[data.cards[c].id] = {kCardPlaces[static_cast<int>(card.place)], small(card.holder),
                                card.turn};
   }
@@ -125,20 +125,16 @@ Position position_from_json(const json& j) {
   if (blocks.size() != kBlockCount) fail("expected 56 blocks");
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& row = blocks.at(data.blocks[b].id);
-    p.blocks[b] = BlockState{loc_from(row.at(0).get<std::string>()),
-                             small_from(row.at(1)),
-                             row.at(2).get<bool>(),
-                             row.at(3).get<bool>(),
-                             small_from(row.at(4)),
-                             row.at(5).get<bool>(),
-                             row.at(6).get<bool>()};
+    p.blocks.set(b, BlockState{loc_from(row.at(0).get<std::string>()), small_from(row.at(1)),
+                               row.at(2).get<bool>(), row.at(3).get<bool>(), small_from(row.at(4)),
+                               row.at(5).get<bool>(), row.at(6).get<bool>()});
   }
   const auto& cards = j.at("cards");
   if (cards.size() != kCardCount) fail("expected 25 cards");
   for (CardId c = 0; c < kCardCount; ++c) {
     const auto& row = cards.at(data.cards[c].id);
-    p.cards[c] = CardState{static_cast<CardPlace>(name_index(kCardPlaces, row.at(0))),
-                           small_from(row.at(1)), small_from(row.at(2))};
+    p.cards.set(c, CardState{static_cast<CardPlace>(name_index(kCardPlaces, row.at(0))),
+                             small_from(row.at(1)), small_from(row.at(2))});
   }
   for (const auto& [area, row] : j.at("battles").items()) {
     const auto id = data.area_by_id(area);
@@ -292,7 +288,7 @@ std::string state_hash(const State& s) {
   // that the allocator carved from and returned to its heap each time.
   thread_local std::string bytes;
   bytes.clear();
-  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (sizeof(Position) + 5));
+  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
   bytes.append("hots-state-1");
   append_position(bytes, s);
   const auto& stream = s.rng.stream();

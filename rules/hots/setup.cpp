@@ -13,12 +13,13 @@ void place_blocks(State& s, const ScenarioInfo& scenario) {
   const auto& data = game_data();
   for (const auto& side : scenario.sides) {
     for (const auto& p : side.on_map) {
-      s.blocks[p.block] =
-          BlockState{p.area, static_cast<std::uint8_t>(data.blocks[p.block].max_strength)};
+      s.blocks.set(
+          p.block,
+          BlockState{p.area, static_cast<std::uint8_t>(data.blocks[p.block].max_strength)});
     }
-    for (auto b : side.draw_pool) s.blocks[b] = BlockState{kPool, 0};
-    for (auto b : side.not_in_play) s.blocks[b] = BlockState{kNotInPlay, 0};
-    for (auto b : side.dead) s.blocks[b] = BlockState{kDead, 0};
+    for (auto b : side.draw_pool) s.blocks.set(b, BlockState{kPool, 0});
+    for (auto b : side.not_in_play) s.blocks.set(b, BlockState{kNotInPlay, 0});
+    for (auto b : side.dead) s.blocks.set(b, BlockState{kDead, 0});
   }
 }
 
@@ -28,13 +29,14 @@ void initial_levy(State& s, int count) {
   const auto& data = game_data();
   PoolList pool;
   for (int b = 0; b < kBlockCount; ++b) {
-    if (s.blocks[b].loc == kPool && data.blocks[b].owner == Side::England) pool.push_back(b);
+    if (s.blocks.loc[b] == kPool && data.blocks[b].owner == Side::England) pool.push_back(b);
   }
   int drawn = 0;
   for (; drawn < count && !pool.empty(); ++drawn) {
     const int b = s.rng.pick(pool.items());
     pool.erase_value(b);
-    s.blocks[b] = BlockState{data.england, static_cast<std::uint8_t>(data.blocks[b].max_strength)};
+    s.blocks.set(b,
+                 BlockState{data.england, static_cast<std::uint8_t>(data.blocks[b].max_strength)});
     detail::add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data.england);
   }
   detail::add_log(s, LogKind::LevyCount, Audience::NotEngland, 0, data.england, 0, drawn);

@@ -10,10 +10,7 @@ namespace {
 
 constexpr int kHandSize = 5;  // RULES 1.7
 
-bool hands_empty(const Position& p) {
-  return std::none_of(p.cards.begin(), p.cards.end(),
-                      [](const CardState& c) { return c.place == CardPlace::Hand; });
-}
+bool hands_empty(const Position& p) { return p.cards.at(CardPlace::Hand) == 0; }
 
 // RULES 2.3: what is cleared at the start of every game turn.
 void clear_turn_markers(Position& p) {
@@ -21,13 +18,11 @@ void clear_turn_markers(Position& p) {
   for (auto& side : p.crossings) side.fill(0);
   p.border_use.fill(kNone);
   p.battles.fill(BattleMarker{});
-  for (auto& block : p.blocks) {
-    block.moved = false;
-    block.reserve = false;
-    block.entry = kNone;
-    block.acted = false;
-    block.arrival_hidden = false;
-  }
+  p.blocks.moved = {};
+  p.blocks.reserve = {};
+  p.blocks.entry.fill(kNone);
+  p.blocks.acted = {};
+  p.blocks.arrival_hidden = {};
 }
 
 // RULES 9.1: the border raid is due when Scots alone hold England and England has a non-noble
@@ -94,14 +89,14 @@ void add_private_log(State& s, Side owner, LogKind kind, int a, int b, int c, Lo
 
 void start_year(State& s) {
   // RULES 2.2.1: shuffle all 25 cards and deal 5 to each player.
-  for (auto& card : s.cards) card = CardState{};
+  s.cards = CardTable{};
   DeckList deck;  // in place: no heap per year
   for (int card = 0; card < kCardCount; ++card) deck.push_back(card);
   for (Side side : {Side::Scotland, Side::England}) {
     for (int i = 0; i < kHandSize; ++i) {
       const int card = s.rng.pick(deck.items());
       deck.erase_value(card);
-      s.cards[card] = CardState{CardPlace::Hand, index_of(side), 0};
+      s.cards.set(card, CardState{CardPlace::Hand, index_of(side), 0});
     }
   }
   clear_undo(s);
@@ -157,13 +152,9 @@ void end_game(State& s, Side winner, EndReason reason) {
 }
 
 CardId played_card(const Position& p, Side side) {
-  for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
-    if (card.place == CardPlace::Played && card.holder == index_of(side) && card.turn == p.turn) {
-      return c;
-    }
-  }
-  return kNone;
+  const std::uint32_t now =
+      p.cards.held(CardPlace::Played, index_of(side)) & card_bytes_equal(p.cards.turn, p.turn);
+  return now == 0 ? kNone : static_cast<CardId>(std::countr_zero(now));
 }
 
 }  // namespace blockfog::hots::detail

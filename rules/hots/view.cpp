@@ -20,7 +20,7 @@ json side_or_null(std::uint8_t side) { return side == kNone ? json() : json(side
 bool sees_block(Role role, BlockId b) { return role != Role::Observer && owner_of(b) == role; }
 
 json own_block(const Position& p, BlockId b) {
-  const auto& block = p.blocks[b];
+  const BlockState block = p.blocks.get(b);
   json j = {{"block", game_data().blocks[b].id},
             {"strength", block.strength},
             {"moved", block.moved},
@@ -41,7 +41,7 @@ json area_side(const Position& p, Role role, AreaId area, Side side) {
   json blocks = json::array();
   json reserves = json::array();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = p.blocks[b];
+    const BlockState block = p.blocks.get(b);
     if (block.loc != area || owner_of(b) != side) continue;
     // 13.5.3: a retreating or regrouping block's destination is not yet known to others.
     if (block.arrival_hidden && role != side) continue;
@@ -84,7 +84,7 @@ json pools_view(const Position& p, Role role) {
     int count = 0;
     json blocks = json::array();
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (p.blocks[b].loc != kPool || owner_of(b) != side) continue;
+      if (p.blocks.loc[b] != kPool || owner_of(b) != side) continue;
       ++count;
       if (role == side) blocks.push_back(game_data().blocks[b].id);
     }
@@ -100,7 +100,7 @@ json public_off_map(const Position& p, std::uint8_t place) {
   json ids = json::array();
   const auto& data = game_data();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (p.blocks[b].loc != place) continue;
+    if (p.blocks.loc[b] != place) continue;
     if (place == kNotInPlay && data.blocks[b].noble >= 0) continue;  // implied by the roster
     ids.push_back(data.blocks[b].id);
   }
@@ -116,7 +116,7 @@ json nobles_view(const Position& p, Role role) {
     const bool english = on_map(p, noble.blocks[index_of(Side::England)]);
     roster[noble.key] = english ? "england" : "scotland";
   }
-  const auto& moray = p.blocks[data.moray];
+  const BlockState moray = p.blocks.get(data.moray);
   json scotland = {{"two_block", two_block_nobles_controlled(p, Side::Scotland)}};
   if (moray.loc == kDead) {
     scotland["moray"] = "dead";
@@ -140,7 +140,7 @@ json cards_view(const Position& p, Role role) {
   json my_choice;
   json played = json::array();
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if (card.holder == kNone) continue;
     const auto holder = side_id(card.holder);
     const bool mine = role == side_of(card.holder);
@@ -174,7 +174,7 @@ json move_view(const Position& p, Role role) {
   if (p.moving.block != kNone) {
     // The moving block's path is public; which block it is, only its owner knows.
     json moving = {{"origin", data.areas[p.moving.origin].id},
-                   {"at", data.areas[p.blocks[p.moving.block].loc].id},
+                   {"at", data.areas[p.blocks.loc[p.moving.block]].id},
                    {"steps", p.moving.steps}};
     if (role == owner_of(p.moving.block)) moving["block"] = data.blocks[p.moving.block].id;
     j["moving"] = moving;
@@ -211,7 +211,7 @@ json battle_view(const Position& p) {
   const bool fighting = battle.victor == kNone;
   int retreating[2] = {0, 0};
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& block = p.blocks[b];
+    const BlockState block = p.blocks.get(b);
     if (block.arrival_hidden) ++retreating[index_of(owner_of(b))];
     if (!fighting || block.loc != battle.area || block.reserve) continue;
     revealed[side_id(index_of(owner_of(b)))].push_back(

@@ -66,7 +66,7 @@ struct AreaBlocks {
 
   explicit AreaBlocks(const Position& p) {
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      const auto loc = p.blocks[b].loc;
+      const auto loc = p.blocks.loc[b];
       if (loc >= kAreaCount) continue;
       const int list = loc * 2 + index_of(owner_of(b));
       blocks[list][sizes[list]++] = b;
@@ -86,7 +86,7 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
   int moved = 0;
   const bool own = role == side;
   for (const auto b : here) {
-    const auto& block = p.blocks[b];
+    const BlockState block = p.blocks.get(b);
     if (block.arrival_hidden && !own) continue;  // 13.5.3
     ++count;
     moved += block.moved && p.phase == Phase::Move;  // 4.2, 13.5.2
@@ -96,7 +96,7 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
     w.key("blocks");
     w.begin_array();
     for (const auto b : here) {
-      const auto& block = p.blocks[b];
+      const BlockState block = p.blocks.get(b);
       w.begin_object();
       w.field("block", data.blocks[b].id);
       w.field("moved", block.moved);
@@ -111,7 +111,7 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
   w.key("reserves");
   w.begin_array();
   for (const auto b : here) {
-    const auto& block = p.blocks[b];
+    const BlockState block = p.blocks.get(b);
     if ((block.arrival_hidden && !own) || !block.reserve) continue;
     w.string(entry_name(block.entry));
   }
@@ -165,11 +165,11 @@ void pools_view(JsonWriter& w, const Position& p, Role role) {
       w.key("blocks");
       w.begin_array();
       for (int b = first; b < first + kBlocksPerSide; ++b) {
-        if (p.blocks[b].loc == kPool) w.string(game_data().blocks[b].id);
+        if (p.blocks.loc[b] == kPool) w.string(game_data().blocks[b].id);
       }
       w.end_array();
     }
-    for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks[b].loc == kPool;
+    for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks.loc[b] == kPool;
     w.field("count", count);
     w.end_object();
   }
@@ -181,7 +181,7 @@ void public_off_map(JsonWriter& w, const Position& p, std::uint8_t place) {
   const auto& data = game_data();
   w.begin_array();
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (p.blocks[b].loc != place) continue;
+    if (p.blocks.loc[b] != place) continue;
     if (place == kNotInPlay && data.blocks[b].noble >= 0) continue;  // implied by the roster
     w.string(data.blocks[b].id);
   }
@@ -205,7 +205,7 @@ void nobles_view(JsonWriter& w, const Position& p, Role role) {
   w.end_object();
   w.key("scotland");
   w.begin_object();
-  const auto& moray = p.blocks[data.moray];
+  const BlockState moray = p.blocks.get(data.moray);
   const int two_block = two_block_nobles_controlled(p, Side::Scotland);
   if (moray.loc == kDead) {
     w.field("moray", "dead");
@@ -227,7 +227,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
   int hand_sizes[2] = {0, 0};
   CardId my_choice = kNone;
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if (card.holder > 1) continue;
     hand_sizes[card.holder] += card.place == CardPlace::Hand || card.place == CardPlace::Chosen;
     if (card.place == CardPlace::Chosen) {
@@ -245,7 +245,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
     w.key("hand");
     w.begin_array();
     for (CardId c = 0; c < kCardCount; ++c) {
-      const auto& card = p.cards[c];
+      const CardState card = p.cards.get(c);
       if (card.holder > 1 || role != side_of(card.holder)) continue;
       if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
         w.string(data.cards[c].id);
@@ -269,7 +269,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
   w.key("played_this_year");
   w.begin_array();
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if (card.holder > 1 || card.place != CardPlace::Played) continue;
     w.begin_object();
     w.field("card", data.cards[c].id);
@@ -294,7 +294,7 @@ void move_view(JsonWriter& w, const Position& p, Role role) {
     // The moving block's path is public; which block it is, only its owner knows.
     w.key("moving");
     w.begin_object();
-    w.field("at", data.areas[p.blocks[p.moving.block].loc].id);
+    w.field("at", data.areas[p.blocks.loc[p.moving.block]].id);
     if (role == owner_of(p.moving.block)) w.field("block", data.blocks[p.moving.block].id);
     w.field("origin", data.areas[p.moving.origin].id);
     w.field("steps", p.moving.steps);
@@ -335,7 +335,7 @@ void battle_view(JsonWriter& w, const Position& p) {
   const bool fighting = battle.victor == kNone;
   int retreating[2] = {0, 0};
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    retreating[index_of(owner_of(b))] += p.blocks[b].arrival_hidden;
+    retreating[index_of(owner_of(b))] += p.blocks.arrival_hidden[b];
   }
   static constexpr const char* kSteps[] = {"defending A", "attacking A", "defending B",
                                            "attacking B", "defending C", "attacking C"};
@@ -356,7 +356,7 @@ void battle_view(JsonWriter& w, const Position& p) {
     w.begin_array();
     const int first = first_block(side);
     for (int b = first; fighting && b < first + kBlocksPerSide; ++b) {
-      const auto& block = p.blocks[b];
+      const BlockState block = p.blocks.get(b);
       if (block.loc != battle.area || block.reserve) continue;
       w.begin_object();
       w.field("block", data.blocks[b].id);

@@ -29,7 +29,7 @@ bool has_two_homes(const NobleInfo& noble) {
 void go_home(State& s, BlockId b) {
   const auto& info = game_data().blocks[b];
   const AreaId home = info.homes.front();
-  if (s.blocks[b].loc != home) {
+  if (s.blocks.loc[b] != home) {
     relocate(s, b, home);
     add_log(s, LogKind::NobleHome, Audience::Public, b, home);
   }
@@ -55,7 +55,7 @@ bool place_two_home_noble(State& s, BlockId b) {
   }
   s.winter.placed = static_cast<std::uint16_t>(s.winter.placed | (1U << info.noble));
   if (allowed.size() == 1) {
-    if (s.blocks[b].loc != allowed[0]) {
+    if (s.blocks.loc[b] != allowed[0]) {
       relocate(s, b, allowed[0]);
       add_log(s, LogKind::NobleHome, Audience::Public, b, allowed[0]);
     }
@@ -65,7 +65,7 @@ bool place_two_home_noble(State& s, BlockId b) {
   if (allowed.empty()) {
     // Both homes held by the enemy: he changes sides and his new owner picks the home.
     homing = change_sides(s, b);
-    add_log(s, LogKind::WinterDefection, Audience::Public, homing, s.blocks[homing].loc);
+    add_log(s, LogKind::WinterDefection, Audience::Public, homing, s.blocks.loc[homing]);
   }
   s.winter.homing = homing;
   s.winter.step = WinterStep::NobleHome;
@@ -96,18 +96,18 @@ bool continue_homecoming(State& s) {
 
 }  // namespace
 
-void relocate(State& s, BlockId b, AreaId area) { s.blocks[b].loc = area; }
+void relocate(State& s, BlockId b, AreaId area) { s.blocks.loc[b] = area; }
 
 BlockId change_sides(State& s, BlockId b) {
   const auto twin = game_data().blocks[b].twin;
-  s.blocks[twin] = BlockState{s.blocks[b].loc, s.blocks[b].strength};
-  s.blocks[b] = BlockState{kNotInPlay, 0};
+  s.blocks.set(twin, BlockState{s.blocks.loc[b], s.blocks.strength[b]});
+  s.blocks.set(b, BlockState{kNotInPlay, 0});
   return twin;
 }
 
 void disband(State& s, BlockId b) {
-  const AreaId area = s.blocks[b].loc;
-  s.blocks[b] = BlockState{kPool, 0};
+  const AreaId area = s.blocks.loc[b];
+  s.blocks.set(b, BlockState{kPool, 0});
   add_private_log(s, owner_of(b), LogKind::Disbanded, b, area, 0, LogKind::DisbandedAnon,
                   index_of(owner_of(b)), area, 0);
 }
@@ -116,16 +116,10 @@ bool open_for(const Position& p, AreaId area, Side side) {
   return is_friendly(p, area, side) || is_vacant(p, area);
 }
 
-int blocks_in(const Position& p, AreaId area) {
-  int n = 0;
-  for (const auto& block : p.blocks) n += block.loc == area;
-  return n;
-}
-
 void enter_winter(State& s) {
   // RULES 3.3: after a double event the remaining cards are discarded unplayed.
-  for (auto& card : s.cards) {
-    if (card.place == CardPlace::Hand) card = CardState{};
+  for (auto hand = s.cards.at(CardPlace::Hand); hand != 0; hand &= hand - 1) {
+    s.cards.set(std::countr_zero(hand), CardState{});
   }
   clear_undo(s);
   s.phase = Phase::Winter;
@@ -175,7 +169,7 @@ void winter_legal(const State& s, Side side, ActionList& out) {
 void winter_apply(State& s, Side side, const Action& action) {
   if (action.kind == ActionKind::Home) {
     const BlockId b = s.winter.homing;
-    if (s.blocks[b].loc != action.a) relocate(s, b, action.a);
+    if (s.blocks.loc[b] != action.a) relocate(s, b, action.a);
     add_log(s, LogKind::NobleHome, Audience::Public, b, action.a);  // public (13.4.5)
     s.winter.homing = kNone;
     next_winter_step(s);

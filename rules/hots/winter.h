@@ -14,7 +14,6 @@ void relocate(State& s, BlockId b, AreaId area);
 BlockId change_sides(State& s, BlockId b);
 void disband(State& s, BlockId b);  // to its pool, anonymously for others (13.3)
 bool open_for(const Position& p, AreaId area, Side side);  // friendly or neutral (1.6)
-int blocks_in(const Position& p, AreaId area);
 
 // Opaque steps: entry (automatic parts), legal actions, handling.
 void enter_scotland_homes(State& s);

@@ -38,7 +38,7 @@ PoolList draw_candidates(const Position& p, AreaId area) {
   PoolList out;
   const bool coastal = data().areas[area].coastal;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (p.blocks[b].loc != kPool || owner_of(b) != Side::Scotland) continue;
+    if (p.blocks.loc[b] != kPool || owner_of(b) != Side::Scotland) continue;
     if (!coastal && (b == data().norse || b == data().french_knights)) continue;
     out.push_back(b);
   }
@@ -49,14 +49,14 @@ void feudal_levy(State& s) {
   if (on_map(s, data().edward)) return;  // 10.13.1: Edward I winters in Scotland
   PoolList pool;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (s.blocks[b].loc == kPool && owner_of(b) == Side::England) pool.push_back(b);
+    if (s.blocks.loc[b] == kPool && owner_of(b) == Side::England) pool.push_back(b);
   }
   const int count = static_cast<int>((pool.size() + 1) / 2);  // 10.13.2: half, rounded up
   for (int i = 0; i < count; ++i) {
     const int b = s.rng.pick(pool.items());
     pool.erase_value(b);
-    s.blocks[b] =
-        BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)};
+    s.blocks.set(
+        b, BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)});
     add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data().england);
   }
   clear_undo(s);
@@ -99,9 +99,9 @@ namespace {
 
 // Per block, the strength up to which a build may raise it (10.11, 10.12.2), 0 if it may not
 // gain steps: one table instead of three lookups in the block data per block per query.
-const std::array<std::uint8_t, kBlockCount>& step_caps() {
+const BlockBytes& step_caps() {
   static const auto caps = [] {
-    std::array<std::uint8_t, kBlockCount> out{};
+    BlockBytes out{};
     for (BlockId b = 0; b < kBlockCount; ++b) {
       if (may_gain_step(owner_of(b), b)) {
         out[b] = static_cast<std::uint8_t>(data().blocks[b].max_strength);
@@ -126,21 +126,18 @@ std::uint32_t coastal_areas() {
 // limit, and a pool block that may come there (inland: not the Norse nor the French Knights;
 // draw_candidates() lists them when a draw is made). Only Scotland draws.
 std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
-  bool pool_inland = false;
-  bool pool_coastal = false;
-  for (int b = 0; b < kBlocksPerSide; ++b) {
-    const bool in_pool = p.blocks[b].loc == kPool;
-    pool_coastal |= in_pool;
-    pool_inland |= in_pool && b != data().norse && b != data().french_knights;
-  }
+  const std::uint64_t pool = blocks_in(p, kPool, Side::Scotland);
+  const std::uint64_t coastal_only =
+      std::uint64_t{1} << data().norse | std::uint64_t{1} << data().french_knights;
+  const bool pool_coastal = pool != 0;
+  const bool pool_inland = (pool & ~coastal_only) != 0;
   const std::uint32_t coastal = coastal_areas();
   std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
   if (areas == 0) return 0;
   // Room under the limit: the blocks of both sides counted in the few areas still in question.
-  const Places places(p);
   for (auto bits = areas; bits != 0; bits &= bits - 1) {
     const auto a = static_cast<AreaId>(std::countr_zero(bits));
-    if (places.count(a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
+    if (count_in_area(p, a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
   }
   return areas;
 }
@@ -154,24 +151,15 @@ void build_legal(const State& s, Side side, ActionList& out) {
   for (AreaId a = 0; a < kAreaCount; ++a) {
     with_points |= static_cast<std::uint32_t>(s.winter.rp[a] != 0) << a;
   }
-  // The side's blocks that may gain a step (only its own, may_gain_step), as a bit per block
-  // per place: one pass over the blocks instead of one per area with points. A block off the
-  // map adds no bit, into a slot that is never read.
-  const int first = first_block(side);
-  const auto& caps = step_caps();
-  std::array<std::uint32_t, kDead + 1> gainers{};
-  for (int i = 0; i < kBlocksPerSide; ++i) {
-    const auto& block = s.blocks[first + i];
-    const int place = block.loc < kDead ? block.loc : kDead;
-    const bool gains = block.loc < kAreaCount && block.strength < caps[first + i];
-    gainers[place] |= static_cast<std::uint32_t>(gains) << i;
-  }
+  // The side's blocks on the map that may gain a step (only its own, may_gain_step), a bit
+  // per block from compares of whole fields, then a mask per area with points.
+  const std::uint64_t gainers =
+      s.blocks.on_map() & blocks_of(side) & bytes_below(s.blocks.strength, step_caps());
   const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
   for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
     const auto a = static_cast<AreaId>(std::countr_zero(areas));
-    for (auto bits = gainers[a]; bits != 0; bits &= bits - 1) {  // in block order
-      out.push_back(
-          with_block(ActionKind::AddStep, static_cast<BlockId>(first + std::countr_zero(bits))));
+    for (auto bits = s.blocks.at(a) & gainers; bits != 0; bits &= bits - 1) {  // in block order
+      out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(std::countr_zero(bits))));
     }
     if ((draws >> a) & 1U) out.push_back(with_area(ActionKind::Draw, a));
   }
@@ -182,15 +170,15 @@ void build_legal(const State& s, Side side, ActionList& out) {
 void build_apply(State& s, Side side, const Action& action) {
   if (action.kind == ActionKind::AddStep) {
     const BlockId b = action.a;
-    --s.winter.rp[s.blocks[b].loc];
-    ++s.blocks[b].strength;
-    add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks[b].strength);  // 13.3
+    --s.winter.rp[s.blocks.loc[b]];
+    ++s.blocks.strength[b];
+    add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks.strength[b]);  // 13.3
     return;
   }
   const AreaId area = action.a;
   --s.winter.rp[area];
   const int b = s.rng.pick(draw_candidates(s, area).items());
-  s.blocks[b] = BlockState{area, 1};
+  s.blocks.set(b, BlockState{area, 1});
   clear_undo(s);
   add_private_log(s, Side::Scotland, LogKind::Drew, b, area, 0, LogKind::DrewAnon,
                   index_of(Side::Scotland), area, 0);
@@ -199,7 +187,7 @@ void build_apply(State& s, Side side, const Action& action) {
 void french_knights_check(State& s) {
   const BlockId knights = data().french_knights;
   if (s.french_knights_added || nobles_controlled(s, Side::Scotland) < 8) return;  // 10.10
-  if (s.blocks[knights].loc == kNotInPlay) s.blocks[knights] = BlockState{kPool, 0};
+  if (s.blocks.loc[knights] == kNotInPlay) s.blocks.set(knights, BlockState{kPool, 0});
   s.french_knights_added = true;
   clear_undo(s);  // a public announcement (13.4.5): nothing before it can be taken back
   add_log(s, LogKind::FrenchKnightsAdded, Audience::Public);

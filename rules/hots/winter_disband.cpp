@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 
 #include "rules/hots/fixed_list.h"
 #include "rules/hots/winter.h"
@@ -19,18 +20,59 @@ AreaId selkirk() {
   return area;
 }
 
+AreaId moray_home() {  // asked at every listing of Scotland's winter homes step
+  static const AreaId area = area_named("moray");
+  return area;
+}
+
+// The blocks whose data satisfies `is_kind`, a bit per block: the disband listings take them
+// from the side's blocks on the map with a mask.
+template <typename Predicate>
+std::uint64_t blocks_where(Predicate is_kind) {
+  std::uint64_t bits = 0;
+  for (BlockId b = 0; b < kBlockCount; ++b) {
+    bits |= std::uint64_t{is_kind(data().blocks[b])} << b;
+  }
+  return bits;
+}
+
+bool is_retinue_type(BlockType type) {
+  return type == BlockType::Archers || type == BlockType::Knights || type == BlockType::Hobelars;
+}
+
+std::uint64_t english_infantry() {
+  static const std::uint64_t bits = blocks_where([](const BlockInfo& info) {
+    return info.owner == Side::England && info.type == BlockType::Infantry;
+  });
+  return bits;
+}
+
+std::uint64_t english_retinue() {  // 10.7.2, 10.7.4
+  static const std::uint64_t bits = blocks_where([](const BlockInfo& info) {
+    return info.owner == Side::England && is_retinue_type(info.type);
+  });
+  return bits;
+}
+
+std::uint64_t scottish_non_nobles() {  // 10.9
+  static const std::uint64_t bits = blocks_where([](const BlockInfo& info) {
+    return info.owner == Side::Scotland && info.type != BlockType::Noble;
+  });
+  return bits;
+}
+
 // --- Scotland: Moray and the King -----------------------------------------------------------
 
 bool moray_may_go_home(const Position& p) {
-  const AreaId home = area_named("moray");
-  const auto& moray = p.blocks[data().moray];
+  const AreaId home = moray_home();
+  const BlockState moray = p.blocks.get(data().moray);
   return moray.loc < kAreaCount && moray.loc != home && !p.winter.moray_moved &&
          open_for(p, home, Side::Scotland);
 }
 
 AreaList king_cathedrals(const Position& p) {
   AreaList out;
-  const auto& king = p.blocks[data().king];
+  const BlockState king = p.blocks.get(data().king);
   if (king.loc >= kAreaCount || p.winter.king_moved) return out;
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (data().areas[a].cathedral && a != king.loc && open_for(p, a, Side::Scotland)) {
@@ -43,22 +85,13 @@ AreaList king_cathedrals(const Position& p) {
 // --- England: Edward and disbanding ---------------------------------------------------------
 
 bool is_edward_question(const Position& p) {
-  const auto& edward = p.blocks[data().edward];
+  const BlockState edward = p.blocks.get(data().edward);
   return !p.winter.edward_decided && !p.edward_ii && !p.edward_wintered_last &&
          edward.loc < kAreaCount && edward.loc != data().england;
 }
 
 AreaId wintering_edward_area(const Position& p) {
-  return p.winter.edward_winters ? p.blocks[data().edward].loc : kNone;
-}
-
-bool is_english_infantry(BlockId b) {
-  const auto& info = data().blocks[b];
-  return info.owner == Side::England && info.type == BlockType::Infantry;
-}
-
-bool is_retinue_type(BlockType type) {
-  return type == BlockType::Archers || type == BlockType::Knights || type == BlockType::Hobelars;
+  return p.winter.edward_winters ? p.blocks.loc[data().edward] : kNone;
 }
 
 // 10.7.1, 10.7.2: disbanding without choice. It runs when England's step begins, so that
@@ -67,11 +100,11 @@ bool is_retinue_type(BlockType type) {
 void automatic_english_disbanding(State& s) {
   const BlockId edward = data().edward;
   const bool undecided = is_edward_question(s);
-  const AreaId with_edward = undecided ? s.blocks[edward].loc : wintering_edward_area(s);
+  const AreaId with_edward = undecided ? s.blocks.loc[edward] : wintering_edward_area(s);
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& info = data().blocks[b];
     if (info.owner != Side::England || !on_map(s, b) || info.type == BlockType::Noble) continue;
-    const AreaId at = s.blocks[b].loc;
+    const AreaId at = s.blocks.loc[b];
     const bool in_england = at == data().england;
     const bool retinue = is_retinue_type(info.type) && at != with_edward;
     if (in_england || retinue) disband(s, b);
@@ -82,12 +115,12 @@ void automatic_english_disbanding(State& s) {
 // (The loops here run over England's blocks only: no other block qualifies.)
 BlockList forced_english_disbands(const Position& p) {
   BlockList out;
-  const Places places(p);  // blocks of both sides per area
   const AreaId with_edward = wintering_edward_area(p);
-  for (BlockId b = first_block(Side::England); b < kBlockCount; ++b) {
-    if (!is_english_infantry(b) || !on_map(p, b)) continue;
-    const AreaId at = p.blocks[b].loc;
-    if (at != with_edward && places.count(at) > data().areas[at].castle_limit) out.push_back(b);
+  auto infantry = p.blocks.on_map() & english_infantry();
+  for (; infantry != 0; infantry &= infantry - 1) {  // in block order
+    const auto b = static_cast<BlockId>(std::countr_zero(infantry));
+    const AreaId at = p.blocks.loc[b];
+    if (at != with_edward && count_in_area(p, at) > data().areas[at].castle_limit) out.push_back(b);
   }
   return out;
 }
@@ -98,7 +131,7 @@ void decide_edward(State& s, bool winters) {
   const BlockId edward = data().edward;
   if (winters) {
     clear_undo(s);  // announced (13.4.5)
-    add_log(s, LogKind::EdwardWinters, Audience::Public, 0, s.blocks[edward].loc);
+    add_log(s, LogKind::EdwardWinters, Audience::Public, 0, s.blocks.loc[edward]);
   } else if (on_map(s, edward)) {
     disband(s, edward);  // others see an anonymous block leave (10.6.4)
   }
@@ -116,13 +149,11 @@ void england_disband_legal(const State& s, ActionList& out) {
   for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
   if (!forced.empty()) return;
   // 10.7.4: any further infantry, and the retinue wintering with Edward, may go.
-  const AreaId with_edward = wintering_edward_area(s);
-  for (BlockId b = first_block(Side::England); b < kBlockCount; ++b) {
-    if (!on_map(s, b)) continue;
-    const auto& info = data().blocks[b];
-    const bool retinue =
-        info.owner == Side::England && is_retinue_type(info.type) && s.blocks[b].loc == with_edward;
-    if (is_english_infantry(b) || retinue) out.push_back(with_block(ActionKind::Disband, b));
+  const AreaId with_edward = wintering_edward_area(s);  // kNone: no block is there
+  const std::uint64_t retinue = english_retinue() & s.blocks.at(with_edward);
+  auto may_go = s.blocks.on_map() & (english_infantry() | retinue);
+  for (; may_go != 0; may_go &= may_go - 1) {  // in block order
+    out.push_back(with_block(ActionKind::Disband, static_cast<BlockId>(std::countr_zero(may_go))));
   }
   out.push_back(simple(ActionKind::Done));
 }
@@ -130,39 +161,35 @@ void england_disband_legal(const State& s, ActionList& out) {
 // --- Scotland: Wallace and disbanding -------------------------------------------------------
 
 bool is_wallace_in_selkirk(const Position& p, BlockId b) {
-  return b == data().wallace && p.blocks[b].loc == selkirk();
+  return b == data().wallace && p.blocks.loc[b] == selkirk();
 }
 
 bool wallace_may_go_to_selkirk(const Position& p) {
-  const auto& wallace = p.blocks[data().wallace];
+  const BlockState wallace = p.blocks.get(data().wallace);
   return wallace.loc < kAreaCount && wallace.loc != selkirk() && !p.winter.wallace_moved &&
          open_for(p, selkirk(), Side::Scotland);
 }
 
 void heal_wallace(State& s) {
-  auto& wallace = s.blocks[data().wallace];
+  auto& wallace = s.blocks.strength[data().wallace];
   const int max = data().blocks[data().wallace].max_strength;
-  wallace.strength = static_cast<std::uint8_t>(std::min(max, wallace.strength + 2));  // 10.8
+  wallace = static_cast<std::uint8_t>(std::min(max, wallace + 2));  // 10.8
   s.winter.wallace_moved = true;
   add_log(s, LogKind::WallaceSelkirk, Audience::Public);
-}
-
-bool is_scottish_non_noble(BlockId b) {
-  const auto& info = data().blocks[b];
-  return info.owner == Side::Scotland && info.type != BlockType::Noble;
 }
 
 // 10.9.1: Scottish non-nobles that must go because their area is over the Scottish limit.
 // (The loops here run over Scotland's blocks only: no other block qualifies.)
 BlockList forced_scottish_disbands(const Position& p) {
   BlockList out;
-  const Places places(p);  // blocks of both sides per area
   const bool wallace_in_selkirk = is_wallace_in_selkirk(p, data().wallace);
-  for (BlockId b = 0; b < kBlocksPerSide; ++b) {
-    if (!on_map(p, b) || !is_scottish_non_noble(b) || is_wallace_in_selkirk(p, b)) continue;
-    const AreaId at = p.blocks[b].loc;
+  auto candidates = p.blocks.on_map() & scottish_non_nobles();
+  if (wallace_in_selkirk) candidates &= ~(std::uint64_t{1} << data().wallace);
+  for (; candidates != 0; candidates &= candidates - 1) {  // in block order
+    const auto b = static_cast<BlockId>(std::countr_zero(candidates));
+    const AreaId at = p.blocks.loc[b];
     const int exempt = wallace_in_selkirk && at == selkirk();
-    if (places.count(at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
+    if (count_in_area(p, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
   }
   return out;
 }
@@ -172,8 +199,10 @@ void scotland_disband_legal(const State& s, ActionList& out) {
   const auto forced = forced_scottish_disbands(s);
   for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
   if (!forced.empty()) return;
-  for (BlockId b = 0; b < kBlocksPerSide; ++b) {  // 10.9.2: voluntary
-    if (on_map(s, b) && is_scottish_non_noble(b)) out.push_back(with_block(ActionKind::Disband, b));
+  // 10.9.2: voluntary
+  auto may_go = s.blocks.on_map() & scottish_non_nobles();
+  for (; may_go != 0; may_go &= may_go - 1) {  // in block order
+    out.push_back(with_block(ActionKind::Disband, static_cast<BlockId>(std::countr_zero(may_go))));
   }
   out.push_back(simple(ActionKind::Done));
 }
@@ -231,15 +260,15 @@ void winter_step_legal(const State& s, Side side, ActionList& out) {
 void winter_step_apply(State& s, Side side, const Action& action) {
   switch (action.kind) {
     case ActionKind::GoHome: {
-      const AreaId from = s.blocks[data().moray].loc;
-      relocate(s, data().moray, area_named("moray"));
+      const AreaId from = s.blocks.loc[data().moray];
+      relocate(s, data().moray, moray_home());
       s.winter.moray_moved = true;
       clear_undo(s);  // announced (13.4.5)
-      add_log(s, LogKind::MorayHome, Audience::Public, 0, area_named("moray"), from);
+      add_log(s, LogKind::MorayHome, Audience::Public, 0, moray_home(), from);
       return;
     }
     case ActionKind::MoveKing: {
-      const AreaId from = s.blocks[data().king].loc;
+      const AreaId from = s.blocks.loc[data().king];
       relocate(s, data().king, action.a);
       s.winter.king_moved = true;
       clear_undo(s);

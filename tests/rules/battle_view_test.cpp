@@ -398,8 +398,8 @@ TEST(BattleView, RegroupArrivalsDoNotTellWhichRevealedBlockWentWhere) {
   f.act(kEngland, retreat_of("eng_lancaster_knights", "lothian"));
   f.act(kEngland, retreat_of("eng_durham_infantry", "mentieth"));
   ASSERT_EQ(f.state().phase, Phase::Regroup);
-  ASSERT_TRUE(f.state().blocks[block("sco_graham")].moved);
-  ASSERT_FALSE(f.state().blocks[block("sco_douglas")].moved);
+  ASSERT_TRUE(f.state().blocks.moved[block("sco_graham")]);
+  ASSERT_FALSE(f.state().blocks.moved[block("sco_douglas")]);
   f.act(kScotland, regroup_of("sco_douglas", "selkirk"));
   f.act(kScotland, regroup_of("sco_graham", "annan"));
   f.act(kScotland, end_regroup());
@@ -526,7 +526,7 @@ bool is_cathedral(AreaId a) { return game_data().areas[a].cathedral; }
 // May every role see this block now? Dead and not-in-play blocks are public (13.2); so are the
 // non-reserve blocks of the battle being fought (5.3.1, 13.2).
 bool is_shown_now(const State& s, BlockId b) {
-  const auto& blk = s.blocks[b];
+  const BlockState blk = s.blocks.get(b);
   if (blk.loc == kDead || blk.loc == kNotInPlay) return true;
   return s.battle.area != kNone && s.battle.victor == kNone && blk.loc == s.battle.area &&
          !blk.reserve;
@@ -544,7 +544,7 @@ struct Published {
 
   void update(const State& before, const State& after, const json& observer) {
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (after.blocks[b].loc == kDead || after.blocks[b].loc == kNotInPlay) names[b] = true;
+      if (after.blocks.loc[b] == kDead || after.blocks.loc[b] == kNotInPlay) names[b] = true;
     }
     if (observer.contains("battle")) {
       for (const auto& side : observer.at("battle").at("revealed")) {
@@ -556,10 +556,10 @@ struct Published {
                        (before.battle.area != battle.area || before.battle.round != battle.round);
     if (began) {
       for (BlockId b = 0; b < kBlockCount; ++b) {
-        const auto& now = after.blocks[b];
+        const BlockState now = after.blocks.get(b);
         if (now.loc == battle.area && !now.reserve) names[b] = true;
         const bool rolled_out =
-            game_data().blocks[b].celtic && before.blocks[b].loc < kAreaCount && now.loc == kPool;
+            game_data().blocks[b].celtic && before.blocks.loc[b] < kAreaCount && now.loc == kPool;
         if (rolled_out) names[b] = true;
       }
     }
@@ -567,8 +567,8 @@ struct Published {
         before.phase == Phase::Winter || after.phase == Phase::Winter || before.year != after.year;
     if (winter) {
       const auto& data = game_data();
-      if (after.blocks[data.wallace].loc == area("selkirk")) names[data.wallace] = true;
-      const auto king = after.blocks[data.king].loc;
+      if (after.blocks.loc[data.wallace] == area("selkirk")) names[data.wallace] = true;
+      const auto king = after.blocks.loc[data.king];
       if (king < kAreaCount && is_cathedral(king)) names[data.king] = true;
     }
   }
@@ -625,7 +625,7 @@ class LeakCheck {
         std::set<std::pair<std::string, int>> expected;
         for (BlockId b = 0; b < kBlockCount; ++b) {
           if (owner_of(b) == side && on_map(s, b) && is_shown_now(s, b)) {
-            expected.insert({game_data().blocks[b].id, s.blocks[b].strength});
+            expected.insert({game_data().blocks[b].id, s.blocks.strength[b]});
           }
         }
         EXPECT_EQ(revealed(v, side), expected) << who(viewer) << " (" << when << ")";

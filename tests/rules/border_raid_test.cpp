@@ -32,7 +32,7 @@ void quiet_turn(Fixture& f) {
   end_moves(f, kScotland);
 }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
+BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
 
 Action raid_on(std::string_view id) { return with_block(ActionKind::RaidVictim, block(id)); }
 

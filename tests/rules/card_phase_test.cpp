@@ -32,7 +32,7 @@ std::set<std::string> hand_in_view(const json& view) {
 std::set<std::string> hand_in_state(const State& s, Side side) {
   std::set<std::string> ids;
   for (CardId c = 0; c < kCardCount; ++c) {
-    const auto& card = s.cards[c];
+    const CardState card = s.cards.get(c);
     if ((card.place == CardPlace::Hand || card.place == CardPlace::Chosen) &&
         card.holder == index_of(side)) {
       ids.insert(game_data().cards[c].id);

@@ -41,7 +41,7 @@ Action crown_comyn() { return simple(ActionKind::CrownComyn); }
 Action return_of_the_king() { return simple(ActionKind::ReturnOfTheKing); }
 Action herald_of(std::string_view key) { return {ActionKind::Herald, noble_index(key), kNone}; }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
+BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
 bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
   return blk(f, id).loc == area(area_id);
 }
@@ -166,7 +166,7 @@ TEST(Coronation, CrownBruceDrivesTheComynFactionToEnglandF02) {
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& id = game_data().blocks[b].id;
     if (id == "sco_king" || id.ends_with("_galloway") || id.ends_with("_ross")) continue;
-    EXPECT_TRUE(f.state().blocks[b] == before[b]) << id;
+    EXPECT_TRUE(f.state().blocks.get(b) == before.get(b)) << id;
   }
   EXPECT_EQ(f.state().battle.area, kNone);
   EXPECT_TRUE(in_move_phase_of(f, kEngland));

@@ -100,7 +100,7 @@ const std::vector<RandomGame>& random_games() {
 std::set<std::string> hand_of(const State& s, Side side) {
   std::set<std::string> ids;
   for (CardId c = 0; c < kCardCount; ++c) {
-    if (s.cards[c].place == CardPlace::Hand && s.cards[c].holder == index_of(side)) {
+    if (s.cards.place[c] == CardPlace::Hand && s.cards.holder[c] == index_of(side)) {
       ids.insert(game_data().cards[c].id);
     }
   }

@@ -46,7 +46,7 @@ Action sea(std::string_view id, std::string_view to) {
   return to_area(ActionKind::SeaMove, block(id), area(to));
 }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
+BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
 
 std::string name_of(Role role) { return std::string(core::role_name(role)); }
 bool has(const std::string& text, std::string_view needle) {

@@ -34,13 +34,12 @@ Fixture& Fixture::clear(std::string_view area_id) {
   // Scottish ones to Galloway.
   const AreaId park[2] = {area("galloway"), area("garmoran")};
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    auto& blk = state_.blocks[b];
-    if (blk.loc != a) continue;
+    if (state_.blocks.loc[b] != a) continue;
     const auto& info = game_data().blocks[b];
     if (info.noble >= 0 && park[index_of(info.owner)] != a) {
-      blk.loc = park[index_of(info.owner)];
+      state_.blocks.loc[b] = park[index_of(info.owner)];
     } else {
-      blk = BlockState{kPool, 0};
+      state_.blocks.set(b, BlockState{kPool, 0});
     }
   }
   return *this;
@@ -54,7 +53,8 @@ Fixture& Fixture::clear(std::initializer_list<std::string_view> areas) {
 Fixture& Fixture::clear_non_nobles() {
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const auto& info = game_data().blocks[b];
-    if (info.type != BlockType::Noble && on_map(state_, b)) state_.blocks[b] = BlockState{kPool, 0};
+    if (info.type != BlockType::Noble && on_map(state_, b))
+      state_.blocks.set(b, BlockState{kPool, 0});
   }
   return *this;
 }
@@ -62,27 +62,27 @@ Fixture& Fixture::clear_non_nobles() {
 Fixture& Fixture::place(std::string_view block_id, std::string_view area_id, int strength) {
   const BlockId b = block(block_id);
   const auto& info = game_data().blocks[b];
-  if (info.twin != kNone) state_.blocks[info.twin] = BlockState{kNotInPlay, 0};
-  state_.blocks[b] =
-      BlockState{area(area_id), static_cast<std::uint8_t>(strength ? strength : info.max_strength)};
+  if (info.twin != kNone) state_.blocks.set(info.twin, BlockState{kNotInPlay, 0});
+  state_.blocks.set(b, BlockState{area(area_id), static_cast<std::uint8_t>(
+                                                     strength ? strength : info.max_strength)});
   return *this;
 }
 
 Fixture& Fixture::to_pool(std::string_view block_id) {
-  state_.blocks[block(block_id)] = BlockState{kPool, 0};
+  state_.blocks.set(block(block_id), BlockState{kPool, 0});
   return *this;
 }
 
 Fixture& Fixture::kill(std::string_view block_id) {
-  state_.blocks[block(block_id)] = BlockState{kDead, 0};
+  state_.blocks.set(block(block_id), BlockState{kDead, 0});
   return *this;
 }
 
 Fixture& Fixture::hands(std::vector<std::string_view> scotland,
                         std::vector<std::string_view> england) {
-  for (auto& c : state_.cards) c = CardState{};
-  for (auto id : scotland) state_.cards[card(id)] = CardState{CardPlace::Hand, 0, 0};
-  for (auto id : england) state_.cards[card(id)] = CardState{CardPlace::Hand, 1, 0};
+  state_.cards = CardTable{};
+  for (auto id : scotland) state_.cards.set(card(id), CardState{CardPlace::Hand, 0, 0});
+  for (auto id : england) state_.cards.set(card(id), CardState{CardPlace::Hand, 1, 0});
   return *this;
 }
 

@@ -26,8 +26,8 @@ inline Action disband(std::string_view id) { return with_block(ActionKind::Disba
 
 inline Action winter() { return simple(ActionKind::Winter); }
 
-inline const BlockState& blk(const Fixture& f, std::string_view id) {
-  return f.state().blocks[block(id)];
+inline BlockState blk(const Fixture& f, std::string_view id) {
+  return f.state().blocks.get(block(id));
 }
 
 inline bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {

@@ -31,8 +31,8 @@ Action stop() { return simple(ActionKind::Stop); }
 Action end_phase() { return simple(ActionKind::EndMovePhase); }
 Action undo() { return simple(ActionKind::Undo); }
 
-const BlockState& blk(const Fixture& f, std::string_view block_id) {
-  return f.state().blocks[block(block_id)];
+BlockState blk(const Fixture& f, std::string_view block_id) {
+  return f.state().blocks.get(block(block_id));
 }
 bool is_at(const Fixture& f, std::string_view block_id, std::string_view area_id) {
   return blk(f, block_id).loc == area(area_id);

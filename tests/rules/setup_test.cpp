@@ -36,7 +36,7 @@ State setup_scenario(std::string_view scenario, std::uint8_t seed_byte,
 std::set<std::string> blocks_at(const State& s, Side side, std::uint8_t loc) {
   std::set<std::string> ids;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    if (s.blocks[b].loc == loc && owner_of(b) == side) ids.insert(game_data().blocks[b].id);
+    if (s.blocks.loc[b] == loc && owner_of(b) == side) ids.insert(game_data().blocks[b].id);
   }
   return ids;
 }
@@ -50,13 +50,14 @@ std::set<std::string> blocks_on_map(const State& s, Side side) {
 }
 
 int hand_size(const State& s, Side side) {
-  return static_cast<int>(std::count_if(s.cards.begin(), s.cards.end(), [&](const CardState& c) {
+  const auto cards = s.cards.all();
+  return static_cast<int>(std::count_if(cards.begin(), cards.end(), [&](const CardState& c) {
     return c.place == CardPlace::Hand && c.holder == index_of(side);
   }));
 }
 
 bool at_full_strength(const State& s, BlockId b) {
-  return s.blocks[b].strength == game_data().blocks[b].max_strength;
+  return s.blocks.strength[b] == game_data().blocks[b].max_strength;
 }
 
 const json& area_view(const json& view, std::string_view id) {
@@ -81,33 +82,33 @@ TEST(BraveheartSetup, PlacesEveryFixedBlockWhereTheScenarioSays) {
       const auto& info = data.blocks[b];
       if (info.owner != Side::England || info.type != BlockType::Noble || !on_map(s, b)) continue;
       ++english_nobles;
-      EXPECT_NE(std::find(info.homes.begin(), info.homes.end(), s.blocks[b].loc), info.homes.end())
+      EXPECT_NE(std::find(info.homes.begin(), info.homes.end(), s.blocks.loc[b]), info.homes.end())
           << info.id << " is not at home";
       EXPECT_TRUE(at_full_strength(s, b)) << info.id;
     }
     EXPECT_EQ(english_nobles, 11);
-    EXPECT_EQ(s.blocks[block("eng_comyn")].loc, area("badenoch"));
-    EXPECT_EQ(s.blocks[block("eng_bruce")].loc, kNotInPlay);
-    EXPECT_EQ(s.blocks[block("eng_galloway")].loc, kNotInPlay);
-    EXPECT_EQ(s.blocks[block("eng_cumbria_infantry")].loc, area("lothian"));
-    EXPECT_EQ(s.blocks[block("eng_cumbria_infantry")].strength, 3);
-    EXPECT_EQ(s.blocks[block("eng_northumber_infantry")].loc, area("mentieth"));
-    EXPECT_EQ(s.blocks[block("eng_northumber_infantry")].strength, 4);
+    EXPECT_EQ(s.blocks.loc[block("eng_comyn")], area("badenoch"));
+    EXPECT_EQ(s.blocks.loc[block("eng_bruce")], kNotInPlay);
+    EXPECT_EQ(s.blocks.loc[block("eng_galloway")], kNotInPlay);
+    EXPECT_EQ(s.blocks.loc[block("eng_cumbria_infantry")], area("lothian"));
+    EXPECT_EQ(s.blocks.strength[block("eng_cumbria_infantry")], 3);
+    EXPECT_EQ(s.blocks.loc[block("eng_northumber_infantry")], area("mentieth"));
+    EXPECT_EQ(s.blocks.strength[block("eng_northumber_infantry")], 4);
 
     const std::vector<std::pair<std::string_view, std::string_view>> scots = {
         {"sco_bruce", "annan"},  {"sco_galloway", "galloway"}, {"sco_wallace", "fife"},
         {"sco_douglas", "fife"}, {"sco_barclay", "fife"},      {"sco_moray", "moray"},
         {"sco_fraser", "moray"}, {"sco_grant", "strathspey"}};
     for (const auto& [id, where] : scots) {
-      EXPECT_EQ(s.blocks[block(id)].loc, area(where)) << id;
+      EXPECT_EQ(s.blocks.loc[block(id)], area(where)) << id;
       EXPECT_TRUE(at_full_strength(s, block(id))) << id;
     }
     EXPECT_EQ(blocks_on_map(s, Side::Scotland).size(), scots.size());
     EXPECT_EQ(blocks_at(s, Side::Scotland, kPool),
               (std::set<std::string>{"sco_campbell", "sco_graham", "sco_macdonald", "sco_lindsay",
                                      "sco_keith", "sco_etterick", "sco_norse"}));
-    EXPECT_EQ(s.blocks[block("sco_king")].loc, kNotInPlay);
-    EXPECT_EQ(s.blocks[block("sco_french_knights")].loc, kNotInPlay);
+    EXPECT_EQ(s.blocks.loc[block("sco_king")], kNotInPlay);
+    EXPECT_EQ(s.blocks.loc[block("sco_french_knights")], kNotInPlay);
 
     EXPECT_EQ(s.year, 1297);
     EXPECT_EQ(s.turn, 1);
@@ -146,8 +147,8 @@ TEST(BraveheartSetup, ScriptedLevyPlacesTheDrawnBlocks) {
   EXPECT_EQ(blocks_at(s, Side::England, game_data().england),
             (std::set<std::string>{"eng_edward", "eng_hobelars", "eng_york_knights",
                                    "eng_wales_archers"}));
-  EXPECT_EQ(s.blocks[block("eng_edward")].strength, 4);
-  EXPECT_EQ(s.blocks[block("eng_hobelars")].strength, 3);
+  EXPECT_EQ(s.blocks.strength[block("eng_edward")], 4);
+  EXPECT_EQ(s.blocks.strength[block("eng_hobelars")], 3);
 }
 
 // RULES 2.2.1, 1.9: the deal is random too, and a scripted deal gives the scripted hands
@@ -165,12 +166,12 @@ TEST(BraveheartSetup, ScriptedDealGivesEachPlayerTheScriptedHand) {
   const State s = setup_scenario("braveheart", 3, script);
   EXPECT_FALSE(s.rng.has_script());
   for (auto id : scotland) {
-    EXPECT_EQ(s.cards[card(id)].place, CardPlace::Hand) << id;
-    EXPECT_EQ(s.cards[card(id)].holder, index_of(Side::Scotland)) << id;
+    EXPECT_EQ(s.cards.place[card(id)], CardPlace::Hand) << id;
+    EXPECT_EQ(s.cards.holder[card(id)], index_of(Side::Scotland)) << id;
   }
   for (auto id : england) {
-    EXPECT_EQ(s.cards[card(id)].place, CardPlace::Hand) << id;
-    EXPECT_EQ(s.cards[card(id)].holder, index_of(Side::England)) << id;
+    EXPECT_EQ(s.cards.place[card(id)], CardPlace::Hand) << id;
+    EXPECT_EQ(s.cards.holder[card(id)], index_of(Side::England)) << id;
   }
   auto sorted = [](std::vector<std::string_view> ids) {
     std::set<std::string> out(ids.begin(), ids.end());
@@ -243,10 +244,10 @@ TEST(TheBruceSetup, StartsIn1306WithTheKingInFifeAndWallaceAndMorayDead) {
     EXPECT_EQ(in_england.size(), 6u);
     for (const auto& id : in_england) EXPECT_TRUE(at_full_strength(s, block(id))) << id;
     EXPECT_EQ(blocks_at(s, Side::England, kPool).size(), 5u);
-    EXPECT_EQ(s.blocks[block("sco_wallace")].loc, kDead);
-    EXPECT_EQ(s.blocks[block("sco_moray")].loc, kDead);
-    EXPECT_EQ(s.blocks[block("sco_king")].loc, area("fife"));
-    EXPECT_EQ(s.blocks[block("sco_king")].strength, 4);
+    EXPECT_EQ(s.blocks.loc[block("sco_wallace")], kDead);
+    EXPECT_EQ(s.blocks.loc[block("sco_moray")], kDead);
+    EXPECT_EQ(s.blocks.loc[block("sco_king")], area("fife"));
+    EXPECT_EQ(s.blocks.strength[block("sco_king")], 4);
     EXPECT_EQ(nobles_controlled(s, Side::England), 8);
     EXPECT_EQ(nobles_controlled(s, Side::Scotland), 5);
     EXPECT_EQ(s.year, 1306);

@@ -84,7 +84,7 @@ void winter_action(Fixture& f) {
   if (const auto it = first_of(ActionKind::Draw); it != actions.end()) {
     const bool coastal = game_data().areas[it->a].coastal;
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (f.state().blocks[b].loc != kPool || owner_of(b) != Side::Scotland) continue;
+      if (f.state().blocks.loc[b] != kPool || owner_of(b) != Side::Scotland) continue;
       if (b == game_data().wallace) continue;
       if (!coastal && (b == game_data().norse || b == game_data().french_knights)) continue;
       f.draws({game_data().blocks[b].id});
@@ -219,7 +219,7 @@ Fixture two_battles() {
   f.act(kEngland, with_block(ActionKind::Pass, block("eng_mar")));
   f.dice({1, 6, 6, 6});
   f.act(kScotland, with_block(ActionKind::Fire, block("sco_douglas")));
-  EXPECT_TRUE(f.state().blocks[block("sco_mar")].loc == area("mar"));
+  EXPECT_TRUE(f.state().blocks.loc[block("sco_mar")] == area("mar"));
   EXPECT_EQ(nobles_controlled(f.state(), Side::England), 0);
   EXPECT_EQ(f.state().phase, Phase::Regroup);
   f.act(kScotland, simple(ActionKind::EndRegroup));
@@ -238,7 +238,7 @@ TEST(VictoryAllNobles, NotCheckedMidTurnRecaptureSavesEnglandI10) {
   ASSERT_EQ(f.state().phase, Phase::Combat);
   f.dice({1, 6, 6, 6});
   f.act(kEngland, with_block(ActionKind::Fire, block("eng_york_infantry")));
-  EXPECT_TRUE(f.state().blocks[block("eng_dunbar")].loc == area("dunbar"));
+  EXPECT_TRUE(f.state().blocks.loc[block("eng_dunbar")] == area("dunbar"));
   ASSERT_EQ(f.state().phase, Phase::Regroup);
   f.act(kEngland, simple(ActionKind::EndRegroup));
   ASSERT_EQ(f.state().phase, Phase::BorderRaid);
@@ -338,7 +338,7 @@ TEST(VictoryScenarioEnd, TheBruceIsDecidedByMajorityI07) {
     Fixture f = with_roster("the_bruce", c.english);
     f.state().year = 1314;
     f.state().edward_ii = true;
-    EXPECT_EQ(f.state().blocks[block("sco_moray")].loc, kDead);
+    EXPECT_EQ(f.state().blocks.loc[block("sco_moray")], kDead);
     EXPECT_EQ(
         nobles_controlled(f.state(), Side::England) + nobles_controlled(f.state(), Side::Scotland),
         13);

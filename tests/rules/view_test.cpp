@@ -45,7 +45,7 @@ const std::string& card_id(int c) { return game_data().cards[c].id; }
 std::vector<int> hidden_blocks(const Position& p, Role viewer) {
   std::vector<int> out;
   for (int b = 0; b < kBlockCount; ++b) {
-    const auto loc = p.blocks[b].loc;
+    const auto loc = p.blocks.loc[b];
     if (loc >= kAreaCount && loc != kPool) continue;
     if (viewer != Role::Observer && owner_of(b) == viewer) continue;
     out.push_back(b);
@@ -106,7 +106,7 @@ json action_list(const std::vector<Action>& actions) {
 std::vector<std::string> hand_of(const Position& p, Side side) {
   std::vector<std::string> ids;
   for (int c = 0; c < kCardCount; ++c) {
-    const auto& card = p.cards[c];
+    const CardState card = p.cards.get(c);
     if ((card.place == CardPlace::Hand || card.place == CardPlace::Chosen) &&
         card.holder == index_of(side)) {
       ids.push_back(card_id(c));
@@ -281,11 +281,11 @@ TEST_P(ScenarioViewTest, J01EnemyBlocksAnonymousAtSetUp) {
     for (int b = 0; b < kBlockCount; ++b) {
       if (owner_of(b) != side || !on_map(s, b)) continue;
       const auto& blocks =
-          area_entry(v, game_data().areas[s.blocks[b].loc].id).at(name_of(side)).at("blocks");
+          area_entry(v, game_data().areas[s.blocks.loc[b]].id).at(name_of(side)).at("blocks");
       const auto it = std::find_if(blocks.begin(), blocks.end(),
                                    [&](const json& j) { return j.at("block") == block_id(b); });
       ASSERT_NE(it, blocks.end()) << name_of(side) << " does not see its own " << block_id(b);
-      EXPECT_EQ(it->at("strength").get<int>(), s.blocks[b].strength) << block_id(b);
+      EXPECT_EQ(it->at("strength").get<int>(), s.blocks.strength[b]) << block_id(b);
     }
   }
 }
@@ -416,7 +416,7 @@ void expect_levy_hidden(std::string_view scenario, const std::vector<std::string
   for (auto id : levied) script.push_back({core::ScriptedOutcome::Kind::Pick, block(id)});
   const State s = setup(seed_of(3), *scenario_index(scenario), Options{}, script);
   const auto england = area("england");
-  for (auto id : levied) ASSERT_EQ(s.blocks[block(id)].loc, england) << id;
+  for (auto id : levied) ASSERT_EQ(s.blocks.loc[block(id)], england) << id;
   ASSERT_EQ(count_in_area(s, england, Side::England), static_cast<int>(levied.size()));
 
   const std::string count_line =
@@ -557,7 +557,7 @@ TEST_P(ScenarioViewTest, J15PoolSizesForAllIdentitiesForOwner) {
   std::set<std::string> dead;
   std::set<std::string> not_in_play;
   for (int b = 0; b < kBlockCount; ++b) {
-    const auto loc = s.blocks[b].loc;
+    const auto loc = s.blocks.loc[b];
     if (loc == kPool) pools[index_of(owner_of(b))].insert(block_id(b));
     if (loc == kDead) dead.insert(block_id(b));
     if (loc == kNotInPlay && game_data().blocks[b].noble < 0) not_in_play.insert(block_id(b));

@@ -31,16 +31,17 @@ int rp(const Fixture& f, std::string_view area_id) { return f.state().winter.rp[
 // exactly those candidates.
 void pool_only(Fixture& f, Side side, std::initializer_list<std::string_view> keep) {
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    auto& s = f.state().blocks[b];
-    if (s.loc != kPool || owner_of(b) != side) continue;
+    if (f.state().blocks.loc[b] != kPool || owner_of(b) != side) continue;
     const auto& id = game_data().blocks[b].id;
-    if (std::find(keep.begin(), keep.end(), id) == keep.end()) s = BlockState{kNotInPlay, 0};
+    if (std::find(keep.begin(), keep.end(), id) == keep.end()) {
+      f.state().blocks.set(b, BlockState{kNotInPlay, 0});
+    }
   }
 }
 int pool_size(const Fixture& f, Side side) {
   int n = 0;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    n += f.state().blocks[b].loc == kPool && owner_of(b) == side;
+    n += f.state().blocks.loc[b] == kPool && owner_of(b) == side;
   }
   return n;
 }
@@ -332,9 +333,8 @@ TEST(WinterLevy, HalfThePoolRoundedUpH22) {
     // Keep exactly `pool` English pool blocks (the others leave play for this check).
     int kept = 0;
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      auto& s = f.state().blocks[b];
-      if (s.loc != kPool || owner_of(b) != Side::England) continue;
-      if (kept++ >= pool) s = BlockState{kNotInPlay, 0};
+      if (f.state().blocks.loc[b] != kPool || owner_of(b) != Side::England) continue;
+      if (kept++ >= pool) f.state().blocks.set(b, BlockState{kNotInPlay, 0});
     }
     ASSERT_EQ(pool_size(f, Side::England), pool);
     f.act(kEngland, done());
@@ -343,8 +343,8 @@ TEST(WinterLevy, HalfThePoolRoundedUpH22) {
     EXPECT_EQ(count_in_area(f.state(), game_data().england, Side::England), levied);
     EXPECT_EQ(pool_size(f, Side::England), pool - levied);
     for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (f.state().blocks[b].loc == game_data().england) {
-        EXPECT_EQ(f.state().blocks[b].strength, game_data().blocks[b].max_strength)
+      if (f.state().blocks.loc[b] == game_data().england) {
+        EXPECT_EQ(f.state().blocks.strength[b], game_data().blocks[b].max_strength)
             << game_data().blocks[b].id;
       }
     }
@@ -402,14 +402,14 @@ TEST(WinterNewYear, NewYearReshufflesAllCardsH23) {
   // Events of a later rules issue: both are declined (7.1.1), England first (P1, 3.2).
   f.act(kEngland, simple(ActionKind::Decline)).act(kScotland, simple(ActionKind::Decline));
   ASSERT_EQ(f.state().phase, Phase::Winter) << "the double event ended the year (3.3)";
-  for (const auto& c : f.state().cards) EXPECT_NE(c.place, CardPlace::Hand);
+  for (const auto& c : f.state().cards.all()) EXPECT_NE(c.place, CardPlace::Hand);
   finish_winter(f);
   ASSERT_EQ(f.state().phase, Phase::CardChoice);
   EXPECT_EQ(f.state().year, 1298);
   EXPECT_EQ(f.state().turn, 1);
   int in_hand[2] = {0, 0};
   int deck = 0;
-  for (const auto& c : f.state().cards) {
+  for (const auto& c : f.state().cards.all()) {
     if (c.place == CardPlace::Hand) ++in_hand[c.holder];
     if (c.place == CardPlace::Deck) ++deck;
     EXPECT_NE(c.place, CardPlace::Played);

@@ -136,7 +136,7 @@ TEST(WinterHomecoming, BruceWithBothHomesEnemyDefectsAndScotlandChoosesH04) {
   ASSERT_EQ(step_of(f), WinterStep::NobleHome);
   ASSERT_TRUE(awaits(f, kScotland));
   EXPECT_TRUE(not_in_play(f, "eng_bruce"));
-  EXPECT_TRUE(f.state().blocks[block("sco_bruce")].loc < kAreaCount);
+  EXPECT_TRUE(f.state().blocks.loc[block("sco_bruce")] < kAreaCount);
   EXPECT_EQ(blk(f, "sco_bruce").strength, 3);
   EXPECT_EQ(legal_texts(f, kScotland), texts({home("annan"), home("carrick")}));
   EXPECT_TRUE(legal(f, kEngland).empty());
@@ -335,7 +335,7 @@ Fixture edward_in_fife(int year) {
 int english_pool(const Fixture& f) {
   int n = 0;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    n += f.state().blocks[b].loc == kPool && owner_of(b) == Side::England;
+    n += f.state().blocks.loc[b] == kPool && owner_of(b) == Side::England;
   }
   return n;
 }
@@ -450,7 +450,7 @@ TEST(WinterEdward, Edward1306BecomesEdwardIIH11) {
     ASSERT_EQ(f.state().year, 1307);
     EXPECT_FALSE(f.state().edward_wintered_last);
 
-    f.state().blocks[block("eng_edward")] = BlockState{area("fife"), 4};
+    f.state().blocks.set(block("eng_edward"), BlockState{area("fife"), 4});
     to_winter(f);
     play_until(f, WinterStep::EnglandDisband);
     EXPECT_TRUE(in_pool(f, "eng_edward"));

@@ -27,7 +27,7 @@ Action disband(std::string_view id) { return with_block(ActionKind::Disband, blo
 
 std::string name_of(Role role) { return std::string(core::role_name(role)); }
 
-const BlockState& blk(const Fixture& f, std::string_view id) { return f.state().blocks[block(id)]; }
+BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
 WinterStep step_of(const Fixture& f) { return f.state().winter.step; }
 
 std::vector<std::string> log_of(const Fixture& f, Role role) {
@@ -142,7 +142,7 @@ Choice next_choice(const Fixture& f, const std::set<std::string>& avoid = {}) {
     const bool coastal = game_data().areas[it->a].coastal;
     for (BlockId b = 0; b < kBlockCount; ++b) {
       const auto& info = game_data().blocks[b];
-      if (f.state().blocks[b].loc != kPool || info.owner != Side::Scotland) continue;
+      if (f.state().blocks.loc[b] != kPool || info.owner != Side::Scotland) continue;
       if (avoid.count(info.id)) continue;
       if (!coastal && (b == game_data().norse || b == game_data().french_knights)) continue;
       return {role, *it, info.id};
@@ -555,7 +555,7 @@ TEST(WinterView, BusyWinterLeaksNothing) {
       const std::string text = v.dump();
       for (BlockId b = 0; b < kBlockCount; ++b) {
         const auto& info = game_data().blocks[b];
-        const auto loc = f.state().blocks[b].loc;
+        const auto loc = f.state().blocks.loc[b];
         if (role == info.owner || (loc >= kAreaCount && loc != kPool)) continue;
         EXPECT_EQ(text.find("\"" + info.id + "\""), std::string::npos) << when << ": " << info.id;
         const bool public_name = info.type == BlockType::Noble || info.type == BlockType::Moray ||

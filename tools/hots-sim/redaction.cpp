@@ -16,7 +16,7 @@ using core::Role;
 // A block whose identity `role` may not know now: an enemy's (or, for observers, anyone's)
 // block on the map or in a pool. Dead blocks and blocks not in play are public (RULES 13.2).
 bool is_hidden(const hots::State& s, Role role, hots::BlockId b) {
-  const auto& block = s.blocks[b];
+  const hots::BlockState block = s.blocks.get(b);
   if (block.loc != hots::kPool && block.loc >= hots::kAreaCount) return false;
   // RULES 13.2: the non-reserve blocks of the battle being fought are revealed to everybody.
   if (s.battle.area == block.loc && s.battle.victor == hots::kNone && !block.reserve) {
