@@ -239,7 +239,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // A snapshot whenever the turn passes (a new game turn or the winter) or the game ends: a
   // cache for loading, never the truth (the log is).
   if (outcome.finished || next->turn_marker() != game_->turn_marker()) {
-    commit->snapshot_json = next->to_json().dump();
+    next->write_json(commit->snapshot_json.emplace());
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
   park_unwatched_roles();

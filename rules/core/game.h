@@ -98,6 +98,9 @@ class Game {
   virtual std::int64_t turn_marker() const = 0;
   // The complete state (secrets included): for snapshots only, never for a client.
   virtual nlohmann::json to_json() const = 0;
+  // to_json().dump() written into `out` (replacing its contents); modules override it to skip
+  // the DOM, which for a state with its undo history costs more than the action that made it.
+  virtual void write_json(std::string& out) const { out = to_json().dump(); }
   // SHA-256 (hex) of the canonical serialisation: identifies a position.
   virtual std::string state_hash() const = 0;
   // Broken invariants, empty when the state is sound.

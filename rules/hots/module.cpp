@@ -50,6 +50,7 @@ class HotsGame final : public core::Game {
     return std::int64_t{state_.year} * 8 + step;
   }
   json to_json() const override { return hots::to_json(state_); }
+  void write_json(std::string& out) const override { hots::write_state_json(state_, out); }
   std::string state_hash() const override { return hots::state_hash(state_); }
   std::vector<std::string> check_invariants() const override {
     return hots::check_invariants(state_);

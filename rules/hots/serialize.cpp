@@ -6,21 +6,14 @@
 #include "rules/core/sha256.h"
 #include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/state_names.h"
 
 namespace blockfog::hots {
 namespace {
 
 using nlohmann::json;
 
-constexpr int kFormat = 1;
-
 [[noreturn]] void fail(const std::string& what) { throw StateFormatError("state: " + what); }
-
-// Enumerations by name, so that stored snapshots stay readable and stable.
-constexpr std::array kPhaseNames = {
-    "card_choice",       "event",   "move",        "battle_choice", "combat",   "hit_allocation",
-    "mandatory_retreat", "regroup", "border_raid", "winter",        "game_over"};
-constexpr std::array kCardPlaces = {"deck", "hand", "chosen", "played"};
 
 template <std::size_t N>
 int name_index(const std::array<const char*, N>& names, const std::string& name) {
@@ -38,13 +31,6 @@ std::uint8_t small_from(const json& j) {
   return static_cast<std::uint8_t>(v);
 }
 
-std::string loc_name(std::uint8_t loc) {
-  if (loc == kPool) return "pool";
-  if (loc == kNotInPlay) return "not_in_play";
-  if (loc == kDead) return "dead";
-  return game_data().areas.at(loc).id;
-}
-
 std::uint8_t loc_from(const std::string& name) {
   if (name == "pool") return kPool;
   if (name == "not_in_play") return kNotInPlay;
@@ -59,8 +45,12 @@ json position_to_json(const Position& p) {
   json blocks = json::object();
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const BlockState block = p.blocks.get(b);
-    blocks[data.blocks[b].id] = {loc_name(block.loc), block.strength,     block.moved,
-                                 block.reserve,       small(block.entry), block.acted,
+    blocks[data.blocks[b].id] = {std::string(place_name(block.loc)),
+                                 block.strength,
+                                 block.moved,
+                                 block.reserve,
+                                 small(block.entry),
+                                 block.acted,
                                  block.arrival_hidden};
   }
   json cards = json::object();
@@ -246,7 +236,7 @@ json to_json(const State& s) {
                     {"log_size", point.log_size},
                     {"side", small(point.side)}});
   }
-  return {{"format", kFormat},
+  return {{"format", kStateFormat},
           {"rules_version", kRulesVersion},
           {"position", position_to_json(s)},
           {"rng", rng_to_json(s.rng)},
@@ -256,7 +246,7 @@ json to_json(const State& s) {
 
 State state_from_json(const json& j) {
   try {
-    if (j.at("format").get<int>() != kFormat) fail("unsupported format");
+    if (j.at("format").get<int>() != kStateFormat) fail("unsupported format");
     if (j.at("rules_version").get<std::string>() != kRulesVersion) fail("other rules version");
     State s;
     static_cast<Position&>(s) = position_from_json(j.at("position"));
