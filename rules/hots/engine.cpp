@@ -109,17 +109,16 @@ std::optional<RuleError> apply(State& s, Role role, const Action& action) {
 void apply_legal(State& s, Role role, const Action& action) {
   if (action.kind == ActionKind::Undo) {
     const UndoPoint& point = s.undo.back();
-    static_cast<Position&>(s) = point.position;
+    copy_position(s, point.position);
     s.log.resize(point.log_size);
     s.undo.pop_back();
     return;
   }
   const auto before = awaited_sides(s);
   if (detail::keeps_undo_point(s)) {
-    // Built in place (C++20 aggregate emplace): the Position is copied once, not through a
-    // temporary. Playouts pay this on most decisions, and random players do undo.
-    s.undo.emplace_back(static_cast<const Position&>(s), static_cast<std::uint32_t>(s.log.size()),
-                        index_of(role));
+    // Copied once into room the history keeps: playouts pay this on most decisions, and
+    // random players do undo.
+    s.undo.push(s, static_cast<std::uint32_t>(s.log.size()), index_of(role));
   } else {
     detail::clear_undo(s);
   }

@@ -122,24 +122,18 @@ std::uint32_t coastal_areas() {
   return areas;
 }
 
-// Of the areas `asked` (bit per area), those where Scotland may draw (10.11.2): room under the
-// limit, and a pool block that may come there (inland: not the Norse nor the French Knights;
-// draw_candidates() lists them when a draw is made). Only Scotland draws.
-std::uint32_t scottish_draw_areas(const Position& p, std::uint32_t asked) {
+// Of the areas `asked` (bit per area), those where Scotland may draw as far as its pool goes
+// (10.11.2): a pool block that may come there (inland: not the Norse nor the French Knights;
+// draw_candidates() lists them when a draw is made). Only Scotland draws. Room under the limit
+// is the caller's check, with the blocks of the area it reads anyway.
+std::uint32_t scottish_pool_draw_areas(const Position& p, std::uint32_t asked) {
   const std::uint64_t pool = blocks_in(p, kPool, Side::Scotland);
   const std::uint64_t coastal_only =
       std::uint64_t{1} << data().norse | std::uint64_t{1} << data().french_knights;
   const bool pool_coastal = pool != 0;
   const bool pool_inland = (pool & ~coastal_only) != 0;
   const std::uint32_t coastal = coastal_areas();
-  std::uint32_t areas = asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
-  if (areas == 0) return 0;
-  // Room under the limit: the blocks of both sides counted in the few areas still in question.
-  for (auto bits = areas; bits != 0; bits &= bits - 1) {
-    const auto a = static_cast<AreaId>(std::countr_zero(bits));
-    if (count_in_area(p, a) >= area_limit(a, Side::Scotland)) areas &= ~(1U << a);
-  }
-  return areas;
+  return asked & ((pool_coastal ? coastal : 0U) | (pool_inland ? ~coastal : 0U));
 }
 
 }  // namespace
@@ -155,13 +149,17 @@ void build_legal(const State& s, Side side, ActionList& out) {
   // per block from compares of whole fields, then a mask per area with points.
   const std::uint64_t gainers =
       s.blocks.on_map() & blocks_of(side) & bytes_below(s.blocks.strength, step_caps());
-  const std::uint32_t draws = side == Side::Scotland ? scottish_draw_areas(s, with_points) : 0;
+  const std::uint32_t draws = side == Side::Scotland ? scottish_pool_draw_areas(s, with_points) : 0;
   for (auto areas = with_points; areas != 0; areas &= areas - 1) {  // in area order
     const auto a = static_cast<AreaId>(std::countr_zero(areas));
-    for (auto bits = s.blocks.at(a) & gainers; bits != 0; bits &= bits - 1) {  // in block order
+    const std::uint64_t here = s.blocks.at(a);  // both sides' blocks: the draw's limit counts all
+    for (auto bits = here & gainers; bits != 0; bits &= bits - 1) {  // in block order
       out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(std::countr_zero(bits))));
     }
-    if ((draws >> a) & 1U) out.push_back(with_area(ActionKind::Draw, a));
+    // 10.11.2: a draw needs room under the area's limit.
+    if (((draws >> a) & 1U) && std::popcount(here) < area_limit(a, Side::Scotland)) {
+      out.push_back(with_area(ActionKind::Draw, a));
+    }
   }
   // 10.11.3, 10.12.3: points must be spent while they have a use.
   if (out.empty()) out.push_back(simple(ActionKind::Done));

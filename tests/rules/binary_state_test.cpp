@@ -42,6 +42,30 @@ TEST(BinaryState, RoundTripsExactlyOverRandomGamesOfEveryScenario) {
   EXPECT_GT(states, 2000);
 }
 
+// The undo history keeps taken-off points as room (state.h, UndoHistory): what a cleared and
+// refilled history holds, compares and encodes must be its new points only.
+TEST(BinaryState, AnUndoHistoryRefilledInItsRoomHoldsOnlyItsNewPoints) {
+  State s = setup(core::Seed{}, 0, Options{});
+  Position older = s;
+  older.year = 1300;
+  s.undo.push(older, 1, 0);
+  s.undo.push(older, 2, 0);
+  s.undo.clear();
+  s.undo.push(s, 3, 1);
+  ASSERT_EQ(s.undo.size(), 1U);
+  EXPECT_TRUE(s.undo.back().position == static_cast<const Position&>(s));
+  EXPECT_EQ(s.undo.back().log_size, 3U);
+  State fresh = s;  // a copy holds the points in use only
+  fresh.undo.clear();
+  fresh.undo.push_back(UndoPoint{s, 3, 1});
+  EXPECT_TRUE(fresh == s);
+  std::string bytes;
+  encode_state(s, bytes);
+  EXPECT_TRUE(decode_state(bytes) == s);
+  s.undo.resize(2);  // a new point is a default one, not the old room
+  EXPECT_TRUE(s.undo.back() == UndoPoint{});
+}
+
 TEST(BinaryState, AChangedFieldChangesTheBytes) {
   State s = setup(core::Seed{}, 0, Options{});
   std::string before;
