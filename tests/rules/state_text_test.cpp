@@ -30,9 +30,7 @@ std::string first_difference(const std::string& a, const std::string& b) {
 
 core::Seed seed_of(int n) {
   core::Seed seed{};
-  for (std::size_t i = 0; i < seed.size(); ++i) {
-    seed[i] = static_cast<std::uint8_t>((n * 53 + static_cast<int>(i) * 7 + 1) & 0xff);
-  }
+  seed.fill(static_cast<std::uint8_t>(60 + n));
   return seed;
 }
 

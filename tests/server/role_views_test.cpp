@@ -18,6 +18,7 @@
 #include "server/game_loader.h"
 #include "storage/store.h"
 #include "tests/server/server_process.h"
+#include "tests/server/stored_games.h"
 
 namespace blockfog::server {
 namespace {
@@ -114,18 +115,7 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsRebuildTheVie
 TEST(RoleViews, ALogStoredWithoutVersionsGetsTheSameVersionsByReplay) {
   testing::TempDir dir;
   storage::Store store(dir.path() / "blockfog.db", 1);
-  const auto scot = store.create_account("scot", "kdf$x", 1)->id;
-  const auto eng = store.create_account("eng", "kdf$y", 1)->id;
-  storage::NewGame spec;
-  spec.rules_version = std::string(hots::module().rules_version());
-  spec.scenario = "braveheart";
-  spec.seed_hex = std::string(64, '3');
-  spec.seed_sha256 = seed_commitment(spec.seed_hex);
-  spec.created_by = scot;
-  spec.creator_role = "scotland";
-  const auto row = store.create_game(spec, 1);
-  ASSERT_EQ(store.take_seat(row.id, "england", eng, 1), storage::SeatOutcome::Seated);
-  store.set_game_status(row.id, storage::GameStatus::Active, 1);
+  const auto row = testing::start_stored_game(store, 31);
 
   // Play and store the actions the old way, without versions, counting versions meanwhile.
   auto game = setup_game(*store.find_game(row.id)).game;
@@ -235,18 +225,7 @@ storage::ViewVersions as_told(RoleViews views, const core::Game& game) {
 void replay_matches_the_room(std::uint64_t seed, int unversioned) {
   testing::TempDir dir;
   storage::Store store(dir.path() / "blockfog.db", 1);
-  const auto scot = store.create_account("scot", "kdf$x", 1)->id;
-  const auto eng = store.create_account("eng", "kdf$y", 1)->id;
-  storage::NewGame spec;
-  spec.rules_version = std::string(hots::module().rules_version());
-  spec.scenario = "braveheart";
-  spec.seed_hex = std::string(64, 'a');
-  spec.seed_sha256 = seed_commitment(spec.seed_hex);
-  spec.created_by = scot;
-  spec.creator_role = "scotland";
-  const auto row = store.create_game(spec, 1);
-  ASSERT_EQ(store.take_seat(row.id, "england", eng, 1), storage::SeatOutcome::Seated);
-  store.set_game_status(row.id, storage::GameStatus::Active, 1);
+  const auto row = testing::start_stored_game(store, 32);
 
   auto game = setup_game(*store.find_game(row.id)).game;
   ASSERT_TRUE(game);

@@ -22,6 +22,7 @@
 #include "server/metrics.h"
 #include "server/room_registry.h"
 #include "tests/server/server_process.h"
+#include "tests/server/stored_games.h"
 
 namespace blockfog::server {
 namespace {
@@ -108,21 +109,8 @@ struct RoomFixture : ::testing::Test {
   int refs = 0;
 
   void SetUp() override {
-    game_id = db.call([](storage::Store& store) {
-      const auto scot = store.create_account("scot", "kdf$x", 1)->id;
-      const auto eng = store.create_account("eng", "kdf$y", 1)->id;
-      storage::NewGame spec;
-      spec.rules_version = std::string(hots::module().rules_version());
-      spec.scenario = "braveheart";
-      spec.seed_hex = std::string(64, '5');
-      spec.seed_sha256 = seed_commitment(spec.seed_hex);
-      spec.created_by = scot;
-      spec.creator_role = "scotland";
-      const auto row = store.create_game(spec, 1);
-      store.take_seat(row.id, "england", eng, 1);
-      store.set_game_status(row.id, storage::GameStatus::Active, 1);
-      return row.id;
-    });
+    game_id =
+        db.call([](storage::Store& store) { return testing::start_stored_game(store, 5).id; });
     room = registry.open(game_id);
     ASSERT_TRUE(room);
     room->join(scotland, core::Role::Scotland, Player{1, "scot"}, 0);

@@ -19,14 +19,10 @@ std::string stored_player(std::uint64_t rng_seed, const std::string& role) {
   return (role == "scotland" ? "replay_scot_" : "replay_eng_") + std::to_string(rng_seed);
 }
 
-std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end,
-                        storage::Visibility visibility) {
-  storage::Store store(db, kNow);
-  store.database().exec(
-      "PRAGMA synchronous = OFF");  // a test fixture: no need to wait for the disk
+storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed,
+                                   std::mt19937_64& rng, storage::Visibility visibility) {
   const auto scot = store.create_account(stored_player(rng_seed, "scotland"), "x", kNow);
   const auto eng = store.create_account(stored_player(rng_seed, "england"), "x", kNow);
-  std::mt19937_64 rng(rng_seed);
   std::string seed_hex;
   for (int i = 0; i < 4; ++i) {
     char word[17];
@@ -47,6 +43,21 @@ std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed,
   const auto row = store.create_game(game, kNow);
   EXPECT_EQ(store.take_seat(row.id, "england", eng->id, kNow), storage::SeatOutcome::Seated);
   store.set_game_status(row.id, storage::GameStatus::Active, kNow);
+  return *store.find_game(row.id);
+}
+
+storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed) {
+  std::mt19937_64 rng(rng_seed);
+  return start_stored_game(store, rng_seed, rng, storage::Visibility::Public);
+}
+
+std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end,
+                        storage::Visibility visibility) {
+  storage::Store store(db, kNow);
+  store.database().exec(
+      "PRAGMA synchronous = OFF");  // a test fixture: no need to wait for the disk
+  std::mt19937_64 rng(rng_seed);
+  const auto row = start_stored_game(store, rng_seed, rng, visibility);
   auto loaded = setup_game(*store.find_game(row.id));
   EXPECT_TRUE(loaded.game) << loaded.error;
   if (!loaded.game) return row.id;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <random>
 #include <string>
 
 #include "storage/store.h"
@@ -19,6 +20,12 @@ enum class StoredEnd {
   Finished,          // played to the end, status finished
   FinishedUnmarked,  // played to the end, but the server died before writing the status
 };
+
+// Two accounts, stored_player(rng_seed, "scotland") and (rng_seed, "england"), and a Braveheart
+// game between them with a seed drawn from `rng`, started (active) with no action yet.
+storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed,
+                                   std::mt19937_64& rng, storage::Visibility visibility);
+storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed);
 
 // A game played with random legal actions into the store at `db`: accounts, seats, the
 // action log with state hashes (and view versions from none). Returns the game's id. Its
