@@ -27,13 +27,9 @@ TEST(BinaryState, RoundTripsExactlyOverRandomGamesOfEveryScenario) {
       encode_state(s, bytes);
       ASSERT_TRUE(decode_state(bytes) == s) << "scenario " << scenario << " step " << step;
       ++states;
-      std::vector<std::pair<Role, Action>> choices;
-      for (Role role : {kScotland, kEngland}) {
-        for (const auto& a : legal_actions(s, role)) choices.emplace_back(role, a);
-      }
-      ASSERT_FALSE(choices.empty());
-      const auto& [role, action] = choices[gen() % choices.size()];
-      apply_legal(s, role, action);
+      const auto choice = random_legal_action(s, gen);
+      ASSERT_TRUE(choice);
+      apply_legal(s, choice->first, choice->second);
     }
     EXPECT_EQ(s.phase, Phase::GameOver);
     encode_state(s, bytes);

@@ -4,8 +4,10 @@
 // set-up, clear the areas a case involves, place blocks, give hands, script dice and draws.
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +23,18 @@ using core::Role;
 inline constexpr Role kScotland = Role::Scotland;
 inline constexpr Role kEngland = Role::England;
 inline constexpr Role kObserver = Role::Observer;
+
+// A random legal action of whichever side may act (both sides' lists, one picked by
+// gen() % their size), or none when nobody may: a step of the random games tests play.
+template <typename Gen>
+std::optional<std::pair<Role, Action>> random_legal_action(const State& s, Gen& gen) {
+  std::vector<std::pair<Role, Action>> choices;
+  for (Role role : {kScotland, kEngland}) {
+    for (const auto& a : legal_actions(s, role)) choices.emplace_back(role, a);
+  }
+  if (choices.empty()) return std::nullopt;
+  return choices[gen() % choices.size()];
+}
 
 AreaId area(std::string_view id);
 BlockId block(std::string_view id);

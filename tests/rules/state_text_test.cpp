@@ -53,13 +53,9 @@ TEST(StateText, EqualsTheDomStateOverRandomGamesOfEveryScenario) {
         longest_undo = std::max(longest_undo, s.undo.size());
         ++compared;
       }
-      std::vector<std::pair<Role, Action>> choices;
-      for (Role role : {kScotland, kEngland}) {
-        for (const auto& a : legal_actions(s, role)) choices.emplace_back(role, a);
-      }
-      if (choices.empty()) break;
-      const auto& [role, action] = choices[gen() % choices.size()];
-      ASSERT_FALSE(apply(s, role, action).has_value());
+      const auto choice = random_legal_action(s, gen);
+      if (!choice) break;
+      ASSERT_FALSE(apply(s, choice->first, choice->second).has_value());
     }
     EXPECT_EQ(s.phase, Phase::GameOver) << scenarios[n] << " did not finish";
   }

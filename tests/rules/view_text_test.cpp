@@ -169,13 +169,9 @@ TEST(ViewText, EqualsTheDomViewOverRandomGamesOfEveryScenario) {
       expect_same_views(
           s, step % 97 == 0 ? 0 : s.log.size() - std::min<std::size_t>(s.log.size(), 5), coverage);
       if (::testing::Test::HasFatalFailure()) return;
-      std::vector<std::pair<Role, Action>> choices;
-      for (Role role : {kScotland, kEngland}) {
-        for (const auto& a : legal_actions(s, role)) choices.emplace_back(role, a);
-      }
-      if (choices.empty()) break;
-      const auto& [role, action] = choices[gen() % choices.size()];
-      ASSERT_FALSE(apply(s, role, action).has_value());
+      const auto choice = random_legal_action(s, gen);
+      if (!choice) break;
+      ASSERT_FALSE(apply(s, choice->first, choice->second).has_value());
     }
     EXPECT_EQ(s.phase, Phase::GameOver) << "game " << n << " did not finish";
   }
