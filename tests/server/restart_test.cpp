@@ -185,6 +185,12 @@ TEST(ServerRestart, AWatcherAwayComesBackOneVersionOnAndRestartsKeepTheVersions)
   TempDir dir;
   auto server = std::make_unique<ServerProcess>(dir.path());
   Table table(server->port(), "away");
+  const auto kill_nine_and_reconnect = [&] {
+    server->kill9();
+    server = std::make_unique<ServerProcess>(dir.path());
+    table.port = server->port();
+    table.connect_all();
+  };
   std::mt19937_64 rng(11);
   play(table, rng, 20);
   const std::int64_t watched = table.observer->seq;
@@ -201,10 +207,7 @@ TEST(ServerRestart, AWatcherAwayComesBackOneVersionOnAndRestartsKeepTheVersions)
   // Gone again, no action since: a restart finds the same view at the same version, though no
   // action stored it.
   close_observer(table);
-  server->kill9();
-  server = std::make_unique<ServerProcess>(dir.path());
-  table.port = server->port();
-  table.connect_all();
+  kill_nine_and_reconnect();
   EXPECT_EQ(table.observer->seq, back);
   EXPECT_EQ(table.observer->view, back_view);
 
@@ -212,18 +215,12 @@ TEST(ServerRestart, AWatcherAwayComesBackOneVersionOnAndRestartsKeepTheVersions)
   // watcher's view for one more action before parking it, to store its version).
   close_observer(table);
   play(table, rng, 20);
-  server->kill9();
-  server = std::make_unique<ServerProcess>(dir.path());
-  table.port = server->port();
-  table.connect_all();
+  kill_nine_and_reconnect();
   EXPECT_GE(table.observer->seq, back + 1);
   EXPECT_LE(table.observer->seq, back + 2);
   const json again_view = table.observer->view;
   const std::int64_t again = table.observer->seq;
-  server->kill9();
-  server = std::make_unique<ServerProcess>(dir.path());
-  table.port = server->port();
-  table.connect_all();
+  kill_nine_and_reconnect();
   EXPECT_EQ(table.observer->seq, again);
   EXPECT_EQ(table.observer->view, again_view);
   // And from there on one version per change.

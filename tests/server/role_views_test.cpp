@@ -55,13 +55,9 @@ std::optional<std::pair<Role, json>> choose(const core::Game& game, std::mt19937
 // One random legal action by whichever side may act; false when nobody may.
 bool act(core::Game& game, std::mt19937_64& rng, std::string* role_out = nullptr,
          json* action_out = nullptr) {
-  std::vector<std::pair<Role, json>> choices;
-  for (Role role : {Role::Scotland, Role::England}) {
-    for (const auto& a : game.legal_actions(role)) choices.emplace_back(role, a);
-  }
-  if (choices.empty()) return false;
-  const auto& [role, action] =
-      choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
+  const auto choice = choose(game, rng);
+  if (!choice) return false;
+  const auto& [role, action] = *choice;
   EXPECT_FALSE(game.apply(role, action));
   if (role_out) *role_out = std::string(core::role_name(role));
   if (action_out) *action_out = action;
@@ -118,7 +114,7 @@ TEST(RoleViews, ALogStoredWithoutVersionsGetsTheSameVersionsByReplay) {
   const auto row = testing::start_stored_game(store, 31);
 
   // Play and store the actions the old way, without versions, counting versions meanwhile.
-  auto game = setup_game(*store.find_game(row.id)).game;
+  auto game = setup_game(row).game;
   ASSERT_TRUE(game);
   RoleViews views;
   views.reset(*game, {});
@@ -227,7 +223,7 @@ void replay_matches_the_room(std::uint64_t seed, int unversioned) {
   storage::Store store(dir.path() / "blockfog.db", 1);
   const auto row = testing::start_stored_game(store, 32);
 
-  auto game = setup_game(*store.find_game(row.id)).game;
+  auto game = setup_game(row).game;
   ASSERT_TRUE(game);
   RoleViews views;
   views.reset(*game, {});
