@@ -551,8 +551,9 @@ HttpResponse Api::join_game(const HttpRequest& request, std::int64_t game_id) {
       // Seq 0 is the state right after setup; the game's log starts after it.
       storage::Transaction transaction(store.database());
       store.set_game_status(game_id, storage::GameStatus::Active, now);
-      store.save_snapshot(game_id, 0, loaded.game->to_json().dump(), loaded.game->state_hash(),
-                          now);
+      std::string snapshot;
+      loaded.game->write_json(snapshot);  // as the room writes the later ones
+      store.save_snapshot(game_id, 0, snapshot, loaded.game->state_hash(), now);
       transaction.commit();
       info.row = *store.find_game(game_id);
       result.started = std::move(loaded.game);
