@@ -30,11 +30,18 @@ void DbWorker::every(std::chrono::milliseconds interval, Task task) {
   wake_.notify_one();
 }
 
-void DbWorker::post_or_run(Task task, Done done) {
+void DbWorker::post_or_run(std::int64_t source, Task task, Done done) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
-    if (!run_inline_ || busy_ || !tasks_.empty()) {
+    const auto now = Clock::now();
+    if (source != last_source_) {
+      other_source_at_ = last_source_at_;
+      last_source_ = source;
+    }
+    last_source_at_ = now;
+    const bool concurrent = now - other_source_at_ < kConcurrentWindow;
+    if (!run_inline_ || busy_ || !tasks_.empty() || concurrent) {
       tasks_.push_back({std::move(task), std::move(done)});
       wake_.notify_one();
       return;

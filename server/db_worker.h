@@ -11,7 +11,8 @@
 // one fsync) serves them all; a lone task costs what it did before. Nothing is reported done
 // before it is durable: a task's `done` runs after the COMMIT that holds its writes.
 // post_or_run() lends the idle connection to the caller's thread for one task (--sync normal
-// only); `busy_` keeps the connection to one thread at a time.
+// only, and only while one game at a time is acting); `busy_` keeps the connection to one
+// thread at a time.
 
 #include <chrono>
 #include <condition_variable>
@@ -54,8 +55,12 @@ class DbWorker {
   // The same, but when the storage thread is idle and nothing is queued, runs `task` and
   // `done` at once on the calling thread (the connection is still used by one thread at a
   // time): a lone action then costs no hand-off to the storage thread and back. Only with
-  // --sync normal, whose COMMIT does not wait for the disk; otherwise it is post().
-  void post_or_run(Task task, Done done);
+  // --sync normal, whose COMMIT does not wait for the disk, and only while `source` (the
+  // game) is the only one posting: when another source posted within kConcurrentWindow, the
+  // task is queued, to share a group commit with the others (at 100 busy games a COMMIT per
+  // action cost a sixth more CPU per action than groups: bench/RESULTS.md, session 6).
+  void post_or_run(std::int64_t source, Task task, Done done);
+  static constexpr std::chrono::microseconds kConcurrentWindow{1000};
 
   // Runs `fn(store)` on the storage thread and waits for its result (or rethrows its
   // exception). Never call it from a task, or from a room's strand.
@@ -131,6 +136,11 @@ class DbWorker {
   bool busy_ = false;      // a group, or a task run by post_or_run, is using the connection
   bool waiting_for_connection_ = false;  // the storage thread waits for post_or_run to finish
   bool stopping_ = false;
+  // The last post_or_run's source and when it came, and when the one before from another
+  // source came: within kConcurrentWindow of that, games are acting concurrently.
+  std::int64_t last_source_ = 0;
+  Clock::time_point last_source_at_{};
+  Clock::time_point other_source_at_{};
   std::thread thread_;
 };
 

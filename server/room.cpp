@@ -250,6 +250,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
 
   const auto room_thread = std::this_thread::get_id();
   db_.post_or_run(
+      id_,
       [self = shared_from_this(), commit](storage::Store& store) {
         try {
           const auto now = now_ms();

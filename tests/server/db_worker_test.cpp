@@ -135,6 +135,7 @@ TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
     std::promise<std::int64_t> seen_when_told;
     auto told = seen_when_told.get_future();
     worker.post_or_run(
+        1,
         [&](storage::Store& store) {
           ran_on = std::this_thread::get_id();
           store.database().prepare("INSERT INTO scratch VALUES (1)").run();
@@ -167,6 +168,7 @@ TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
   std::promise<std::thread::id> second_ran_on;
   auto second = second_ran_on.get_future();
   worker.post_or_run(
+      1,
       [&](storage::Store&) {
         std::lock_guard lock(mutex);
         order.push_back(2);
@@ -180,6 +182,28 @@ TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
   EXPECT_EQ(order, (std::vector<int>{1, 2}));
 }
 
+// Two games acting within DbWorker::kConcurrentWindow share group commits: the second game's
+// action is queued for the storage thread even though it is idle, instead of taking a COMMIT of
+// its own on the caller's thread. One game alone (a window later) runs inline again.
+TEST(DbWorker, ActionsOfTwoGamesAtOnceGoToTheStorageThreadOneGameAloneRunsInline) {
+  testing::TempDir dir;
+  DbWorker worker(dir.path() / "concurrent.db", storage::Sync::Normal);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // idle, as in the tests above
+  const auto caller = std::this_thread::get_id();
+  const auto ran_on = [&](std::int64_t game) {
+    std::promise<std::thread::id> ran;
+    auto future = ran.get_future();
+    worker.post_or_run(
+        game, [&](storage::Store&) { ran.set_value(std::this_thread::get_id()); }, nullptr);
+    EXPECT_EQ(future.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    return future.get();
+  };
+  EXPECT_EQ(ran_on(1), caller) << "a lone game on an idle storage thread runs inline";
+  EXPECT_NE(ran_on(2), caller) << "a second game at the same moment must join the group";
+  std::this_thread::sleep_for(DbWorker::kConcurrentWindow + std::chrono::milliseconds(20));
+  EXPECT_EQ(ran_on(2), caller) << "game 1 has been quiet for a window: game 2 is alone again";
+}
+
 TEST(DbWorker, APeriodicTaskDueWhileTheCallerHoldsTheConnectionRunsRightAfter) {
   testing::TempDir dir;
   DbWorker worker(dir.path() / "periodic.db", storage::Sync::Normal);
@@ -191,7 +215,7 @@ TEST(DbWorker, APeriodicTaskDueWhileTheCallerHoldsTheConnectionRunsRightAfter) {
   // when it is given back, not left waiting for the next post.
   std::promise<void> ran_inline;
   worker.post_or_run(
-      [&](storage::Store&) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); },
+      1, [&](storage::Store&) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); },
       [&](bool) { ran_inline.set_value(); });
   ASSERT_EQ(ran_inline.get_future().wait_for(std::chrono::seconds(0)), std::future_status::ready)
       << "the task did not run on the caller's thread, so this test tests nothing";
