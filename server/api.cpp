@@ -552,7 +552,7 @@ HttpResponse Api::join_game(const HttpRequest& request, std::int64_t game_id) {
       storage::Transaction transaction(store.database());
       store.set_game_status(game_id, storage::GameStatus::Active, now);
       std::string snapshot;
-      loaded.game->write_json(snapshot);  // as the room writes the later ones
+      loaded.game->write_snapshot(snapshot);  // as the room writes the later ones
       store.save_snapshot(game_id, 0, snapshot, loaded.game->state_hash(), now);
       transaction.commit();
       info.row = *store.find_game(game_id);

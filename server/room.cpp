@@ -32,7 +32,7 @@ struct Room::Commit {
   std::string role;
   std::string action_json;
   std::string state_hash;
-  std::optional<std::string> snapshot_json;
+  std::optional<std::string> snapshot;     // core::Game::write_snapshot's bytes
   std::optional<std::string> result_json;  // set when the action ends the game
   SteadyTime arrived;
   bool appended = false;
@@ -239,7 +239,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // A snapshot whenever the turn passes (a new game turn or the winter) or the game ends: a
   // cache for loading, never the truth (the log is).
   if (outcome.finished || next->turn_marker() != game_->turn_marker()) {
-    next->write_json(commit->snapshot_json.emplace());
+    next->write_snapshot(commit->snapshot.emplace());
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
   park_unwatched_roles();
@@ -255,7 +255,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
         try {
           const auto now = now_ms();
           std::optional<std::string_view> snapshot;
-          if (commit->snapshot_json) snapshot = *commit->snapshot_json;
+          if (commit->snapshot) snapshot = *commit->snapshot;
           store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
                               commit->state_hash, now, snapshot, commit->views.stored_versions());
           commit->appended = true;

@@ -12,6 +12,7 @@ std::string_view migration_0001_initial();
 std::string_view migration_0002_view_versions();
 std::string_view migration_0003_observer_chat();
 std::string_view migration_0004_sequence_from_log();
+std::string_view migration_0005_binary_snapshots();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -59,6 +60,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{2, "view_versions", sql::migration_0002_view_versions()},
       Migration{3, "observer_chat", sql::migration_0003_observer_chat()},
       Migration{4, "sequence_from_log", sql::migration_0004_sequence_from_log()},
+      Migration{5, "binary_snapshots", sql::migration_0005_binary_snapshots()},
   };
   return migrations;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "storage/migrations.h"
@@ -108,10 +109,16 @@ ActionRow read_action(const Statement& row) {
           .view_versions = read_versions(row, 6)};
 }
 
+// A blob column's bytes as a string (a snapshot is handed to the engine as a string_view).
+std::string blob_text(const Statement& row, int column) {
+  const auto bytes = row.column_blob(column);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
 SnapshotRow read_snapshot(const Statement& row) {
   return {.game_id = row.column_int64(0),
           .seq = row.column_int64(1),
-          .state_json = row.column_text(2),
+          .state = blob_text(row, 2),
           .state_hash = row.column_text(3),
           .created_at = row.column_int64(4)};
 }
@@ -167,9 +174,8 @@ void insert_seat(Database& db, std::int64_t game_id, std::string_view role, std:
       .run();
 }
 
-void insert_snapshot(Database& db, std::int64_t game_id, std::int64_t seq,
-                     std::string_view state_json, std::string_view state_hash, std::int64_t now,
-                     bool replace) {
+void insert_snapshot(Database& db, std::int64_t game_id, std::int64_t seq, std::string_view state,
+                     std::string_view state_hash, std::int64_t now, bool replace) {
   // Cached: an action that passes the turn stores one (parsing it, with the snapshots table's
   // triggers, cost more than the insert).
   auto insert = db.cached(
@@ -177,7 +183,12 @@ void insert_snapshot(Database& db, std::int64_t game_id, std::int64_t seq,
                 " VALUES (?1, ?2, ?3, ?4, ?5)"
               : "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at)"
                 " VALUES (?1, ?2, ?3, ?4, ?5)");
-  insert->bind(1, game_id).bind(2, seq).bind(3, state_json).bind(4, state_hash).bind(5, now).run();
+  insert->bind(1, game_id)
+      .bind(2, seq)
+      .bind(3, std::as_bytes(std::span(state.data(), state.size())))
+      .bind(4, state_hash)
+      .bind(5, now)
+      .run();
 }
 
 // Steps a statement with RETURNING to its end (which is when an autocommit write commits) and
@@ -407,7 +418,7 @@ void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_
 std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_seq,
                                   std::string_view role, std::string_view action_json,
                                   std::string_view state_hash, std::int64_t now,
-                                  std::optional<std::string_view> snapshot_json,
+                                  std::optional<std::string_view> snapshot,
                                   const StoredVersions& view_versions) {
   Transaction transaction(db_);
   // The insert trigger actions_in_sequence refuses an action for a game that is not active or
@@ -443,9 +454,7 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
     }
     throw;
   }
-  if (snapshot_json) {
-    insert_snapshot(db_, game_id, expected_seq, *snapshot_json, state_hash, now, false);
-  }
+  if (snapshot) insert_snapshot(db_, game_id, expected_seq, *snapshot, state_hash, now, false);
   transaction.commit();
   return expected_seq;
 }
@@ -458,9 +467,9 @@ std::vector<ActionRow> Store::load_actions(std::int64_t game_id, std::int64_t fr
   return collect<ActionRow>(statement, read_action);
 }
 
-void Store::save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state_json,
+void Store::save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state,
                           std::string_view state_hash, std::int64_t now) {
-  insert_snapshot(db_, game_id, seq, state_json, state_hash, now, true);
+  insert_snapshot(db_, game_id, seq, state, state_hash, now, true);
 }
 
 std::optional<SnapshotRow> Store::latest_snapshot(std::int64_t game_id) {

@@ -124,7 +124,7 @@ struct ActionRow {
 struct SnapshotRow {
   std::int64_t game_id = 0;
   std::int64_t seq = 0;  // the state after action seq; 0 is the state right after setup
-  std::string state_json;
+  std::string state;     // as core::Game::write_snapshot wrote it (bytes, not text)
   std::string state_hash;
   std::int64_t created_at = 0;
 };
@@ -208,11 +208,12 @@ class Store {
   std::int64_t append_action(std::int64_t game_id, std::int64_t expected_seq, std::string_view role,
                              std::string_view action_json, std::string_view state_hash,
                              std::int64_t now,
-                             std::optional<std::string_view> snapshot_json = std::nullopt,
+                             std::optional<std::string_view> snapshot = std::nullopt,
                              const StoredVersions& view_versions = {});
   std::vector<ActionRow> load_actions(std::int64_t game_id, std::int64_t from_seq = 1);
-  // Caches a state already in the log (seq 0: after setup); replaces an existing one.
-  void save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state_json,
+  // Caches a state already in the log (seq 0: after setup); replaces an existing one. A
+  // snapshot is stored as a blob, as core::Game::write_snapshot wrote it.
+  void save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state,
                      std::string_view state_hash, std::int64_t now);
   std::optional<SnapshotRow> latest_snapshot(std::int64_t game_id);
 

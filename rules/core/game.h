@@ -96,11 +96,13 @@ class Game {
   // Moves when the game enters a new turn of play (for Hammer of the Scots: a game turn or the
   // winter), and never otherwise: the server stores a snapshot of the state there.
   virtual std::int64_t turn_marker() const = 0;
-  // The complete state (secrets included): for snapshots only, never for a client.
+  // The complete state (secrets included): for tools and tests, never for a client.
   virtual nlohmann::json to_json() const = 0;
-  // to_json().dump() written into `out` (replacing its contents); modules override it to skip
-  // the DOM, which for a state with its undo history costs more than the action that made it.
-  virtual void write_json(std::string& out) const { out = to_json().dump(); }
+  // The complete state as the server's snapshots store it (replacing `out`), read back by
+  // GameModule::from_snapshot. By default the JSON text; a module may write a compact binary
+  // form instead (Hammer of the Scots does: a third of the JSON's size, written by copying
+  // fields), which must say what it is in its first bytes.
+  virtual void write_snapshot(std::string& out) const { out = to_json().dump(); }
   // SHA-256 (hex) of the canonical serialisation: identifies a position.
   virtual std::string state_hash() const = 0;
   // Broken invariants, empty when the state is sound.
@@ -127,6 +129,12 @@ class GameModule {
   virtual SetupResult setup(const Seed& seed, std::string_view scenario,
                             const nlohmann::json& options) const = 0;
   virtual SetupResult from_json(const nlohmann::json& state) const = 0;
+  // Reads what Game::write_snapshot wrote (by default, JSON text).
+  virtual SetupResult from_snapshot(std::string_view bytes) const {
+    const auto state = nlohmann::json::parse(bytes, nullptr, false);
+    if (state.is_discarded()) return {nullptr, "a snapshot that is not JSON"};
+    return from_json(state);
+  }
 };
 
 }  // namespace blockfog::core

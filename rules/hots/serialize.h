@@ -14,11 +14,9 @@ class StateFormatError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The complete state, secrets included (snapshots only; clients get `view`). Round-trips
+// The complete state, secrets included (tools and tests; clients get `view`). Round-trips
 // exactly: from_json(to_json(s)) == s.
 nlohmann::json to_json(const State& s);
-// Exactly to_json(s).dump(), written into `out` (replaced, its capacity kept) without a DOM.
-void write_state_json(const State& s, std::string& out);
 // Throws StateFormatError when the JSON is not a state this engine wrote.
 State state_from_json(const nlohmann::json& json);
 

@@ -1,8 +1,7 @@
 #pragma once
 
-// The format number and the names the state formats write for enumerations and places
-// (serialize.cpp's DOM and state_text.cpp's text): by name, so that stored snapshots stay readable
-// and stable.
+// The format number and the names the JSON state format (serialize.cpp) writes for enumerations
+// and places: by name, so that saved states stay readable and stable.
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
-// The binary form of the state (what state_hash hashes and hots-sim --check round-trips after
-// every action) must hold every field: it round-trips exactly over random games of every
-// scenario, and refuses input it did not write.
+// The binary form of the state (what state_hash hashes, hots-sim --check round-trips after
+// every action and the server stores as snapshots) must hold every field: it round-trips
+// exactly over random games of every scenario, and refuses input it did not write.
 
 #include <random>
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/module.h"
 #include "rules/hots/serialize.h"
 #include "tests/rules/fixture.h"
 
@@ -80,6 +81,36 @@ TEST(BinaryState, RefusesWhatItDidNotWrite) {
   EXPECT_THROW(decode_state(bytes.substr(0, bytes.size() - 1)), StateFormatError);
   EXPECT_THROW(decode_state(bytes + "x"), StateFormatError);
   EXPECT_THROW(decode_state("not a state"), StateFormatError);
+}
+
+// What the server stores: core::Game::write_snapshot, read back by GameModule::from_snapshot,
+// is the same game (state, hash, JSON), and anything else is refused with an error.
+TEST(BinaryState, TheServersSnapshotsReadBackAsTheSameGame) {
+  auto game = module().setup(core::Seed{7}, "braveheart", nullptr).game;
+  ASSERT_TRUE(game);
+  std::mt19937 gen(11);
+  std::string bytes;
+  for (int step = 0; step < 400 && !game->outcome().finished; ++step) {
+    if (step % 40 == 0) {
+      game->write_snapshot(bytes);
+      ASSERT_TRUE(bytes.starts_with("hots-bin-1"));
+      const auto restored = module().from_snapshot(bytes);
+      ASSERT_TRUE(restored.game) << restored.error;
+      EXPECT_EQ(restored.game->state_hash(), game->state_hash()) << "step " << step;
+      EXPECT_EQ(restored.game->to_json(), game->to_json()) << "step " << step;
+    }
+    const auto roles = game->active_roles();
+    ASSERT_FALSE(roles.empty());
+    const auto role = roles[gen() % roles.size()];
+    const auto legal = game->legal_actions(role);
+    ASSERT_FALSE(legal.empty());
+    ASSERT_FALSE(game->apply(role, legal[gen() % legal.size()]));
+  }
+  for (const std::string_view bad : {"", "hots-bin-1", "{\"year\":1297}", "hots-bin-2xxxx"}) {
+    const auto refused = module().from_snapshot(bad);
+    EXPECT_FALSE(refused.game) << bad;
+    EXPECT_FALSE(refused.error.empty()) << bad;
+  }
 }
 
 }  // namespace

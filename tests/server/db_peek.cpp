@@ -54,7 +54,9 @@ std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::in
       "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1");
   statement.bind(1, game_id);
   if (!statement.step()) return std::nullopt;
-  return Snapshot{statement.column_int64(0), json::parse(statement.column_text(1)),
+  const auto state = statement.column_blob(1);
+  return Snapshot{statement.column_int64(0),
+                  std::string(reinterpret_cast<const char*>(state.data()), state.size()),
                   statement.column_text(2)};
 }
 

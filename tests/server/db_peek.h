@@ -25,7 +25,7 @@ struct LoggedAction {
 
 struct Snapshot {
   std::int64_t seq = 0;
-  nlohmann::json state;
+  std::string state;  // core::Game::write_snapshot's bytes
   std::string state_hash;
 };
 

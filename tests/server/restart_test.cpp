@@ -92,13 +92,13 @@ void kill_nine_mid_game(const std::vector<std::string>& flags) {
   // The snapshot is only a cache, and it agrees with the replay of the log up to its seq.
   const auto snapshot = latest_snapshot(server->db_path(), table.game_id);
   ASSERT_TRUE(snapshot);
-  const auto restored = hots::module().from_json(snapshot->state);
+  const auto restored = hots::module().from_snapshot(snapshot->state);
   ASSERT_TRUE(restored.game) << restored.error;
   EXPECT_EQ(restored.game->state_hash(), snapshot->state_hash);
   const auto replayed_to_snapshot = replay_record(record, snapshot->seq);
   ASSERT_TRUE(replayed_to_snapshot);
   EXPECT_EQ(replayed_to_snapshot->state_hash(), snapshot->state_hash);
-  EXPECT_EQ(replayed_to_snapshot->to_json(), snapshot->state);
+  EXPECT_EQ(replayed_to_snapshot->to_json(), restored.game->to_json());
   if (snapshot->seq > 0) {
     EXPECT_EQ(log.at(static_cast<std::size_t>(snapshot->seq - 1)).state_hash, snapshot->state_hash);
   }

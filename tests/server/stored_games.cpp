@@ -62,7 +62,9 @@ std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed,
   EXPECT_TRUE(loaded.game) << loaded.error;
   if (!loaded.game) return row.id;
   auto& g = *loaded.game;
-  store.save_snapshot(row.id, 0, g.to_json().dump(), g.state_hash(), kNow);
+  std::string snapshot;
+  g.write_snapshot(snapshot);
+  store.save_snapshot(row.id, 0, snapshot, g.state_hash(), kNow);
   if (end == StoredEnd::Open) return row.id;
   std::int64_t seq = 1;
   for (; seq <= 5000 && !g.outcome().finished; ++seq) {

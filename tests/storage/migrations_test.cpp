@@ -143,12 +143,47 @@ TEST(Migrations, ALogWrittenBeforeMigration4GoesOnAfterIt) {
     game = 7;
   }
   Store store(path, kNow);
-  EXPECT_EQ(schema_version(store.database()), 4);
+  EXPECT_EQ(schema_version(store.database()), static_cast<int>(builtin_migrations().size()));
   EXPECT_EQ(store.find_game(game)->next_seq, 4);
   EXPECT_THROW(store.append_action(game, 5, "england", "{}", "h5", 1), SequenceConflict);
   EXPECT_EQ(store.append_action(game, 4, "england", "{}", "h4", 1), 4);
   EXPECT_EQ(store.load_actions(game).size(), 4U);
   EXPECT_EQ(store.find_game(game)->next_seq, 5);
+}
+
+// Migration 5 made snapshots binary (core::Game::write_snapshot). The JSON ones stored before
+// are dropped (a cache: the log is the truth); the game goes on, and its next snapshot is a
+// blob that must still agree with the log.
+TEST(Migrations, JsonSnapshotsStoredBeforeMigration5AreDroppedAndTheGameGoesOn) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  {
+    Database db(path);
+    const auto all = builtin_migrations();
+    apply_migrations(db, std::vector<Migration>(all.begin(), all.begin() + 4), kNow);
+    db.exec(
+        "INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0);"
+        "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
+        " created_by, created_at) VALUES (7, 'hots-1', 'braveheart', 'ab', '" +
+        std::string(64, 'c') +
+        "', 'active', 'public', 1, 0);"
+        "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash) VALUES"
+        " (7, 1, 'scotland', '{}', 0, 'h1');"
+        "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at) VALUES"
+        " (7, 1, '{\"turn\":1}', 'h1', 0);");
+  }
+  Store store(path, kNow);
+  EXPECT_EQ(schema_version(store.database()), 5);
+  EXPECT_EQ(store.latest_snapshot(7), std::nullopt);
+  const std::string bytes("hots-bin-1\0\x01\xff", 13);
+  EXPECT_EQ(store.append_action(7, 2, "england", "{}", "h2", 1, bytes), 2);
+  ASSERT_TRUE(store.latest_snapshot(7));
+  EXPECT_EQ(store.latest_snapshot(7)->state, bytes);  // bytes, NUL and 0xff included
+  EXPECT_THROW(store.save_snapshot(7, 2, bytes, "not h2", kNow), ConstraintError);
+  // STRICT: a snapshot written as text is refused.
+  EXPECT_THROW(store.database().exec("INSERT INTO snapshots (game_id, seq, state, state_hash,"
+                                     " created_at) VALUES (7, 1, '{}', 'h1', 0)"),
+               ConstraintError);
 }
 
 // 64-bit FNV-1a: enough to notice an edit.
@@ -169,6 +204,7 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0x7cd6f60f420f7896ull,  // 0002_view_versions.sql
       0xad938f6db4b3837bull,  // 0003_observer_chat.sql
       0x3e297ba87c33e9ddull,  // 0004_sequence_from_log.sql
+      0xa1d2f20cd01585b0ull,  // 0005_binary_snapshots.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());
