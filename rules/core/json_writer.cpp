@@ -41,6 +41,10 @@ std::size_t plain_prefix(const char* p, std::size_t n) {
 
 }  // namespace
 
+bool is_plain(std::string_view text) {
+  return plain_prefix(text.data(), text.size()) == text.size();
+}
+
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::size_t i = plain_prefix(text.data(), text.size());

@@ -82,9 +82,14 @@ struct AreaBlocks {
 void area_side(JsonWriter& w, const Position& p, Role role, Side side,
                std::span<const std::uint8_t> here) {
   const auto& data = game_data();
+  const bool own = role == side;
+  if (here.empty()) {  // most areas hold none of a side's blocks: the text is a constant
+    w.raw(own ? R"({"blocks":[],"count":0,"moved":0,"reserves":[]})"
+              : R"({"count":0,"moved":0,"reserves":[]})");
+    return;
+  }
   int count = 0;
   int moved = 0;
-  const bool own = role == side;
   for (const auto b : here) {
     const BlockState block = p.blocks.get(b);
     if (block.arrival_hidden && !own) continue;  // 13.5.3
