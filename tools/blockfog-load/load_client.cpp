@@ -201,7 +201,15 @@ struct SeatState {
   std::shared_ptr<Socket> socket;
   std::int64_t seq = -1;
   std::vector<std::string> actions;
+  std::int64_t views = 0;  // view frames received
+  // The other seat's action was accepted and this seat's view has not arrived since: its new
+  // view may be on its way (the server publishes to both seats at once, on two connections).
+  bool maybe_stale = false;
 };
+
+// How long a seat whose view may be on its way is given before it acts on the view it has:
+// when the other seat's action changed nothing this seat may see (RULES 13.1.4), no view comes.
+constexpr auto kViewGrace = std::chrono::milliseconds(2);
 
 struct GameState {
   std::int64_t id = 0;
@@ -216,6 +224,12 @@ struct GameState {
   bool retired = false;
   bool awaited = false;  // one of the first games, not yet counted as ready to be measured
   std::int64_t refs = 0;
+  int actor = 0;                             // the seat of the action in flight
+  std::int64_t other_views = 0;              // the other seat's views when it was sent
+  bool other_owed = false;                   // and whether a view was owed to it then
+  std::unique_ptr<net::steady_timer> grace;  // armed while a seat waits for its view
+  bool waiting = false;
+  std::int64_t grace_armed = 0;  // which arming of the timer is current
 };
 
 class Loop {
@@ -290,6 +304,13 @@ class Loop {
       auto& seat = g->seats[s];
       if (scanned->seq) seat.seq = *scanned->seq;
       seat.actions = std::move(scanned->actions);
+      ++seat.views;
+      if (seat.maybe_stale && g->waiting) {  // the view waited for came: no more grace
+        ++g->grace_armed;
+        g->waiting = false;
+        g->grace->cancel();
+      }
+      seat.maybe_stale = false;
       if (scanned->finished) g->finished = true;
     }
     if (g->in_flight && scanned->ref && *scanned->ref == g->ref) answered(g, *scanned, arrived);
@@ -304,10 +325,22 @@ class Loop {
       if (counted) ++result_.errors[answer.error_code];
     } else if (answer.stale) {
       if (counted) ++result_.stale;
-    } else if (counted) {
-      ++result_.accepted;
-      result_.latencies_us.push_back(
-          std::chrono::duration<double, std::micro>(arrived - g->sent).count());
+    } else {
+      if (counted) {
+        ++result_.accepted;
+        result_.latencies_us.push_back(
+            std::chrono::duration<double, std::micro>(arrived - g->sent).count());
+      }
+      // Accepted: unless the other seat's new view came first, it may still be coming. A real
+      // client acts on the view it was last sent; this one, acting within microseconds of the
+      // answer, would otherwise often act on the view before (a stale action, answered with a
+      // view and counted apart: 11-14% of all actions sent at 100 games before this wait).
+      //
+      // A view that came while this action was in flight is the action's only if none was
+      // owed to the seat before it (frames come in order, but an action that changed nothing
+      // the seat sees sends it none).
+      auto& other = g->seats[1 - g->actor];
+      if (other.views == g->other_views || g->other_owed) other.maybe_stale = true;
     }
     if (g->warmup_left > 0 && answer.type == "view" && !answer.stale) {
       if (--g->warmup_left == 0) ready(g);
@@ -320,9 +353,20 @@ class Loop {
     if (g->finished) return retire(g, true);
     int candidates[2];
     int n = 0;
+    bool awaiting_view = false;
     for (int s = 0; s < 2; ++s) {
-      if (!g->seats[s].actions.empty()) candidates[n++] = s;
+      if (g->seats[s].actions.empty()) continue;
+      if (g->seats[s].maybe_stale) {
+        awaiting_view = true;
+      } else {
+        candidates[n++] = s;
+      }
     }
+    // A seat whose new view may be on its way is waited for (kViewGrace at most) even when
+    // the other could act: the choice between two seats that may both act (the card phase)
+    // must be made on both seats' current views, or a seat that may take its choice back
+    // would be picked over and over.
+    if (awaiting_view) return give_grace(g);
     if (n == 0) return;  // the seat to act has not got its new view yet
     const int s = candidates[std::uniform_int_distribution<int>(0, n - 1)(rng_)];
     auto& seat = g->seats[s];
@@ -330,10 +374,30 @@ class Loop {
         seat.actions[std::uniform_int_distribution<std::size_t>(0, seat.actions.size() - 1)(rng_)];
     g->ref = "r" + std::to_string(++g->refs);
     g->in_flight = true;
+    g->actor = s;
+    g->other_views = g->seats[1 - s].views;
+    g->other_owed = g->seats[1 - s].maybe_stale || g->seats[1 - s].views == 0;
     g->sent_in_window = measuring_;
     g->sent = Clock::now();
     seat.socket->send(R"({"v":1,"type":"action","seq":)" + std::to_string(seat.seq) +
                       R"(,"ref":")" + g->ref + R"(","action":)" + action + "}");
+  }
+
+  // A seat whose view may be on its way acts on the view it has if none came in kViewGrace.
+  void give_grace(const std::shared_ptr<GameState>& g) {
+    if (g->waiting) return;
+    if (!g->grace) g->grace = std::make_unique<net::steady_timer>(io_);
+    g->waiting = true;
+    const auto armed = ++g->grace_armed;
+    g->grace->expires_after(kViewGrace);
+    std::weak_ptr<GameState> weak = g;
+    g->grace->async_wait([this, weak, armed](beast::error_code) {
+      auto game = weak.lock();
+      if (!game || game->grace_armed != armed) return;  // cancelled, or armed again since
+      game->waiting = false;
+      for (auto& seat : game->seats) seat.maybe_stale = false;
+      act(game);
+    });
   }
 
   void retire(const std::shared_ptr<GameState>& g, bool finished) {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# blockfog-load against a real server: a few games in the closed loop for two seconds. Every
+# action sent is answered without an error, and almost none is stale: a seat whose new view
+# may be on its way waits for it instead of acting on the view before (load_client.cpp,
+# kViewGrace; before that wait about a tenth of all actions sent were stale).
+set -euo pipefail
+server="$1" load="$2" web_root="$3"
+dir=$(mktemp -d)
+cleanup() { [[ -n "${pid:-}" ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+"$server" --listen 127.0.0.1:0 --port-file "$dir/port" --db "$dir/load.db" --web-root "$web_root" \
+  --log-level warn --ws-rate 100000 --http-rate 0 2> "$dir/server.log" &
+pid=$!
+for _ in $(seq 100); do [[ -s "$dir/port" ]] && break; sleep 0.1; done
+[[ -s "$dir/port" ]] || { echo "the server did not start"; cat "$dir/server.log"; exit 1; }
+report=$("$load" --port "$(cat "$dir/port")" --server-pid "$pid" --games 3 --duration 2 \
+  --warmup 30 --seed 5 | tail -1)
+echo "$report"
+number() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<< "$report"; }
+accepted=$(number accepted) stale=$(number stale)
+[[ "$report" == *'"errors":{}'* ]] || { echo "errors reported"; exit 1; }
+(( accepted >= 200 )) || { echo "only $accepted actions accepted"; exit 1; }
+(( stale * 50 <= accepted )) || { echo "$stale stale actions of $accepted"; exit 1; }
