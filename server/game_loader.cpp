@@ -31,7 +31,8 @@ LoadedGame setup_game(const storage::GameRow& row) {
     loaded.error = "game " + std::to_string(row.id) + ": bad options";
     return loaded;
   }
-  auto setup = hots::module().setup(*seed, row.scenario, options);
+  // As the game was created: a hots-1 game goes on with hots-1 state hashes.
+  auto setup = hots::module().setup_as(row.rules_version, *seed, row.scenario, options);
   if (!setup.game) {
     loaded.error = "game " + std::to_string(row.id) + ": " + setup.error;
     return loaded;

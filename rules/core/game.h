@@ -128,11 +128,24 @@ class GameModule {
   virtual std::vector<std::string> scenarios() const = 0;
   virtual SetupResult setup(const Seed& seed, std::string_view scenario,
                             const nlohmann::json& options) const = 0;
+  // A game of a stored rules version (games.rules_version, a record's rules_version): a module
+  // may go on playing games created under an earlier version of its own. By default only
+  // rules_version() itself.
+  virtual SetupResult setup_as(std::string_view rules_version, const Seed& seed,
+                               std::string_view scenario, const nlohmann::json& options) const {
+    if (rules_version != this->rules_version()) {
+      return {nullptr, "rules version '" + std::string(rules_version) + "' is not played here"};
+    }
+    return setup(seed, scenario, options);
+  }
   virtual SetupResult from_json(const nlohmann::json& state) const = 0;
-  // Reads what Game::write_snapshot wrote (by default, JSON text).
-  virtual SetupResult from_snapshot(std::string_view bytes) const {
+  // Reads what Game::write_snapshot wrote (by default, JSON text) for a game of `rules_version`.
+  virtual SetupResult from_snapshot(std::string_view rules_version, std::string_view bytes) const {
     const auto state = nlohmann::json::parse(bytes, nullptr, false);
     if (state.is_discarded()) return {nullptr, "a snapshot that is not JSON"};
+    if (rules_version != this->rules_version()) {
+      return {nullptr, "rules version '" + std::string(rules_version) + "' is not played here"};
+    }
     return from_json(state);
   }
 };

@@ -13,7 +13,12 @@
 
 namespace blockfog::hots {
 
-inline constexpr std::string_view kRulesVersion = "hots-1";
+// The rules version a new game is played under. The rules themselves have not changed since
+// hots-1; hots-2 games identify their states by the state hash's second format
+// (serialize.h). A game keeps the version it was created under: hots-1 games stored before
+// go on, and verify, with hots-1 hashes.
+inline constexpr std::string_view kRulesVersion = "hots-2";
+inline constexpr std::string_view kRulesVersion1 = "hots-1";
 
 struct Options {
   bool schiltroms = false;  // RULES 15.1

@@ -14,7 +14,9 @@ using nlohmann::json;
 
 class HotsGame final : public core::Game {
  public:
-  explicit HotsGame(State state) : state_(std::move(state)) {}
+  // `hots1`: a game created under rules version hots-1, whose states are identified by that
+  // version's state hash (serialize.h).
+  explicit HotsGame(State state, bool hots1 = false) : state_(std::move(state)), hots1_(hots1) {}
 
   std::vector<Role> active_roles() const override { return hots::active_roles(state_); }
 
@@ -50,25 +52,44 @@ class HotsGame final : public core::Game {
                                                        : state_.turn;
     return std::int64_t{state_.year} * 8 + step;
   }
-  json to_json() const override { return hots::to_json(state_); }
+  json to_json() const override {
+    json state = hots::to_json(state_);
+    if (hots1_) state["rules_version"] = kRulesVersion1;  // from_json reads it back as hots-1
+    return state;
+  }
   // The binary form (binary_state.h, starting "hots-bin-1"): snapshots are written whenever
   // the turn passes, and the JSON of a late-game state (its whole log) was ~19 KiB.
   void write_snapshot(std::string& out) const override { encode_state(state_, out); }
-  std::string state_hash() const override { return hots::state_hash(state_); }
+  std::string state_hash() const override {
+    return hots1_ ? state_hash_v1(state_) : hasher_.hash(state_);
+  }
   std::vector<std::string> check_invariants() const override {
     return hots::check_invariants(state_);
   }
-  std::unique_ptr<core::Game> clone() const override { return std::make_unique<HotsGame>(state_); }
+  std::unique_ptr<core::Game> clone() const override { return std::make_unique<HotsGame>(*this); }
   bool copy_to(core::Game& target) const override {
     auto* game = dynamic_cast<HotsGame*>(&target);
     if (!game) return false;
     game->state_ = state_;  // vectors assigned in place: their capacity is kept
+    game->hots1_ = hots1_;
+    game->hasher_ = hasher_;  // the copy's log starts as this one's: its digest carries on
     return true;
   }
 
  private:
   State state_;
+  bool hots1_ = false;
+  // Keeps the log's digest between calls (the server hashes the state after every action of
+  // the game, each time in the next copy of it).
+  mutable StateHasher hasher_;
 };
+
+// "hots-1" plays as hots-1 (its state hash); the current version, or nothing else.
+std::optional<bool> is_hots1(std::string_view rules_version) {
+  if (rules_version == kRulesVersion) return false;
+  if (rules_version == kRulesVersion1) return true;
+  return std::nullopt;
+}
 
 class HotsModule final : public core::GameModule {
  public:
@@ -83,6 +104,41 @@ class HotsModule final : public core::GameModule {
 
   core::SetupResult setup(const core::Seed& seed, std::string_view scenario,
                           const json& options) const override {
+    return set_up(seed, scenario, options, false);
+  }
+
+  core::SetupResult setup_as(std::string_view rules_version, const core::Seed& seed,
+                             std::string_view scenario, const json& options) const override {
+    const auto hots1 = is_hots1(rules_version);
+    if (!hots1) return {nullptr, unknown_version(rules_version)};
+    return set_up(seed, scenario, options, *hots1);
+  }
+
+  core::SetupResult from_json(const json& state) const override {
+    try {
+      const auto hots1 = is_hots1(state.at("rules_version").get<std::string>());
+      return {std::make_unique<HotsGame>(state_from_json(state), hots1.value_or(false)), ""};
+    } catch (const StateFormatError& e) {
+      return {nullptr, e.what()};
+    } catch (const json::exception& e) {
+      return {nullptr, std::string("state: malformed: ") + e.what()};
+    }
+  }
+
+  core::SetupResult from_snapshot(std::string_view rules_version,
+                                  std::string_view bytes) const override {
+    const auto hots1 = is_hots1(rules_version);
+    if (!hots1) return {nullptr, unknown_version(rules_version)};
+    try {
+      return {std::make_unique<HotsGame>(decode_state(bytes), *hots1), ""};
+    } catch (const StateFormatError& e) {
+      return {nullptr, e.what()};
+    }
+  }
+
+ private:
+  static core::SetupResult set_up(const core::Seed& seed, std::string_view scenario,
+                                  const json& options, bool hots1) {
     const auto index = scenario_index(scenario);
     if (!index) return {nullptr, "unknown scenario '" + std::string(scenario) + "'"};
     Options parsed;
@@ -95,23 +151,12 @@ class HotsModule final : public core::GameModule {
         parsed.schiltroms = value.get<bool>();
       }
     }
-    return {std::make_unique<HotsGame>(hots::setup(seed, *index, parsed)), ""};
+    return {std::make_unique<HotsGame>(hots::setup(seed, *index, parsed), hots1), ""};
   }
 
-  core::SetupResult from_json(const json& state) const override {
-    try {
-      return {std::make_unique<HotsGame>(state_from_json(state)), ""};
-    } catch (const StateFormatError& e) {
-      return {nullptr, e.what()};
-    }
-  }
-
-  core::SetupResult from_snapshot(std::string_view bytes) const override {
-    try {
-      return {std::make_unique<HotsGame>(decode_state(bytes)), ""};
-    } catch (const StateFormatError& e) {
-      return {nullptr, e.what()};
-    }
+  static std::string unknown_version(std::string_view rules_version) {
+    return "rules version '" + std::string(rules_version) + "' is not played here (" +
+           std::string(kRulesVersion) + " and " + std::string(kRulesVersion1) + " are)";
   }
 };
 

@@ -1,6 +1,9 @@
 #include "rules/hots/serialize.h"
 
 #include <array>
+#include <cstring>
+#include <span>
+#include <type_traits>
 
 #include "rules/core/hex.h"
 #include "rules/core/sha256.h"
@@ -247,7 +250,8 @@ json to_json(const State& s) {
 State state_from_json(const json& j) {
   try {
     if (j.at("format").get<int>() != kStateFormat) fail("unsupported format");
-    if (j.at("rules_version").get<std::string>() != kRulesVersion) fail("other rules version");
+    const auto version = j.at("rules_version").get<std::string>();
+    if (version != kRulesVersion && version != kRulesVersion1) fail("other rules version");
     State s;
     static_cast<Position&>(s) = position_from_json(j.at("position"));
     s.rng = rng_from_json(j.at("rng"));
@@ -272,14 +276,10 @@ State state_from_json(const json& j) {
   }
 }
 
-std::string state_hash(const State& s) {
-  // One buffer per thread, its capacity kept: the server hashes every state it commits, and a
-  // fresh buffer the size of the undo history (tens of KiB late in a turn) cost an allocation
-  // that the allocator carved from and returned to its heap each time.
-  thread_local std::string bytes;
-  bytes.clear();
-  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
-  bytes.append("hots-state-1");
+namespace {
+
+// The fields before the log (v1) or its digest (v2): position, generator, counts, script.
+void append_head(std::string& bytes, const State& s) {
   append_position(bytes, s);
   const auto& stream = s.rng.stream();
   bytes.append(stream.key().begin(), stream.key().end());
@@ -294,18 +294,72 @@ std::string state_hash(const State& s) {
     bytes.push_back(static_cast<char>(o.kind));
     bytes.push_back(static_cast<char>(o.value));
   }
-  for (const auto& e : s.log) {
+}
+
+void append_log(std::string& bytes, std::span<const LogEntry> entries) {
+  for (const auto& e : entries) {
     const char entry[8] = {static_cast<char>(e.kind),     static_cast<char>(e.audience),
                            static_cast<char>(e.a),        static_cast<char>(e.b),
                            static_cast<char>(e.c),        static_cast<char>(e.d),
                            static_cast<char>(e.n & 0xff), static_cast<char>((e.n >> 8) & 0xff)};
     bytes.append(entry, sizeof entry);
   }
+}
+
+void append_undo(std::string& bytes, const State& s) {
   for (const auto& point : s.undo) {
     append_position(bytes, point.position);
     bytes.append(reinterpret_cast<const char*>(&point.log_size), sizeof point.log_size);
     bytes.push_back(static_cast<char>(point.side));
   }
+}
+
+// One buffer per thread, its capacity kept: the server hashes every state it commits, and a
+// fresh buffer the size of the undo history (tens of KiB late in a turn) cost an allocation
+// that the allocator carved from and returned to its heap each time.
+std::string& hash_buffer(std::size_t size) {
+  thread_local std::string bytes;
+  bytes.clear();
+  bytes.reserve(size);
+  return bytes;
+}
+
+}  // namespace
+
+std::string state_hash_v1(const State& s) {
+  auto& bytes = hash_buffer(2048 + s.log.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
+  bytes.append("hots-state-1");
+  append_head(bytes, s);
+  append_log(bytes, s.log);
+  append_undo(bytes, s);
+  return core::to_hex(core::sha256(bytes));
+}
+
+std::string state_hash(const State& s) { return StateHasher().hash(s); }
+
+std::string StateHasher::hash(const State& s) {
+  static_assert(sizeof(LogEntry) == 8 && std::has_unique_object_representations_v<LogEntry>,
+                "log entries are compared as bytes");
+  const bool extends =
+      fed_.size() <= s.log.size() &&
+      (fed_.empty() || std::memcmp(fed_.data(), s.log.data(), fed_.size() * sizeof(LogEntry)) == 0);
+  if (!extends) {
+    fed_.clear();
+    log_ = core::Sha256();
+  }
+  const std::span<const LogEntry> added(s.log.data() + fed_.size(), s.log.size() - fed_.size());
+  auto& bytes = hash_buffer(2048 + added.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
+  append_log(bytes, added);
+  log_.update(bytes);
+  fed_.insert(fed_.end(), added.begin(), added.end());
+  core::Sha256 log = log_;  // finish() resets: the copy is finished, log_ goes on
+  const core::Digest log_digest = log.finish();
+
+  bytes.clear();
+  bytes.append("hots-state-2");
+  append_head(bytes, s);
+  bytes.append(log_digest.begin(), log_digest.end());
+  append_undo(bytes, s);
   return core::to_hex(core::sha256(bytes));
 }
 

@@ -2,9 +2,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "rules/core/sha256.h"
 #include "rules/hots/state.h"
 
 namespace blockfog::hots {
@@ -17,10 +19,32 @@ class StateFormatError : public std::runtime_error {
 // The complete state, secrets included (tools and tests; clients get `view`). Round-trips
 // exactly: from_json(to_json(s)) == s.
 nlohmann::json to_json(const State& s);
-// Throws StateFormatError when the JSON is not a state this engine wrote.
+// Throws StateFormatError when the JSON is not a state this engine wrote (under either rules
+// version: the state is the same; only its hash differs).
 State state_from_json(const nlohmann::json& json);
 
-// SHA-256 (hex) of the canonical serialisation: identifies a position (undo history included).
+// SHA-256 (hex) identifying a state, undo history included; the format of the current rules
+// version (hots-2): SHA-256 of "hots-state-2", the position, the generator, the counts and the
+// scripted outcomes, the SHA-256 of the log's entries (8 bytes each), then the undo points.
+// The log, which grows by a few entries per action to ~1,300 in a year of play, enters as its
+// digest so that StateHasher can keep it between calls.
 std::string state_hash(const State& s);
+// The hots-1 format: the same fields with the log's entries themselves between the scripted
+// outcomes and the undo points. Games created under hots-1 are verified with it.
+std::string state_hash_v1(const State& s);
+
+// state_hash(s), computed for a sequence of states of one game (the server hashes the state
+// after every action): the log's digest is fed only the entries added since the last call.
+// Before reusing anything it checks that the log it hashed is still the start of the state's
+// (an undo truncates the log); comparing is forty times cheaper than hashing. Not for
+// concurrent use.
+class StateHasher {
+ public:
+  std::string hash(const State& s);
+
+ private:
+  std::vector<LogEntry> fed_;  // the log entries hashed into log_
+  core::Sha256 log_;
+};
 
 }  // namespace blockfog::hots

@@ -94,7 +94,7 @@ TEST(BinaryState, TheServersSnapshotsReadBackAsTheSameGame) {
     if (step % 40 == 0) {
       game->write_snapshot(bytes);
       ASSERT_TRUE(bytes.starts_with("hots-bin-1"));
-      const auto restored = module().from_snapshot(bytes);
+      const auto restored = module().from_snapshot(kRulesVersion, bytes);
       ASSERT_TRUE(restored.game) << restored.error;
       EXPECT_EQ(restored.game->state_hash(), game->state_hash()) << "step " << step;
       EXPECT_EQ(restored.game->to_json(), game->to_json()) << "step " << step;
@@ -107,7 +107,7 @@ TEST(BinaryState, TheServersSnapshotsReadBackAsTheSameGame) {
     ASSERT_FALSE(game->apply(role, legal[gen() % legal.size()]));
   }
   for (const std::string_view bad : {"", "hots-bin-1", "{\"year\":1297}", "hots-bin-2xxxx"}) {
-    const auto refused = module().from_snapshot(bad);
+    const auto refused = module().from_snapshot(kRulesVersion, bad);
     EXPECT_FALSE(refused.game) << bad;
     EXPECT_FALSE(refused.error.empty()) << bad;
   }

@@ -67,7 +67,8 @@ std::unique_ptr<core::Game> replay_record(const json& record, std::optional<std:
     return nullptr;
   }
   auto setup =
-      hots::module().setup(*seed, record.at("scenario").get<std::string>(), record.at("options"));
+      hots::module().setup_as(record.at("rules_version").get<std::string>(), *seed,
+                              record.at("scenario").get<std::string>(), record.at("options"));
   if (!setup.game) {
     ADD_FAILURE() << setup.error;
     return nullptr;

@@ -92,7 +92,8 @@ void kill_nine_mid_game(const std::vector<std::string>& flags) {
   // The snapshot is only a cache, and it agrees with the replay of the log up to its seq.
   const auto snapshot = latest_snapshot(server->db_path(), table.game_id);
   ASSERT_TRUE(snapshot);
-  const auto restored = hots::module().from_snapshot(snapshot->state);
+  const auto restored =
+      hots::module().from_snapshot(record.at("rules_version").get<std::string>(), snapshot->state);
   ASSERT_TRUE(restored.game) << restored.error;
   EXPECT_EQ(restored.game->state_hash(), snapshot->state_hash);
   const auto replayed_to_snapshot = replay_record(record, snapshot->seq);
@@ -154,6 +155,41 @@ TEST(ServerRestart, AGameEndedInTheLogButNotMarkedFinishedIsFinishedOnRestart) {
   const auto replayed = replay_record(record.json());
   ASSERT_TRUE(replayed);
   EXPECT_TRUE(replayed->outcome().finished);
+}
+
+// A game created under rules version hots-1 (before hots-2 changed the state hash's format)
+// is loaded as hots-1: its stored hashes verify on replay, so the server resumes it (here: it
+// finds that the log ended the game and finishes it), and its record replays to hots-1 hashes.
+TEST(ServerRestart, AGameCreatedUnderHots1IsResumedAndVerifiedWithHots1Hashes) {
+  TempDir dir;
+  const auto game_id = store_game(server_db(dir), 33, StoredEnd::FinishedUnmarked,
+                                  storage::Visibility::Public, hots::kRulesVersion1);
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  const auto log = logged_actions(server_db(dir), game_id);
+  ASSERT_FALSE(log.empty());
+  ServerProcess server(dir.path());
+  HttpClient anybody(server.port());
+  const std::string game = "/api/games/" + std::to_string(game_id);
+  json details;
+  for (int i = 0; i < 100; ++i) {
+    details = anybody.get(game).json()["game"];
+    if (details["status"] == "finished") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(details["status"], "finished") << "the hots-1 game was not resumed";
+  const auto record = anybody.get(game + "/record");
+  ASSERT_EQ(record.status, 200) << record.body;
+  EXPECT_EQ(record.json()["rules_version"], "hots-1");
+  const auto replayed = replay_record(record.json());
+  ASSERT_TRUE(replayed);
+  EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+  // The same state under hots-2 has another hash: the version decided how it was verified.
+  json state = replayed->to_json();
+  EXPECT_EQ(state["rules_version"], "hots-1");
+  state["rules_version"] = "hots-2";
+  const auto as_hots2 = hots::module().from_json(state);
+  ASSERT_TRUE(as_hots2.game);
+  EXPECT_NE(as_hots2.game->state_hash(), log.back().state_hash);
 }
 
 // Open WebSocket connections, as /metrics counts them: a connection is counted until its room

@@ -20,7 +20,8 @@ std::string stored_player(std::uint64_t rng_seed, const std::string& role) {
 }
 
 storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed,
-                                   std::mt19937_64& rng, storage::Visibility visibility) {
+                                   std::mt19937_64& rng, storage::Visibility visibility,
+                                   std::string_view rules_version) {
   const auto scot = store.create_account(stored_player(rng_seed, "scotland"), "x", kNow);
   const auto eng = store.create_account(stored_player(rng_seed, "england"), "x", kNow);
   std::string seed_hex;
@@ -30,7 +31,7 @@ storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed
     seed_hex += word;
   }
   storage::NewGame game;
-  game.rules_version = std::string(hots::module().rules_version());
+  game.rules_version = std::string(rules_version);
   game.scenario = "braveheart";
   game.seed_hex = seed_hex;
   game.seed_sha256 = seed_commitment(seed_hex);
@@ -52,13 +53,13 @@ storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed
 }
 
 std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end,
-                        storage::Visibility visibility) {
+                        storage::Visibility visibility, std::string_view rules_version) {
   storage::Store store(db, kNow);
   store.database().exec(
       "PRAGMA synchronous = OFF");  // a test fixture: no need to wait for the disk
   std::mt19937_64 rng(rng_seed);
-  const auto row = start_stored_game(store, rng_seed, rng, visibility);
-  auto loaded = setup_game(*store.find_game(row.id));
+  const auto row = start_stored_game(store, rng_seed, rng, visibility, rules_version);
+  auto loaded = setup_game(*store.find_game(row.id));  // as the server sets it up
   EXPECT_TRUE(loaded.game) << loaded.error;
   if (!loaded.game) return row.id;
   auto& g = *loaded.game;

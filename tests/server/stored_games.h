@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <string_view>
 
+#include "rules/hots/engine.h"
 #include "storage/store.h"
 #include "tests/server/server_process.h"
 
@@ -23,15 +25,18 @@ enum class StoredEnd {
 
 // Two accounts, stored_player(rng_seed, "scotland") and (rng_seed, "england"), and a Braveheart
 // game between them with a seed drawn from `rng`, started (active) with no action yet.
+// `rules_version`: hots-1 for a game created before hots-2 (it keeps hots-1 state hashes).
 storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed,
-                                   std::mt19937_64& rng, storage::Visibility visibility);
+                                   std::mt19937_64& rng, storage::Visibility visibility,
+                                   std::string_view rules_version = hots::kRulesVersion);
 storage::GameRow start_stored_game(storage::Store& store, std::uint64_t rng_seed);
 
 // A game played with random legal actions into the store at `db`: accounts, seats, the
 // action log with state hashes (and view versions from none). Returns the game's id. Its
 // players are stored_player(rng_seed, "scotland") (the creator) and (rng_seed, "england").
 std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed, StoredEnd end,
-                        storage::Visibility visibility = storage::Visibility::Public);
+                        storage::Visibility visibility = storage::Visibility::Public,
+                        std::string_view rules_version = hots::kRulesVersion);
 std::string stored_player(std::uint64_t rng_seed, const std::string& role);
 
 // A finished game (or, with GameStatus::Active, one just started): see store_game.

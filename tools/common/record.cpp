@@ -11,12 +11,14 @@ std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& 
       error = "not a Hammer of the Scots record";
       return std::nullopt;
     }
-    if (json.at("rules_version").get<std::string>() != hots::kRulesVersion) {
-      error = "rules version " + json.at("rules_version").get<std::string>() +
-              " is not this engine's " + std::string(hots::kRulesVersion);
+    GameRecord record;
+    record.rules_version = json.at("rules_version").get<std::string>();
+    if (record.rules_version != hots::kRulesVersion &&
+        record.rules_version != hots::kRulesVersion1) {
+      error = "rules version " + record.rules_version + " is not this engine's " +
+              std::string(hots::kRulesVersion) + " (or " + std::string(hots::kRulesVersion1) + ")";
       return std::nullopt;
     }
-    GameRecord record;
     record.scenario = json.at("scenario").get<std::string>();
     record.options = json.value("options", nlohmann::json::object());
     const auto seed = core::seed_from_hex(json.at("seed").get<std::string>());
@@ -47,7 +49,7 @@ nlohmann::json record_to_json(const GameRecord& record) {
     actions.push_back({{"seq", ++seq}, {"role", core::role_name(a.role)}, {"action", a.action}});
   }
   return {{"game", "hots"},
-          {"rules_version", hots::kRulesVersion},
+          {"rules_version", record.rules_version},
           {"scenario", record.scenario},
           {"options", record.options},
           {"seed", core::to_hex(record.seed)},

@@ -12,6 +12,7 @@
 
 #include "rules/core/chacha20.h"
 #include "rules/core/role.h"
+#include "rules/hots/engine.h"
 
 namespace blockfog::tools {
 
@@ -21,6 +22,9 @@ struct RecordedAction {
 };
 
 struct GameRecord {
+  // hots-2 for games played now; hots-1 records (games created before) verify with hots-1
+  // state hashes.
+  std::string rules_version{hots::kRulesVersion};
   std::string scenario;
   nlohmann::json options = nlohmann::json::object();
   core::Seed seed{};

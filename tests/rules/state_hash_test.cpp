@@ -1,0 +1,129 @@
+// The state hash's two formats (serialize.h): hots-1 games keep the hashes stored before
+// hots-2, and the hasher the server keeps for a game gives, state after state, exactly what a
+// fresh hash of each state gives, undos (which cut the log back) included.
+
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "rules/hots/engine.h"
+#include "rules/hots/module.h"
+#include "rules/hots/serialize.h"
+#include "tests/rules/fixture.h"
+
+namespace blockfog::hots::testing {
+namespace {
+
+// A position of `scenario` after random play: seed {9, scenario}, std::mt19937(21 + scenario),
+// random_legal_action; the first state from step 300 on with an undo point, or the state after
+// 700 steps.
+State played(int scenario, bool with_undo) {
+  core::Seed seed{};
+  seed[0] = 9;
+  seed[1] = static_cast<std::uint8_t>(scenario);
+  State s = setup(seed, scenario, Options{});
+  std::mt19937 gen(static_cast<std::mt19937::result_type>(21 + scenario));
+  for (int step = 0; step < 700 && s.phase != Phase::GameOver; ++step) {
+    if (with_undo && step >= 300 && s.undo.size() > 0) return s;
+    const auto choice = random_legal_action(s, gen);
+    EXPECT_TRUE(choice);
+    if (!choice) return s;
+    apply_legal(s, choice->first, choice->second);
+  }
+  return s;
+}
+
+// Computed by the engine before hots-2 (main at e46df57, whose state_hash was hots-1's): a
+// stored hots-1 game verifies only if these stay as they were.
+TEST(StateHash, Hots1HashesAreThoseStoredBeforeHots2) {
+  const char* const with_undo[] = {
+      "330b44d6a8726816bcf16c09e8eb833ee0e35b97d1055dc81c356946421b4dfa",
+      "e992a7beb374ae6e6354b7f30d9dde3e74b1b36e29743d0689ea2d4ad4ed5267",
+      "b0c697ce242fd7580c5c8bf0a70b8565f9069f8be414b7bfca76f33a3efa93ab"};
+  const char* const after_700[] = {
+      "098685f9a338ef2f109908f0dfe3f410e1767c3e8acedc7b752d706d5ad2a336",
+      "8d97a531490822023fa4fb5b0615abdd56991d6c1f9e9182829d9eac25c8bb75",
+      "2ad54d79e29a5a016a06473664a5b5920c6a01329337adc735fcbd8472ebafe7"};
+  for (int scenario = 0; scenario < 3; ++scenario) {
+    const State early = played(scenario, true);
+    EXPECT_GT(early.undo.size(), 0U);
+    EXPECT_EQ(state_hash_v1(early), with_undo[scenario]) << "scenario " << scenario;
+    const State late = played(scenario, false);
+    EXPECT_GT(late.log.size(), 1000U);
+    EXPECT_EQ(state_hash_v1(late), after_700[scenario]) << "scenario " << scenario;
+    EXPECT_NE(state_hash(late), state_hash_v1(late));
+  }
+}
+
+// One hasher over a whole game, as the server keeps it (one per game copy, handed on with
+// each copy), against a fresh hash of every state; random play takes undos, which cut the log
+// back, so the hasher must notice that what it hashed is no longer the log's start.
+TEST(StateHash, TheHasherKeptThroughAGameGivesEveryStatesOwnHash) {
+  int cut_back = 0;
+  for (int scenario = 0; scenario < 3; ++scenario) {
+    core::Seed seed{};
+    seed[3] = static_cast<std::uint8_t>(scenario + 1);
+    State s = setup(seed, scenario, Options{scenario == 2});
+    StateHasher hasher;
+    std::mt19937 gen(static_cast<std::mt19937::result_type>(5 + scenario));
+    std::size_t log_before = 0;
+    for (int step = 0; step < 3000 && s.phase != Phase::GameOver; ++step) {
+      if (s.log.size() < log_before) ++cut_back;
+      log_before = s.log.size();
+      ASSERT_EQ(hasher.hash(s), state_hash(s)) << "scenario " << scenario << " step " << step;
+      const auto choice = random_legal_action(s, gen);
+      ASSERT_TRUE(choice);
+      apply_legal(s, choice->first, choice->second);
+    }
+  }
+  EXPECT_GT(cut_back, 10) << "no undo cut the log back: the test tests too little";
+
+  // A hasher handed an unrelated state (another game, a shorter log) starts again.
+  StateHasher hasher;
+  const State long_game = played(0, false);
+  const State other = played(1, true);
+  EXPECT_EQ(hasher.hash(long_game), state_hash(long_game));
+  EXPECT_EQ(hasher.hash(other), state_hash(other));
+  State same_length = long_game;  // same length, one early entry changed
+  same_length.log[3].a ^= 1;
+  EXPECT_EQ(hasher.hash(long_game), state_hash(long_game));
+  EXPECT_EQ(hasher.hash(same_length), state_hash(same_length));
+  EXPECT_NE(state_hash(same_length), state_hash(long_game));
+}
+
+// Through the module: a game set up under hots-1 hashes as hots-1, action after action, and
+// its JSON says so; a version the module does not know is refused.
+TEST(StateHash, AGameOfRulesVersionHots1IsHashedAsHots1) {
+  const core::Seed seed{1, 2, 3};
+  auto hots1 = module().setup_as(kRulesVersion1, seed, "braveheart", nullptr).game;
+  auto hots2 = module().setup_as(kRulesVersion, seed, "braveheart", nullptr).game;
+  ASSERT_TRUE(hots1 && hots2);
+  std::mt19937 gen(3);
+  for (int step = 0; step < 200; ++step) {
+    const auto json_state = hots1->to_json();
+    const State state = state_from_json(json_state);
+    ASSERT_EQ(hots1->state_hash(), state_hash_v1(state)) << "step " << step;
+    ASSERT_EQ(hots2->state_hash(), state_hash(state)) << "step " << step;
+    const auto roles = hots1->active_roles();
+    const auto role = roles[gen() % roles.size()];
+    const auto legal = hots1->legal_actions(role);
+    const auto& action = legal[gen() % legal.size()];
+    ASSERT_FALSE(hots1->apply(role, action));
+    ASSERT_FALSE(hots2->apply(role, action));
+  }
+  EXPECT_EQ(hots1->to_json()["rules_version"], "hots-1");
+  const auto again = module().from_json(hots1->to_json());
+  ASSERT_TRUE(again.game);
+  EXPECT_EQ(again.game->state_hash(), hots1->state_hash());
+  std::string snapshot;
+  hots1->write_snapshot(snapshot);
+  EXPECT_EQ(module().from_snapshot(kRulesVersion1, snapshot).game->state_hash(),
+            hots1->state_hash());
+  EXPECT_FALSE(module().setup_as("hots-3", seed, "braveheart", nullptr).game);
+  EXPECT_FALSE(module().from_snapshot("hots-3", snapshot).game);
+}
+
+}  // namespace
+}  // namespace blockfog::hots::testing
