@@ -1,5 +1,7 @@
 #include "rules/hots/legal_cache.h"
 
+#include "rules/hots/phases.h"
+
 // Legal-action lists kept across undo (RULES 14, Undo): see legal_cache.h.
 
 namespace blockfog::hots {
@@ -23,9 +25,17 @@ const ActionList& LegalCache::list(const State& s, core::Role role) {
     return none;
   }
   const auto side = index_of(role);
-  legal_actions(s, role, level_->lists[side]);
+  ActionList& out = level_->lists[side];
+  if (s.phase != Phase::CardChoice && s.phase != Phase::GameOver && s.active != side) {
+    // Outside the card phase only the awaited side (s.active) has phase decisions: the other
+    // side's list (asked at every decision of a playout) is at most its undo (RULES 14).
+    out.clear();
+    if (detail::can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
+  } else {
+    legal_actions(s, role, out);
+  }
   level_->listed |= static_cast<std::uint8_t>(1U << side);
-  return level_->lists[side];
+  return out;
 }
 
 void apply_legal(State& s, core::Role role, const Action& action, LegalCache& cache) {
