@@ -13,10 +13,8 @@ void LegalCache::reset() {
   enter(0);
 }
 
-void LegalCache::enter(std::size_t depth) {
+void LegalCache::grow(std::size_t depth) {
   while (levels_.size() <= depth) levels_.push_back(std::make_unique<Level>());
-  depth_ = depth;
-  level_ = levels_[depth].get();
 }
 
 const ActionList& LegalCache::list(const State& s, core::Role role) {

@@ -49,7 +49,12 @@ class LegalCache {
   };
 
   const ActionList& list(const State& s, core::Role role);
-  void enter(std::size_t depth);  // level `depth` is now the state's
+  void enter(std::size_t depth) {  // level `depth` is now the state's
+    if (depth >= levels_.size()) grow(depth);
+    depth_ = depth;
+    level_ = levels_[depth].get();
+  }
+  void grow(std::size_t depth);  // levels up to `depth` made
 
   std::size_t depth_ = 0;   // the undo depth of the state the cache is in step with
   Level* level_ = nullptr;  // levels_[depth_]
