@@ -157,7 +157,7 @@ void build_legal(const State& s, Side side, ActionList& out) {
       out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(std::countr_zero(bits))));
     }
     // 10.11.2: a draw needs room under the area's limit.
-    if (((draws >> a) & 1U) && std::popcount(here) < area_limit(a, Side::Scotland)) {
+    if (((draws >> a) & 1U) && count_bits(here) < area_limit(a, Side::Scotland)) {
       out.push_back(with_area(ActionKind::Draw, a));
     }
   }
