@@ -29,6 +29,14 @@ const ActionList& LegalCache::list(const State& s, core::Role role) {
     // side's list (asked at every decision of a playout) is at most its undo (RULES 14).
     out.clear();
     if (detail::can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
+  } else if (level_->step_side == side && depth_ > 0 &&
+             ((levels_[depth_ - 1]->listed >> side) & 1U) && s.phase == Phase::Winter &&
+             s.active == side &&
+             (s.winter.step == WinterStep::ScotlandBuild ||
+              s.winter.step == WinterStep::EnglandBuild)) {
+    // A build's step: the builds left are the list before it, amended for the block's area.
+    detail::build_legal_after_step(s, levels_[depth_ - 1]->lists[side], level_->step_block, out);
+    if (detail::can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
   } else {
     legal_actions(s, role, out);
   }
@@ -48,7 +56,13 @@ void apply_legal(State& s, core::Role role, const Action& action, LegalCache& ca
   // Back to the position of the last point: its lists are the level's. Otherwise the
   // position is new at its depth (a point pushed, or the history cleared); the levels below
   // keep the lists of the points under it.
-  if (action.kind != ActionKind::Undo) cache.level_->listed = 0;
+  if (action.kind != ActionKind::Undo) {
+    LegalCache::Level& level = *cache.level_;
+    level.listed = 0;
+    const bool step_added = action.kind == ActionKind::AddStep && now == depth + 1;
+    level.step_block = step_added ? action.a : kNone;
+    level.step_side = step_added ? index_of(role) : kNone;
+  }
 }
 
 }  // namespace blockfog::hots

@@ -46,6 +46,10 @@ class LegalCache {
   struct Level {
     std::array<ActionList, 2> lists;
     std::uint8_t listed = 0;  // bit per side index: lists holds its list of that position
+    // When the position was made from the one a level down by a build's step (10.11, 10.12):
+    // the block and the side, whose list then follows from that level's list.
+    std::uint8_t step_block = kNone;
+    std::uint8_t step_side = kNone;
   };
 
   const ActionList& list(const State& s, core::Role role);

@@ -165,6 +165,27 @@ void build_legal(const State& s, Side side, ActionList& out) {
   if (out.empty()) out.push_back(simple(ActionKind::Done));
 }
 
+void build_legal_after_step(const State& s, const ActionList& before, BlockId b, ActionList& out) {
+  // Only b's area changed: a point less there and a step more on b. The other areas' points,
+  // gainers and blocks and the pool (which draws read) are as before, so are their actions.
+  const AreaId area = s.blocks.loc[b];
+  const bool area_spent = s.winter.rp[area] == 0;
+  const bool block_full = s.blocks.strength[b] >= step_caps()[b];
+  out.clear();
+  for (const Action& action : before) {
+    if (action.kind == ActionKind::AddStep) {
+      const BlockId c = action.a;
+      if (c == b ? area_spent || block_full : area_spent && s.blocks.loc[c] == area) continue;
+    } else if (action.kind == ActionKind::Draw) {
+      if (area_spent && action.a == area) continue;
+    } else {
+      continue;  // `done` (only in a list without builds) and the undo are listed below
+    }
+    out.push_back(action);
+  }
+  if (out.empty()) out.push_back(simple(ActionKind::Done));
+}
+
 void build_apply(State& s, Side side, const Action& action) {
   if (action.kind == ActionKind::AddStep) {
     const BlockId b = action.a;
