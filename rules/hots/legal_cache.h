@@ -19,7 +19,9 @@ namespace blockfog::hots {
 // taken in, so its lists are those listed before the action that made the point. The lists
 // are kept by undo depth: the position at depth d (d points in the history) lists into level
 // d, so pushing a point leaves the restored position's lists where they are, and an undo finds
-// them one level down, without moving or handing out buffers.
+// them one level down, without moving or handing out buffers. Two lists are made without the
+// phase handlers: the side not awaited outside the card phase (at most its undo), and a
+// winter build's list after a step was added (the list a level down, amended for one area).
 //
 // Use: one cache per game being played. Between calls, the state may change only through
 // apply_legal(s, role, action, cache) with the same cache; after anything else (another
