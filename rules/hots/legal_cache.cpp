@@ -1,32 +1,20 @@
 #include "rules/hots/legal_cache.h"
 
+#include "rules/hots/phases.h"
+
 // Legal-action lists kept across undo (RULES 14, Undo): see legal_cache.h.
 
 namespace blockfog::hots {
 
-LegalCache::LegalCache() { lists_ = {take_buffer(), take_buffer()}; }
+LegalCache::LegalCache() { enter(0); }
 
 void LegalCache::reset() {
-  listed_ = 0;
-  drop_saved();
+  for (const auto& level : levels_) level->listed = 0;
+  enter(0);
 }
 
-ActionList* LegalCache::take_buffer() {
-  if (free_.empty()) {
-    buffers_.push_back(std::make_unique<ActionList>());
-    return buffers_.back().get();
-  }
-  ActionList* buffer = free_.back();
-  free_.pop_back();
-  return buffer;
-}
-
-void LegalCache::drop_saved() {
-  for (const auto& point : saved_) {
-    free_.push_back(point.lists[0]);
-    free_.push_back(point.lists[1]);
-  }
-  saved_.clear();
+void LegalCache::grow(std::size_t depth) {
+  while (levels_.size() <= depth) levels_.push_back(std::make_unique<Level>());
 }
 
 const ActionList& LegalCache::list(const State& s, core::Role role) {
@@ -35,40 +23,46 @@ const ActionList& LegalCache::list(const State& s, core::Role role) {
     return none;
   }
   const auto side = index_of(role);
-  legal_actions(s, role, *lists_[side]);
-  listed_ |= static_cast<std::uint8_t>(1U << side);
-  return *lists_[side];
+  ActionList& out = level_->lists[side];
+  if (s.phase != Phase::CardChoice && s.phase != Phase::GameOver && s.active != side) {
+    // Outside the card phase only the awaited side (s.active) has phase decisions: the other
+    // side's list (asked at every decision of a playout) is at most its undo (RULES 14).
+    out.clear();
+    if (detail::can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
+  } else if (level_->step_side == side && depth_ > 0 &&
+             ((levels_[depth_ - 1]->listed >> side) & 1U) && s.phase == Phase::Winter &&
+             s.active == side &&
+             (s.winter.step == WinterStep::ScotlandBuild ||
+              s.winter.step == WinterStep::EnglandBuild)) {
+    // A build's step: the builds left are the list before it, amended for the block's area.
+    detail::build_legal_after_step(s, levels_[depth_ - 1]->lists[side], level_->step_block, out);
+    if (detail::can_undo(s, role)) out.push_back(simple(ActionKind::Undo));
+  } else {
+    legal_actions(s, role, out);
+  }
+  level_->listed |= static_cast<std::uint8_t>(1U << side);
+  return out;
 }
 
 void apply_legal(State& s, core::Role role, const Action& action, LegalCache& cache) {
   const auto depth = s.undo.size();
   apply_legal(s, role, action);
-  if (action.kind == ActionKind::Undo) {
-    // Back to the position of the last point: its lists come back, the current ones are free.
-    cache.free_.push_back(cache.lists_[0]);
-    cache.free_.push_back(cache.lists_[1]);
-    if (cache.saved_.size() == depth) {
-      cache.lists_ = cache.saved_.back().lists;
-      cache.listed_ = cache.saved_.back().listed;
-      cache.saved_.pop_back();
-    } else {  // out of step (not expected in use): list anew
-      cache.drop_saved();
-      cache.lists_ = {cache.take_buffer(), cache.take_buffer()};
-      cache.listed_ = 0;
-    }
-    return;
+  const auto now = s.undo.size();
+  if (cache.depth_ != depth) {
+    // Out of step (not expected in use): nothing kept is known to be of this history.
+    for (const auto& level : cache.levels_) level->listed = 0;
   }
-  if (s.undo.size() == depth + 1) {
-    // A point was pushed: it keeps the lists of the position it restores.
-    if (cache.saved_.size() != depth) cache.drop_saved();
-    if (cache.saved_.size() == depth) {
-      cache.saved_.push_back({cache.lists_, cache.listed_});
-      cache.lists_ = {cache.take_buffer(), cache.take_buffer()};
-    }
-  } else if (!cache.saved_.empty()) {
-    cache.drop_saved();  // the history was cleared
+  cache.enter(now);
+  // Back to the position of the last point: its lists are the level's. Otherwise the
+  // position is new at its depth (a point pushed, or the history cleared); the levels below
+  // keep the lists of the points under it.
+  if (action.kind != ActionKind::Undo) {
+    LegalCache::Level& level = *cache.level_;
+    level.listed = 0;
+    const bool step_added = action.kind == ActionKind::AddStep && now == depth + 1;
+    level.step_block = step_added ? action.a : kNone;
+    level.step_side = step_added ? index_of(role) : kNone;
   }
-  cache.listed_ = 0;
 }
 
 }  // namespace blockfog::hots

@@ -13,8 +13,8 @@ bool is_activated(const Position& p, AreaId area) { return (p.activated >> area)
 // holding enemy blocks, which is rare in the move phase, so it counts there and then.
 bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
   const std::uint64_t here = p.blocks.at(area);
-  const int own = std::popcount(here & blocks_of(side) & ~p.blocks.reserve.bits);
-  return own > std::popcount(here & blocks_of(core::other_side(side)));
+  const int own = count_bits(here & blocks_of(side) & ~p.blocks.reserve.bits);
+  return own > count_bits(here & blocks_of(core::other_side(side)));
 }
 
 // The step rules of RULES 4.3.2 for one side in one position, with what every check reads

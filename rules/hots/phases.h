@@ -62,6 +62,10 @@ void end_turn(State& s);
 void enter_winter(State& s);
 void winter_legal(const State& s, Side side, ActionList& out);
 void winter_apply(State& s, Side side, const Action& action);
+// A build step's listing (10.11, 10.12) after a step was added to block `b`, from `before`, the
+// listing of the position the step was added in: the same list as winter_legal gives, without
+// the undo. For playouts, which list after every step (LegalCache).
+void build_legal_after_step(const State& s, const ActionList& before, BlockId b, ActionList& out);
 
 // The card `side` played this game turn, or kNone.
 CardId played_card(const Position& p, Side side);

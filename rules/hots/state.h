@@ -461,6 +461,21 @@ inline bool on_map(const Position& p, BlockId b) { return p.blocks.loc[b] < kAre
 inline Side owner_of(BlockId b) { return b < kBlocksPerSide ? Side::Scotland : Side::England; }
 inline int first_block(Side side) { return side == Side::Scotland ? 0 : kBlocksPerSide; }
 
+// The number of set bits. Without POPCNT (baseline x86-64) std::popcount is a call into
+// libgcc, 2% of a playout's time; the bit-set queries count inline instead.
+constexpr int count_bits(std::uint64_t x) {
+#if defined(__POPCNT__)
+  return std::popcount(x);
+#else
+  x -= (x >> 1) & 0x5555555555555555U;
+  x = (x & 0x3333333333333333U) + ((x >> 2) & 0x3333333333333333U);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fU;
+  return static_cast<int>((x * 0x0101010101010101U) >> 56);
+#endif
+}
+static_assert(count_bits(0) == 0 && count_bits(~std::uint64_t{0}) == 64 &&
+              count_bits(0x8000000000000001U) == 2 && count_bits(0x00f0f0f0f0f0f0f0U) == 28);
+
 // A side's blocks, a bit per block (Scotland's are blocks 0-27).
 inline constexpr std::uint64_t kScottishBlocks = (std::uint64_t{1} << kBlocksPerSide) - 1;
 inline std::uint64_t blocks_of(Side side) {
@@ -484,10 +499,10 @@ inline std::uint64_t blocks_in_areas(const Position& p, std::uint32_t areas, Sid
 }
 
 inline int count_in_area(const Position& p, AreaId area, Side side) {
-  return std::popcount(blocks_in(p, area, side));
+  return count_bits(blocks_in(p, area, side));
 }
 inline int count_in_area(const Position& p, AreaId area) {  // both sides
-  return std::popcount(p.blocks.at(area));
+  return count_bits(p.blocks.at(area));
 }
 inline bool any_in_area(const Position& p, AreaId area, Side side) {
   return blocks_in(p, area, side) != 0;

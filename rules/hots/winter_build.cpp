@@ -157,11 +157,32 @@ void build_legal(const State& s, Side side, ActionList& out) {
       out.push_back(with_block(ActionKind::AddStep, static_cast<BlockId>(std::countr_zero(bits))));
     }
     // 10.11.2: a draw needs room under the area's limit.
-    if (((draws >> a) & 1U) && std::popcount(here) < area_limit(a, Side::Scotland)) {
+    if (((draws >> a) & 1U) && count_bits(here) < area_limit(a, Side::Scotland)) {
       out.push_back(with_area(ActionKind::Draw, a));
     }
   }
   // 10.11.3, 10.12.3: points must be spent while they have a use.
+  if (out.empty()) out.push_back(simple(ActionKind::Done));
+}
+
+void build_legal_after_step(const State& s, const ActionList& before, BlockId b, ActionList& out) {
+  // Only b's area changed: a point less there and a step more on b. The other areas' points,
+  // gainers and blocks and the pool (which draws read) are as before, so are their actions.
+  const AreaId area = s.blocks.loc[b];
+  const bool area_spent = s.winter.rp[area] == 0;
+  const bool block_full = s.blocks.strength[b] >= step_caps()[b];
+  out.clear();
+  for (const Action& action : before) {
+    if (action.kind == ActionKind::AddStep) {
+      const BlockId c = action.a;
+      if (c == b ? area_spent || block_full : area_spent && s.blocks.loc[c] == area) continue;
+    } else if (action.kind == ActionKind::Draw) {
+      if (area_spent && action.a == area) continue;
+    } else {
+      continue;  // `done` (only in a list without builds) and the undo are listed below
+    }
+    out.push_back(action);
+  }
   if (out.empty()) out.push_back(simple(ActionKind::Done));
 }
 
