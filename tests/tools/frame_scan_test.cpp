@@ -50,6 +50,44 @@ TEST(FrameScan, AViewWithoutRefIsNotAnAnswerAndAnOutcomeEndsTheGame) {
   EXPECT_TRUE(scanned->finished);
 }
 
+// The client scans every frame into the same buffers: nothing of one frame may be left in the
+// next one's reading. The key is found from the end of the view, past many other keys and
+// values with underscores, and a view without legal_actions lists none.
+TEST(FrameScan, AFrameScannedIntoUsedBuffersKeepsNothingOfTheLastOne) {
+  const json actions =
+      json::array({{{"kind", "play_card"}, {"card", "her_ald"}}, {{"kind", "pass"}}});
+  const json view = {{"areas", json::array({{{"id", "sco_ross"}}, {{"id", "not_in_play"}}})},
+                     {"legal_actions", actions},
+                     {"log_size", 3},
+                     {"not_in_play", json::array({"eng_x", "sco_y"})},
+                     {"phase_text", "move_phase"},
+                     {"truce_against", nullptr}};
+  ScannedFrame scanned;
+  ASSERT_TRUE(scan_frame(
+      protocol::encode(protocol::ServerMessage{protocol::ViewMessage{8, view, 0, "r1", false}}),
+      scanned));
+  ASSERT_EQ(scanned.actions.size(), 2U);
+  EXPECT_EQ(json::parse(scanned.actions[0]), actions[0]);
+  EXPECT_EQ(json::parse(scanned.actions[1]), actions[1]);
+
+  const json without = {{"areas", json::array()}, {"log_size", 3}, {"phase_text", "a_b"}};
+  ASSERT_TRUE(scan_frame(
+      protocol::encode(protocol::ServerMessage{protocol::ViewMessage{9, without, 0, {}, true}}),
+      scanned));
+  EXPECT_EQ(scanned.seq, 9);
+  EXPECT_FALSE(scanned.ref);
+  EXPECT_TRUE(scanned.stale);
+  EXPECT_TRUE(scanned.actions.empty());
+
+  ASSERT_TRUE(scan_frame(protocol::encode(protocol::ServerMessage{protocol::ErrorMessage{
+                             protocol::ErrorCode::GameOver, "x", std::nullopt}}),
+                         scanned));
+  EXPECT_EQ(scanned.type, "error");
+  EXPECT_FALSE(scanned.seq);
+  EXPECT_FALSE(scanned.stale);
+  EXPECT_FALSE(scan_frame("[]", scanned));
+}
+
 TEST(FrameScan, ReadsAnErrorsCodeAndRef) {
   const auto scanned = scan_frame(protocol::encode(protocol::ServerMessage{
       protocol::ErrorMessage{protocol::ErrorCode::IllegalAction, "no \"ref\":\"x\"", "r9"}}));

@@ -200,7 +200,7 @@ class Socket : public std::enable_shared_from_this<Socket> {
 struct SeatState {
   std::shared_ptr<Socket> socket;
   std::int64_t seq = -1;
-  std::vector<std::string> actions;
+  ActionList actions;
   std::int64_t views = 0;  // view frames received
   // The other seat's action was accepted and this seat's view has not arrived since: its new
   // view may be on its way (the server publishes to both seats at once, on two connections).
@@ -295,15 +295,17 @@ class Loop {
     if (g->retired) return;
     // The answer's latency ends when it has arrived, before this client reads it.
     const auto arrived = Clock::now();
-    const auto scanned = scan_frame(frame);
-    if (!scanned) {
+    // Scanned into buffers kept from frame to frame: the seat's new list of actions is swapped
+    // in, and its old one's buffers serve the next frame.
+    ScannedFrame* const scanned = &scratch_;
+    if (!scan_frame(frame, *scanned)) {
       ++result_.errors["unreadable frame"];
       return;
     }
     if (scanned->type == "view") {
       auto& seat = g->seats[s];
       if (scanned->seq) seat.seq = *scanned->seq;
-      seat.actions = std::move(scanned->actions);
+      std::swap(seat.actions, scanned->actions);
       ++seat.views;
       if (seat.maybe_stale && g->waiting) {  // the view waited for came: no more grace
         ++g->grace_armed;
@@ -370,7 +372,7 @@ class Loop {
     if (n == 0) return;  // the seat to act has not got its new view yet
     const int s = candidates[std::uniform_int_distribution<int>(0, n - 1)(rng_)];
     auto& seat = g->seats[s];
-    const auto& action =
+    const std::string_view action =
         seat.actions[std::uniform_int_distribution<std::size_t>(0, seat.actions.size() - 1)(rng_)];
     g->ref = "r" + std::to_string(++g->refs);
     g->in_flight = true;
@@ -379,8 +381,10 @@ class Loop {
     g->other_owed = g->seats[1 - s].maybe_stale || g->seats[1 - s].views == 0;
     g->sent_in_window = measuring_;
     g->sent = Clock::now();
-    seat.socket->send(R"({"v":1,"type":"action","seq":)" + std::to_string(seat.seq) +
-                      R"(,"ref":")" + g->ref + R"(","action":)" + action + "}");
+    std::string message = R"({"v":1,"type":"action","seq":)" + std::to_string(seat.seq) +
+                          R"(,"ref":")" + g->ref + R"(","action":)";
+    message.append(action).append("}");
+    seat.socket->send(std::move(message));
   }
 
   // A seat whose view may be on its way acts on the view it has if none came in kViewGrace.
@@ -466,6 +470,7 @@ class Loop {
   Accounts accounts_;
   std::vector<std::shared_ptr<GameState>> games_;
   LoadResult result_;
+  ScannedFrame scratch_;
   int warming_ = 0;
   bool measuring_ = false;
   bool done_ = false;
