@@ -58,7 +58,7 @@ class DbWorker {
   // --sync normal, whose COMMIT does not wait for the disk, and only while `source` (the
   // game) is the only one posting: when another source posted within kConcurrentWindow, the
   // task is queued, to share a group commit with the others (at 100 busy games a COMMIT per
-  // action cost a sixth more CPU per action than groups: bench/RESULTS.md, session 6).
+  // action cost ~15% more server CPU per action than groups: bench/RESULTS.md, session 6).
   void post_or_run(std::int64_t source, Task task, Done done);
   static constexpr std::chrono::microseconds kConcurrentWindow{1000};
 

@@ -141,11 +141,11 @@ class GameModule {
   virtual SetupResult from_json(const nlohmann::json& state) const = 0;
   // Reads what Game::write_snapshot wrote (by default, JSON text) for a game of `rules_version`.
   virtual SetupResult from_snapshot(std::string_view rules_version, std::string_view bytes) const {
-    const auto state = nlohmann::json::parse(bytes, nullptr, false);
-    if (state.is_discarded()) return {nullptr, "a snapshot that is not JSON"};
     if (rules_version != this->rules_version()) {
       return {nullptr, "rules version '" + std::string(rules_version) + "' is not played here"};
     }
+    const auto state = nlohmann::json::parse(bytes, nullptr, false);
+    if (state.is_discarded()) return {nullptr, "a snapshot that is not JSON"};
     return from_json(state);
   }
 };
