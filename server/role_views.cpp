@@ -133,10 +133,6 @@ std::optional<std::int64_t> stored_for(const storage::StoredVersions& v, Role ro
   return role == Role::Scotland ? v.scotland : role == Role::England ? v.england : v.observer;
 }
 
-std::int64_t version_for(const storage::ViewVersions& v, Role role) {
-  return role == Role::Scotland ? v.scotland : role == Role::England ? v.england : v.observer;
-}
-
 }  // namespace
 
 VersionReplay::VersionReplay(std::vector<storage::StoredVersions> stored)
@@ -172,7 +168,7 @@ storage::ViewVersions VersionReplay::versions(const core::Game& last) const {
     if (at > unversioned_) {
       number = *stored_for(stored_[at - 1], role);
     } else if (counter_) {
-      number = version_for(counter_->versions(), role);
+      number = *stored_for(counter_->versions(), role);  // all three counted
     }
     if (at < stored_.size() && whole_view(last, role) != written_[i]) ++number;
   }

@@ -85,17 +85,12 @@ SeatRow read_seat(const Statement& row) {
           .joined_at = row.column_int64(3)};
 }
 
-std::optional<std::int64_t> optional_int64(const Statement& row, int column) {
-  if (row.is_null(column)) return std::nullopt;
-  return row.column_int64(column);
-}
-
 // Columns v_scotland, v_england, v_observer from `first` on.
 StoredVersions read_versions(const Statement& row, int first) {
   StoredVersions v;
-  v.scotland = optional_int64(row, first);
-  v.england = optional_int64(row, first + 1);
-  v.observer = optional_int64(row, first + 2);
+  v.scotland = row.column_optional_int64(first);
+  v.england = row.column_optional_int64(first + 1);
+  v.observer = row.column_optional_int64(first + 2);
   return v;
 }
 
