@@ -7,6 +7,8 @@ namespace blockfog::server {
 
 DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync)
     : store_(std::make_unique<storage::Store>(path, now_ms(), sync)),
+      checkpointer_(std::make_unique<storage::BackgroundCheckpointer>(
+          store_->database(), storage::BackgroundCheckpointer::Limits{}, sync)),
       run_inline_(sync == storage::Sync::Normal),
       thread_([this] { run(); }) {}
 
@@ -71,6 +73,7 @@ void DbWorker::stop() {
   }
   wake_.notify_one();
   if (thread_.joinable()) thread_.join();
+  checkpointer_.reset();  // after the last commit: it hands checkpoints back to the writer
 }
 
 bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>& group) {

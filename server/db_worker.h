@@ -12,7 +12,8 @@
 // before it is durable: a task's `done` runs after the COMMIT that holds its writes.
 // post_or_run() lends the idle connection to the caller's thread for one task (--sync normal
 // only, and only while one game at a time is acting); `busy_` keeps the connection to one
-// thread at a time.
+// thread at a time. WAL checkpoints run on a thread of their own (BackgroundCheckpointer), so
+// a commit never waits for one.
 
 #include <chrono>
 #include <condition_variable>
@@ -29,6 +30,7 @@
 
 #include <sqlite3.h>
 
+#include "storage/checkpointer.h"
 #include "storage/store.h"
 
 namespace blockfog::server {
@@ -128,6 +130,8 @@ class DbWorker {
   void run_group(std::vector<Entry>& group);
 
   std::unique_ptr<storage::Store> store_;
+  // The WAL's checkpoints, off the storage thread; stopped before the connection closes.
+  std::unique_ptr<storage::BackgroundCheckpointer> checkpointer_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Entry> tasks_;

@@ -76,11 +76,7 @@ void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout, 
   // keeps the file consistent and survives a crash of the process, but power loss could take
   // back the last commits; the operator chooses (docs/storage.md).
   exec(sync == Sync::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
-  // A checkpoint every 8,000 WAL pages (~32 MiB) instead of SQLite's 1,000: each busy game's
-  // part of the log is rewritten by nearly every group commit, and a checkpoint copies each page
-  // once however often it changed since the last one. At 100 busy games that took the server's
-  // CPU per action from ~97 to ~90 us (bench/RESULTS.md, session 6).
-  exec("PRAGMA wal_autocheckpoint = 8000");
+  sqlite3_wal_autocheckpoint(db_, kAutocheckpointPages);
 }
 
 std::string Database::pragma_text(std::string_view pragma) {

@@ -73,6 +73,13 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
+  // The WAL size, in pages, at which a commit checkpoints (SQLite's default is 1,000): each
+  // busy game's part of the log is rewritten by nearly every group commit, and a checkpoint
+  // copies each page once however often it changed since the last one. At 100 busy games that
+  // took the server's CPU per action from ~97 to ~90 us (bench/RESULTS.md, session 6). The
+  // server checkpoints from a thread of its own (BackgroundCheckpointer) at the same size.
+  static constexpr int kAutocheckpointPages = 8000;
+
   // Runs one or more SQL statements that bind no parameters and return no rows of interest.
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);

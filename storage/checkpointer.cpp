@@ -1,0 +1,83 @@
+#include "storage/checkpointer.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+
+namespace blockfog::storage {
+
+BackgroundCheckpointer::BackgroundCheckpointer(Database& writer, Limits limits, Sync sync)
+    : writer_(writer),
+      limits_(limits),
+      own_(writer.path(), OpenMode::ReadWrite, std::chrono::seconds(5), sync),
+      thread_([this] { run(); }) {
+  // Replaces the writer's automatic checkpoints (sqlite3_wal_autocheckpoint is itself a WAL
+  // hook, so setting ours ends it).
+  sqlite3_wal_hook(writer_.handle(), &BackgroundCheckpointer::on_commit, this);
+}
+
+BackgroundCheckpointer::~BackgroundCheckpointer() {
+  sqlite3_wal_autocheckpoint(writer_.handle(), Database::kAutocheckpointPages);
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+std::uint64_t BackgroundCheckpointer::passes() const {
+  std::lock_guard lock(mutex_);
+  return passes_;
+}
+
+bool BackgroundCheckpointer::idle() const {
+  std::lock_guard lock(mutex_);
+  return !requested_ && !running_;
+}
+
+int BackgroundCheckpointer::on_commit(void* self, sqlite3* db, const char* schema, int wal_pages) {
+  auto& checkpointer = *static_cast<BackgroundCheckpointer*>(self);
+  if (wal_pages >= checkpointer.limits_.writer_pages) {
+    // What SQLite's own hook does; PASSIVE, so it cannot wait for the other connection.
+    sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  }
+  if (wal_pages >= checkpointer.limits_.start_pages) {
+    {
+      std::lock_guard lock(checkpointer.mutex_);
+      checkpointer.requested_ = true;
+    }
+    checkpointer.wake_.notify_one();
+  }
+  return SQLITE_OK;
+}
+
+void BackgroundCheckpointer::run() {
+  // Passes after the first copy only what the writer appended during the one before, so a few
+  // suffice to catch up; the next commit past start_pages asks again anyway.
+  constexpr int kPasses = 4;
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [this] { return requested_ || stopping_; });
+    if (stopping_) return;
+    requested_ = false;
+    running_ = true;
+    lock.unlock();
+    int passes = 0;
+    for (bool complete = false; passes < kPasses && !complete; ++passes) {
+      int wal_frames = -1;
+      int copied = -1;
+      const int rc = sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                               &wal_frames, &copied);
+      // SQLITE_BUSY: another checkpoint (the writer's, past writer_pages) is running.
+      if (rc != SQLITE_OK) break;
+      // All the WAL held when the pass began; the writer may have appended since.
+      complete = copied == wal_frames;
+    }
+    lock.lock();
+    running_ = false;
+    passes_ += static_cast<std::uint64_t>(passes);
+  }
+}
+
+}  // namespace blockfog::storage

@@ -1,0 +1,133 @@
+#include "storage/checkpointer.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "tests/storage/temp_dir.h"
+
+namespace blockfog::storage {
+namespace {
+
+constexpr int kPageBytes = 4096;
+constexpr int kFrameBytes = kPageBytes + 24;  // a WAL frame: its header and one page
+constexpr int kNever = 1 << 30;
+
+Database open_writer(const std::filesystem::path& path) {
+  Database db(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), Sync::Normal);
+  db.exec("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
+  return db;
+}
+
+// `bursts` of `per_burst` commits, each a row of about a page, with a short pause after each
+// burst (a server's writer has them between group commits): >= bursts * per_burst frames.
+void commit_rows(Database& db, int bursts, int per_burst) {
+  for (int burst = 0; burst < bursts; ++burst) {
+    for (int i = 0; i < per_burst; ++i) {
+      db.cached("INSERT INTO rows (data) VALUES (zeroblob(3000))")->run();  // and reset
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+std::int64_t wal_frames(const std::filesystem::path& db_path) {
+  return static_cast<std::int64_t>(std::filesystem::file_size(db_path.string() + "-wal")) /
+         kFrameBytes;
+}
+
+// How often the WAL was started again from its beginning: its header's checkpoint sequence
+// number (https://sqlite.org/fileformat.html#wal_file_format), big-endian at byte 12.
+std::uint32_t wal_restarts(const std::filesystem::path& db_path) {
+  std::ifstream wal(db_path.string() + "-wal", std::ios::binary);
+  std::array<unsigned char, 16> header{};
+  wal.read(reinterpret_cast<char*>(header.data()), header.size());
+  return std::uint32_t{header[12]} << 24 | std::uint32_t{header[13]} << 16 |
+         std::uint32_t{header[14]} << 8 | std::uint32_t{header[15]};
+}
+
+std::int64_t count_rows(const std::filesystem::path& path) {
+  Database reader(path, OpenMode::ReadOnly);
+  Statement count = reader.prepare("SELECT count(*) FROM rows");
+  count.step();
+  return count.column_int64(0);
+}
+
+// Waits (at most 10 s) until `checkpointer` is idle.
+bool wait_until_idle(const BackgroundCheckpointer& checkpointer) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!checkpointer.idle()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+TEST(BackgroundCheckpointer, CheckpointsSoThatTheWriterReusesTheWal) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  Database writer = open_writer(path);
+  {
+    // The writer never checkpoints itself here: only the thread can.
+    BackgroundCheckpointer checkpointer(writer, {.start_pages = 64, .writer_pages = kNever},
+                                        Sync::Normal);
+    constexpr int kBursts = 20;
+    for (int burst = 0; burst < kBursts; ++burst) {
+      commit_rows(writer, 1, 200);  // 200+ frames: past start_pages, so the thread is woken
+      ASSERT_TRUE(wait_until_idle(checkpointer));
+    }
+    EXPECT_GE(checkpointer.passes(), static_cast<std::uint64_t>(kBursts));
+    // After each burst either the WAL was checkpointed whole (the writer is idle) and the
+    // next burst starts it again, or it had started again within the burst. How far it grew
+    // meanwhile is not asserted: that depends on how soon the thread was scheduled.
+    EXPECT_GE(wal_restarts(path), static_cast<std::uint32_t>(kBursts - 1));
+  }
+  EXPECT_EQ(count_rows(path), 4000);
+}
+
+TEST(BackgroundCheckpointer, TheWriterCheckpointsPastItsLimitWhenTheThreadIsNotAsked) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  Database writer = open_writer(path);
+  {
+    BackgroundCheckpointer checkpointer(writer, {.start_pages = kNever, .writer_pages = 100},
+                                        Sync::Normal);
+    commit_rows(writer, 30, 100);
+    EXPECT_EQ(checkpointer.passes(), 0u);
+    EXPECT_LT(wal_frames(path), 1000);
+  }
+  EXPECT_EQ(count_rows(path), 3000);
+}
+
+TEST(BackgroundCheckpointer, WithoutEitherTheWalGrows) {
+  // The control for the two tests above: with both limits out of reach, nothing checkpoints.
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  Database writer = open_writer(path);
+  BackgroundCheckpointer checkpointer(writer, {.start_pages = kNever, .writer_pages = kNever},
+                                      Sync::Normal);
+  commit_rows(writer, 30, 100);
+  EXPECT_GE(wal_frames(path), 3000);
+  EXPECT_EQ(wal_restarts(path), 0u);
+}
+
+TEST(BackgroundCheckpointer, GivesTheWriterItsOwnCheckpointsBack) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  Database writer = open_writer(path);
+  {
+    BackgroundCheckpointer checkpointer(writer, {.start_pages = kNever, .writer_pages = kNever},
+                                        Sync::Normal);
+  }
+  // SQLite's own rule again: a checkpoint at kAutocheckpointPages, and the WAL reused after it.
+  commit_rows(writer, 3, Database::kAutocheckpointPages);
+  EXPECT_LT(wal_frames(path), 2 * Database::kAutocheckpointPages);
+}
+
+}  // namespace
+}  // namespace blockfog::storage
