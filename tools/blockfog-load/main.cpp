@@ -3,10 +3,13 @@
 // per game, the acting seat picks uniformly among its legal actions and sends the next action
 // as soon as the answer to the last one arrives; finished games are replaced by new ones.
 // Reports accepted actions per second, the latency from send to the sender's answer, errors,
-// and the server's CPU time and memory. With --idle N it holds N idle connections instead.
+// the server's CPU time and memory, and its own CPU time. With --idle N it holds N idle connections
+// instead.
 //
 // The server must allow the load: a WebSocket message rate and connections per address above
 // its defaults (see bench/load.sh).
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -41,16 +44,21 @@ constexpr const char* kUsage =
     "  --server-pid PID     the server process, for its CPU time and memory\n"
     "Prints a human summary, then one JSON line.\n";
 
-// Samples the server when the measured window opens and closes.
+// Samples the server, and this load client, when the measured window opens and closes: the
+// two share the machine's cores, so what the client costs per action bounds the rate too.
 struct Sampler : blockfog::load::WindowHooks {
   pid_t pid = 0;
   std::optional<ProcessSample> before;
   std::optional<ProcessSample> after;
+  std::optional<ProcessSample> client_before;
+  std::optional<ProcessSample> client_after;
   void window_started() override {
     if (pid > 0) before = blockfog::load::sample_process(pid);
+    client_before = blockfog::load::sample_process(getpid());
   }
   void window_ended() override {
     if (pid > 0) after = blockfog::load::sample_process(pid);
+    client_after = blockfog::load::sample_process(getpid());
   }
 };
 
@@ -162,6 +170,13 @@ int main(int argc, char** argv) {
                         {"peak_rss_mib", sampler.after->peak_rss_mib}};
     std::printf("server: %.2f CPU seconds (%.2f cores busy), RSS %.1f MiB (peak %.1f MiB)\n", cpu,
                 window > 0 ? cpu / window : 0, sampler.after->rss_mib, sampler.after->peak_rss_mib);
+  }
+  if (sampler.client_before && sampler.client_after && options.idle == 0) {
+    const double cpu = sampler.client_after->cpu_seconds - sampler.client_before->cpu_seconds;
+    report["client"] = {{"cpu_seconds", cpu},
+                        {"cpu_cores_busy", result.seconds > 0 ? cpu / result.seconds : 0}};
+    std::printf("load client: %.2f CPU seconds (%.2f cores busy)\n", cpu,
+                result.seconds > 0 ? cpu / result.seconds : 0);
   }
   for (const auto& [code, n] : result.errors) {
     std::printf("  error %s: %lld\n", code.c_str(), static_cast<long long>(n));
