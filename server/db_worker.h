@@ -42,6 +42,7 @@ class DbWorker {
   // what it wrote was rolled back with its group (an I/O error or a full disk at COMMIT).
   using Done = std::function<void(bool committed)>;
   static constexpr std::size_t kMaxGroup = 256;
+  static constexpr int kWriterCacheKiB = 64 * 1024;  // the writing connection's page cache
 
   // Opens (creating and migrating) the database on the calling thread, so that a bad path or
   // a too-new schema fails at start; then hands the connection to the worker thread.
@@ -123,6 +124,9 @@ class DbWorker {
     Task task;
   };
 
+  // The server's writing connection, with a page cache for many busy games.
+  static std::unique_ptr<storage::Store> open_store(const std::filesystem::path& path,
+                                                    storage::Sync sync);
   void run();
   // Fills `group` with the periodic tasks due and the queued ones (up to kMaxGroup), waiting
   // for one; false when the thread is to end. Holds `lock`.

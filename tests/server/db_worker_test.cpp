@@ -227,5 +227,17 @@ TEST(DbWorker, APeriodicTaskDueWhileTheCallerHoldsTheConnectionRunsRightAfter) {
   EXPECT_GT(runs.load(), before) << "the periodic task stayed blocked behind the caller";
 }
 
+TEST(DbWorker, TheWritingConnectionKeepsAPageCacheForManyGames) {
+  testing::TempDir dir;
+  DbWorker worker(dir.path() / "cache.db", storage::Sync::Normal);
+  const auto kib = worker.call([](storage::Store& store) {
+    auto statement = store.database().prepare("PRAGMA cache_size");
+    statement.step();
+    return -statement.column_int64(0);  // negative: KiB rather than pages
+  });
+  EXPECT_EQ(kib, DbWorker::kWriterCacheKiB);
+  EXPECT_GE(kib, 32 * 1024);
+}
+
 }  // namespace
 }  // namespace blockfog::server
