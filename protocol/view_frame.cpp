@@ -6,11 +6,11 @@
 
 namespace blockfog::protocol {
 
-std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64_t log_from,
-                        const std::optional<std::string>& ref, bool stale) {
+std::string encode_view_head(std::int64_t seq, std::int64_t log_from,
+                             const std::optional<std::string>& ref, bool stale) {
   // nlohmann writes object keys sorted: log_from, ref, seq, stale, type, v, view.
   std::string out;
-  out.reserve(view_json.size() + 96);
+  out.reserve(96);
   out += R"({"log_from":)";
   out += std::to_string(log_from);
   if (ref) {
@@ -24,8 +24,15 @@ std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64
   out += R"(,"type":"view","v":)";
   out += std::to_string(kVersion);
   out += R"(,"view":)";
+  return out;
+}
+
+std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64_t log_from,
+                        const std::optional<std::string>& ref, bool stale) {
+  std::string out = encode_view_head(seq, log_from, ref, stale);
+  out.reserve(out.size() + view_json.size() + kViewFrameTail.size());
   out += view_json;
-  out += '}';
+  out += kViewFrameTail;
   return out;
 }
 

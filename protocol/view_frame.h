@@ -13,6 +13,12 @@
 namespace blockfog::protocol {
 
 // `view_json` must be one JSON object, compact, as nlohmann's dump() writes it.
+// The frame is encode_view_head(...) + view_json + kViewFrameTail: the server sends a role's
+// view text to each of that role's connections as the middle part of one gather write, so the
+// view is never copied into a frame of its own.
+std::string encode_view_head(std::int64_t seq, std::int64_t log_from,
+                             const std::optional<std::string>& ref, bool stale);
+inline constexpr std::string_view kViewFrameTail = "}";
 std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64_t log_from,
                         const std::optional<std::string>& ref, bool stale);
 

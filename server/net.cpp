@@ -11,6 +11,7 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
+#include <array>
 #include <atomic>
 #include <deque>
 #include <fstream>
@@ -22,6 +23,7 @@
 
 #include "protocol/http.h"
 #include "protocol/messages.h"
+#include "protocol/view_frame.h"
 #include "server/api.h"
 #include "server/db_worker.h"
 #include "server/forwarded.h"
@@ -185,18 +187,12 @@ class WsSession : public RoomClient,
   }
 
   void send(std::shared_ptr<const std::string> frame) override {
-    net::post(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)] {
-      if (self->closing_ || self->closed_) return;
-      if (self->queue_.size() >= kMaxQueuedFrames) {
-        // A write is in flight, so no close handshake now: drop the connection.
-        log_warn("dropping a WebSocket that does not keep up");
-        self->closing_ = true;
-        beast::get_lowest_layer(self->ws_).close();
-        return;
-      }
-      self->queue_.push_back(frame);
-      if (self->queue_.size() == 1) self->write_next();
-    });
+    enqueue(Outgoing{std::move(frame), nullptr});
+  }
+
+  void send_view(std::shared_ptr<const std::string> head,
+                 std::shared_ptr<const std::string> view) override {
+    enqueue(Outgoing{std::move(head), std::move(view)});
   }
 
   void close() override {
@@ -214,14 +210,36 @@ class WsSession : public RoomClient,
         return;
       }
       if (self->closing_ || self->closed_) return;
-      self->queue_.push_back(std::make_shared<const std::string>(
-          protocol::encode(protocol::ServerMessage{protocol::RestartingMessage{}})));
+      self->queue_.push_back(Outgoing{std::make_shared<const std::string>(protocol::encode(
+                                          protocol::ServerMessage{protocol::RestartingMessage{}})),
+                                      nullptr});
       self->closing_ = true;
       if (self->queue_.size() == 1) self->write_next();
     });
   }
 
  private:
+  // One message: `text`, or a view frame in parts (its head, the view, then the frame's tail).
+  struct Outgoing {
+    std::shared_ptr<const std::string> text;
+    std::shared_ptr<const std::string> view;
+  };
+
+  void enqueue(Outgoing frame) {
+    net::post(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)] {
+      if (self->closing_ || self->closed_) return;
+      if (self->queue_.size() >= kMaxQueuedFrames) {
+        // A write is in flight, so no close handshake now: drop the connection.
+        log_warn("dropping a WebSocket that does not keep up");
+        self->closing_ = true;
+        beast::get_lowest_layer(self->ws_).close();
+        return;
+      }
+      self->queue_.push_back(frame);
+      if (self->queue_.size() == 1) self->write_next();
+    });
+  }
+
   void on_accept(beast::error_code ec) {
     if (ec) return finish();
     accepted_ = true;
@@ -275,7 +293,14 @@ class WsSession : public RoomClient,
   }
 
   void write_next() {
-    ws_.async_write(net::buffer(*queue_.front()),
+    // One gather write (one send call with the frame header) whatever the parts; the queue
+    // keeps them alive until on_write.
+    const Outgoing& next = queue_.front();
+    const std::array<net::const_buffer, 3> parts{
+        net::buffer(*next.text), next.view ? net::buffer(*next.view) : net::const_buffer(),
+        next.view ? net::buffer(protocol::kViewFrameTail.data(), protocol::kViewFrameTail.size())
+                  : net::const_buffer()};
+    ws_.async_write(parts,
                     beast::bind_front_handler(&WsSession::on_write, this->shared_from_this()));
   }
 
@@ -314,7 +339,7 @@ class WsSession : public RoomClient,
   std::unique_ptr<ConnectionLimiter::Slot> slot_;
   RateLimiter limiter_;
   beast::flat_buffer buffer_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  std::deque<Outgoing> queue_;
   int refused_in_a_row_ = 0;
   bool accepted_ = false;
   bool closing_ = false;

@@ -448,29 +448,31 @@ void Room::send_welcome(const Member& member) {
   member.client->send(frame(welcome));
 }
 
-// Each changed role's frame is made once and shared by that role's connections. Every
+// Each changed role's frame is made once and shared by that role's connections (its view text
+// with the head of the frame, sent in parts: no copy of the view per frame). Every
 // connection of a role holds that role's previous version (it got each change, or a whole view
 // on joining), so the same new lines suit them all.
 void Room::publish_views(const ViewChange& change, const RoomClient* actor,
                          const std::optional<std::string>& ref) {
-  std::array<std::shared_ptr<const std::string>, kViewRoles> frames;
+  std::array<std::shared_ptr<const std::string>, kViewRoles> heads;
   const auto publish = [&](const RoomClient* key, const Member& member) {
     const auto i = RoleViews::index(member.role);
     if (!change.increments[i]) {
       if (key == actor) answer_with_view(key, ref, false);
       return;
     }
-    const auto view_frame = [&](const std::optional<std::string>& answers) {
-      return std::make_shared<const std::string>(protocol::encode_view(
-          change.next[i].version, *change.increments[i], change.log_from[i], answers, false));
+    const auto head = [&](const std::optional<std::string>& answers) {
+      return std::make_shared<const std::string>(
+          protocol::encode_view_head(change.next[i].version, change.log_from[i], answers, false));
     };
     if (key == actor && ref) {
-      member.client->send(view_frame(ref));  // the sender's own copy names its action
+      // The sender's own copy names its action.
+      member.client->send_view(head(ref), change.increments[i]);
       return;
     }
-    auto& f = frames[i];
-    if (!f) f = view_frame(std::nullopt);
-    member.client->send(f);
+    auto& h = heads[i];
+    if (!h) h = head(std::nullopt);
+    member.client->send_view(h, change.increments[i]);
   };
   // The actor first: it waits on this answer to go on, and a send can wake the reader at the
   // other end and give it this thread's CPU before the later sends go out.

@@ -37,6 +37,11 @@ class RoomClient {
  public:
   virtual ~RoomClient() = default;
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
+  // A view frame in parts, written as one message: `head` (protocol::encode_view_head), the
+  // role's view text (shared by all that role's connections, never copied into a frame of its
+  // own), then protocol::kViewFrameTail.
+  virtual void send_view(std::shared_ptr<const std::string> head,
+                         std::shared_ptr<const std::string> view) = 0;
   // Closes the connection once the frames queued so far are written.
   virtual void close() = 0;
 };

@@ -16,6 +16,9 @@ void expect_same_frame(std::int64_t seq, const json& view, std::int64_t log_from
                        std::optional<std::string> ref, bool stale) {
   const std::string text = encode_view(seq, view.dump(), log_from, ref, stale);
   EXPECT_EQ(text, encode(ServerMessage{ViewMessage{seq, view, log_from, ref, stale}}));
+  // The server's gather write sends the same bytes in three parts.
+  EXPECT_EQ(encode_view_head(seq, log_from, ref, stale) + view.dump() + std::string(kViewFrameTail),
+            text);
   const auto decoded = decode_server(text);
   ASSERT_TRUE(std::holds_alternative<ServerMessage>(decoded)) << text;
   const auto* message = std::get_if<ViewMessage>(&std::get<ServerMessage>(decoded));

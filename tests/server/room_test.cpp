@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/view_frame.h"
 #include "rules/hots/module.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
@@ -77,6 +78,11 @@ class FakeClient : public RoomClient {
   void send(std::shared_ptr<const std::string> frame) override {
     std::lock_guard lock(mutex_);
     frames_.push_back(json::parse(*frame));
+  }
+  void send_view(std::shared_ptr<const std::string> head,
+                 std::shared_ptr<const std::string> view) override {
+    send(
+        std::make_shared<const std::string>(*head + *view + std::string(protocol::kViewFrameTail)));
   }
   void close() override {}
   std::vector<json> views() {
