@@ -146,6 +146,48 @@ void BM_ViewTextFullLog(benchmark::State& bench) {
 }
 BENCHMARK(BM_ViewTextFullLog);
 
+// The states of one random Braveheart game, in order: what a game's views are written from,
+// one action after another.
+const std::vector<hots::State>& consecutive_states() {
+  static const auto states = [] {
+    std::vector<hots::State> out;
+    const auto seed = core::sha256("bench-consecutive");
+    auto state = hots::setup(seed, 0, hots::Options{});
+    core::ChaCha20Stream chooser(seed, 1);
+    while (state.phase != hots::Phase::GameOver) {
+      const auto roles = hots::active_roles(state);
+      if (roles.empty()) break;
+      out.push_back(state);
+      const auto role = roles.front();
+      const auto legal = hots::legal_actions(state, role);
+      hots::apply_legal(state, role,
+                        legal[chooser.uniform(static_cast<std::uint32_t>(legal.size()))]);
+    }
+    return out;
+  }();
+  return states;
+}
+
+// Both sides' views after each action of a game, as the server writes them: with each
+// role's memo of area texts (arg 1) or without (arg 0). Per state: two views.
+void BM_ViewTextAfterEachAction(benchmark::State& bench) {
+  const auto& states = consecutive_states();
+  const bool memo = bench.range(0) != 0;
+  auto scotland = hots::new_view_memo();
+  auto england = hots::new_view_memo();
+  std::size_t i = 0;
+  std::string text;
+  for (auto _ : bench) {
+    const auto& state = states[i++ % states.size()];
+    const auto log = state.log.size();
+    benchmark::DoNotOptimize(hots::write_view(state, core::Role::Scotland, log, text, nullptr,
+                                              nullptr, memo ? scotland.get() : nullptr));
+    benchmark::DoNotOptimize(hots::write_view(state, core::Role::England, log, text, nullptr,
+                                              nullptr, memo ? england.get() : nullptr));
+  }
+}
+BENCHMARK(BM_ViewTextAfterEachAction)->Arg(0)->Arg(1);
+
 void BM_StateCopy(benchmark::State& bench) {
   const auto& samples = sample_states();
   std::size_t i = 0;

@@ -44,6 +44,12 @@ std::string_view after_lines(const RoleView& view) {
 
 }  // namespace
 
+core::ViewMemo* RoleViews::Memos::of(const core::Game& game, Role role) {
+  auto& memo = memos_[index(role)];
+  if (!memo) memo = game.new_view_memo();
+  return memo.get();
+}
+
 storage::ViewVersions ViewChange::versions() const { return versions_of(next); }
 
 storage::StoredVersions ViewChange::stored_versions() const {
@@ -82,8 +88,8 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     text->reserve(before.text->size() + kSlack);  // written in place, no regrowth
     // `next` is one action past `before`'s game, so before's log cursor still holds.
     after.cursor = before.cursor;
-    after.log_size =
-        next.write_view_from(role, before.log_size, *text, &after.lines, &after.cursor);
+    after.log_size = next.write_view_from(role, before.log_size, *text, &after.lines, &after.cursor,
+                                          memos_.of(next, role));
     after.text = std::move(text);
     after.version = before.version;
     if (before_lines(after) == before_lines(before) && after_lines(after) == after_lines(before)) {

@@ -86,7 +86,21 @@ class RoleViews {
   static std::size_t index(core::Role role) { return static_cast<std::size_t>(role); }
 
  private:
+  // Each role's core::ViewMemo: the engine's cache of the parts of that role's views (an
+  // action changes few areas). A cache only, so a copy of RoleViews starts without one.
+  class Memos {
+   public:
+    Memos() = default;
+    Memos(const Memos&) {}
+    Memos& operator=(const Memos&) { return *this; }
+    core::ViewMemo* of(const core::Game& game, core::Role role);
+
+   private:
+    std::array<std::unique_ptr<core::ViewMemo>, kViewRoles> memos_;
+  };
+
   std::array<RoleView, kViewRoles> views_;
+  mutable Memos memos_;  // change_to is const: it writes views, it does not change them
 };
 
 // The versions after replaying a whole log, for actions stored without them (before the

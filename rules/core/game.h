@@ -42,6 +42,16 @@ struct LogCursor {
   std::size_t visible = 0;
 };
 
+// Kept by a caller that writes views of one role again and again (the server keeps one per
+// role of a game): a module may keep there the text of parts of the views it wrote, keyed by
+// everything each part is written from, and reuse it where those inputs did not change. A
+// part's text is a function of its inputs alone, so one memo serves views of any state of any
+// game of its module, for the role it was made for. Opaque to the caller.
+class ViewMemo {
+ public:
+  virtual ~ViewMemo() = default;
+};
+
 // One game in progress, behind the module interface of DESIGN.md "The engine contract".
 // The server, the tools and the store speak to every game through this JSON boundary; each
 // game module keeps its own typed state behind it.
@@ -69,9 +79,11 @@ class Game {
   // are: what lies between the brackets of the view's "log" array. The server writes one per
   // role per action, and cuts the lines out to compare the rest with the role's last view.
   // `cursor`, when given, is read (if the module can use it) and set for the next view.
+  // `memo`, when given, is one new_view_memo() made for `role` (or null): the text is the same
+  // with or without it.
   virtual std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
-                                      TextSpan* lines = nullptr,
-                                      LogCursor* /*cursor*/ = nullptr) const {
+                                      TextSpan* lines = nullptr, LogCursor* /*cursor*/ = nullptr,
+                                      ViewMemo* /*memo*/ = nullptr) const {
     auto view = view_from(role, log_from);
     out = view.dump();
     if (lines) {
@@ -87,6 +99,8 @@ class Game {
     }
     return view.at("log_size").get<std::size_t>();
   }
+  // A memo for write_view_from, or null if the module keeps none.
+  virtual std::unique_ptr<ViewMemo> new_view_memo() const { return nullptr; }
   std::string view_text(Role role) const {
     std::string out;
     write_view(role, out);

@@ -41,9 +41,11 @@ class HotsGame final : public core::Game {
     hots::write_view(state_, role, 0, out);
   }
   std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
-                              core::TextSpan* lines, core::LogCursor* cursor) const override {
-    return hots::write_view(state_, role, log_from, out, lines, cursor);
+                              core::TextSpan* lines, core::LogCursor* cursor,
+                              core::ViewMemo* memo) const override {
+    return hots::write_view(state_, role, log_from, out, lines, cursor, memo);
   }
+  std::unique_ptr<core::ViewMemo> new_view_memo() const override { return hots::new_view_memo(); }
   core::Outcome outcome() const override { return hots::outcome(state_); }
   // RULES 2.3: five game turns a year, then the winter (10).
   std::int64_t turn_marker() const override {

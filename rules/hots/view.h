@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,8 +25,12 @@ nlohmann::json view(const State& s, core::Role role, std::size_t log_from = 0);
 // where the log lines are in `out` (between the brackets of "log"). `cursor`, when given, is
 // where the role's last view stopped counting log lines (core::LogCursor) and is set to where
 // this one stopped.
+// `memo`, when given, is one new_view_memo() for `role`: each area's text is kept there with
+// what it was written from, and reused while that is unchanged (an action changes few areas).
 std::size_t write_view(const State& s, core::Role role, std::size_t log_from, std::string& out,
-                       core::TextSpan* lines = nullptr, core::LogCursor* cursor = nullptr);
+                       core::TextSpan* lines = nullptr, core::LogCursor* cursor = nullptr,
+                       core::ViewMemo* memo = nullptr);
+std::unique_ptr<core::ViewMemo> new_view_memo();
 
 // The public name of the step being played (RULES 13.1.4), e.g. "England: winter".
 std::string phase_text(const State& s);

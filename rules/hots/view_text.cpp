@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -124,37 +127,106 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
   w.end_object();
 }
 
-void areas_view(JsonWriter& w, const Position& p, Role role) {
+void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const AreaBlocks& here) {
   const auto& data = game_data();
+  w.begin_object();
+  const auto& marker = p.battles[a];
+  if (marker.attacker != kNone) {
+    w.key("battle");
+    w.begin_object();
+    w.field("attacker", side_id(marker.attacker));
+    w.key("main_border");
+    if (marker.main_border == kNone) {
+      w.null();
+    } else {
+      w.string(data.borders[marker.main_border].id);
+    }
+    w.key("main_origin");
+    if (marker.main_origin == kNone) {
+      w.null();
+    } else {
+      w.string(data.areas[marker.main_origin].id);
+    }
+    w.end_object();
+  }
+  w.key("england");
+  area_side(w, p, role, Side::England, here.of(a, Side::England));
+  w.field("id", data.areas[a].id);
+  w.key("scotland");
+  area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
+  w.end_object();
+}
+
+// Everything area_object reads for one area, as bytes: the role, the battle marker, whether
+// it is the move phase (moved counts show only then), and each side's blocks in order with
+// every field of them that area_side reads. Equal keys give equal text.
+class AreaKey {
+ public:
+  AreaKey(const Position& p, Role role, AreaId a, const AreaBlocks& here) {
+    const auto& marker = p.battles[a];
+    push(static_cast<std::uint8_t>(role));
+    push(marker.attacker);
+    push(marker.main_border);
+    push(marker.main_origin);
+    push(p.phase == Phase::Move ? 1 : 0);
+    for (Side side : {Side::England, Side::Scotland}) {
+      const auto blocks = here.of(a, side);
+      push(static_cast<std::uint8_t>(blocks.size()));
+      for (const auto b : blocks) {
+        push(b);
+        push(p.blocks.strength[b]);
+        push(static_cast<std::uint8_t>(p.blocks.moved[b] | p.blocks.reserve[b] << 1 |
+                                       p.blocks.arrival_hidden[b] << 2));
+        push(p.blocks.entry[b]);
+      }
+    }
+  }
+  bool operator==(const AreaKey& other) const {
+    return size_ == other.size_ &&
+           std::equal(bytes_.begin(), bytes_.begin() + size_, other.bytes_.begin());
+  }
+
+ private:
+  void push(std::uint8_t byte) { bytes_[size_++] = byte; }
+  // Both sides' blocks can be in one area at most (a battle): 4 bytes per block.
+  std::array<std::uint8_t, 5 + 2 + 4 * kBlockCount> bytes_;
+  std::size_t size_ = 0;
+};
+
+// The last text of each area for one role (core::ViewMemo).
+struct AreaMemo final : core::ViewMemo {
+  struct Entry {
+    std::optional<AreaKey> key;
+    std::string text;
+  };
+  std::array<Entry, kAreaCount> areas;
+};
+
+void areas_view(JsonWriter& w, const Position& p, Role role, AreaMemo* memo) {
   const AreaBlocks here(p);
   w.begin_array();
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    w.begin_object();
-    const auto& marker = p.battles[a];
-    if (marker.attacker != kNone) {
-      w.key("battle");
-      w.begin_object();
-      w.field("attacker", side_id(marker.attacker));
-      w.key("main_border");
-      if (marker.main_border == kNone) {
-        w.null();
-      } else {
-        w.string(data.borders[marker.main_border].id);
-      }
-      w.key("main_origin");
-      if (marker.main_origin == kNone) {
-        w.null();
-      } else {
-        w.string(data.areas[marker.main_origin].id);
-      }
-      w.end_object();
+    if (!memo) {
+      area_object(w, p, role, a, here);
+      continue;
     }
-    w.key("england");
-    area_side(w, p, role, Side::England, here.of(a, Side::England));
-    w.field("id", data.areas[a].id);
-    w.key("scotland");
-    area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
-    w.end_object();
+    auto& entry = memo->areas[a];
+    AreaKey key(p, role, a, here);
+    if (entry.key != key) {
+      entry.text.clear();
+      JsonWriter area(entry.text);
+      area_object(area, p, role, a, here);
+      entry.key = key;
+    } else {
+#ifndef NDEBUG
+      // The key must hold all the text is written from: checked on every reuse in debug builds.
+      std::string fresh;
+      JsonWriter area(fresh);
+      area_object(area, p, role, a, here);
+      assert(fresh == entry.text);
+#endif
+    }
+    w.raw(entry.text);
   }
   w.end_array();
 }
@@ -407,15 +479,18 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
 
 }  // namespace
 
+std::unique_ptr<core::ViewMemo> new_view_memo() { return std::make_unique<AreaMemo>(); }
+
 std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out,
-                       core::TextSpan* lines, core::LogCursor* cursor) {
+                       core::TextSpan* lines, core::LogCursor* cursor, core::ViewMemo* memo) {
   const auto& data = game_data();
   out.clear();
   JsonWriter w(out);
   const auto result = outcome(s);
   w.begin_object();
   w.key("areas");
-  areas_view(w, s, role);
+  // A memo of another module's making (never the server's case) is not used.
+  areas_view(w, s, role, dynamic_cast<AreaMemo*>(memo));
   w.key("awaiting");
   w.begin_array();
   const auto awaited = awaited_sides(s);

@@ -2,6 +2,8 @@
 // every role, over complete random games of every scenario (RULES 13: both say the same, so the
 // fog-of-war tests of the DOM view hold for the text the server sends).
 
+#include <array>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -139,15 +141,25 @@ void expect_lines_at(const std::string& text, const core::TextSpan& lines, const
   EXPECT_EQ(text.substr(0, lines.begin) + text.substr(lines.end), without_lines);
 }
 
-void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage) {
+// Each role's memo of area texts, kept through a whole game as the server keeps it.
+using Memos = std::array<std::unique_ptr<core::ViewMemo>, 3>;
+
+void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage, Memos& memos) {
   std::string text;
   std::string without_lines;
+  std::string with_memo;
   for (Role role : {kScotland, kEngland, kObserver}) {
     core::TextSpan lines;
     const auto size = write_view(s, role, log_from, text, &lines);
     const auto dom = view(s, role, log_from);
     ASSERT_EQ(text, dom.dump()) << "role " << core::role_name(role) << ", phase "
                                 << phase_name(s.phase) << ", log from " << log_from;
+    // Area texts reused from earlier states must be what this state gives.
+    auto& memo = memos[static_cast<std::size_t>(role)];
+    if (!memo) memo = new_view_memo();
+    write_view(s, role, log_from, with_memo, nullptr, nullptr, memo.get());
+    ASSERT_EQ(with_memo, text) << "with the memo: role " << core::role_name(role) << ", phase "
+                               << phase_name(s.phase);
     EXPECT_EQ(size, dom.at("log_size").get<std::size_t>());
     write_view(s, role, SIZE_MAX, without_lines);
     expect_lines_at(text, lines, dom, without_lines);
@@ -164,10 +176,12 @@ TEST(ViewText, EqualsTheDomViewOverRandomGamesOfEveryScenario) {
   for (int n = 0; n < 3; ++n) {
     State s = setup(seed_of(n), *scenario_index(scenarios[n % 3]), Options{n % 2 == 1});
     std::mt19937 gen(static_cast<std::mt19937::result_type>(900 + n));
+    Memos memos;
     for (int step = 0; step < 20000; ++step) {
       // The whole log now and then (as the server asks), otherwise the last lines only.
-      expect_same_views(
-          s, step % 97 == 0 ? 0 : s.log.size() - std::min<std::size_t>(s.log.size(), 5), coverage);
+      expect_same_views(s,
+                        step % 97 == 0 ? 0 : s.log.size() - std::min<std::size_t>(s.log.size(), 5),
+                        coverage, memos);
       if (::testing::Test::HasFatalFailure()) return;
       const auto choice = random_legal_action(s, gen);
       if (!choice) break;
