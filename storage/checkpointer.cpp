@@ -38,13 +38,18 @@ bool BackgroundCheckpointer::idle() const {
 
 int BackgroundCheckpointer::on_commit(void* self, sqlite3* db, const char* schema, int wal_pages) {
   auto& checkpointer = *static_cast<BackgroundCheckpointer*>(self);
-  if (wal_pages >= checkpointer.limits_.writer_pages) {
-    // What SQLite's own hook does; PASSIVE, so it cannot wait for the other connection.
+  if (wal_pages >= checkpointer.limits_.writer_pages ||
+      checkpointer.bulk_copied_.exchange(false, std::memory_order_acq_rel)) {
+    // The rest after the thread's pass (what this connection appended meanwhile: a few
+    // frames), or everything past writer_pages as SQLite's own hook would. Between
+    // transactions, so that the next one finds the WAL copied whole and starts it again.
     sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    return SQLITE_OK;
   }
   if (wal_pages >= checkpointer.limits_.start_pages) {
     {
       std::lock_guard lock(checkpointer.mutex_);
+      if (checkpointer.running_) return SQLITE_OK;  // its pass will be followed by the rest
       checkpointer.requested_ = true;
     }
     checkpointer.wake_.notify_one();
@@ -53,9 +58,6 @@ int BackgroundCheckpointer::on_commit(void* self, sqlite3* db, const char* schem
 }
 
 void BackgroundCheckpointer::run() {
-  // Passes after the first copy only what the writer appended during the one before, so a few
-  // suffice to catch up; the next commit past start_pages asks again anyway.
-  constexpr int kPasses = 4;
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return requested_ || stopping_; });
@@ -63,20 +65,14 @@ void BackgroundCheckpointer::run() {
     requested_ = false;
     running_ = true;
     lock.unlock();
-    int passes = 0;
-    for (bool complete = false; passes < kPasses && !complete; ++passes) {
-      int wal_frames = -1;
-      int copied = -1;
-      const int rc = sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE,
-                                               &wal_frames, &copied);
-      // SQLITE_BUSY: another checkpoint (the writer's, past writer_pages) is running.
-      if (rc != SQLITE_OK) break;
-      // All the WAL held when the pass began; the writer may have appended since.
-      complete = copied == wal_frames;
-    }
+    // SQLITE_BUSY: another checkpoint (the writer's) is running; the next commit asks again.
+    const int rc = sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                             nullptr, nullptr);
+    if (rc == SQLITE_OK) bulk_copied_.store(true, std::memory_order_release);
     lock.lock();
     running_ = false;
-    passes_ += static_cast<std::uint64_t>(passes);
+    requested_ = false;  // asked while the pass ran: the writer copies the rest
+    ++passes_;
   }
 }
 

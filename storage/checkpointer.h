@@ -11,12 +11,16 @@
 // signals, and a second connection on the same file runs PASSIVE checkpoints, which never
 // block the writer and are never blocked by it (https://sqlite.org/wal.html#ckpt).
 //
-// The WAL restarts from its beginning at the first write after a checkpoint that copied all of
-// it; a pass that could not (the writer appended meanwhile) is followed by another at once,
-// each shorter than the last. Should the WAL still reach `writer_pages` (the thread cannot
-// keep up, or a reader holds an old snapshot), the writer checkpoints at its commits as
-// SQLite would have, so the file stays bounded.
+// The WAL starts again from its beginning at the first transaction after a checkpoint that
+// copied all of it. The writer rarely leaves such a moment to the other connection (its next
+// group commit has usually begun before a pass ends), and every further pass would copy the
+// busiest pages again and fsync both files once more. So the thread copies the bulk, and the
+// writer, at its next commit, copies what it appended meanwhile (a few hundred frames at most,
+// without waiting for anyone) and then starts the WAL again. Should the WAL still reach
+// `writer_pages` (the thread cannot keep up, or a reader holds an old snapshot), the writer
+// checkpoints at its commits as SQLite would, so the file stays bounded.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -45,8 +49,9 @@ class BackgroundCheckpointer {
 
   // Checkpoint passes run so far (a pass copies what the WAL held when it began).
   std::uint64_t passes() const;
-  // No checkpoint asked for and none running: every commit before this call has been
-  // checkpointed, unless the WAL was smaller than `start_pages` after it.
+  // No checkpoint asked for and none running: the WAL as it was at the last commit before this
+  // call has been copied, except what the writer appended while the last pass ran (which its
+  // next commit copies), or the WAL was smaller than `start_pages`.
   bool idle() const;
 
  private:
@@ -63,6 +68,8 @@ class BackgroundCheckpointer {
   bool running_ = false;
   bool stopping_ = false;
   std::uint64_t passes_ = 0;
+  // A pass ended: the writer's next commit copies the rest (on_commit).
+  std::atomic<bool> bulk_copied_{false};
   std::thread thread_;
 };
 
