@@ -38,10 +38,9 @@ bool BackgroundCheckpointer::idle() const {
 
 int BackgroundCheckpointer::on_commit(void* self, sqlite3* db, const char* schema, int wal_pages) {
   auto& checkpointer = *static_cast<BackgroundCheckpointer*>(self);
-  if (wal_pages >= checkpointer.limits_.writer_pages ||
-      checkpointer.bulk_copied_.exchange(false, std::memory_order_acq_rel)) {
-    // The rest after the thread's pass (what this connection appended meanwhile: a few
-    // frames), or everything past writer_pages as SQLite's own hook would. Between
+  if (wal_pages >= checkpointer.limits_.writer_pages) {
+    // What SQLite's own hook does; PASSIVE, so it cannot wait for the other connection. The
+    // thread's passes have copied most of the WAL by now: what is left is the rest. Between
     // transactions, so that the next one finds the WAL copied whole and starts it again.
     sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     return SQLITE_OK;
@@ -49,7 +48,6 @@ int BackgroundCheckpointer::on_commit(void* self, sqlite3* db, const char* schem
   if (wal_pages >= checkpointer.limits_.start_pages) {
     {
       std::lock_guard lock(checkpointer.mutex_);
-      if (checkpointer.running_) return SQLITE_OK;  // its pass will be followed by the rest
       checkpointer.requested_ = true;
     }
     checkpointer.wake_.notify_one();
@@ -66,12 +64,9 @@ void BackgroundCheckpointer::run() {
     running_ = true;
     lock.unlock();
     // SQLITE_BUSY: another checkpoint (the writer's) is running; the next commit asks again.
-    const int rc = sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE,
-                                             nullptr, nullptr);
-    if (rc == SQLITE_OK) bulk_copied_.store(true, std::memory_order_release);
+    sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     lock.lock();
     running_ = false;
-    requested_ = false;  // asked while the pass ran: the writer copies the rest
     ++passes_;
   }
 }

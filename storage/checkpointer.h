@@ -11,16 +11,16 @@
 // signals, and a second connection on the same file runs PASSIVE checkpoints, which never
 // block the writer and are never blocked by it (https://sqlite.org/wal.html#ckpt).
 //
-// The WAL starts again from its beginning at the first transaction after a checkpoint that
-// copied all of it. The writer rarely leaves such a moment to the other connection (its next
-// group commit has usually begun before a pass ends), and every further pass would copy the
-// busiest pages again and fsync both files once more. So the thread copies the bulk, and the
-// writer, at its next commit, copies what it appended meanwhile (a few hundred frames at most,
-// without waiting for anyone) and then starts the WAL again. Should the WAL still reach
-// `writer_pages` (the thread cannot keep up, or a reader holds an old snapshot), the writer
-// checkpoints at its commits as SQLite would, so the file stays bounded.
+// The WAL starts again from its beginning at the first transaction that begins after a
+// checkpoint copied all of it. A pass that ended while the writer was in a transaction leaves
+// what that transaction appended, and the next commit asks for another pass, which copies just
+// that (the WAL grew to 9,000-15,000 pages between starts at 100-1,000 busy games). Should the
+// WAL reach `writer_pages` (a writer that never pauses, a thread that cannot keep up, a reader
+// holding an old snapshot), the writer copies the rest itself at its next commit, as SQLite
+// would, so the file stays bounded. The writer does not do so sooner: its copy ends with an
+// fsync of both files, a stall for every game waiting on its commits (tried: the writer copying
+// the rest after every pass raised p99 latency at 1,000 games by 10-30%, bench/RESULTS.md).
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -34,7 +34,7 @@ class BackgroundCheckpointer {
  public:
   struct Limits {
     int start_pages = Database::kAutocheckpointPages;       // a commit past this wakes the thread
-    int writer_pages = 4 * Database::kAutocheckpointPages;  // past this the writer copies too
+    int writer_pages = 2 * Database::kAutocheckpointPages;  // past this the writer copies too
   };
 
   // Takes over the checkpoints of `writer` (a read-write connection in WAL mode), which must
@@ -49,9 +49,8 @@ class BackgroundCheckpointer {
 
   // Checkpoint passes run so far (a pass copies what the WAL held when it began).
   std::uint64_t passes() const;
-  // No checkpoint asked for and none running: the WAL as it was at the last commit before this
-  // call has been copied, except what the writer appended while the last pass ran (which its
-  // next commit copies), or the WAL was smaller than `start_pages`.
+  // No checkpoint asked for and none running: every commit before this call has been
+  // checkpointed, unless the WAL was smaller than `start_pages` after it.
   bool idle() const;
 
  private:
@@ -68,8 +67,6 @@ class BackgroundCheckpointer {
   bool running_ = false;
   bool stopping_ = false;
   std::uint64_t passes_ = 0;
-  // A pass ended: the writer's next commit copies the rest (on_commit).
-  std::atomic<bool> bulk_copied_{false};
   std::thread thread_;
 };
 
