@@ -3,6 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
 #include "rules/core/chacha20.h"
@@ -63,26 +64,31 @@ BENCHMARK_CAPTURE(BM_RandomPlayout, braveheart, "braveheart")->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_RandomPlayout, bruce, "bruce")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_RandomPlayout, campaign, "campaign")->Unit(benchmark::kMillisecond);
 
+// Every `every`-th state met along `games` random Braveheart games (seeded from `name`), with
+// the role to act there.
+std::vector<std::pair<hots::State, core::Role>> states_along_games(const std::string& name,
+                                                                   std::uint64_t games, int every) {
+  std::vector<std::pair<hots::State, core::Role>> out;
+  for (std::uint64_t game = 0; game < games; ++game) {
+    const auto seed = core::sha256(name + std::to_string(game));
+    auto state = hots::setup(seed, 0, hots::Options{});
+    core::ChaCha20Stream chooser(seed, 1);
+    for (int step = 0; state.phase != hots::Phase::GameOver; ++step) {
+      const auto roles = hots::active_roles(state);
+      if (roles.empty()) break;
+      const auto role = roles.front();
+      const auto legal = hots::legal_actions(state, role);
+      if (step % every == 0) out.emplace_back(state, role);
+      hots::apply_legal(state, role,
+                        legal[chooser.uniform(static_cast<std::uint32_t>(legal.size()))]);
+    }
+  }
+  return out;
+}
+
 // States met along random Braveheart games, to time single operations on realistic positions.
 const std::vector<std::pair<hots::State, core::Role>>& sample_states() {
-  static const auto samples = [] {
-    std::vector<std::pair<hots::State, core::Role>> out;
-    for (std::uint64_t game = 0; game < 4; ++game) {
-      const auto seed = core::sha256("bench-sample:" + std::to_string(game));
-      auto state = hots::setup(seed, 0, hots::Options{});
-      core::ChaCha20Stream chooser(seed, 1);
-      for (int step = 0; state.phase != hots::Phase::GameOver; ++step) {
-        const auto roles = hots::active_roles(state);
-        if (roles.empty()) break;
-        const auto role = roles.front();
-        const auto legal = hots::legal_actions(state, role);
-        if (step % 7 == 0) out.emplace_back(state, role);
-        hots::apply_legal(state, role,
-                          legal[chooser.uniform(static_cast<std::uint32_t>(legal.size()))]);
-      }
-    }
-    return out;
-  }();
+  static const auto samples = states_along_games("bench-sample:", 4, 7);
   return samples;
 }
 
@@ -148,23 +154,8 @@ BENCHMARK(BM_ViewTextFullLog);
 
 // The states of one random Braveheart game, in order: what a game's views are written from,
 // one action after another.
-const std::vector<hots::State>& consecutive_states() {
-  static const auto states = [] {
-    std::vector<hots::State> out;
-    const auto seed = core::sha256("bench-consecutive");
-    auto state = hots::setup(seed, 0, hots::Options{});
-    core::ChaCha20Stream chooser(seed, 1);
-    while (state.phase != hots::Phase::GameOver) {
-      const auto roles = hots::active_roles(state);
-      if (roles.empty()) break;
-      out.push_back(state);
-      const auto role = roles.front();
-      const auto legal = hots::legal_actions(state, role);
-      hots::apply_legal(state, role,
-                        legal[chooser.uniform(static_cast<std::uint32_t>(legal.size()))]);
-    }
-    return out;
-  }();
+const std::vector<std::pair<hots::State, core::Role>>& consecutive_states() {
+  static const auto states = states_along_games("bench-consecutive:", 1, 1);
   return states;
 }
 
@@ -178,7 +169,7 @@ void BM_ViewTextAfterEachAction(benchmark::State& bench) {
   std::size_t i = 0;
   std::string text;
   for (auto _ : bench) {
-    const auto& state = states[i++ % states.size()];
+    const auto& state = states[i++ % states.size()].first;
     const auto log = state.log.size();
     benchmark::DoNotOptimize(hots::write_view(state, core::Role::Scotland, log, text, nullptr,
                                               nullptr, memo ? scotland.get() : nullptr));

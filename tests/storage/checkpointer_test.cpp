@@ -58,6 +58,13 @@ std::int64_t count_rows(const std::filesystem::path& path) {
   return count.column_int64(0);
 }
 
+// A fresh database with its writing connection; each test puts a checkpointer on it.
+struct Checkpointing : ::testing::Test {
+  testing::TempDir dir;
+  const std::filesystem::path path = dir.file("db.sqlite");
+  Database writer = open_writer(path);
+};
+
 // Waits (at most 10 s) until `checkpointer` is idle.
 bool wait_until_idle(const BackgroundCheckpointer& checkpointer) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -68,10 +75,7 @@ bool wait_until_idle(const BackgroundCheckpointer& checkpointer) {
   return true;
 }
 
-TEST(BackgroundCheckpointer, CheckpointsSoThatTheWriterReusesTheWal) {
-  testing::TempDir dir;
-  const auto path = dir.file("db.sqlite");
-  Database writer = open_writer(path);
+TEST_F(Checkpointing, CheckpointsSoThatTheWriterReusesTheWal) {
   {
     // The writer never checkpoints itself here: only the thread can.
     BackgroundCheckpointer checkpointer(writer, {.start_pages = 64, .writer_pages = kNever},
@@ -90,13 +94,10 @@ TEST(BackgroundCheckpointer, CheckpointsSoThatTheWriterReusesTheWal) {
   EXPECT_EQ(count_rows(path), 4000);
 }
 
-TEST(BackgroundCheckpointer, AWriterThatNeverPausesStartsTheWalAgainPastItsLimit) {
+TEST_F(Checkpointing, AWriterThatNeverPausesStartsTheWalAgainPastItsLimit) {
   // Its next transaction has always begun before a pass ends, so the thread's passes alone
   // never leave the WAL copied whole between two transactions: past writer_pages the writer
   // copies the rest (what the passes left) itself, and the WAL starts again.
-  testing::TempDir dir;
-  const auto path = dir.file("db.sqlite");
-  Database writer = open_writer(path);
   BackgroundCheckpointer checkpointer(writer, {.start_pages = 64, .writer_pages = 256},
                                       Sync::Normal);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -110,10 +111,7 @@ TEST(BackgroundCheckpointer, AWriterThatNeverPausesStartsTheWalAgainPastItsLimit
   EXPECT_GE(wal_restarts(path), 5u);
 }
 
-TEST(BackgroundCheckpointer, TheWriterCheckpointsPastItsLimitWhenTheThreadIsNotAsked) {
-  testing::TempDir dir;
-  const auto path = dir.file("db.sqlite");
-  Database writer = open_writer(path);
+TEST_F(Checkpointing, TheWriterCheckpointsPastItsLimitWhenTheThreadIsNotAsked) {
   {
     BackgroundCheckpointer checkpointer(writer, {.start_pages = kNever, .writer_pages = 100},
                                         Sync::Normal);
@@ -124,11 +122,8 @@ TEST(BackgroundCheckpointer, TheWriterCheckpointsPastItsLimitWhenTheThreadIsNotA
   EXPECT_EQ(count_rows(path), 3000);
 }
 
-TEST(BackgroundCheckpointer, WithoutEitherTheWalGrows) {
+TEST_F(Checkpointing, WithoutEitherTheWalGrows) {
   // The control for the two tests above: with both limits out of reach, nothing checkpoints.
-  testing::TempDir dir;
-  const auto path = dir.file("db.sqlite");
-  Database writer = open_writer(path);
   BackgroundCheckpointer checkpointer(writer, {.start_pages = kNever, .writer_pages = kNever},
                                       Sync::Normal);
   commit_rows(writer, 30, 100);
@@ -136,10 +131,7 @@ TEST(BackgroundCheckpointer, WithoutEitherTheWalGrows) {
   EXPECT_EQ(wal_restarts(path), 0u);
 }
 
-TEST(BackgroundCheckpointer, GivesTheWriterItsOwnCheckpointsBack) {
-  testing::TempDir dir;
-  const auto path = dir.file("db.sqlite");
-  Database writer = open_writer(path);
+TEST_F(Checkpointing, GivesTheWriterItsOwnCheckpointsBack) {
   {
     BackgroundCheckpointer checkpointer(writer, {.start_pages = kNever, .writer_pages = kNever},
                                         Sync::Normal);
