@@ -13,7 +13,7 @@
 // post_or_run() lends the idle connection to the caller's thread for one task (--sync normal
 // only, and only while one game at a time is acting); `busy_` keeps the connection to one
 // thread at a time. WAL checkpoints run on a thread of their own (BackgroundCheckpointer), so
-// a commit never waits for one.
+// a commit waits for one only if the WAL grew past twice the checkpoint size.
 
 #include <chrono>
 #include <condition_variable>

@@ -3,8 +3,8 @@
 // per game, the acting seat picks uniformly among its legal actions and sends the next action
 // as soon as the answer to the last one arrives; finished games are replaced by new ones.
 // Reports accepted actions per second, the latency from send to the sender's answer, errors,
-// the server's CPU time and memory, and its own CPU time. With --idle N it holds N idle connections
-// instead.
+// the server's CPU time and memory, and its own CPU time. With --idle N it holds N idle
+// connections instead.
 //
 // The server must allow the load: a WebSocket message rate and connections per address above
 // its defaults (see bench/load.sh).
