@@ -19,6 +19,10 @@ namespace blockfog::hots {
 // go on, and verify, with hots-1 hashes.
 inline constexpr std::string_view kRulesVersion = "hots-2";
 inline constexpr std::string_view kRulesVersion1 = "hots-1";
+// The versions this engine plays: a new game's, and hots-1 for games created before.
+inline bool plays_rules_version(std::string_view version) {
+  return version == kRulesVersion || version == kRulesVersion1;
+}
 
 struct Options {
   bool schiltroms = false;  // RULES 15.1

@@ -88,9 +88,8 @@ class HotsGame final : public core::Game {
 
 // "hots-1" plays as hots-1 (its state hash); the current version, or nothing else.
 std::optional<bool> is_hots1(std::string_view rules_version) {
-  if (rules_version == kRulesVersion) return false;
-  if (rules_version == kRulesVersion1) return true;
-  return std::nullopt;
+  if (!plays_rules_version(rules_version)) return std::nullopt;
+  return rules_version == kRulesVersion1;
 }
 
 class HotsModule final : public core::GameModule {

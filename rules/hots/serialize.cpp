@@ -251,7 +251,7 @@ State state_from_json(const json& j) {
   try {
     if (j.at("format").get<int>() != kStateFormat) fail("unsupported format");
     const auto version = j.at("rules_version").get<std::string>();
-    if (version != kRulesVersion && version != kRulesVersion1) fail("other rules version");
+    if (!plays_rules_version(version)) fail("other rules version");
     State s;
     static_cast<Position&>(s) = position_from_json(j.at("position"));
     s.rng = rng_from_json(j.at("rng"));

@@ -13,8 +13,7 @@ std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& 
     }
     GameRecord record;
     record.rules_version = json.at("rules_version").get<std::string>();
-    if (record.rules_version != hots::kRulesVersion &&
-        record.rules_version != hots::kRulesVersion1) {
+    if (!hots::plays_rules_version(record.rules_version)) {
       error = "rules version " + record.rules_version + " is not this engine's " +
               std::string(hots::kRulesVersion) + " (or " + std::string(hots::kRulesVersion1) + ")";
       return std::nullopt;
