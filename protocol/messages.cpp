@@ -118,6 +118,19 @@ Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
     }
     return finish<ServerMessage>(fields, std::move(m));
   }
+  if (e.type == "view_patch") {
+    ViewPatchMessage m;
+    m.seq = fields.integer("seq", Need::Required, 1, kMaxSeq).value_or(0);
+    if (const json* patch = fields.value("view_patch", Need::Required)) {
+      if (!patch->is_object()) {
+        fields.fail(ErrorCode::BadField, "field 'view_patch' must be an object");
+      }
+      m.patch = *patch;
+    }
+    m.log_from = fields.integer("log_from", Need::Required, 0, kMaxSeq).value_or(0);
+    m.ref = fields.string("ref", Need::Optional, kMaxRefBytes);
+    return finish<ServerMessage>(fields, std::move(m));
+  }
   if (e.type == "error") {
     ErrorMessage m;
     const auto code = fields.string("code", Need::Required, 64).value_or("");
@@ -177,6 +190,7 @@ std::string_view type_name(const ServerMessage& message) {
   struct Visitor {
     std::string_view operator()(const WelcomeMessage&) const { return "welcome"; }
     std::string_view operator()(const ViewMessage&) const { return "view"; }
+    std::string_view operator()(const ViewPatchMessage&) const { return "view_patch"; }
     std::string_view operator()(const ErrorMessage&) const { return "error"; }
     std::string_view operator()(const ChatLine&) const { return "chat"; }
     std::string_view operator()(const RestartingMessage&) const { return "restarting"; }
@@ -213,6 +227,11 @@ json to_json(const ServerMessage& message) {
     if (v->ref) j["ref"] = *v->ref;
     if (v->stale) j["stale"] = true;
     j["view"] = v->view;
+  } else if (const auto* p = std::get_if<ViewPatchMessage>(&message)) {
+    j["seq"] = p->seq;
+    j["log_from"] = p->log_from;
+    if (p->ref) j["ref"] = *p->ref;
+    j["view_patch"] = p->patch;
   } else if (const auto* e = std::get_if<ErrorMessage>(&message)) {
     j["code"] = error_code_name(e->code);
     j["message"] = e->message;
@@ -225,6 +244,68 @@ json to_json(const ServerMessage& message) {
     j["at"] = c->at;
   }
   return j;
+}
+
+bool apply_view_patch(json& view, const ViewPatchMessage& message) {
+  const json& patch = message.patch;
+  if (!view.is_object() || !patch.is_object() || !view.contains("log") || !view["log"].is_array()) {
+    return false;
+  }
+  const json* elements = nullptr;
+  const json* set = nullptr;
+  const json* unset = nullptr;
+  for (auto it = patch.begin(); it != patch.end(); ++it) {
+    if (it.key() == "elements" && it->is_object()) {
+      elements = &*it;
+    } else if (it.key() == "set" && it->is_object()) {
+      set = &*it;
+    } else if (it.key() == "unset" && it->is_array()) {
+      unset = &*it;
+    } else {
+      return false;
+    }
+  }
+  if (message.log_from < 0 || static_cast<std::size_t>(message.log_from) > view["log"].size()) {
+    return false;
+  }
+  json next = view;
+  if (elements) {
+    for (const auto& [name, pairs] : elements->items()) {
+      auto it = next.find(name);
+      if (it == next.end() || !it->is_array() || !pairs.is_array()) return false;
+      for (const auto& pair : pairs) {
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+            pair[0].get<std::int64_t>() < 0 || pair[0].get<std::size_t>() >= it->size()) {
+          return false;
+        }
+        (*it)[pair[0].get<std::size_t>()] = pair[1];
+      }
+    }
+  }
+  if (set) {
+    for (const auto& [name, value] : set->items()) {
+      if (name != "log") next[name] = value;
+    }
+  }
+  if (unset) {
+    for (const auto& name : *unset) {
+      if (!name.is_string() || !next.contains(name.get<std::string>())) return false;
+      next.erase(name.get<std::string>());
+    }
+  }
+  // The log: the lines before log_from, then the new ones (docs/protocol.md).
+  json lines = json::array();
+  for (const auto& line : view["log"]) {
+    if (lines.size() == static_cast<std::size_t>(message.log_from)) break;
+    lines.push_back(line);
+  }
+  if (set && set->contains("log")) {
+    if (!(*set)["log"].is_array()) return false;
+    for (const auto& line : (*set)["log"]) lines.push_back(line);
+  }
+  next["log"] = std::move(lines);
+  view = std::move(next);
+  return true;
 }
 
 // Invalid UTF-8 (which decoding never lets in) is replaced rather than thrown on.

@@ -70,6 +70,15 @@ struct ViewMessage {
   std::optional<std::string> ref;  // the action this view answers
   bool stale = false;              // that action was not applied: its seq was not current
 };
+// Sent instead of a pushed view to a connection that asked for patches (`?patches=1`): what
+// turns the view of version `seq - 1`, which the connection holds, into version `seq`
+// (docs/protocol.md). `patch` holds `elements`, `set` and `unset`; apply_view_patch applies it.
+struct ViewPatchMessage {
+  std::int64_t seq = 0;
+  nlohmann::json patch;
+  std::int64_t log_from = 0;
+  std::optional<std::string> ref;  // the action this patch answers
+};
 struct ErrorMessage {
   ErrorCode code = ErrorCode::Internal;
   std::string message;
@@ -86,8 +95,8 @@ struct ChatLine {
 struct RestartingMessage {};
 struct PongMessage {};
 
-using ServerMessage = std::variant<WelcomeMessage, ViewMessage, ErrorMessage, ChatLine,
-                                   RestartingMessage, PongMessage>;
+using ServerMessage = std::variant<WelcomeMessage, ViewMessage, ViewPatchMessage, ErrorMessage,
+                                   ChatLine, RestartingMessage, PongMessage>;
 
 struct DecodeError {
   ErrorCode code = ErrorCode::MalformedJson;
@@ -105,6 +114,11 @@ nlohmann::json to_json(const ClientMessage& message);
 nlohmann::json to_json(const ServerMessage& message);
 std::string encode(const ClientMessage& message);
 std::string encode(const ServerMessage& message);
+
+// Turns `view` (a whole view, its log merged) into the view `patch` describes; false, with
+// `view` unchanged, if the patch does not fit it (a member it names is not there, an element
+// index beyond its array, a log_from past its log).
+bool apply_view_patch(nlohmann::json& view, const ViewPatchMessage& patch);
 
 // The "type" of a message, e.g. "action", "view".
 std::string_view type_name(const ClientMessage& message);

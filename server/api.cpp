@@ -615,6 +615,7 @@ std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket(const HttpReq
   }
   const auto since = query_param(request.target, "chat_since");
   if (!since.empty()) ticket.chat_since = parse_id(since).value_or(0);
+  if (query_param(request.target, "patches") == "1") ticket.updates = ViewUpdates::Patches;
   return ticket;
 }
 

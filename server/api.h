@@ -34,6 +34,7 @@ struct WebSocketTicket {
   core::Role role = core::Role::Observer;
   std::optional<Player> player;
   std::int64_t chat_since = 0;
+  ViewUpdates updates = ViewUpdates::Views;
 };
 
 inline constexpr const char* kSessionCookie = "blockfog_session";
@@ -44,8 +45,8 @@ class Api {
 
   // Any request that is not a WebSocket upgrade.
   HttpResponse handle(const HttpRequest& request);
-  // A WebSocket upgrade of /ws/games/{id}[?observe=1][&chat_since=N]: the ticket, or the HTTP
-  // answer that refuses it.
+  // A WebSocket upgrade of /ws/games/{id}[?observe=1][&chat_since=N][&patches=1]: the ticket, or
+  // the HTTP answer that refuses it.
   std::variant<WebSocketTicket, HttpResponse> resolve_websocket(const HttpRequest& request);
 
   // True when the request may change state: its Origin (if any) is this server or allowed.

@@ -243,7 +243,8 @@ class WsSession : public RoomClient,
   void on_accept(beast::error_code ec) {
     if (ec) return finish();
     accepted_ = true;
-    ticket_.room->join(this->shared_from_this(), ticket_.role, ticket_.player, ticket_.chat_since);
+    ticket_.room->join(this->shared_from_this(), ticket_.role, ticket_.player, ticket_.chat_since,
+                       ticket_.updates);
     read_next();
   }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "server/view_patch.h"
+
 namespace blockfog::server {
 
 using core::Role;
@@ -18,12 +20,25 @@ storage::ViewVersions versions_of(const std::array<RoleView, kViewRoles>& views)
   return {views[0].version, views[1].version, views[2].version};
 }
 
+// A view's text and layout in one allocation, each shared on its own (RoleView).
+struct Written {
+  std::string text;
+  core::ViewLayout layout;
+};
+
+void share(std::shared_ptr<Written> written, RoleView& view) {
+  const core::ViewLayout* layout = &written->layout;
+  view.text = std::shared_ptr<const std::string>(written, &written->text);
+  view.layout = std::shared_ptr<const core::ViewLayout>(std::move(written), layout);
+}
+
 // A role's view with no log lines (its log_size still in it): where a room starts.
 RoleView first_view(const core::Game& game, Role role) {
   RoleView view;
-  auto text = std::make_shared<std::string>();
-  view.log_size = game.write_view_from(role, kNoLines, *text, &view.lines, &view.cursor);
-  view.text = std::move(text);
+  auto written = std::make_shared<Written>();
+  view.log_size = game.write_view_from(role, kNoLines, written->text, &view.lines, &view.cursor,
+                                       nullptr, &written->layout);
+  share(std::move(written), view);
   return view;
 }
 
@@ -84,13 +99,13 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     // One view written per role: with the lines the clients lack (they start where the log
     // was, if it grew, or where it now ends, if an undo shortened it: an action never does
     // both); the text around those lines is the key to compare.
-    auto text = std::make_shared<std::string>();
-    text->reserve(before.text->size() + kSlack);  // written in place, no regrowth
+    auto written = std::make_shared<Written>();
+    written->text.reserve(before.text->size() + kSlack);  // written in place, no regrowth
     // `next` is one action past `before`'s game, so before's log cursor still holds.
     after.cursor = before.cursor;
-    after.log_size = next.write_view_from(role, before.log_size, *text, &after.lines, &after.cursor,
-                                          memos_.of(next, role));
-    after.text = std::move(text);
+    after.log_size = next.write_view_from(role, before.log_size, written->text, &after.lines,
+                                          &after.cursor, memos_.of(next, role), &written->layout);
+    share(std::move(written), after);
     after.version = before.version;
     if (before_lines(after) == before_lines(before) && after_lines(after) == after_lines(before)) {
       const auto cursor = after.cursor;  // the log may have changed unseen: keep it current
@@ -101,6 +116,10 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     }
     after.stored = true;
     change.increments[i] = after.text;
+    auto patch = std::make_shared<std::string>();
+    write_view_patch({*before.text, *before.layout, before.lines},
+                     {*after.text, *after.layout, after.lines}, *patch);
+    change.patches[i] = std::move(patch);
     ++after.version;
     change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
   }

@@ -41,6 +41,7 @@ struct RoleView {
   // text outside `lines` is the key, and equal keys mean equal views. Shared with the frame
   // that published it, so a view is written once per action and never copied.
   std::shared_ptr<const std::string> text;
+  std::shared_ptr<const core::ViewLayout> layout;  // where the parts of `text` are
   core::TextSpan lines;
   core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there
   // Set while the role is parked: the SHA-256 of its whole view when it was parked.
@@ -56,6 +57,9 @@ struct ViewChange {
   // the JSON text that goes into the frame (written by the engine, no DOM: this runs for
   // every action). Null for a role whose view did not change.
   std::array<std::shared_ptr<const std::string>, kViewRoles> increments;
+  // For the same roles: the body of the view_patch frame that turns the role's previous view
+  // into this one (server/view_patch.h), for the connections that asked for patches.
+  std::array<std::shared_ptr<const std::string>, kViewRoles> patches;
   std::array<std::int64_t, kViewRoles> log_from{};
   storage::ViewVersions versions() const;
   // As stored with the action: none for a parked role.

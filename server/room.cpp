@@ -99,9 +99,9 @@ Room::~Room() {
 }
 
 void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Player> player,
-                std::int64_t chat_since) {
+                std::int64_t chat_since, ViewUpdates updates) {
   strand_([self = shared_from_this(), client = std::move(client), role, player = std::move(player),
-           chat_since]() mutable {
+           chat_since, updates]() mutable {
     const RoomClient* key = client.get();
     if (self->draining_) {
       self->send_error(key, ErrorCode::Restarting, "the server is restarting");
@@ -110,7 +110,7 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
       return;
     }
     auto& member = self->members_[key];
-    member = Member{std::move(client), role, std::move(player)};
+    member = Member{std::move(client), role, std::move(player), updates};
     self->send_welcome(member);
     if (self->game_) self->send_view(key);
     self->send_chat_since(key, chat_since);
@@ -449,30 +449,35 @@ void Room::send_welcome(const Member& member) {
 }
 
 // Each changed role's frame is made once and shared by that role's connections (its view text
-// with the head of the frame, sent in parts: no copy of the view per frame). Every
+// or patch with the head of the frame, sent in parts: no copy of the view per frame). Every
 // connection of a role holds that role's previous version (it got each change, or a whole view
-// on joining), so the same new lines suit them all.
+// on joining), so the same new lines, and the same patch, suit them all.
 void Room::publish_views(const ViewChange& change, const RoomClient* actor,
                          const std::optional<std::string>& ref) {
-  std::array<std::shared_ptr<const std::string>, kViewRoles> heads;
+  // Per role, the head of its view frame and of its patch frame (without a ref).
+  std::array<std::array<std::shared_ptr<const std::string>, 2>, kViewRoles> heads;
   const auto publish = [&](const RoomClient* key, const Member& member) {
     const auto i = RoleViews::index(member.role);
     if (!change.increments[i]) {
       if (key == actor) answer_with_view(key, ref, false);
       return;
     }
+    const bool patch = member.updates == ViewUpdates::Patches;
+    const auto& body = patch ? change.patches[i] : change.increments[i];
     const auto head = [&](const std::optional<std::string>& answers) {
+      const auto version = change.next[i].version;
       return std::make_shared<const std::string>(
-          protocol::encode_view_head(change.next[i].version, change.log_from[i], answers, false));
+          patch ? protocol::encode_view_patch_head(version, change.log_from[i], answers)
+                : protocol::encode_view_head(version, change.log_from[i], answers, false));
     };
     if (key == actor && ref) {
       // The sender's own copy names its action.
-      member.client->send_view(head(ref), change.increments[i]);
+      member.client->send_view(head(ref), body);
       return;
     }
-    auto& h = heads[i];
+    auto& h = heads[i][patch ? 1 : 0];
     if (!h) h = head(std::nullopt);
-    member.client->send_view(h, change.increments[i]);
+    member.client->send_view(h, body);
   };
   // The actor first: it waits on this answer to go on, and a send can wake the reader at the
   // other end and give it this thread's CPU before the later sends go out.

@@ -37,14 +37,18 @@ class RoomClient {
  public:
   virtual ~RoomClient() = default;
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
-  // A view frame in parts, written as one message: `head` (protocol::encode_view_head), the
-  // role's view text (shared by all that role's connections, never copied into a frame of its
-  // own), then protocol::kViewFrameTail.
+  // A view frame in parts, written as one message: `head` (protocol::encode_view_head or
+  // encode_view_patch_head), the role's view text or patch (shared by all that role's
+  // connections, never copied into a frame of its own), then protocol::kViewFrameTail.
   virtual void send_view(std::shared_ptr<const std::string> head,
                          std::shared_ptr<const std::string> view) = 0;
   // Closes the connection once the frames queued so far are written.
   virtual void close() = 0;
 };
+
+// What a connection gets after each accepted action that changed its role's view: the view
+// (with its new log lines only), or a view_patch (docs/protocol.md, `?patches=1`).
+enum class ViewUpdates { Views, Patches };
 
 struct Player {
   std::int64_t account_id = 0;
@@ -77,9 +81,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::int64_t id() const { return id_; }
 
   // Sends the client a welcome, the view of `role` (once the game has started) and the chat
-  // after `chat_since`; from then on it gets every new view and chat line.
+  // after `chat_since`; from then on it gets every new view (as `updates` says) and chat line.
   void join(std::shared_ptr<RoomClient> client, core::Role role, std::optional<Player> player,
-            std::int64_t chat_since);
+            std::int64_t chat_since, ViewUpdates updates = ViewUpdates::Views);
   void leave(const RoomClient* client);
   void receive(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived);
   // The second seat was taken and the start committed: the game begins with `game`.
@@ -92,6 +96,7 @@ class Room : public std::enable_shared_from_this<Room> {
     std::shared_ptr<RoomClient> client;
     core::Role role = core::Role::Observer;
     std::optional<Player> player;
+    ViewUpdates updates = ViewUpdates::Views;
   };
   struct Pending {
     const RoomClient* client;

@@ -13,6 +13,7 @@
 #include "rules/core/chacha20.h"
 #include "rules/core/role.h"
 #include "rules/core/rule_error.h"
+#include "rules/core/view_layout.h"
 
 namespace blockfog::core {
 
@@ -23,12 +24,6 @@ struct Outcome {
   std::string reason;  // machine-readable, e.g. "nobles_majority", "king_killed"
 
   bool operator==(const Outcome&) const = default;
-};
-
-// A stretch of written text: text[begin, end).
-struct TextSpan {
-  std::size_t begin = 0;
-  std::size_t end = 0;
 };
 
 // Where a role's reading of the log stopped: the log's first `raw` entries hold `visible` lines
@@ -80,12 +75,14 @@ class Game {
   // role per action, and cuts the lines out to compare the rest with the role's last view.
   // `cursor`, when given, is read (if the module can use it) and set for the next view.
   // `memo`, when given, is one new_view_memo() made for `role` (or null): the text is the same
-  // with or without it.
+  // with or without it. `layout`, when given, receives where the view's parts are in `out`.
   virtual std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
                                       TextSpan* lines = nullptr, LogCursor* /*cursor*/ = nullptr,
-                                      ViewMemo* /*memo*/ = nullptr) const {
+                                      ViewMemo* /*memo*/ = nullptr,
+                                      ViewLayout* layout = nullptr) const {
     auto view = view_from(role, log_from);
     out = view.dump();
+    if (layout) scan_view_layout(out, *layout);
     if (lines) {
       // The view with an empty log and with a log of one element first differ just inside the
       // log's brackets, where the lines start; everything before is the same in `out`.

@@ -108,4 +108,42 @@ void JsonWriter::close_string(std::size_t quote) {
   out_ += '"';
 }
 
+void JsonWriter::value_starts() {
+  auto& member = layout_->members.back();
+  member.value.begin = out_.size();
+  member.name.end = out_.size() - 2;  // before `":`
+}
+
+void JsonWriter::item_starts() {
+  const std::size_t begin = out_.size() + (has_items_[depth_] ? 1 : 0);  // past the comma
+  if (depth_ == 1) {
+    if (!layout_->members.empty()) layout_->members.back().value.end = out_.size();
+    ViewLayout::Member member;
+    member.name.begin = begin + 1;  // past the key's quote
+    layout_->members.push_back(member);
+    in_top_array_ = false;
+    return;
+  }
+  auto& member = layout_->members.back();
+  if (member.element_count > 0) layout_->elements.back().end = out_.size();
+  layout_->elements.push_back({begin, begin});
+  ++member.element_count;
+}
+
+void JsonWriter::item_ends() {
+  if (depth_ == 1) {
+    if (!layout_->members.empty()) layout_->members.back().value.end = out_.size();
+  } else if (in_top_array_ && layout_->members.back().element_count > 0) {
+    layout_->elements.back().end = out_.size();
+  }
+}
+
+void JsonWriter::array_starts(bool array) {
+  in_top_array_ = array;
+  if (!array) return;
+  auto& member = layout_->members.back();
+  member.array = true;
+  member.first_element = static_cast<std::uint32_t>(layout_->elements.size());
+}
+
 }  // namespace blockfog::core

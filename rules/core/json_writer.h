@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "rules/core/view_layout.h"
+
 namespace blockfog::core {
 
 // Appends `text` as a JSON string literal, escaped as nlohmann::json::dump() escapes it
@@ -24,6 +26,14 @@ class JsonWriter {
  public:
   // Appends to `out` (which is not cleared: the caller owns and reuses the buffer).
   explicit JsonWriter(std::string& out) : out_(out) {}
+
+  // From now on notes in `layout` (cleared) where the document's top-level members and the
+  // elements of its top-level arrays are written, as offsets into `out`. Called before the
+  // document's first write; the document is one object.
+  void record_layout(ViewLayout* layout) {
+    layout_ = layout;
+    if (layout_) layout_->clear();
+  }
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -126,8 +136,10 @@ class JsonWriter {
   void separate() {
     if (after_key_) {
       after_key_ = false;
+      if (layout_ && depth_ == 1) value_starts();
       return;
     }
+    if (layout_ && (depth_ == 1 || (depth_ == 2 && in_top_array_))) item_starts();
     if (has_items_[depth_]) out_ += ',';
     has_items_[depth_] = true;
   }
@@ -136,16 +148,25 @@ class JsonWriter {
     out_ += bracket;
     ++depth_;  // the view nests 6 deep; kMaxDepth is far beyond any document written here
     has_items_[depth_] = false;
+    if (layout_ && depth_ == 2) array_starts(bracket == '[');
   }
   void close(char bracket) {
+    if (layout_ && depth_ <= 2) item_ends();
     --depth_;
     out_ += bracket;
   }
+  // The layout's bookkeeping (record_layout), out of line: only the server's views pay for it.
+  void value_starts();
+  void item_starts();  // a member's key or a top-level array's element, before its comma
+  void item_ends();    // before the bracket that closes the object or a top-level array
+  void array_starts(bool array);
 
   std::string& out_;
   std::array<bool, kMaxDepth> has_items_{};
   int depth_ = 0;
   bool after_key_ = false;
+  ViewLayout* layout_ = nullptr;
+  bool in_top_array_ = false;  // the member being written is an array
 };
 
 }  // namespace blockfog::core

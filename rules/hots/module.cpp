@@ -41,9 +41,9 @@ class HotsGame final : public core::Game {
     hots::write_view(state_, role, 0, out);
   }
   std::size_t write_view_from(Role role, std::size_t log_from, std::string& out,
-                              core::TextSpan* lines, core::LogCursor* cursor,
-                              core::ViewMemo* memo) const override {
-    return hots::write_view(state_, role, log_from, out, lines, cursor, memo);
+                              core::TextSpan* lines, core::LogCursor* cursor, core::ViewMemo* memo,
+                              core::ViewLayout* layout) const override {
+    return hots::write_view(state_, role, log_from, out, lines, cursor, memo, layout);
   }
   std::unique_ptr<core::ViewMemo> new_view_memo() const override { return hots::new_view_memo(); }
   core::Outcome outcome() const override { return hots::outcome(state_); }

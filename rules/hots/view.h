@@ -27,9 +27,10 @@ nlohmann::json view(const State& s, core::Role role, std::size_t log_from = 0);
 // this one stopped.
 // `memo`, when given, is one new_view_memo() for `role`: each area's text is kept there with
 // what it was written from, and reused while that is unchanged (an action changes few areas).
+// `layout`, when given, receives where the view's members and areas are in `out`.
 std::size_t write_view(const State& s, core::Role role, std::size_t log_from, std::string& out,
                        core::TextSpan* lines = nullptr, core::LogCursor* cursor = nullptr,
-                       core::ViewMemo* memo = nullptr);
+                       core::ViewMemo* memo = nullptr, core::ViewLayout* layout = nullptr);
 std::unique_ptr<core::ViewMemo> new_view_memo();
 
 // The public name of the step being played (RULES 13.1.4), e.g. "England: winter".

@@ -482,10 +482,12 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
 std::unique_ptr<core::ViewMemo> new_view_memo() { return std::make_unique<AreaMemo>(); }
 
 std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out,
-                       core::TextSpan* lines, core::LogCursor* cursor, core::ViewMemo* memo) {
+                       core::TextSpan* lines, core::LogCursor* cursor, core::ViewMemo* memo,
+                       core::ViewLayout* layout) {
   const auto& data = game_data();
   out.clear();
   JsonWriter w(out);
+  w.record_layout(layout);
   const auto result = outcome(s);
   w.begin_object();
   w.key("areas");

@@ -105,6 +105,8 @@ TEST(ServerMessages, RoundTrip) {
       WelcomeMessage{5, "england", "active", std::string(64, 'a'), "alice", std::nullopt},
       ViewMessage{9, json{{"game", "hots"}}, 0, std::nullopt, false},
       ViewMessage{10, json{{"game", "hots"}}, 4, "a17", true},
+      ViewPatchMessage{11, json{{"set", {{"phase", "move"}}}}, 4, std::nullopt},
+      ViewPatchMessage{12, json::object(), 0, "a19"},
       ErrorMessage{ErrorCode::IllegalAction, "no", std::nullopt},
       ErrorMessage{ErrorCode::IllegalAction, "no", "a18"},
       ChatLine{1, "scotland", "alice", "hi", 1700000000000},
@@ -162,6 +164,47 @@ TEST(HttpBodies, CreateGameAndJoin) {
       ErrorCode::BadField);
   EXPECT_FALSE(std::get<JoinRequest>(decode_join("")).invite);
   EXPECT_EQ(std::get<JoinRequest>(decode_join(R"({"invite":"abc"})")).invite, "abc");
+}
+
+// A patch applies to the view it was made for, and one that does not fit changes nothing.
+TEST(ViewPatches, ApplyToTheViewTheyWereMadeFor) {
+  const json held = {{"areas", {1, 2, 3}},
+                     {"battle", "fife"},
+                     {"log", {{{"i", 0}, {"text", "a"}}, {{"i", 1}, {"text", "b"}}}},
+                     {"log_size", 2},
+                     {"phase", "battle"}};
+  json view = held;
+  ASSERT_TRUE(apply_view_patch(view, ViewPatchMessage{5,
+                                                      json{{"elements", {{"areas", {{1, 20}}}}},
+                                                           {"set",
+                                                            {{"log", {{{"i", 1}, {"text", "c"}}}},
+                                                             {"log_size", 2},
+                                                             {"move", true},
+                                                             {"phase", "move"}}},
+                                                           {"unset", {"battle"}}},
+                                                      1, std::nullopt}));
+  EXPECT_EQ(view, json({{"areas", {1, 20, 3}},
+                        {"log", {{{"i", 0}, {"text", "a"}}, {{"i", 1}, {"text", "c"}}}},
+                        {"log_size", 2},
+                        {"move", true},
+                        {"phase", "move"}}));
+  // An undo: a line taken back, none added.
+  view = held;
+  ASSERT_TRUE(apply_view_patch(view, ViewPatchMessage{5, json{{"set", {{"log_size", 1}}}}, 1, {}}));
+  EXPECT_EQ(view["log"], json({{{"i", 0}, {"text", "a"}}}));
+
+  for (const json& misfit :
+       {json{{"elements", {{"areas", {{3, 0}}}}}}, json{{"elements", {{"phase", {{0, 0}}}}}},
+        json{{"elements", {{"areas", {{-1, 0}}}}}}, json{{"unset", {"move"}}},
+        json{{"unset", "battle"}}, json{{"set", {{"log", "x"}}}}, json{{"other", json::object()}},
+        json{{"set", 1}}}) {
+    view = held;
+    EXPECT_FALSE(apply_view_patch(view, ViewPatchMessage{5, misfit, 2, {}})) << misfit;
+    EXPECT_EQ(view, held) << misfit;
+  }
+  view = held;
+  EXPECT_FALSE(apply_view_patch(view, ViewPatchMessage{5, json::object(), 3, {}}))
+      << "a log_from past the log held";
 }
 
 }  // namespace

@@ -79,8 +79,12 @@ void check(const json& schema, const json& v, const std::string& at,
     for (const auto& [key, value] : v.items()) {
       if (properties.contains(key)) {
         check(properties[key], value, at + "." + key, errors);
-      } else if (schema.value("additionalProperties", true) == false) {
-        fail("unexpected property " + key);
+      } else if (const auto extra = schema.find("additionalProperties"); extra != schema.end()) {
+        if (extra->is_object()) {
+          check(*extra, value, at + "." + key, errors);
+        } else if (*extra == false) {
+          fail("unexpected property " + key);
+        }
       }
     }
   }

@@ -87,6 +87,18 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
                                                       {"log_size", 3},
                                                       {"log", {{{"i", 2}, {"text", "moved"}}}}},
                                                  2, "a9", true}}));
+  const json patch = {{"elements", {{"areas", {{3, {{"name", "fife"}}}}}}},
+                      {"set", {{"log", {{{"i", 7}, {"text", "moved"}}}}, {"log_size", 8}}},
+                      {"unset", {"battle"}}};
+  expect_valid("server/view_patch.json",
+               to_json(ServerMessage{ViewPatchMessage{6, patch, 7, "a9"}}));
+  expect_valid("server/view_patch.json",
+               to_json(ServerMessage{ViewPatchMessage{6, json::object(), 7, std::nullopt}}));
+  for (const json& bad : {json{{"elements", {{"areas", {3, 4}}}}}, json{{"unset", "battle"}},
+                          json{{"set", {{"log_size", -1}}}}, json{{"replace", json::object()}}}) {
+    expect_invalid("server/view_patch.json",
+                   to_json(ServerMessage{ViewPatchMessage{6, bad, 7, std::nullopt}}));
+  }
   expect_valid("server/error.json",
                to_json(ServerMessage{ErrorMessage{ErrorCode::IllegalAction, "why", "a9"}}));
   for (int i = 0; i <= static_cast<int>(ErrorCode::Internal); ++i) {

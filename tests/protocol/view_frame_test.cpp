@@ -51,5 +51,22 @@ TEST(ViewFrame, EscapesRefsAsTheDomEncoderDoes) {
   }
 }
 
+TEST(ViewFrame, APatchFrameMatchesTheDomEncoder) {
+  const json patch = {
+      {"set", {{"log", json::array({{{"i", 4}, {"text", "Ïle"}}})}, {"log_size", 5}}},
+      {"unset", {"battle"}}};
+  for (const auto& ref : {std::optional<std::string>(), std::optional<std::string>("q\"1")}) {
+    const std::string text =
+        encode_view_patch_head(9, 4, ref) + patch.dump() + std::string(kViewFrameTail);
+    EXPECT_EQ(text, encode(ServerMessage{ViewPatchMessage{9, patch, 4, ref}}));
+    const auto decoded = decode_server(text);
+    ASSERT_TRUE(std::holds_alternative<ServerMessage>(decoded)) << text;
+    const auto* message = std::get_if<ViewPatchMessage>(&std::get<ServerMessage>(decoded));
+    ASSERT_NE(message, nullptr);
+    EXPECT_EQ(message->patch, patch);
+    EXPECT_EQ(message->ref, ref);
+  }
+}
+
 }  // namespace
 }  // namespace blockfog::protocol

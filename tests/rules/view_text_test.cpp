@@ -1,6 +1,7 @@
 // The view written as text (write_view) is byte for byte the DOM view (view().dump()), for
 // every role, over complete random games of every scenario (RULES 13: both say the same, so the
-// fog-of-war tests of the DOM view hold for the text the server sends).
+// fog-of-war tests of the DOM view hold for the text the server sends); the layout noted while
+// writing (core::ViewLayout) is where the view's parts are.
 
 #include <array>
 #include <memory>
@@ -141,6 +142,29 @@ void expect_lines_at(const std::string& text, const core::TextSpan& lines, const
   EXPECT_EQ(text.substr(0, lines.begin) + text.substr(lines.end), without_lines);
 }
 
+// Each member of the layout is the member of the view of that name, with its value, and each
+// element of an array member is that element.
+void expect_parts_of(const std::string& text, const core::ViewLayout& layout, const json& dom) {
+  ASSERT_EQ(layout.members.size(), dom.size());
+  std::size_t elements = 0;
+  for (const auto& member : layout.members) {
+    const std::string name(core::text_of(text, member.name));
+    ASSERT_TRUE(dom.contains(name)) << name;
+    EXPECT_EQ(json::parse(core::text_of(text, member.value)), dom.at(name)) << name;
+    EXPECT_EQ(member.array, dom.at(name).is_array()) << name;
+    if (!member.array) continue;
+    ASSERT_EQ(member.element_count, dom.at(name).size()) << name;
+    EXPECT_EQ(member.first_element, elements) << name;
+    for (std::uint32_t k = 0; k < member.element_count; ++k) {
+      EXPECT_EQ(json::parse(core::text_of(text, layout.elements[member.first_element + k])),
+                dom.at(name).at(k))
+          << name << "[" << k << "]";
+    }
+    elements += member.element_count;
+  }
+  EXPECT_EQ(elements, layout.elements.size());
+}
+
 // Each role's memo of area texts, kept through a whole game as the server keeps it.
 using Memos = std::array<std::unique_ptr<core::ViewMemo>, 3>;
 
@@ -157,9 +181,16 @@ void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage,
     // Area texts reused from earlier states must be what this state gives.
     auto& memo = memos[static_cast<std::size_t>(role)];
     if (!memo) memo = new_view_memo();
-    write_view(s, role, log_from, with_memo, nullptr, nullptr, memo.get());
+    core::ViewLayout layout;
+    write_view(s, role, log_from, with_memo, nullptr, nullptr, memo.get(), &layout);
     ASSERT_EQ(with_memo, text) << "with the memo: role " << core::role_name(role) << ", phase "
                                << phase_name(s.phase);
+    // The layout noted while writing is where the parts are.
+    core::ViewLayout scanned;
+    ASSERT_TRUE(core::scan_view_layout(text, scanned));
+    ASSERT_EQ(layout, scanned) << "role " << core::role_name(role) << ", phase "
+                               << phase_name(s.phase);
+    if (coverage.views % 16 == 0) expect_parts_of(text, layout, dom);
     EXPECT_EQ(size, dom.at("log_size").get<std::size_t>());
     write_view(s, role, SIZE_MAX, without_lines);
     expect_lines_at(text, lines, dom, without_lines);
@@ -249,9 +280,13 @@ TEST(ViewText, TheDefaultTextWriterFindsTheSameLines) {
       for (std::size_t from : {std::size_t{0}, std::size_t{3}, SIZE_MAX}) {
         std::string text, expected, without_lines;
         core::TextSpan lines, expected_lines;
-        const auto size = dom_only.write_view_from(role, from, text, &lines);
-        EXPECT_EQ(size, game->write_view_from(role, from, expected, &expected_lines));
+        core::ViewLayout layout, expected_layout;
+        const auto size =
+            dom_only.write_view_from(role, from, text, &lines, nullptr, nullptr, &layout);
+        EXPECT_EQ(size, game->write_view_from(role, from, expected, &expected_lines, nullptr,
+                                              nullptr, &expected_layout));
         ASSERT_EQ(text, expected);
+        EXPECT_EQ(layout, expected_layout);
         EXPECT_EQ(lines.begin, expected_lines.begin);
         EXPECT_EQ(lines.end, expected_lines.end);
         game->write_view_from(role, SIZE_MAX, without_lines);

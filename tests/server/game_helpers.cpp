@@ -6,6 +6,8 @@
 #include <regex>
 #include <set>
 
+#include "protocol/messages.h"
+
 namespace blockfog::server::testing {
 
 using nlohmann::json;
@@ -36,10 +38,15 @@ std::vector<std::string> fog_leaks(const std::string& role, const std::string& f
 
 std::vector<std::string> fog_leaks(const std::string& role, const std::string& frame,
                                    const json& j) {
+  return fog_leaks_given(role, frame, j.value("type", "") == "view" ? &j.at("view") : nullptr);
+}
+
+std::vector<std::string> fog_leaks_given(const std::string& role, const std::string& frame,
+                                         const json* given) {
   std::vector<std::string> leaks;
   std::set<std::string> allowed;
-  if (j.value("type", "") == "view") {
-    const json& view = j.at("view");
+  if (given) {
+    const json& view = *given;
     if (view.contains("outcome")) return leaks;  // the game is over: all may be shown
     for (const char* list : {"dead", "not_in_play"}) {
       const json ids = view.value(list, json::array());
@@ -92,8 +99,14 @@ bool Connection::read_one() {
 void Connection::take(const std::string& frame, const json& j) {
   ++frames;
   last = j;
-  for (const auto& leak : fog_leaks(role, frame, j)) ADD_FAILURE() << leak;
   const std::string type = j.at("type");
+  if (type == "view_patch") {
+    // The patch names only what changed: what it may name is what the view it gives shows.
+    take_view_patch(j);
+    for (const auto& leak : fog_leaks_given(role, frame, &view)) ADD_FAILURE() << leak;
+    return;
+  }
+  for (const auto& leak : fog_leaks(role, frame, j)) ADD_FAILURE() << leak;
   if (type == "view") {
     take_view(j);
   } else if (type == "error") {
@@ -124,6 +137,21 @@ void Connection::take_view(const json& message) {
   }
   for (const auto& line : next.at("log")) lines.push_back(line);
   next["log"] = std::move(lines);
+  accept_view(std::move(next), version);
+}
+
+void Connection::take_view_patch(const json& message) {
+  const protocol::ViewPatchMessage patch{message.at("seq"), message.at("view_patch"),
+                                         message.at("log_from"), std::nullopt};
+  ++patches;
+  // Sent only to a connection that holds the version before (docs/protocol.md).
+  EXPECT_EQ(patch.seq, seq + 1) << role << ": a patch for a version this connection lacks";
+  json next = view;
+  EXPECT_TRUE(protocol::apply_view_patch(next, patch)) << role << ": " << message.dump();
+  accept_view(std::move(next), patch.seq);
+}
+
+void Connection::accept_view(json next, std::int64_t version) {
   // The merged log is the whole log: lines 0 .. log_size-1, each once, in order.
   const auto& merged = next["log"];
   EXPECT_EQ(merged.size(), next.at("log_size").get<std::size_t>()) << role;
@@ -201,9 +229,10 @@ Table::Table(int p, const std::string& prefix)
 }
 
 void Table::connect_all() {
-  scotland = connect(port, game_id, scot_http.session_cookie());
+  // Scotland and the observer take patches, England whole views: both kinds in every game.
+  scotland = connect(port, game_id, scot_http.session_cookie(), "?patches=1");
   england = connect(port, game_id, eng_http.session_cookie());
-  observer = connect(port, game_id, "");
+  observer = connect(port, game_id, "", "?patches=1");
   ASSERT_TRUE(scotland && england && observer);
   for (Connection* c : {scotland.get(), england.get(), observer.get()}) {
     ASSERT_TRUE(c->read_first_view());
@@ -261,7 +290,7 @@ bool Table::play_random(std::mt19937_64& rng) {
       ADD_FAILURE() << c.role << " got no answer to " << sent[i].second.dump();
       return false;
     }
-    if (c.last.at("type") != "view") {
+    if (c.last.at("type") != "view" && c.last.at("type") != "view_patch") {
       ADD_FAILURE() << "a legal action was refused: " << c.last.dump();
       return false;
     }

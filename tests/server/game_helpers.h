@@ -24,19 +24,25 @@ namespace blockfog::server::testing {
 std::vector<std::string> fog_leaks(const std::string& role, const std::string& frame);
 std::vector<std::string> fog_leaks(const std::string& role, const std::string& frame,
                                    const nlohmann::json& parsed);
+// The same for a frame that gives `view` (a view_patch: the view it turns the last one into),
+// or null for a frame that gives none.
+std::vector<std::string> fog_leaks_given(const std::string& role, const std::string& frame,
+                                         const nlohmann::json* view);
 
 HttpClient register_user(int port, const std::string& name,
                          const std::string& password = "correct horse");
 
 // One connection to a game, remembering the last view it got and checking every frame: the
 // fog of war, and that the view versions are honest (a new `seq` comes with a changed view,
-// the same `seq` with the same view) and the log increments add up to the whole log.
+// the same `seq` with the same view) and the log increments (and patches) add up to the whole
+// view and log.
 struct Connection {
   std::string role;
   WsClient ws;
-  nlohmann::json view;     // the latest view, its log merged from every increment (null before)
-  std::int64_t seq = -1;   // the version of that view
-  std::int64_t views = 0;  // view frames received
+  nlohmann::json view;       // the latest view, its log merged from every increment (null before)
+  std::int64_t seq = -1;     // the version of that view
+  std::int64_t views = 0;    // view and view_patch frames received
+  std::int64_t patches = 0;  // of which view_patch frames (a connection opened with ?patches=1)
   std::vector<nlohmann::json> errors;  // error messages received, in order
   std::vector<nlohmann::json> chat;    // chat lines received
   std::string welcome_status;
@@ -58,6 +64,9 @@ struct Connection {
  private:
   void take(const std::string& frame, const nlohmann::json& parsed);
   void take_view(const nlohmann::json& message);
+  void take_view_patch(const nlohmann::json& message);
+  // Checks and keeps `next`, the whole view of `version`.
+  void accept_view(nlohmann::json next, std::int64_t version);
 };
 
 std::unique_ptr<Connection> connect(int port, std::int64_t game_id, const std::string& cookie,

@@ -1,6 +1,7 @@
 // Two players play a game through the real server, picking random legal actions from their
 // views, while an observer watches: every frame each of them receives is checked for facts its
-// seat may not know, and the record replays to the same final state.
+// seat may not know (patches of views included), and the record replays to the same final
+// state.
 
 #include <gtest/gtest.h>
 
@@ -73,6 +74,11 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_GT(table.quiet_rounds["england"], 0);
 #endif
   EXPECT_LT(table.observer->seq, actions);
+  // Scotland and the observer asked for patches (?patches=1) and got them after actions, each
+  // rebuilding the whole view (Connection checks); England asked for none and got whole views.
+  EXPECT_GT(table.scotland->patches, actions / 4);
+  EXPECT_GT(table.observer->patches, 0);
+  EXPECT_EQ(table.england->patches, 0);
 
   // The log holds every acknowledged action, and replaying it gives the stored hash chain.
   const auto log = logged_actions(server.db_path(), table.game_id);

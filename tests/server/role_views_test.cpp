@@ -1,7 +1,7 @@
 // Per-role view versions without sockets: a role's version moves exactly when its view
-// changed, the increments rebuild the whole view, a parked role (nobody connected as it) comes
-// back one version on exactly when its whole view changed meanwhile, and replaying a log gives
-// the versions the room had, whether the log stored them all, some (parked roles) or none
+// changed, the increments and the patches rebuild the whole view, a parked role (nobody connected
+// as it) comes back one version on exactly when its whole view changed meanwhile, and replaying a
+// log gives the versions the room had, whether the log stored them all, some (parked roles) or none
 // (actions stored before versions were).
 
 #include "server/role_views.h"
@@ -10,9 +10,11 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <random>
 
+#include "protocol/messages.h"
 #include "rules/core/hex.h"
 #include "rules/hots/module.h"
 #include "server/game_loader.h"
@@ -64,7 +66,7 @@ bool act(core::Game& game, std::mt19937_64& rng, std::string* role_out = nullptr
   return true;
 }
 
-TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsRebuildTheView) {
+TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsAndPatchesRebuildTheView) {
   auto game = new_game(7);
   RoleViews views;
   views.reset(*game, {});
@@ -72,6 +74,9 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsRebuildTheVie
   std::array<json, 3> held;
   for (Role role : kRoles) held[RoleViews::index(role)] = game->view(role);
   std::array<int, 3> unchanged{};
+  std::map<std::string, int> parts{{"elements", 0}, {"set", 0}, {"unset", 0}};
+  std::size_t patch_bytes = 0;
+  std::size_t view_bytes = 0;
   std::mt19937_64 rng(11);
   for (int n = 0; n < kActions && act(*game, rng); ++n) {
     const auto change = views.change_to(*game);
@@ -94,11 +99,25 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsRebuildTheVie
       for (const auto& line : merged["log"]) lines.push_back(line);
       merged["log"] = lines;
       EXPECT_EQ(merged, whole) << "the increment does not rebuild the view, action " << n;
+      // The patch turns what the client held into the same view.
+      json patched = held[i];
+      const protocol::ViewPatchMessage patch{change.next[i].version,
+                                             json::parse(*change.patches[i]), change.log_from[i],
+                                             std::nullopt};
+      EXPECT_TRUE(protocol::apply_view_patch(patched, patch)) << *change.patches[i];
+      EXPECT_EQ(patched, whole) << "the patch does not rebuild the view, action " << n;
+      for (const char* part : {"elements", "set", "unset"})
+        parts[part] += patch.patch.contains(part);
+      patch_bytes += change.patches[i]->size();
+      view_bytes += change.increments[i]->size();
       held[i] = whole;
     }
     views.accept(change);
     if (::testing::Test::HasFailure()) break;
   }
+  // Each part of a patch was used, and patches are a fraction of the views they replace.
+  for (const auto& [part, count] : parts) EXPECT_GT(count, 0) << part;
+  EXPECT_LT(patch_bytes * 3, view_bytes);
   // Hidden decisions exist, so the property above was exercised both ways; in a long stretch
   // of the game (release builds) for every role.
 #ifdef NDEBUG

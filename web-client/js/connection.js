@@ -7,18 +7,21 @@ export function backoffDelay(attempt, random = Math.random) {
   return Math.round(base / 2 + random() * (base / 2));
 }
 
-export function socketUrl(location, gameId, { observe = false, chatSince = 0 } = {}) {
+// `patches`: after an action, view_patch frames instead of whole views (the caller applies them).
+export function socketUrl(location, gameId, { observe = false, chatSince = 0, patches = false } = {}) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const q = [`chat_since=${chatSince}`];
   if (observe) q.push('observe=1');
+  if (patches) q.push('patches=1');
   return `${scheme}//${location.host}/ws/games/${gameId}?${q.join('&')}`;
 }
 
 export class Connection {
   // handlers: onMessage(msg), onStatus('connecting' | 'open' | 'closed'), chatSince() -> id
-  constructor(gameId, { observe = false, handlers }) {
+  constructor(gameId, { observe = false, patches = false, handlers }) {
     this.gameId = gameId;
     this.observe = observe;
+    this.patches = patches;
     this.handlers = handlers;
     this.attempt = 0;
     this.ws = null;
@@ -38,6 +41,7 @@ export class Connection {
     this.handlers.onStatus?.('connecting');
     const url = socketUrl(window.location, this.gameId, {
       observe: this.observe,
+      patches: this.patches,
       chatSince: this.handlers.chatSince?.() ?? 0,
     });
     const ws = new WebSocket(url);

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
 import { classify, destinations, describe } from './actions.js';
 import { Connection } from './connection.js';
+import { applyViewPatch, mergeLog } from './view_patch.js';
 import { createMap } from './map.js';
 import { renderPrompt } from './panels/prompt.js';
 import { renderCards } from './panels/cards.js';
@@ -46,7 +47,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   }
   const st = {
     view: null, seq: 0, ref: null, refs: 0, role: 'observer', welcome: null, chatMax: 0, selected: null,
-    pending: false, choice: null, notice: '', views: 0,
+    pending: false, choice: null, notice: '', views: 0, syncing: false,
   };
   clear(root);
   const head = h('header', { class: 'game-head' });
@@ -192,25 +193,40 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     chatForm.hidden = st.role === 'observer' && !(me && details.observer_chat);
   }
 
+  // The view a `view` frame gives, or null if it is older than ours.
+  function wholeView(msg) {
+    // seq is this seat's view version: it only moves when what this seat sees changed.
+    if (st.view && msg.seq < st.seq) return null;
+    st.syncing = false;
+    const view = msg.view;
+    // A pushed view holds only the log lines from log_from on: keep ours before it.
+    if (msg.log_from > 0 && st.view) view.log = mergeLog(st.view.log, msg.log_from, view.log);
+    return view;
+  }
+
+  // The view a `view_patch` frame makes of ours, or null if it does not apply to ours: then
+  // one sync, whose whole view also supersedes the patches that arrive before it.
+  function patchedView(msg) {
+    const view = st.syncing ? null : applyViewPatch(st.view, st.seq, msg);
+    if (!view && !st.syncing) st.syncing = conn.send({ type: 'sync', chat_since: st.chatMax });
+    return view;
+  }
+
   function onMessage(msg) {
     if (msg.type === 'welcome') {
       st.welcome = msg;
       st.role = msg.role;
-    } else if (msg.type === 'view') {
-      // seq is this seat's view version: it only moves when what this seat sees changed.
-      if (st.view && msg.seq < st.seq) return;
-      const view = msg.view;
-      if (msg.log_from > 0 && st.view) {
-        // A pushed view holds only the log lines from log_from on: keep ours before it.
-        view.log = (st.view.log || []).filter((l) => l.i < msg.log_from).concat(view.log || []);
-      }
+    } else if (msg.type === 'view' || msg.type === 'view_patch') {
+      const view = msg.type === 'view' ? wholeView(msg) : patchedView(msg);
+      if (!view) return;
       const answer = msg.ref !== undefined && msg.ref === st.ref;
       st.view = view;
       st.seq = msg.seq;
       st.views += 1;
       root.dataset.seq = String(msg.seq);
       root.dataset.views = String(st.views); // lets tests wait for the answer to a click
-      if (answer || msg.log_from === 0) st.pending = false;
+      // A whole view (joining, sync) answers whatever was pending; a patch only our own action.
+      if (answer || (msg.type === 'view' && msg.log_from === 0)) st.pending = false;
       st.choice = null;
       // A stale action is answered by the fresh view: choose again, no dialog.
       say(answer && msg.stale ? 'The game had moved on; here is the current position.' : '');
@@ -231,6 +247,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
 
   const conn = new Connection(gameId, {
     observe,
+    patches: true,
     handlers: {
       onMessage,
       onStatus: (s) => {

@@ -1,11 +1,14 @@
 // Shared by the end-to-end tests: players in browser contexts, clicking an action and waiting
 // for the view that answers it, a random player that acts only by clicking what the page offers,
-// a fast in-page WebSocket player for the seat that is not under test, and the fog-of-war watch
-// on England's page (every WebSocket frame and replay answer it receives, and its DOM).
+// a fast in-page WebSocket player for the seat that is not under test, the views a connection's
+// frames make (whole views and view_patch frames), and the fog-of-war watch on England's page
+// (every WebSocket frame and replay answer it receives, and its DOM).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { repoRoot } from './harness.js';
+import { applyViewPatch, mergeLog } from '../../../web-client/js/view_patch.js';
 
 const raw = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'));
 export const BLOCK_NAME = Object.fromEntries(raw.blocks.map((b) => [b.id, b.name]));
@@ -17,17 +20,76 @@ const TELLING = raw.blocks.filter((b) => b.id.startsWith('sco_') &&
 
 export const PASSWORD = 'correct horse battery';
 
+// One connection's view, rebuilt from its frames as the page rebuilds it (patches are applied
+// with the page's own code, unit-tested against docs/protocol.md). Two views with the same seq
+// are the same view: a whole view of the version held must equal it, which checks the views
+// rebuilt from patches against the server's. `problems` lists what did not hold.
+export class ViewTracker {
+  constructor() {
+    this.view = null;
+    this.seq = -1;
+    this.rebuilt = false; // the view held was made by a patch
+    this.patches = 0;
+    this.compared = 0; // whole views compared with the view held
+    this.comparedRebuilt = 0; // ... when that one was made by patches
+    this.problems = [];
+  }
+
+  // The view a `view` or `view_patch` frame leaves the connection with; null for other frames,
+  // for a view older than the one held (the page ignores it) and for a patch that does not apply.
+  take(msg) {
+    if (msg.type === 'view') {
+      if (this.view && msg.seq < this.seq) return null;
+      const view = { ...msg.view, log: mergeLog(this.view?.log, msg.log_from, msg.view.log) };
+      if (this.view && msg.seq === this.seq) this.compare(view);
+      this.rebuilt = false;
+      return this.hold(msg.seq, view);
+    }
+    if (msg.type !== 'view_patch') return null;
+    this.patches += 1;
+    const view = applyViewPatch(this.view, this.seq, msg);
+    if (!view) {
+      this.problems.push(`a view_patch to version ${msg.seq} does not apply to version ${this.seq}`);
+      return null;
+    }
+    this.rebuilt = true;
+    return this.hold(msg.seq, view);
+  }
+
+  compare(view) {
+    this.compared += 1;
+    if (this.rebuilt) this.comparedRebuilt += 1;
+    if (isDeepStrictEqual(view, this.view)) return;
+    const keys = [...new Set([...Object.keys(view), ...Object.keys(this.view)])]
+      .filter((k) => !isDeepStrictEqual(view[k], this.view[k]));
+    this.problems.push(`version ${this.seq}: the view ${this.rebuilt ? 'rebuilt from patches' : 'held'} ` +
+      `and the whole view differ in ${keys.join(', ')}`);
+  }
+
+  hold(seq, view) {
+    this.seq = seq;
+    this.view = view;
+    return view;
+  }
+}
+
 export async function newPlayer(browser, server, name, { viewport, fog, query = '' } = {}) {
   const context = await browser.newContext({ viewport: viewport || { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const p = { name, context, page, views: [] };
   page.on('pageerror', (e) => assert.fail(`${name}: page error ${e.message}`));
-  // Every view frame the page gets (the latest is the page's current view).
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
-    const text = String(f.payload);
-    fog?.frame(text);
-    if (text.includes('"type":"view"')) p.views.push(JSON.parse(text));
-  }));
+  // The view each view or view_patch frame leaves the page with (the latest is its current
+  // view): { type, seq, view }.
+  page.on('websocket', (ws) => {
+    const tracker = new ViewTracker();
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      fog?.frame(text, ws);
+      const msg = JSON.parse(text);
+      const view = tracker.take(msg);
+      if (view) p.views.push({ type: msg.type, seq: msg.seq, view });
+    });
+  });
   await page.goto(`${server.url}/${query}`);
   await page.fill('#signup-user', name);
   await page.fill('#signup-pass', PASSWORD);
@@ -150,7 +212,9 @@ function allowedIn(view) {
 }
 
 // Watches what one seat ("england") receives: every frame and replay answer is checked on its
-// own, and the page's DOM against everything the seat was ever shown.
+// own, and the page's DOM against everything the seat was ever shown. A view_patch frame is
+// checked as it came and in the view it makes (for which the watch rebuilds each connection's
+// view); so are the areas it replaces.
 export class FogWatch {
   constructor(role = 'england') {
     this.role = role;
@@ -160,11 +224,13 @@ export class FogWatch {
     this.everShown = new Set();
     this.over = false;
     this.frames = 0;
+    this.patches = 0; // view_patch frames among them
     this.years = new Set(); // the years of the views scanned: proof the watch saw them
+    this.trackers = new Map(); // a connection (the key `frame` is given) -> ViewTracker
   }
 
-  // A WebSocket frame, as received.
-  frame(text) {
+  // A WebSocket frame, as received on `socket` (any key, one per connection).
+  frame(text, socket = null) {
     this.frames += 1;
     let msg;
     try {
@@ -173,7 +239,20 @@ export class FogWatch {
       this.leaks.push(`not JSON: ${text.slice(0, 100)}`);
       return;
     }
-    this.check(text, msg.type === 'view' ? msg.view : null);
+    if (!this.trackers.has(socket)) this.trackers.set(socket, new ViewTracker());
+    const view = this.trackers.get(socket).take(msg);
+    if (msg.type !== 'view_patch') {
+      this.check(text, msg.type === 'view' ? msg.view : null);
+      return;
+    }
+    this.patches += 1;
+    if (!view) this.leaks.push(`${this.role} got a view_patch to version ${msg.seq} it cannot apply, nor check`);
+    // The frame (every member it sets, every element, the log lines) may name only what the
+    // view it makes shows; the areas it carries, and then that whole view, are checked as well.
+    const { set = {}, elements = {} } = msg.view_patch || {};
+    const areas = [...(set.areas || []), ...(elements.areas || []).map(([, a]) => a)];
+    this.check(text, view, areas);
+    if (view) this.check(JSON.stringify(view), view);
   }
 
   // A view as the seat got it some other way (a replay step).
@@ -181,7 +260,14 @@ export class FogWatch {
     this.check(JSON.stringify(view), view);
   }
 
-  check(text, view) {
+  // What rebuilding the views of the frames found wrong (see ViewTracker).
+  viewProblems() {
+    return [...this.trackers.values()].flatMap((t) => t.problems);
+  }
+
+  // `text` may name no enemy block but those `view` shows; `areas` (by default the view's) show
+  // only counts of the enemy's blocks.
+  check(text, view, areas = view?.areas || []) {
     let allowed = new Set();
     if (view) {
       if (view.outcome) {
@@ -191,11 +277,11 @@ export class FogWatch {
       if (view.year !== undefined) this.years.add(view.year);
       allowed = allowedIn(view);
       for (const id of allowed) this.everShown.add(id);
-      for (const area of view.areas || []) {
-        for (const key of Object.keys(area[this.enemy] || {})) {
-          if (!['count', 'moved', 'reserves'].includes(key)) {
-            this.leaks.push(`${this.role} sees '${key}' of ${this.enemy} blocks in ${area.id}`);
-          }
+    }
+    for (const area of areas) {
+      for (const key of Object.keys(area[this.enemy] || {})) {
+        if (!['count', 'moved', 'reserves'].includes(key)) {
+          this.leaks.push(`${this.role} sees '${key}' of ${this.enemy} blocks in ${area.id}`);
         }
       }
     }
@@ -211,6 +297,7 @@ export class FogWatch {
   // `except`: parts of the page not to look at (a selector), else the whole page is.
   async assertClean(page, when, except = null) {
     assert.deepEqual(this.leaks, [], `${this.role}'s frames ${when}`);
+    assert.deepEqual(this.viewProblems(), [], `${this.role}'s views rebuilt from its frames ${when}`);
     if (this.over || this.role !== 'england') return;
     const html = except
       ? await page.evaluate((sel) => {
@@ -230,44 +317,73 @@ export class FogWatch {
 
 // A fast player for a seat that is not under test: a WebSocket opened inside a page of the
 // seat's own browser context (so with its session cookie), choosing random legal actions from
-// each view (never undo) as soon as the seat is awaited. Runs until stopBot() or, with
-// `toTheEnd`, until the game is over; resolves to the number of actions sent.
-export async function startBot(p, server, gameId, { toTheEnd = false, fog = null } = {}) {
+// each view (never undo) as soon as the seat is awaited. With `patches` (as the game page) it
+// asks for view_patch frames and applies them with the page's code; a patch that does not
+// apply fails it. Runs until stopBot() or, with `toTheEnd`, until the game is over; resolves to
+// the number of actions sent.
+export async function startBot(p, server, gameId, { toTheEnd = false, fog = null, patches = true } = {}) {
   const page = await p.context.newPage();
   page.on('pageerror', (e) => assert.fail(`${p.name} bot: page error ${e.message}`));
-  if (fog) page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload))));
+  if (fog) page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload), ws)));
   await page.goto(`${server.url}/healthz`);
-  const done = page.evaluate(({ id, toTheEnd: end }) => new Promise((resolve, reject) => {
+  const done = page.evaluate(({ id, toTheEnd: end, patches: asked }) => new Promise((resolve, reject) => {
     let sent = 0;
     let role = null;
-    const ws = new WebSocket(`ws://${location.host}/ws/games/${id}`);
+    let view = null;
+    let seq = -1;
+    const code = import('/js/view_patch.js');
+    const ws = new WebSocket(`ws://${location.host}/ws/games/${id}${asked ? '?patches=1' : ''}`);
     window.stopBot = () => {
       ws.close();
       resolve(sent);
     };
     ws.onclose = () => resolve(sent);
     ws.onerror = () => reject(new Error('bot WebSocket failed'));
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
+    const take = (m, { applyViewPatch, mergeLog }) => {
       if (m.type === 'welcome') role = m.role;
       else if (m.type === 'error') {
         // A refused action (e.g. both chose at once): ask for the current view again.
         ws.send(JSON.stringify({ v: 1, type: 'sync', chat_since: 1e9 }));
-      } else if (m.type === 'view') {
-        const v = m.view;
-        if (v.outcome) {
+      } else if (m.type === 'view' || m.type === 'view_patch') {
+        if (m.type === 'view') {
+          if (view && m.seq < seq) return;
+          view = { ...m.view, log: mergeLog(view?.log, m.log_from, m.view.log) };
+        } else {
+          view = applyViewPatch(view, seq, m);
+          if (!view) {
+            ws.close();
+            reject(new Error(`a view_patch to version ${m.seq} does not apply to version ${seq}`));
+            return;
+          }
+        }
+        seq = m.seq;
+        if (view.outcome) {
           if (end) window.stopBot();
           return;
         }
-        if (!(v.awaiting || []).includes(role)) return;
-        const acts = (v.legal_actions || []).filter((a) => a.kind !== 'undo');
+        if (!(view.awaiting || []).includes(role)) return;
+        const acts = (view.legal_actions || []).filter((a) => a.kind !== 'undo');
         if (!acts.length) return;
         const action = acts[Math.floor(Math.random() * acts.length)];
         sent += 1;
-        ws.send(JSON.stringify({ v: 1, type: 'action', seq: m.seq, action }));
+        ws.send(JSON.stringify({ v: 1, type: 'action', seq, action }));
       }
     };
-  }), { id: gameId, toTheEnd });
+    // Frames are taken in order, each once the page's code has loaded.
+    let queue = code;
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      queue = queue.then((mod) => {
+        try {
+          take(m, mod);
+        } catch (ex) {
+          reject(ex);
+        }
+        return mod;
+      });
+    };
+    code.catch(reject);
+  }), { id: gameId, toTheEnd, patches });
   return {
     done,
     async stop() {

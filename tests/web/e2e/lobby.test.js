@@ -44,7 +44,7 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   const context = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`carol: page error ${e.message}`));
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => carolFog.frame(String(f.payload))));
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => carolFog.frame(String(f.payload), ws)));
   await page.goto(link);
   await page.waitForSelector('form.signup');
   assert.match(await page.locator('[role=status]').first().innerText(), new RegExp(`Game ${inviteId}: .*alice`));

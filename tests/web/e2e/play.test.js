@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
+import { ViewTracker } from './helpers.js';
 
 // Scottish blocks that stay hidden from England in this game (Wallace, who attacks, and the
 // nobles, whose names the public roster carries, are left out; so is Moray, an area's name).
@@ -204,7 +205,22 @@ test('two players play the card phase, a move and a battle by clicking', async (
   // Positive control: Scotland's own page does show its hidden blocks.
   assert.match(await sco.page.content(), /Douglas/);
   await assertNoLeak(eng, engFrames, 'after the battle');
-  assert.ok(engFrames.some((f) => f.includes('"type":"view"')), 'England received views');
+  assert.ok(engFrames.some((f) => f.includes('"type":"view"')), 'England received a whole view on joining');
+  assert.ok(engFrames.some((f) => f.includes('"type":"view_patch"')), 'and view_patch frames after actions');
+
+  // The view England's frames make, patches applied, is the whole view a sync sends of the same
+  // version (ViewTracker compares them).
+  const sent = engFrames.length;
+  await eng.page.evaluate(() => window.blockfogConnection.send({ type: 'sync', chat_since: 0 }));
+  const deadline = Date.now() + 10000;
+  while (!engFrames.slice(sent).some((f) => f.includes('"type":"view"'))) {
+    assert.ok(Date.now() < deadline, 'England got a view after its sync');
+    await eng.page.waitForTimeout(50); // polling the frames received, not waiting for the game
+  }
+  const rebuilt = new ViewTracker();
+  for (const f of engFrames) rebuilt.take(JSON.parse(f));
+  assert.deepEqual(rebuilt.problems, [], 'England\'s views rebuilt from its frames');
+  assert.ok(rebuilt.comparedRebuilt > 0, 'the sync\'s view was compared with one made by patches');
 
   // A reload returns to the same game, live again.
   const url = eng.page.url();

@@ -33,7 +33,8 @@ test('a finished game stepped through from either seat and with everything revea
   // (England's checked frame by frame); the game pages wait in the lobby meanwhile.
   await sco.page.goto(`${running.server.url}/#/`);
   await eng.page.goto(`${running.server.url}/#/`);
-  const bots = [await startBot(sco, running.server, id, { toTheEnd: true }),
+  // Scotland's bot takes whole views only, England's view_patch frames as the game page does.
+  const bots = [await startBot(sco, running.server, id, { toTheEnd: true, patches: false }),
     await startBot(eng, running.server, id, { toTheEnd: true, fog })];
   const sent = await Promise.all(bots.map((b) => b.done));
   assert.ok(sent[0] + sent[1] > 50, `the game lasted (${sent} actions sent)`);
@@ -42,6 +43,8 @@ test('a finished game stepped through from either seat and with everything revea
   assert.match(await eng.page.locator('.prompt').innerText(), /Game over/);
   assert.ok(fog.over, 'England got the final view');
   assert.deepEqual(fog.leaks, [], 'no frame England got before the end named a hidden block');
+  assert.ok(fog.patches > 0, 'England\'s bot got view_patch frames');
+  assert.deepEqual(fog.viewProblems(), [], 'England\'s views rebuilt from its frames');
 
   const record = await eng.page.evaluate((g) => fetch(`/api/games/${g}/record`).then((r) => r.json()), id);
   const n = record.actions.length;

@@ -112,5 +112,7 @@ test('undo, an event card and the winter, all by clicking', async () => {
   assert.ok(fog.frames >= Number(await viewsCount(eng)), 'the watch saw every view England got');
   assert.ok(fog.years.has(startYear) && fog.years.has(startYear + 1),
     `England's frames were scanned in ${startYear} and ${startYear + 1}`);
+  // After actions the page gets view_patch frames (the watch rebuilt the views they make).
+  assert.ok(fog.patches > 0, 'England\'s page got view_patch frames');
   await fog.assertClean(eng.page, 'at the end');
 });

@@ -96,6 +96,8 @@ test('reconnect backoff grows, is capped and jittered', async () => {
   assert.equal(socketUrl({ protocol: 'https:', host: 'h:1' }, 7, { observe: true, chatSince: 3 }),
     'wss://h:1/ws/games/7?chat_since=3&observe=1');
   assert.equal(socketUrl({ protocol: 'http:', host: 'h' }, 2), 'ws://h/ws/games/2?chat_since=0');
+  assert.equal(socketUrl({ protocol: 'http:', host: 'h' }, 2, { patches: true, chatSince: 5 }),
+    'ws://h/ws/games/2?chat_since=5&patches=1');
 });
 
 test('routes', async () => {

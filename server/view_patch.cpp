@@ -1,0 +1,149 @@
+#include "server/view_patch.h"
+
+#include <charconv>
+#include <cstdint>
+#include <vector>
+
+namespace blockfog::server {
+
+namespace {
+
+using core::text_of;
+using core::TextSpan;
+using core::ViewLayout;
+
+constexpr std::string_view kLog = "log";
+
+std::string_view name_of(const WrittenView& view, const ViewLayout::Member& member) {
+  return text_of(view.text, member.name);
+}
+
+std::string_view value_of(const WrittenView& view, const ViewLayout::Member& member) {
+  return text_of(view.text, member.value);
+}
+
+// One member present in both views with a changed value, or only in one of them.
+struct Change {
+  const ViewLayout::Member* before = nullptr;
+  const ViewLayout::Member* after = nullptr;
+  bool by_elements = false;
+};
+
+// Whether an array member is better sent as its changed elements: same length, and those
+// elements (with the index and brackets of each pair) shorter than the whole.
+bool send_elements(const WrittenView& before, const WrittenView& after, const ViewLayout::Member& b,
+                   const ViewLayout::Member& a) {
+  if (!a.array || !b.array || a.element_count != b.element_count || a.element_count == 0) {
+    return false;
+  }
+  std::size_t bytes = 0;
+  for (std::uint32_t i = 0; i < a.element_count; ++i) {
+    const auto x = text_of(after.text, after.layout.elements[a.first_element + i]);
+    const auto y = text_of(before.text, before.layout.elements[b.first_element + i]);
+    if (x != y) bytes += x.size() + 8;  // [i,…] and its comma
+  }
+  return bytes < a.value.end - a.value.begin;
+}
+
+void append_name(std::string& out, std::string_view name) {
+  out += '"';
+  out += name;  // as the view wrote it, escapes and all
+  out += "\":";
+}
+
+void append_number(std::string& out, std::uint32_t n) {
+  char digits[12];
+  const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  out.append(digits, end);
+}
+
+}  // namespace
+
+void write_view_patch(const WrittenView& before, const WrittenView& after, std::string& out) {
+  // Both views list their members in the same (sorted) order: one walk pairs them.
+  std::vector<Change> changes;
+  const auto& bm = before.layout.members;
+  const auto& am = after.layout.members;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < bm.size() || j < am.size()) {
+    const int order = i == bm.size()   ? 1
+                      : j == am.size() ? -1
+                                       : name_of(before, bm[i]).compare(name_of(after, am[j]));
+    if (order < 0) {
+      changes.push_back({&bm[i++], nullptr});
+    } else if (order > 0) {
+      changes.push_back({nullptr, &am[j++]});
+    } else {
+      const auto& b = bm[i++];
+      const auto& a = am[j++];
+      if (name_of(after, a) == kLog) {
+        // Only the new lines, and only if there are any (docs/protocol.md).
+        if (after.lines.end > after.lines.begin) changes.push_back({&b, &a});
+      } else if (value_of(before, b) != value_of(after, a)) {
+        changes.push_back({&b, &a, send_elements(before, after, b, a)});
+      }
+    }
+  }
+
+  out.clear();
+  out += '{';
+  bool first_part = true;
+  const auto open_part = [&](std::string_view name, char bracket) {
+    if (!first_part) out += ',';
+    first_part = false;
+    append_name(out, name);
+    out += bracket;
+  };
+
+  bool any = false;
+  for (const auto& c : changes) {
+    if (!c.by_elements) continue;
+    if (!any) open_part("elements", '{');
+    if (any) out += ',';
+    any = true;
+    append_name(out, name_of(after, *c.after));
+    out += '[';
+    bool first = true;
+    for (std::uint32_t k = 0; k < c.after->element_count; ++k) {
+      const auto x = text_of(after.text, after.layout.elements[c.after->first_element + k]);
+      const auto y = text_of(before.text, before.layout.elements[c.before->first_element + k]);
+      if (x == y) continue;
+      if (!first) out += ',';
+      first = false;
+      out += '[';
+      append_number(out, k);
+      out += ',';
+      out += x;
+      out += ']';
+    }
+    out += ']';
+  }
+  if (any) out += '}';
+
+  any = false;
+  for (const auto& c : changes) {
+    if (!c.after || c.by_elements) continue;
+    if (!any) open_part("set", '{');
+    if (any) out += ',';
+    any = true;
+    append_name(out, name_of(after, *c.after));
+    out += value_of(after, *c.after);
+  }
+  if (any) out += '}';
+
+  any = false;
+  for (const auto& c : changes) {
+    if (c.after) continue;
+    if (!any) open_part("unset", '[');
+    if (any) out += ',';
+    any = true;
+    out += '"';
+    out += name_of(before, *c.before);
+    out += '"';
+  }
+  if (any) out += ']';
+  out += '}';
+}
+
+}  // namespace blockfog::server
