@@ -99,5 +99,64 @@ TEST(FrameScan, ReadsAnErrorsCodeAndRef) {
   EXPECT_FALSE(scan_frame(R"({"v":1})"));
 }
 
+std::string patch_frame(std::int64_t seq, const json& patch, std::optional<std::string> ref) {
+  return protocol::encode(
+      protocol::ServerMessage{protocol::ViewPatchMessage{seq, patch, 3, std::move(ref)}});
+}
+
+// A patch gives the seat's actions only where it changes them: set whole, or by elements
+// (applied to the list the seat holds), or not at all (the seat keeps its list).
+TEST(FrameScan, ReadsWhatAPatchChangesOfTheActions) {
+  const json actions = json::array({{{"kind", "move"}, {"to", "fife"}}, {{"kind", "pass"}}});
+  const json areas = json::array({{1, {{"id", "fife"}, {"legal_actions", "not these"}}}});
+  ScannedFrame scanned;
+  ASSERT_TRUE(scan_frame(
+      patch_frame(5, {{"elements", {{"areas", areas}}}, {"set", {{"legal_actions", actions}}}},
+                  "r3"),
+      scanned));
+  EXPECT_EQ(scanned.type, "view_patch");
+  EXPECT_TRUE(scanned.is_view());
+  EXPECT_EQ(scanned.seq, 5);
+  EXPECT_EQ(scanned.ref, "r3");
+  EXPECT_TRUE(scanned.actions_given);
+  ASSERT_EQ(scanned.actions.size(), 2U);
+  EXPECT_EQ(json::parse(scanned.actions[1]), actions[1]);
+  EXPECT_TRUE(scanned.action_changes.empty());
+  EXPECT_FALSE(scanned.finished);
+
+  ActionList held = scanned.actions;
+  const json changed = {{{"kind", "move"}, {"to", "\"]lothian"}}};
+  ASSERT_TRUE(scan_frame(
+      patch_frame(6, {{"elements", {{"legal_actions", {{0, changed}}}}}, {"unset", {"battle"}}},
+                  std::nullopt),
+      scanned));
+  EXPECT_FALSE(scanned.actions_given);
+  EXPECT_FALSE(scanned.ref);
+  ASSERT_TRUE(held.replace(scanned.action_changes));
+  ASSERT_EQ(held.size(), 2U);
+  EXPECT_EQ(json::parse(held[0]), changed);
+  EXPECT_EQ(json::parse(held[1]), actions[1]);
+  EXPECT_FALSE(held.replace(R"([[2,{"kind":"pass"}]])")) << "an index beyond the list";
+  EXPECT_EQ(held.size(), 2U);
+
+  ASSERT_TRUE(
+      scan_frame(patch_frame(7, {{"set", {{"log_size", 4}, {"phase", "move"}}}}, {}), scanned));
+  EXPECT_FALSE(scanned.actions_given);
+  EXPECT_TRUE(scanned.action_changes.empty());
+  EXPECT_TRUE(scanned.actions.empty());
+}
+
+TEST(FrameScan, APatchThatSetsAnOutcomeEndsTheGame) {
+  const auto scanned = scan_frame(patch_frame(
+      9,
+      {{"set",
+        {{"legal_actions", json::array()}, {"outcome", {{"winner", "scotland"}}}, {"seed", "ab"}}}},
+      "r1"));
+  ASSERT_TRUE(scanned);
+  EXPECT_TRUE(scanned->finished);
+  EXPECT_TRUE(scanned->actions_given);
+  EXPECT_TRUE(scanned->actions.empty());
+}
+
 }  // namespace
 }  // namespace blockfog::load

@@ -3,6 +3,7 @@
 #include <string.h>  // memmem, memrchr (glibc)
 
 #include <charconv>
+#include <vector>
 
 namespace blockfog::load {
 namespace {
@@ -52,6 +53,46 @@ std::size_t find_legal_actions(std::string_view view) {
   return std::string_view::npos;
 }
 
+// Calls `member(key, value)` for each member of the JSON object whose text is `object` (the key
+// as written between its quotes); false if it is not an object.
+template <typename Member>
+bool for_each_member(std::string_view object, Member&& member) {
+  if (object.size() < 2 || object.front() != '{') return false;
+  std::size_t at = 1;
+  while (at < object.size() && object[at] != '}') {
+    const auto key = json_value_at(object, at);
+    if (key.size() < 2 || key.front() != '"') return false;
+    at += key.size() + 1;  // past the colon
+    const auto value = json_value_at(object, at);
+    if (value.empty()) return false;
+    member(key.substr(1, key.size() - 2), value);
+    at += value.size();
+    if (at < object.size() && object[at] == ',') ++at;
+  }
+  return true;
+}
+
+// A patch (its `elements`, `set` and `unset`; a few hundred bytes, read member by member): the
+// seat's legal actions and whether the game ended, where it changes them.
+bool scan_patch(std::string_view patch, ScannedFrame& scanned) {
+  return for_each_member(patch, [&](std::string_view part, std::string_view members) {
+    if (part == "set") {
+      for_each_member(members, [&](std::string_view key, std::string_view value) {
+        if (key == "legal_actions") {
+          scanned.actions.assign(value);
+          scanned.actions_given = true;
+        } else if (key == "outcome") {
+          scanned.finished = true;
+        }
+      });
+    } else if (part == "elements") {
+      for_each_member(members, [&](std::string_view key, std::string_view value) {
+        if (key == "legal_actions") scanned.action_changes.assign(value);
+      });
+    }
+  });
+}
+
 }  // namespace
 
 void ActionList::assign(std::string_view array) {
@@ -66,6 +107,37 @@ void ActionList::assign(std::string_view array) {
     at += item.size();
     if (at < array.size() && array[at] == ',') ++at;
   }
+}
+
+bool ActionList::replace(std::string_view pairs) {
+  // The new list's elements, by index: the pair's action where one is given.
+  std::vector<std::string_view> items;
+  items.reserve(spans_.size());
+  for (std::size_t i = 0; i < spans_.size(); ++i) items.push_back((*this)[i]);
+  if (pairs.size() < 2 || pairs.front() != '[') return false;
+  std::size_t at = 1;
+  while (at < pairs.size() && pairs[at] != ']') {
+    const auto pair = json_value_at(pairs, at);
+    if (pair.size() < 2 || pair.front() != '[') return false;
+    const auto index = json_value_at(pair, 1);
+    std::size_t i = 0;
+    if (std::from_chars(index.data(), index.data() + index.size(), i).ec != std::errc() ||
+        i >= items.size() || index.size() + 2 >= pair.size()) {
+      return false;
+    }
+    items[i] = json_value_at(pair, index.size() + 2);
+    at += pair.size();
+    if (at < pairs.size() && pairs[at] == ',') ++at;
+  }
+  // Written apart from text_, which the items point into (a rare path: a few per game).
+  std::string list = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) list += ',';
+    list += items[i];
+  }
+  list += ']';
+  assign(list);
+  return true;
 }
 
 void ActionList::clear() {
@@ -117,11 +189,23 @@ bool scan_frame(std::string_view frame, ScannedFrame& scanned) {
   scanned.ref.reset();
   scanned.stale = false;
   scanned.actions.clear();
+  scanned.actions_given = false;
+  scanned.action_changes.clear();
   scanned.finished = false;
   scanned.error_code.clear();
   if (frame.empty() || frame.front() != '{') return false;
-  // The envelope's fields all come before "view" (sorted keys), so look for them there only.
-  const auto view_at = find(frame, "\"view\":{");
+  // The envelope's fields all come before "view" or "view_patch" (sorted keys), so look for
+  // them there only.
+  static constexpr std::string_view kView = "\"view\":{";
+  static constexpr std::string_view kPatch = "\"view_patch\":{";
+  auto view_at = find(frame, kView);
+  std::size_t body_begin = view_at + kView.size() - 1;
+  bool patch = false;
+  if (view_at == std::string_view::npos) {
+    view_at = find(frame, kPatch);
+    body_begin = view_at + kPatch.size() - 1;
+    patch = view_at != std::string_view::npos;
+  }
   const std::string_view envelope = frame.substr(0, view_at);
   scanned.type = unquote(value_of(envelope, "type"));
   if (scanned.type.empty()) return false;
@@ -130,18 +214,23 @@ bool scan_frame(std::string_view frame, ScannedFrame& scanned) {
     scanned.error_code = unquote(value_of(envelope, "code"));
     return true;
   }
-  if (scanned.type != "view" || view_at == std::string_view::npos) return true;
+  if (!scanned.is_view() || view_at == std::string_view::npos ||
+      patch != (scanned.type == "view_patch")) {
+    return true;
+  }
   const auto seq = value_of(envelope, "seq");
   std::int64_t number = 0;
   if (std::from_chars(seq.data(), seq.data() + seq.size(), number).ec == std::errc()) {
     scanned.seq = number;
   }
   scanned.stale = value_of(envelope, "stale") == "true";
-  // "view" is the envelope's last key, so the view runs to the frame's closing brace: no need
-  // to walk it to find its end.
-  const std::size_t view_begin = view_at + 7;
-  if (frame.back() != '}' || frame.size() < view_begin + 2) return false;
-  const std::string_view view = frame.substr(view_begin, frame.size() - 1 - view_begin);
+  // The body is the envelope's last key, so it runs to the frame's closing brace: no need to
+  // walk it to find its end.
+  if (frame.back() != '}' || frame.size() < body_begin + 3) return false;
+  const std::string_view body = frame.substr(body_begin, frame.size() - 1 - body_begin);
+  if (patch) return scan_patch(body, scanned);
+  const std::string_view view = body;
+  scanned.actions_given = true;
   // The view's keys are sorted too: "outcome" comes after "legal_actions", so the search for
   // it starts where the actions end (most frames of a game in play have no outcome, and would
   // otherwise be searched to their end twice).

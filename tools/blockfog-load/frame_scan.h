@@ -3,8 +3,9 @@
 // Reads the few fields the load client needs from a server frame without building a JSON
 // document: at 20,000 actions a second on the machine that also runs the server, parsing every
 // whole view would cost the client more than the server spends. It relies on what the server
-// writes (nlohmann's dump: keys in sorted order, no spaces), so "view" is the envelope's last
-// key and every envelope field precedes it; it is a load tool's shortcut, not a JSON parser.
+// writes (nlohmann's dump: keys in sorted order, no spaces), so "view" (or "view_patch") is the
+// envelope's last key and every envelope field precedes it; it is a load tool's shortcut, not a
+// JSON parser.
 
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,9 @@ class ActionList {
  public:
   // Splits `array` (a JSON array's text); an empty list if it is not one.
   void assign(std::string_view array);
+  // Replaces elements by index as a view_patch's `elements` gives them: `pairs` is the text of
+  // an array of [index, action]; false (the list unchanged) if an index is not in the list.
+  bool replace(std::string_view pairs);
   void clear();
   std::size_t size() const { return spans_.size(); }
   bool empty() const { return spans_.empty(); }
@@ -35,13 +39,20 @@ class ActionList {
 };
 
 struct ScannedFrame {
-  std::string type;                 // "view", "error", "welcome", ...
-  std::optional<std::int64_t> seq;  // a view's version
+  std::string type;                 // "view", "view_patch", "error", "welcome", ...
+  std::optional<std::int64_t> seq;  // a view's (or patch's) version
   std::optional<std::string> ref;   // the action this frame answers
   bool stale = false;               // a view answering a stale action
-  ActionList actions;               // a view's legal_actions, each as its JSON text
-  bool finished = false;            // a view of a finished game (it has an outcome)
-  std::string error_code;           // an error's code
+  // A view's legal_actions, each as its JSON text; a patch's when it sets them.
+  ActionList actions;
+  bool actions_given = false;  // `actions` is the seat's list (always, in a whole view)
+  // A patch's changed legal_actions elements (the text of its [index, action] pairs), when it
+  // gives the list by its changes: ActionList::replace applies them.
+  std::string action_changes;
+  bool finished = false;   // a view of a finished game (it has, or a patch sets, an outcome)
+  std::string error_code;  // an error's code
+
+  bool is_view() const { return type == "view" || type == "view_patch"; }
 };
 
 // False if the frame is not an object with a "type" the server sends. `out` is overwritten

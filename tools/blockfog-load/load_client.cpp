@@ -266,7 +266,7 @@ class Loop {
     game->refs = 0;
     game->awaited = with_warmup;
     ++result_.games_started;
-    const std::string target = "/ws/games/" + std::to_string(id);
+    const std::string target = "/ws/games/" + std::to_string(id) + (o_.patches ? "?patches=1" : "");
     for (int s = 0; s < 2; ++s) {
       std::weak_ptr<GameState> weak = game;
       game->seats[s].socket = std::make_shared<Socket>(
@@ -302,10 +302,15 @@ class Loop {
       ++result_.errors["unreadable frame"];
       return;
     }
-    if (scanned->type == "view") {
+    if (scanned->is_view()) {
       auto& seat = g->seats[s];
-      if (scanned->seq) seat.seq = *scanned->seq;
-      std::swap(seat.actions, scanned->actions);
+      if (!take_view(seat, *scanned)) {
+        // A patch this seat cannot apply (never expected): ask for the whole view. Meanwhile
+        // it acts on the view it has (an action at its old version is answered as stale,
+        // with the whole view, too).
+        ++result_.errors["view_patch not applicable"];
+        seat.socket->send(R"({"v":1,"type":"sync","chat_since":0})");
+      }
       ++seat.views;
       if (seat.maybe_stale && g->waiting) {  // the view waited for came: no more grace
         ++g->grace_armed;
@@ -344,9 +349,24 @@ class Loop {
       auto& other = g->seats[1 - g->actor];
       if (other.views == g->other_views || g->other_owed) other.maybe_stale = true;
     }
-    if (g->warmup_left > 0 && answer.type == "view" && !answer.stale) {
+    if (g->warmup_left > 0 && answer.is_view() && !answer.stale) {
       if (--g->warmup_left == 0) ready(g);
     }
+  }
+
+  // A seat's new version and legal actions from a whole view or a patch of the version it
+  // holds; false for a patch it cannot apply (the seat is left as it was).
+  static bool take_view(SeatState& seat, ScannedFrame& scanned) {
+    if (scanned.type == "view_patch") {
+      if (!scanned.seq || *scanned.seq != seat.seq + 1) return false;
+      if (!scanned.action_changes.empty() && !seat.actions.replace(scanned.action_changes)) {
+        return false;
+      }
+    }
+    if (scanned.seq) seat.seq = *scanned.seq;
+    // Swapped in: the seat's old list's buffers serve the next frame's scan.
+    if (scanned.actions_given) std::swap(seat.actions, scanned.actions);
+    return true;
   }
 
   // Sends one random legal action of a seat that may act, if no action is in flight.

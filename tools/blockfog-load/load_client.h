@@ -20,6 +20,9 @@ struct LoadOptions {
   std::uint64_t seed = 1;
   std::string scenario = "braveheart";
   int idle = 0;  // > 0: hold this many idle connections instead of playing
+  // Seats ask for view_patch frames after actions (docs/protocol.md), as the web client does;
+  // false: whole views.
+  bool patches = true;
 };
 
 struct LoadResult {

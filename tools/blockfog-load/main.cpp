@@ -40,6 +40,8 @@ constexpr const char* kUsage =
     "                       unmeasured, so the measurement sees games at all stages (default 0)\n"
     "  --scenario ID        braveheart, bruce or campaign (default braveheart)\n"
     "  --seed N             random choices (default 1)\n"
+    "  --views KIND         patches (view_patch frames after actions, as the web client\n"
+    "                       asks) or whole (whole views) (default patches)\n"
     "  --idle N             instead: hold N idle observer connections, report server memory\n"
     "  --server-pid PID     the server process, for its CPU time and memory\n"
     "Prints a human summary, then one JSON line.\n";
@@ -92,6 +94,12 @@ bool parse_args(int argc, char** argv, LoadOptions& o, pid_t& pid) {
         o.scenario = value;
       } else if (arg == "--seed") {
         o.seed = std::stoull(value);
+      } else if (arg == "--views") {
+        if (value != "patches" && value != "whole") {
+          std::cerr << "blockfog-load: --views is patches or whole\n";
+          return false;
+        }
+        o.patches = value == "patches";
       } else if (arg == "--idle") {
         o.idle = std::stoi(value);
       } else if (arg == "--server-pid") {
@@ -130,11 +138,9 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  json report = {{"games", options.games},
-                 {"scenario", options.scenario},
-                 {"warmup", options.warmup},
-                 {"seconds", result.seconds},
-                 {"errors", result.errors}};
+  json report = {{"games", options.games},    {"scenario", options.scenario},
+                 {"warmup", options.warmup},  {"views", options.patches ? "patches" : "whole"},
+                 {"seconds", result.seconds}, {"errors", result.errors}};
   std::int64_t error_count = 0;
   for (const auto& [code, n] : result.errors) error_count += n;
   if (options.idle > 0) {
