@@ -20,25 +20,13 @@ storage::ViewVersions versions_of(const std::array<RoleView, kViewRoles>& views)
   return {views[0].version, views[1].version, views[2].version};
 }
 
-// A view's text and layout in one allocation, each shared on its own (RoleView).
-struct Written {
-  std::string text;
-  core::ViewLayout layout;
-};
-
-void share(std::shared_ptr<Written> written, RoleView& view) {
-  const core::ViewLayout* layout = &written->layout;
-  view.text = std::shared_ptr<const std::string>(written, &written->text);
-  view.layout = std::shared_ptr<const core::ViewLayout>(std::move(written), layout);
-}
-
 // A role's view with no log lines (its log_size still in it): where a room starts.
 RoleView first_view(const core::Game& game, Role role) {
   RoleView view;
-  auto written = std::make_shared<Written>();
+  auto written = std::make_shared<WrittenView>();
   view.log_size = game.write_view_from(role, kNoLines, written->text, &view.lines, &view.cursor,
                                        nullptr, &written->layout);
-  share(std::move(written), view);
+  view.written = std::move(written);
   return view;
 }
 
@@ -51,10 +39,10 @@ core::Digest whole_view(const core::Game& game, Role role) {
 }
 
 std::string_view before_lines(const RoleView& view) {
-  return std::string_view(*view.text).substr(0, view.lines.begin);
+  return std::string_view(view.written->text).substr(0, view.lines.begin);
 }
 std::string_view after_lines(const RoleView& view) {
-  return std::string_view(*view.text).substr(view.lines.end);
+  return std::string_view(view.written->text).substr(view.lines.end);
 }
 
 }  // namespace
@@ -99,31 +87,53 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
     // One view written per role: with the lines the clients lack (they start where the log
     // was, if it grew, or where it now ends, if an undo shortened it: an action never does
     // both); the text around those lines is the key to compare.
-    auto written = std::make_shared<Written>();
-    written->text.reserve(before.text->size() + kSlack);  // written in place, no regrowth
+    auto written = spares_.take(i);
+    written->text.reserve(before.written->text.size() + kSlack);  // written in place
     // `next` is one action past `before`'s game, so before's log cursor still holds.
     after.cursor = before.cursor;
     after.log_size = next.write_view_from(role, before.log_size, written->text, &after.lines,
                                           &after.cursor, memos_.of(next, role), &written->layout);
-    share(std::move(written), after);
+    after.written = written;
     after.version = before.version;
     if (before_lines(after) == before_lines(before) && after_lines(after) == after_lines(before)) {
       const auto cursor = after.cursor;  // the log may have changed unseen: keep it current
       after = before;                    // the same key: keep the text that published this version
       after.cursor = cursor;
       after.stored = true;
+      spares_.keep(i, std::move(written));  // unused: the next change writes over it
       continue;
     }
     after.stored = true;
-    change.increments[i] = after.text;
-    auto patch = std::make_shared<std::string>();
-    write_view_patch({*before.text, *before.layout, before.lines},
-                     {*after.text, *after.layout, after.lines}, *patch);
-    change.patches[i] = std::move(patch);
+    write_view_patch({before.written->text, before.written->layout, before.lines},
+                     {written->text, written->layout, after.lines}, written->patch);
+    change.increments[i] = std::shared_ptr<const std::string>(written, &written->text);
+    change.patches[i] = std::shared_ptr<const std::string>(written, &written->patch);
     ++after.version;
     change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
   }
   return change;
+}
+
+void RoleViews::accept(const ViewChange& change) {
+  for (std::size_t i = 0; i < kViewRoles; ++i) {
+    if (change.next[i].written != views_[i].written) spares_.keep(i, views_[i].written);
+  }
+  views_ = change.next;
+}
+
+std::shared_ptr<WrittenView> RoleViews::Spares::take(std::size_t role) {
+  auto& spare = spares_[role];
+  // Only this holds it: no frame is still sending it, no change still refers to it.
+  if (spare && spare.use_count() == 1) {
+    auto reused = std::const_pointer_cast<WrittenView>(std::move(spare));
+    spare.reset();
+    return reused;
+  }
+  return std::make_shared<WrittenView>();
+}
+
+void RoleViews::Spares::keep(std::size_t role, std::shared_ptr<const WrittenView> written) {
+  spares_[role] = std::move(written);
 }
 
 void RoleViews::park(Role role, const core::Game& game) {

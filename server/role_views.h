@@ -33,15 +33,23 @@ namespace blockfog::server {
 
 inline constexpr std::size_t kViewRoles = 3;  // Scotland, England, Observer
 
+// One write of a role's view, in one allocation: its JSON text (with whichever log lines that
+// write held), where its parts are, and the body of the view_patch frame that turns the
+// version before into it (server/view_patch.h; empty in a role's first view).
+struct WrittenView {
+  std::string text;
+  core::ViewLayout layout;
+  std::string patch;
+};
+
 // What the room remembers of one role's current view.
 struct RoleView {
   std::int64_t version = 0;
   std::size_t log_size = 0;
-  // The view as last written, as JSON text (with whichever log lines that write held): the
-  // text outside `lines` is the key, and equal keys mean equal views. Shared with the frame
-  // that published it, so a view is written once per action and never copied.
-  std::shared_ptr<const std::string> text;
-  std::shared_ptr<const core::ViewLayout> layout;  // where the parts of `text` are
+  // The view as last written: the text outside `lines` is the key, and equal keys mean equal
+  // views. Shared with the frames that published it, so a view is written once per action and
+  // never copied.
+  std::shared_ptr<const WrittenView> written;
   core::TextSpan lines;
   core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there
   // Set while the role is parked: the SHA-256 of its whole view when it was parked.
@@ -73,7 +81,7 @@ class RoleViews {
   // What changes when the game becomes `next`; *this is unchanged until accept(). A parked
   // role's view is not written: it stays as it is.
   ViewChange change_to(const core::Game& next) const;
-  void accept(const ViewChange& change) { views_ = change.next; }  // shares the texts
+  void accept(const ViewChange& change);  // shares the texts
 
   // `game` is the game of the last reset() or accepted change, in both. A role is parked only
   // where its version is stored (its view was written for the last action accepted): a replay
@@ -103,8 +111,23 @@ class RoleViews {
     std::array<std::unique_ptr<core::ViewMemo>, kViewRoles> memos_;
   };
 
+  // Each role's write before its current one, kept to be written over by a later change (its
+  // buffers hold a view's size): once the frames that sent it are gone, nobody else holds it.
+  class Spares {
+   public:
+    Spares() = default;
+    Spares(const Spares&) {}
+    Spares& operator=(const Spares&) { return *this; }
+    std::shared_ptr<WrittenView> take(std::size_t role);
+    void keep(std::size_t role, std::shared_ptr<const WrittenView> written);
+
+   private:
+    std::array<std::shared_ptr<const WrittenView>, kViewRoles> spares_;
+  };
+
   std::array<RoleView, kViewRoles> views_;
   mutable Memos memos_;  // change_to is const: it writes views, it does not change them
+  mutable Spares spares_;
 };
 
 // The versions after replaying a whole log, for actions stored without them (before the

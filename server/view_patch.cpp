@@ -14,11 +14,11 @@ using core::ViewLayout;
 
 constexpr std::string_view kLog = "log";
 
-std::string_view name_of(const WrittenView& view, const ViewLayout::Member& member) {
+std::string_view name_of(const ViewText& view, const ViewLayout::Member& member) {
   return text_of(view.text, member.name);
 }
 
-std::string_view value_of(const WrittenView& view, const ViewLayout::Member& member) {
+std::string_view value_of(const ViewText& view, const ViewLayout::Member& member) {
   return text_of(view.text, member.value);
 }
 
@@ -31,7 +31,7 @@ struct Change {
 
 // Whether an array member is better sent as its changed elements: same length, and those
 // elements (with the index and brackets of each pair) shorter than the whole.
-bool send_elements(const WrittenView& before, const WrittenView& after, const ViewLayout::Member& b,
+bool send_elements(const ViewText& before, const ViewText& after, const ViewLayout::Member& b,
                    const ViewLayout::Member& a) {
   if (!a.array || !b.array || a.element_count != b.element_count || a.element_count == 0) {
     return false;
@@ -59,9 +59,11 @@ void append_number(std::string& out, std::uint32_t n) {
 
 }  // namespace
 
-void write_view_patch(const WrittenView& before, const WrittenView& after, std::string& out) {
-  // Both views list their members in the same (sorted) order: one walk pairs them.
-  std::vector<Change> changes;
+void write_view_patch(const ViewText& before, const ViewText& after, std::string& out) {
+  // Both views list their members in the same (sorted) order: one walk pairs them. The list
+  // is kept from call to call (one per thread): this runs for every role of every action.
+  static thread_local std::vector<Change> changes;
+  changes.clear();
   const auto& bm = before.layout.members;
   const auto& am = after.layout.members;
   std::size_t i = 0;

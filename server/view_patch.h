@@ -13,7 +13,7 @@
 namespace blockfog::server {
 
 // A view as the engine wrote it: its text, where its parts are, and where its log lines are.
-struct WrittenView {
+struct ViewText {
   std::string_view text;
   const core::ViewLayout& layout;
   core::TextSpan lines;  // between the brackets of its "log"
@@ -24,6 +24,6 @@ struct WrittenView {
 // would write), `log` set only when `after` holds new lines (its log_size is a member of its
 // own). A top-level array of unchanged length sends only its changed elements, unless they
 // are most of it.
-void write_view_patch(const WrittenView& before, const WrittenView& after, std::string& out);
+void write_view_patch(const ViewText& before, const ViewText& after, std::string& out);
 
 }  // namespace blockfog::server

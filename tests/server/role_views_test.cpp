@@ -127,6 +127,29 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsAndPatchesReb
 #endif
 }
 
+// A view's buffers are written over by a later change only once nothing holds them: a frame
+// still being sent keeps its text and patch, however many actions follow.
+TEST(RoleViews, AViewStillBeingSentIsNeverWrittenOver) {
+  auto game = new_game(9);
+  RoleViews views;
+  views.reset(*game, {});
+  std::mt19937_64 rng(3);
+  std::vector<std::pair<std::shared_ptr<const std::string>, std::string>> held;
+  for (int n = 0; n < 60 && act(*game, rng); ++n) {
+    const auto change = views.change_to(*game);
+    for (std::size_t i = 0; i < change.increments.size(); ++i) {
+      // Every third view is "still being sent": its text and patch are held.
+      if (change.increments[i] && n % 3 == 0) {
+        held.emplace_back(change.increments[i], *change.increments[i]);
+        held.emplace_back(change.patches[i], *change.patches[i]);
+      }
+    }
+    views.accept(change);
+  }
+  ASSERT_GT(held.size(), 10U);
+  for (const auto& [text, copy] : held) EXPECT_EQ(*text, copy);
+}
+
 TEST(RoleViews, ALogStoredWithoutVersionsGetsTheSameVersionsByReplay) {
   testing::TempDir dir;
   storage::Store store(dir.path() / "blockfog.db", 1);

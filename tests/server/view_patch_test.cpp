@@ -25,7 +25,7 @@ struct Text {
     lines.begin = at + 7;
     lines.end = text.find("],\"log_size\"", lines.begin);
   }
-  WrittenView written() const { return {text, layout, lines}; }
+  ViewText written() const { return {text, layout, lines}; }
   std::string text;
   core::ViewLayout layout;
   core::TextSpan lines;
