@@ -73,7 +73,7 @@ void RoleViews::reset(const core::Game& game, const storage::ViewVersions& versi
   }
 }
 
-ViewChange RoleViews::change_to(const core::Game& next) const {
+ViewChange RoleViews::change_to(const core::Game& next, PatchRoles patches) const {
   ViewChange change;
   for (Role role : kRoles) {
     const auto i = index(role);
@@ -104,10 +104,12 @@ ViewChange RoleViews::change_to(const core::Game& next) const {
       continue;
     }
     after.stored = true;
-    write_view_patch({before.written->text, before.written->layout, before.lines},
-                     {written->text, written->layout, after.lines}, written->patch);
     change.increments[i] = std::shared_ptr<const std::string>(written, &written->text);
-    change.patches[i] = std::shared_ptr<const std::string>(written, &written->patch);
+    if (patches[i]) {
+      write_view_patch({before.written->text, before.written->layout, before.lines},
+                       {written->text, written->layout, after.lines}, written->patch);
+      change.patches[i] = std::shared_ptr<const std::string>(written, &written->patch);
+    }
     ++after.version;
     change.log_from[i] = static_cast<std::int64_t>(std::min(before.log_size, after.log_size));
   }

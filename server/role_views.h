@@ -65,8 +65,9 @@ struct ViewChange {
   // the JSON text that goes into the frame (written by the engine, no DOM: this runs for
   // every action). Null for a role whose view did not change.
   std::array<std::shared_ptr<const std::string>, kViewRoles> increments;
-  // For the same roles: the body of the view_patch frame that turns the role's previous view
-  // into this one (server/view_patch.h), for the connections that asked for patches.
+  // For the same roles, where change_to was asked for it: the body of the view_patch frame
+  // that turns the role's previous view into this one (server/view_patch.h), for the
+  // connections that take patches.
   std::array<std::shared_ptr<const std::string>, kViewRoles> patches;
   std::array<std::int64_t, kViewRoles> log_from{};
   storage::ViewVersions versions() const;
@@ -78,9 +79,11 @@ class RoleViews {
  public:
   // The views of `game` at the given versions (0, 0, 0 right after setup).
   void reset(const core::Game& game, const storage::ViewVersions& versions);
+  // For each role: whether a connection of it takes view_patch frames (Room::join).
+  using PatchRoles = std::array<bool, kViewRoles>;
   // What changes when the game becomes `next`; *this is unchanged until accept(). A parked
-  // role's view is not written: it stays as it is.
-  ViewChange change_to(const core::Game& next) const;
+  // role's view is not written: it stays as it is. Patches are written for `patches` only.
+  ViewChange change_to(const core::Game& next, PatchRoles patches = {}) const;
   void accept(const ViewChange& change);  // shares the texts
 
   // `game` is the game of the last reset() or accepted change, in both. A role is parked only

@@ -243,7 +243,11 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
   park_unwatched_roles();
-  commit->views = views_.change_to(*next);
+  RoleViews::PatchRoles patches{};
+  for (const auto& [key, other] : members_) {
+    if (other.updates == ViewUpdates::Patches) patches[RoleViews::index(other.role)] = true;
+  }
+  commit->views = views_.change_to(*next, patches);
   commit->next = std::move(next);
   commit->arrived = arrived;
   committing_ = true;
@@ -462,7 +466,9 @@ void Room::publish_views(const ViewChange& change, const RoomClient* actor,
       if (key == actor) answer_with_view(key, ref, false);
       return;
     }
-    const bool patch = member.updates == ViewUpdates::Patches;
+    // A connection that joined while the action was committed may want a patch that was not
+    // written: the view with its new lines suits it as well.
+    const bool patch = member.updates == ViewUpdates::Patches && change.patches[i];
     const auto& body = patch ? change.patches[i] : change.increments[i];
     const auto head = [&](const std::optional<std::string>& answers) {
       const auto version = change.next[i].version;

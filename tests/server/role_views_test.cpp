@@ -79,7 +79,7 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsAndPatchesReb
   std::size_t view_bytes = 0;
   std::mt19937_64 rng(11);
   for (int n = 0; n < kActions && act(*game, rng); ++n) {
-    const auto change = views.change_to(*game);
+    const auto change = views.change_to(*game, {true, true, true});
     for (Role role : kRoles) {
       const auto i = RoleViews::index(role);
       const json whole = game->view(role);
@@ -136,7 +136,7 @@ TEST(RoleViews, AViewStillBeingSentIsNeverWrittenOver) {
   std::mt19937_64 rng(3);
   std::vector<std::pair<std::shared_ptr<const std::string>, std::string>> held;
   for (int n = 0; n < 60 && act(*game, rng); ++n) {
-    const auto change = views.change_to(*game);
+    const auto change = views.change_to(*game, {true, true, true});
     for (std::size_t i = 0; i < change.increments.size(); ++i) {
       // Every third view is "still being sent": its text and patch are held.
       if (change.increments[i] && n % 3 == 0) {
@@ -148,6 +148,24 @@ TEST(RoleViews, AViewStillBeingSentIsNeverWrittenOver) {
   }
   ASSERT_GT(held.size(), 10U);
   for (const auto& [text, copy] : held) EXPECT_EQ(*text, copy);
+}
+
+// A patch is written only for a role some connection of which takes patches.
+TEST(RoleViews, PatchesAreWrittenOnlyForTheRolesThatTakeThem) {
+  auto game = new_game(4);
+  RoleViews views;
+  views.reset(*game, {});
+  std::mt19937_64 rng(8);
+  int changed = 0;
+  for (int n = 0; n < 40 && act(*game, rng); ++n) {
+    const auto change = views.change_to(*game, {false, true, false});
+    for (std::size_t i = 0; i < change.increments.size(); ++i) {
+      changed += bool(change.increments[i]);
+      EXPECT_EQ(bool(change.patches[i]), i == 1 && change.increments[i]) << "role " << i;
+    }
+    views.accept(change);
+  }
+  EXPECT_GT(changed, 40);
 }
 
 TEST(RoleViews, ALogStoredWithoutVersionsGetsTheSameVersionsByReplay) {
