@@ -142,6 +142,10 @@ void RoleViews::park(Role role, const core::Game& game) {
   auto& view = views_[index(role)];
   if (view.parked || !view.stored) return;
   view.parked = whole_view(game, role);
+  // Its texts are not read while it is parked (unpark writes the view afresh): a game nobody
+  // is at keeps only the digest, as a server may hold many such games for days.
+  view.written.reset();
+  spares_.keep(index(role), nullptr);
 }
 
 void RoleViews::unpark(Role role, const core::Game& game) {

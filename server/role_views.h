@@ -48,7 +48,7 @@ struct RoleView {
   std::size_t log_size = 0;
   // The view as last written: the text outside `lines` is the key, and equal keys mean equal
   // views. Shared with the frames that published it, so a view is written once per action and
-  // never copied.
+  // never copied. Null while the role is parked.
   std::shared_ptr<const WrittenView> written;
   core::TextSpan lines;
   core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there

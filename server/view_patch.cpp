@@ -9,7 +9,6 @@ namespace blockfog::server {
 namespace {
 
 using core::text_of;
-using core::TextSpan;
 using core::ViewLayout;
 
 constexpr std::string_view kLog = "log";
