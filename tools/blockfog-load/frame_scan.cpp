@@ -5,6 +5,8 @@
 #include <charconv>
 #include <vector>
 
+#include "rules/core/view_layout.h"
+
 namespace blockfog::load {
 namespace {
 
@@ -53,44 +55,33 @@ std::size_t find_legal_actions(std::string_view view) {
   return std::string_view::npos;
 }
 
-// Calls `member(key, value)` for each member of the JSON object whose text is `object` (the key
-// as written between its quotes); false if it is not an object.
-template <typename Member>
-bool for_each_member(std::string_view object, Member&& member) {
-  if (object.size() < 2 || object.front() != '{') return false;
-  std::size_t at = 1;
-  while (at < object.size() && object[at] != '}') {
-    const auto key = json_value_at(object, at);
-    if (key.size() < 2 || key.front() != '"') return false;
-    at += key.size() + 1;  // past the colon
-    const auto value = json_value_at(object, at);
-    if (value.empty()) return false;
-    member(key.substr(1, key.size() - 2), value);
-    at += value.size();
-    if (at < object.size() && object[at] == ',') ++at;
+// A patch (its `elements`, `set` and `unset`; a few hundred bytes, read member by member with
+// the server's own layout scanner): the seat's legal actions and whether the game ended, where
+// it changes them. The layouts keep their buffers from frame to frame (one client thread).
+bool scan_patch(std::string_view patch, ScannedFrame& scanned) {
+  thread_local core::ViewLayout parts;
+  thread_local core::ViewLayout members;
+  if (!core::scan_view_layout(patch, parts)) return false;
+  for (const auto& part : parts.members) {
+    const auto name = core::text_of(patch, part.name);
+    if (name != "set" && name != "elements") continue;
+    const auto value = core::text_of(patch, part.value);
+    // A part that is not a whole object still gives the members read before the fault.
+    core::scan_view_layout(value, members);
+    for (const auto& member : members.members) {
+      const auto key = core::text_of(value, member.name);
+      const auto text = core::text_of(value, member.value);
+      if (name == "elements") {
+        if (key == "legal_actions") scanned.action_changes.assign(text);
+      } else if (key == "legal_actions") {
+        scanned.actions.assign(text);
+        scanned.actions_given = true;
+      } else if (key == "outcome") {
+        scanned.finished = true;
+      }
+    }
   }
   return true;
-}
-
-// A patch (its `elements`, `set` and `unset`; a few hundred bytes, read member by member): the
-// seat's legal actions and whether the game ended, where it changes them.
-bool scan_patch(std::string_view patch, ScannedFrame& scanned) {
-  return for_each_member(patch, [&](std::string_view part, std::string_view members) {
-    if (part == "set") {
-      for_each_member(members, [&](std::string_view key, std::string_view value) {
-        if (key == "legal_actions") {
-          scanned.actions.assign(value);
-          scanned.actions_given = true;
-        } else if (key == "outcome") {
-          scanned.finished = true;
-        }
-      });
-    } else if (part == "elements") {
-      for_each_member(members, [&](std::string_view key, std::string_view value) {
-        if (key == "legal_actions") scanned.action_changes.assign(value);
-      });
-    }
-  });
 }
 
 }  // namespace
