@@ -10,8 +10,8 @@
 // Prints one JSON line: actions/s and CPU per action of the server's code (the process's CPU
 // time less what this driver spends choosing actions and reading frames).
 
-#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -36,6 +36,7 @@
 #include "server/room.h"
 #include "server/room_registry.h"
 #include "tools/blockfog-load/frame_scan.h"
+#include "tools/blockfog-load/process_stats.h"
 
 namespace {
 
@@ -58,13 +59,11 @@ double thread_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
+// This process's CPU time (all threads: the storage thread's commits included), read as
+// blockfog-load reads the server's.
 double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  const auto sample = blockfog::load::sample_process(getpid());
+  return sample ? sample->cpu_seconds : 0;
 }
 
 // Every room's strand: tasks run in order on the driver's thread (the server's network
