@@ -246,6 +246,20 @@ json to_json(const ServerMessage& message) {
   return j;
 }
 
+json merge_log(const json& held, std::int64_t log_from, const json& lines) {
+  json log = json::array();
+  if (held.is_array()) {
+    for (const auto& line : held) {
+      const auto i = line.is_object() ? line.find("i") : line.end();
+      if (i != line.end() && i->is_number_integer() && i->get<std::int64_t>() < log_from) {
+        log.push_back(line);
+      }
+    }
+  }
+  if (lines.is_array()) log.insert(log.end(), lines.begin(), lines.end());
+  return log;
+}
+
 bool apply_view_patch(json& view, const ViewPatchMessage& message) {
   const json& patch = message.patch;
   if (!view.is_object() || !patch.is_object() || !view.contains("log") || !view["log"].is_array()) {
@@ -293,17 +307,12 @@ bool apply_view_patch(json& view, const ViewPatchMessage& message) {
       next.erase(name.get<std::string>());
     }
   }
-  // The log: the lines before log_from, then the new ones (docs/protocol.md).
-  json lines = json::array();
-  for (const auto& line : view["log"]) {
-    if (lines.size() == static_cast<std::size_t>(message.log_from)) break;
-    lines.push_back(line);
-  }
+  const json* lines = nullptr;
   if (set && set->contains("log")) {
-    if (!(*set)["log"].is_array()) return false;
-    for (const auto& line : (*set)["log"]) lines.push_back(line);
+    lines = &(*set)["log"];
+    if (!lines->is_array()) return false;
   }
-  next["log"] = std::move(lines);
+  next["log"] = merge_log(view["log"], message.log_from, lines ? *lines : json::array());
   view = std::move(next);
   return true;
 }

@@ -115,6 +115,12 @@ nlohmann::json to_json(const ServerMessage& message);
 std::string encode(const ClientMessage& message);
 std::string encode(const ServerMessage& message);
 
+// The whole log after a view or view_patch frame that holds the log lines from `log_from` on
+// (docs/protocol.md): the lines of `held` (the client's whole log, or null) whose index `i` is
+// below `log_from`, then `lines` (the frame's).
+nlohmann::json merge_log(const nlohmann::json& held, std::int64_t log_from,
+                         const nlohmann::json& lines);
+
 // Turns `view` (a whole view, its log merged) into the view `patch` describes; false, with
 // `view` unchanged, if the patch does not fit it (a member it names is not there, an element
 // index beyond its array, a log_from past its log).

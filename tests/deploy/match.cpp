@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "protocol/messages.h"
+
 namespace blockfog::server::testing {
 
 using nlohmann::json;
@@ -10,15 +12,9 @@ void Seat::apply_view(const json& message) {
   // A pushed view holds only the log lines from log_from on (docs/protocol.md): keep ours
   // before that index and append, so that `view` is always the whole view.
   json next = message.at("view");
-  const std::size_t log_from = message.value("log_from", std::size_t{0});
-  json lines = json::array();
-  if (log_from > 0 && view.is_object()) {
-    for (const auto& line : view.at("log")) {
-      if (line.at("i").get<std::size_t>() < log_from) lines.push_back(line);
-    }
-  }
-  for (const auto& line : next.value("log", json::array())) lines.push_back(line);
-  next["log"] = std::move(lines);
+  const std::int64_t log_from = message.value("log_from", std::int64_t{0});
+  const json held = log_from > 0 && view.is_object() ? view.at("log") : json();
+  next["log"] = protocol::merge_log(held, log_from, next.value("log", json::array()));
   view = std::move(next);
   seq = message.at("seq");
   ++views;

@@ -126,17 +126,11 @@ void Connection::take_view(const json& message) {
   const std::int64_t version = message.at("seq");
   const std::size_t log_from = message.at("log_from");
   json next = message.at("view");
-  json lines = json::array();
   if (log_from > 0) {
     EXPECT_FALSE(view.is_null()) << role << ": a log increment before any whole view";
-    if (!view.is_null()) {
-      for (const auto& line : view.at("log")) {
-        if (line.at("i").get<std::size_t>() < log_from) lines.push_back(line);
-      }
-    }
   }
-  for (const auto& line : next.at("log")) lines.push_back(line);
-  next["log"] = std::move(lines);
+  const json held = log_from > 0 && !view.is_null() ? view.at("log") : json();
+  next["log"] = protocol::merge_log(held, static_cast<std::int64_t>(log_from), next.at("log"));
   accept_view(std::move(next), version);
 }
 
