@@ -13,6 +13,7 @@ std::string_view migration_0002_view_versions();
 std::string_view migration_0003_observer_chat();
 std::string_view migration_0004_sequence_from_log();
 std::string_view migration_0005_binary_snapshots();
+std::string_view migration_0006_actions_in_arrival_order();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -61,6 +62,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{3, "observer_chat", sql::migration_0003_observer_chat()},
       Migration{4, "sequence_from_log", sql::migration_0004_sequence_from_log()},
       Migration{5, "binary_snapshots", sql::migration_0005_binary_snapshots()},
+      Migration{6, "actions_in_arrival_order", sql::migration_0006_actions_in_arrival_order()},
   };
   return migrations;
 }

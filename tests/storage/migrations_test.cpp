@@ -173,7 +173,7 @@ TEST(Migrations, JsonSnapshotsStoredBeforeMigration5AreDroppedAndTheGameGoesOn) 
         " (7, 1, '{\"turn\":1}', 'h1', 0);");
   }
   Store store(path, kNow);
-  EXPECT_EQ(schema_version(store.database()), 5);
+  EXPECT_EQ(schema_version(store.database()), static_cast<int>(builtin_migrations().size()));
   EXPECT_EQ(store.latest_snapshot(7), std::nullopt);
   const std::string bytes("hots-bin-1\0\x01\xff", 13);
   EXPECT_EQ(store.append_action(7, 2, "england", "{}", "h2", 1, bytes), 2);
@@ -184,6 +184,83 @@ TEST(Migrations, JsonSnapshotsStoredBeforeMigration5AreDroppedAndTheGameGoesOn) 
   EXPECT_THROW(store.database().exec("INSERT INTO snapshots (game_id, seq, state, state_hash,"
                                      " created_at) VALUES (7, 1, '{}', 'h1', 0)"),
                ConstraintError);
+}
+
+// Migration 6 stores the log in arrival order (a rowid table with a unique index on the game
+// and seq): every action stored before it is still there, field for field, each game's in seq
+// order; the games go on at the next seq; the log is still append-only, without gaps, and
+// snapshots are still checked against it.
+TEST(Migrations, ALogStoredBeforeMigration6IsKeptWholeAndGoesOn) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  {
+    Database db(path);
+    const auto all = builtin_migrations();
+    apply_migrations(db, std::vector<Migration>(all.begin(), all.begin() + 5), kNow);
+    db.exec(
+        "INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0)");
+    for (int game : {7, 8}) {
+      db.exec(
+          "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
+          " created_by, created_at) VALUES (" +
+          std::to_string(game) + ", 'hots-1', 'braveheart', 'ab', '" + std::string(64, 'c') +
+          "', 'active', 'public', 1, 0)");
+    }
+    // The two games' actions interleaved, as two live games store them.
+    for (int seq = 1; seq <= 3; ++seq) {
+      for (int game : {8, 7}) {
+        const auto n = std::to_string(seq);
+        const auto g = std::to_string(game);
+        db.exec(
+            "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash,"
+            " v_scotland, v_england, v_observer) VALUES (" +
+            g + ", " + n + ", 'scotland', '{\"n\":" + n + "}', " + n + g + ", 'h" + g + "-" + n +
+            "', " + n + ", NULL, 9)");
+      }
+    }
+    db.exec(
+        "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at) VALUES"
+        " (7, 2, X'01', 'h7-2', 0)");
+  }
+  Store store(path, kNow);
+  EXPECT_EQ(schema_version(store.database()), static_cast<int>(builtin_migrations().size()));
+  for (int game : {7, 8}) {
+    const auto g = std::to_string(game);
+    const auto log = store.load_actions(game);
+    ASSERT_EQ(log.size(), 3U);
+    for (int seq = 1; seq <= 3; ++seq) {
+      const auto& row = log[seq - 1];
+      const auto n = std::to_string(seq);
+      EXPECT_EQ(row.game_id, game);
+      EXPECT_EQ(row.seq, seq);
+      EXPECT_EQ(row.role, "scotland");
+      EXPECT_EQ(row.action_json, "{\"n\":" + n + "}");
+      EXPECT_EQ(row.applied_at, std::stoll(n + g));
+      EXPECT_EQ(row.state_hash, "h" + g + "-" + n);
+      EXPECT_EQ(row.view_versions.scotland, seq);
+      EXPECT_EQ(row.view_versions.england, std::nullopt);
+      EXPECT_EQ(row.view_versions.observer, 9);
+    }
+    EXPECT_EQ(store.find_game(game)->next_seq, 4);
+  }
+  EXPECT_EQ(store.latest_snapshot(7)->seq, 2);
+  EXPECT_EQ(store.load_actions(7, 3).size(), 1U);
+
+  EXPECT_THROW(store.append_action(7, 3, "england", "{}", "h", 1), SequenceConflict);
+  EXPECT_THROW(store.append_action(7, 5, "england", "{}", "h", 1), SequenceConflict);
+  EXPECT_EQ(store.append_action(7, 4, "england", "{}", "h7-4", 1), 4);
+  EXPECT_EQ(store.load_actions(7).size(), 4U);
+  EXPECT_EQ(store.load_actions(8).size(), 3U);
+  auto& db = store.database();
+  EXPECT_THROW(db.exec("UPDATE actions SET action = '{}' WHERE game_id = 8"), ConstraintError);
+  EXPECT_THROW(db.exec("DELETE FROM actions WHERE game_id = 8"), ConstraintError);
+  EXPECT_THROW(db.exec("INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash)"
+                       " VALUES (8, 3, 'england', '{}', 0, 'h')"),
+               ConstraintError);
+  EXPECT_THROW(store.save_snapshot(8, 3, std::string(1, '\x01'), "not h8-3", kNow),
+               ConstraintError);
+  store.save_snapshot(8, 3, std::string(1, '\x01'), "h8-3", kNow);
+  EXPECT_EQ(store.latest_snapshot(8)->seq, 3);
 }
 
 // 64-bit FNV-1a: enough to notice an edit.
@@ -205,6 +282,7 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0xad938f6db4b3837bull,  // 0003_observer_chat.sql
       0x3e297ba87c33e9ddull,  // 0004_sequence_from_log.sql
       0xa1d2f20cd01585b0ull,  // 0005_binary_snapshots.sql
+      0xe800ffb7b230a637ull,  // 0006_actions_in_arrival_order.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());
