@@ -84,8 +84,10 @@ class Database {
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);
   // The statement for `sql`, prepared on first use and kept by this connection: for the
-  // statements of the hot path (one action appended per commit), whose parsing would cost
-  // more than running them.
+  // statements of the hot path (one action appended per commit) and those run for every new
+  // game and connection (sessions, seats, game rows; under load games end and start all the
+  // time), whose parsing would cost more than running them. A lease of one statement must end
+  // before the same SQL is leased again.
   CachedStatement cached(std::string_view sql);
 
   std::int64_t last_insert_rowid() const;

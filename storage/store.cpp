@@ -141,28 +141,28 @@ std::optional<Row> first(Statement& statement, Reader read) {
 }
 
 std::optional<std::string> status_of(Database& db, std::int64_t game_id) {
-  Statement statement = db.prepare("SELECT status FROM games WHERE id = ?1");
-  statement.bind(1, game_id);
-  if (!statement.step()) return std::nullopt;
-  return statement.column_text(0);
+  auto statement = db.cached("SELECT status FROM games WHERE id = ?1");
+  statement->bind(1, game_id);
+  if (!statement->step()) return std::nullopt;
+  return statement->column_text(0);
 }
 
 bool is_account_seated(Database& db, std::int64_t game_id, std::int64_t account_id) {
-  Statement statement = db.prepare("SELECT 1 FROM seats WHERE game_id = ?1 AND account_id = ?2");
-  statement.bind(1, game_id).bind(2, account_id);
-  return statement.step();
+  auto statement = db.cached("SELECT 1 FROM seats WHERE game_id = ?1 AND account_id = ?2");
+  statement->bind(1, game_id).bind(2, account_id);
+  return statement->step();
 }
 
 bool is_role_taken(Database& db, std::int64_t game_id, std::string_view role) {
-  Statement statement = db.prepare("SELECT 1 FROM seats WHERE game_id = ?1 AND role = ?2");
-  statement.bind(1, game_id).bind(2, role);
-  return statement.step();
+  auto statement = db.cached("SELECT 1 FROM seats WHERE game_id = ?1 AND role = ?2");
+  statement->bind(1, game_id).bind(2, role);
+  return statement->step();
 }
 
 void insert_seat(Database& db, std::int64_t game_id, std::string_view role, std::int64_t account_id,
                  std::int64_t now) {
-  db.prepare("INSERT INTO seats (game_id, role, account_id, joined_at) VALUES (?1, ?2, ?3, ?4)")
-      .bind(1, game_id)
+  db.cached("INSERT INTO seats (game_id, role, account_id, joined_at) VALUES (?1, ?2, ?3, ?4)")
+      ->bind(1, game_id)
       .bind(2, role)
       .bind(3, account_id)
       .bind(4, now)
@@ -255,10 +255,10 @@ std::optional<AccountRow> Store::find_account_by_name(std::string_view username)
 }
 
 std::optional<AccountRow> Store::find_account_by_id(std::int64_t account_id) {
-  Statement statement =
-      db_.prepare("SELECT id, username, password_hash, created_at FROM accounts WHERE id = ?1");
-  statement.bind(1, account_id);
-  return first<AccountRow>(statement, read_account);
+  auto statement =
+      db_.cached("SELECT id, username, password_hash, created_at FROM accounts WHERE id = ?1");
+  statement->bind(1, account_id);
+  return first<AccountRow>(*statement, read_account);
 }
 
 SessionRow Store::create_session(std::string_view token_hash, std::int64_t account_id,
@@ -279,16 +279,16 @@ SessionRow Store::create_session(std::string_view token_hash, std::int64_t accou
 }
 
 std::optional<SessionRow> Store::find_session(std::string_view token_hash, std::int64_t now) {
-  Statement statement = db_.prepare(
+  auto statement = db_.cached(
       "SELECT token_hash, account_id, created_at, expires_at, last_seen FROM sessions"
       " WHERE token_hash = ?1 AND expires_at > ?2");
-  statement.bind(1, token_hash).bind(2, now);
-  return first<SessionRow>(statement, read_session);
+  statement->bind(1, token_hash).bind(2, now);
+  return first<SessionRow>(*statement, read_session);
 }
 
 bool Store::touch_session(std::string_view token_hash, std::int64_t now, std::int64_t expires_at) {
-  db_.prepare("UPDATE sessions SET last_seen = ?2, expires_at = ?3 WHERE token_hash = ?1")
-      .bind(1, token_hash)
+  db_.cached("UPDATE sessions SET last_seen = ?2, expires_at = ?3 WHERE token_hash = ?1")
+      ->bind(1, token_hash)
       .bind(2, now)
       .bind(3, expires_at)
       .run();
@@ -308,19 +308,19 @@ std::int64_t Store::delete_expired_sessions(std::int64_t now) {
 
 GameRow Store::create_game(const NewGame& game, std::int64_t now) {
   Transaction transaction(db_);
-  Statement insert = db_.prepare(
+  auto insert = db_.cached(
       "INSERT INTO games (kind, rules_version, scenario, options, seed, seed_sha256, visibility,"
       " invite_token_hash, created_by, created_at, observer_chat) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
       " ?7, ?8, ?9, ?10, ?11)");
-  insert.bind(1, game.kind)
+  insert->bind(1, game.kind)
       .bind(2, game.rules_version)
       .bind(3, game.scenario)
       .bind(4, game.options_json)
       .bind(5, game.seed_hex)
       .bind(6, game.seed_sha256)
       .bind(7, visibility_name(game.visibility));
-  bind_optional(insert, 8, game.invite_token_hash);
-  insert.bind(9, game.created_by)
+  bind_optional(*insert, 8, game.invite_token_hash);
+  insert->bind(9, game.created_by)
       .bind(10, now)
       .bind(11, std::int64_t{game.observer_chat ? 1 : 0})
       .run();
@@ -332,9 +332,9 @@ GameRow Store::create_game(const NewGame& game, std::int64_t now) {
 }
 
 std::optional<GameRow> Store::find_game(std::int64_t game_id) {
-  Statement statement = db_.prepare(std::string(kGameColumns) + "WHERE id = ?1");
-  statement.bind(1, game_id);
-  return first<GameRow>(statement, read_game);
+  auto statement = db_.cached(std::string(kGameColumns) + "WHERE id = ?1");
+  statement->bind(1, game_id);
+  return first<GameRow>(*statement, read_game);
 }
 
 std::optional<GameRow> Store::find_game_by_invite(std::string_view invite_token_hash) {
@@ -368,10 +368,10 @@ std::vector<GameRow> Store::list_unfinished_games() {
 }
 
 std::vector<SeatRow> Store::list_seats(std::int64_t game_id) {
-  Statement statement = db_.prepare(
+  auto statement = db_.cached(
       "SELECT game_id, role, account_id, joined_at FROM seats WHERE game_id = ?1 ORDER BY role");
-  statement.bind(1, game_id);
-  return collect<SeatRow>(statement, read_seat);
+  statement->bind(1, game_id);
+  return collect<SeatRow>(*statement, read_seat);
 }
 
 SeatOutcome Store::take_seat(std::int64_t game_id, std::string_view role, std::int64_t account_id,
@@ -390,19 +390,19 @@ SeatOutcome Store::take_seat(std::int64_t game_id, std::string_view role, std::i
 
 void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_t now,
                             std::optional<std::string_view> result_json) {
-  Statement update = db_.prepare(
+  auto update = db_.cached(
       "UPDATE games SET status = :status,"
       " started_at = CASE WHEN :status = 'active' THEN :now ELSE started_at END,"
       " finished_at = CASE WHEN :status IN ('finished', 'aborted') THEN :now ELSE finished_at END,"
       " result = coalesce(:result, result)"
       " WHERE id = :id");
-  update.bind(":status", status_name(status)).bind(":now", now).bind(":id", game_id);
+  update->bind(":status", status_name(status)).bind(":now", now).bind(":id", game_id);
   if (result_json) {
-    update.bind(":result", *result_json);
+    update->bind(":result", *result_json);
   } else {
-    update.bind(":result", nullptr);
+    update->bind(":result", nullptr);
   }
-  update.run();
+  update->run();
   if (db_.changes() == 0) {
     throw StorageError(SQLITE_ERROR, "set_game_status: no game " + std::to_string(game_id));
   }
