@@ -8,6 +8,7 @@
 
 #include "rules/core/chacha20.h"
 #include "rules/core/sha256.h"
+#include "rules/core/view_layout.h"
 #include "rules/hots/engine.h"
 #include "rules/hots/legal_cache.h"
 #include "rules/hots/view.h"
@@ -151,6 +152,29 @@ void BM_ViewTextFullLog(benchmark::State& bench) {
   }
 }
 BENCHMARK(BM_ViewTextFullLog);
+
+// Finding the parts of a view in its text (core::scan_view_layout), as the load client does
+// with every patch and modules without a layout-recording writer do with every view: arg 0
+// the view with no log lines, arg 1 with the whole log (long strings).
+void BM_ScanViewLayout(benchmark::State& bench) {
+  const auto& samples = sample_states();
+  std::vector<std::string> texts;
+  for (const auto& [state, role] : samples) {
+    std::string text;
+    hots::write_view(state, role, bench.range(0) != 0 ? 0 : state.log.size(), text);
+    texts.push_back(std::move(text));
+  }
+  std::size_t i = 0;
+  std::size_t bytes = 0;
+  core::ViewLayout layout;
+  for (auto _ : bench) {
+    const auto& text = texts[i++ % texts.size()];
+    benchmark::DoNotOptimize(core::scan_view_layout(text, layout));
+    bytes += text.size();
+  }
+  bench.SetBytesProcessed(static_cast<std::int64_t>(bytes));
+}
+BENCHMARK(BM_ScanViewLayout)->Arg(0)->Arg(1);
 
 // The states of one random Braveheart game, in order: what a game's views are written from,
 // one action after another.
