@@ -345,13 +345,29 @@ std::string StateHasher::hash(const State& s) {
       (fed_.empty() || std::memcmp(fed_.data(), s.log.data(), fed_.size() * sizeof(LogEntry)) == 0);
   if (!extends) {
     fed_.clear();
+    fed_count_ = 0;
     log_ = core::Sha256();
   }
-  const std::span<const LogEntry> added(s.log.data() + fed_.size(), s.log.size() - fed_.size());
+  // finish() feeds what follows the first fed_count_ entries (still the old count).
+  fed_.insert(fed_.end(), s.log.begin() + static_cast<std::ptrdiff_t>(fed_.size()), s.log.end());
+  return finish(s);
+}
+
+std::string StateHasher::hash_grown(const State& s, bool grown) {
+  if (!grown || fed_count_ > s.log.size()) {
+    fed_count_ = 0;
+    log_ = core::Sha256();
+  }
+  return finish(s);
+}
+
+// Feeds the log's entries after the first fed_count_ to its digest, then hashes the state.
+std::string StateHasher::finish(const State& s) {
+  const std::span<const LogEntry> added(s.log.data() + fed_count_, s.log.size() - fed_count_);
   auto& bytes = hash_buffer(2048 + added.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
   append_log(bytes, added);
   log_.update(bytes);
-  fed_.insert(fed_.end(), added.begin(), added.end());
+  fed_count_ = s.log.size();
   core::Sha256 log = log_;  // finish() resets: the copy is finished, log_ goes on
   const core::Digest log_digest = log.finish();
 

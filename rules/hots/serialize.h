@@ -41,9 +41,17 @@ std::string state_hash_v1(const State& s);
 class StateHasher {
  public:
   std::string hash(const State& s);
+  // The same for a caller that knows whether `s.log` still starts with the entries this
+  // hasher was fed (`grown`: the log only grew since the last call): nothing is compared, and
+  // no copy of the entries is kept, only their count. A hasher is used in one way or the
+  // other, never both.
+  std::string hash_grown(const State& s, bool grown);
 
  private:
-  std::vector<LogEntry> fed_;  // the log entries hashed into log_
+  std::string finish(const State& s);
+
+  std::vector<LogEntry> fed_;  // the log entries hashed into log_ (hash() only)
+  std::size_t fed_count_ = 0;  // how many
   core::Sha256 log_;
 };
 

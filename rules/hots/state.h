@@ -451,6 +451,22 @@ struct State : Position {
   bool operator==(const State&) const = default;
 };
 
+// `from` into `to`, whose first `log_kept` log entries the caller knows to equal from's (the
+// server copies each state into the copy of the state one action before, whose log is, but
+// for the last action's lines, the same): only the rest of the log is copied. Every member of
+// State is copied here; the static_assert notices a new one.
+inline void copy_state(State& to, const State& from, std::size_t log_kept) {
+  static_assert(sizeof(State) == sizeof(Position) + sizeof(core::Rng) +
+                                     sizeof(std::vector<LogEntry>) + sizeof(UndoHistory),
+                "copy_state copies every member of State: add the new one");
+  copy_position(to, from);
+  to.rng = from.rng;
+  to.log.resize(log_kept);
+  to.log.insert(to.log.end(), from.log.begin() + static_cast<std::ptrdiff_t>(log_kept),
+                from.log.end());
+  to.undo = from.undo;
+}
+
 // Small queries on a position, shared by every phase. They are on every hot path of the
 // engine, so they scan only the 28 blocks of the side concerned (blocks are ordered by side,
 // checked when the data is loaded).

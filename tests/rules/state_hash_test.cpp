@@ -2,6 +2,8 @@
 // hots-2, and the hasher the server keeps for a game gives, state after state, exactly what a
 // fresh hash of each state gives, undos (which cut the log back) included.
 
+#include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -91,6 +93,93 @@ TEST(StateHash, TheHasherKeptThroughAGameGivesEveryStatesOwnHash) {
   EXPECT_EQ(hasher.hash(long_game), state_hash(long_game));
   EXPECT_EQ(hasher.hash(same_length), state_hash(same_length));
   EXPECT_NE(state_hash(same_length), state_hash(long_game));
+}
+
+// The trusting hasher (hash_grown), told whether the log only grew since its last call,
+// gives every state's own hash; told so wrongly after an undo cut the log back and it grew
+// again, it would not, so the game that uses it must know (the module's log lines, below).
+TEST(StateHash, TheTrustingHasherGivesEveryStatesOwnHash) {
+  core::Seed seed{};
+  seed[5] = 4;
+  State s = setup(seed, 0, Options{});
+  StateHasher hasher;
+  std::mt19937 gen(11);
+  std::size_t hashed = 0;  // the log's length at the last call
+  int cut_back = 0;
+  for (int step = 0; step < 3000 && s.phase != Phase::GameOver; ++step) {
+    const bool grown = s.log.size() >= hashed && step % 97 != 0;  // now and then: "not known"
+    ASSERT_EQ(hasher.hash_grown(s, grown), state_hash(s)) << "step " << step;
+    hashed = s.log.size();
+    const auto choice = random_legal_action(s, gen);
+    ASSERT_TRUE(choice);
+    const auto before = s.log.size();
+    apply_legal(s, choice->first, choice->second);
+    if (s.log.size() < before) {
+      ++cut_back;
+      // Cut back and grown again before the next call: the log is no longer what was fed.
+      hashed = SIZE_MAX;
+    }
+  }
+  EXPECT_GT(cut_back, 5) << "no undo cut the log back: the test tests too little";
+
+  StateHasher fooled;
+  State a = played(0, false);
+  EXPECT_EQ(fooled.hash_grown(a, false), state_hash(a));
+  a.log[3].a ^= 1;  // not grown, but claimed to be
+  EXPECT_NE(fooled.hash_grown(a, true), state_hash(a));
+}
+
+// The server hands each game on from copy to copy (Room::handle_action): the committed game
+// is copied into the copy of the game before it, the action applied to the copy, and on commit
+// the copy becomes the game. Copies also diverge: an action refused, a copy dropped when its
+// commit failed, another copy taken of an older game that then goes another way, an undo.
+// Whatever was copied into what, each game's hash and state are those of the same actions
+// played on a plain State.
+TEST(StateHash, GamesCopiedIntoOlderCopiesKeepTheirOwnStateAndHash) {
+  const core::Seed seed{7, 7, 7};
+  auto committed = module().setup(seed, "braveheart", nullptr).game;
+  ASSERT_TRUE(committed);
+  State truth = setup(seed, 0, Options{});
+  std::unique_ptr<core::Game> spare = committed->clone();
+  // A copy of an older game kept aside, played on its own line now and then.
+  std::unique_ptr<core::Game> stray = committed->clone();
+  State stray_truth = truth;
+  std::mt19937 gen(17);
+  int undos = 0;
+  for (int step = 0; step < 2500 && truth.phase != Phase::GameOver; ++step) {
+    ASSERT_TRUE(committed->copy_to(*spare));
+    const auto choice = random_legal_action(truth, gen);
+    ASSERT_TRUE(choice);
+    const auto& [role, action] = *choice;
+    undos += action.kind == ActionKind::Undo;
+    ASSERT_FALSE(spare->apply(role, action_to_json(action)));
+    State next = truth;
+    apply_legal(next, role, action);
+    ASSERT_EQ(spare->state_hash(), state_hash(next)) << "step " << step;
+    if (gen() % 13 == 0) {
+      // The commit failed: the copy is dropped, the committed game stays, and the next copy
+      // is a clone of it, as the room makes one.
+      spare = committed->clone();
+      continue;
+    }
+    std::swap(committed, spare);
+    truth = std::move(next);
+    if (gen() % 29 == 0) {
+      // The stray copy, from earlier in the game, goes its own way, then is copied over.
+      const auto other = random_legal_action(stray_truth, gen);
+      if (other) {
+        ASSERT_FALSE(stray->apply(other->first, action_to_json(other->second)));
+        apply_legal(stray_truth, other->first, other->second);
+        ASSERT_EQ(stray->state_hash(), state_hash(stray_truth));
+      }
+      ASSERT_TRUE(committed->copy_to(*stray));
+      stray_truth = truth;
+      ASSERT_EQ(stray->state_hash(), state_hash(truth));
+    }
+    ASSERT_EQ(committed->state_hash(), state_hash(truth)) << "step " << step;
+    ASSERT_EQ(state_from_json(committed->to_json()), truth) << "step " << step;
+  }
+  EXPECT_GT(undos, 5) << "no undo: the test tests too little";
 }
 
 // Through the module: a game set up under hots-1 hashes as hots-1, action after action, and
