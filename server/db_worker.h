@@ -42,7 +42,7 @@ class DbWorker {
   // what it wrote was rolled back with its group (an I/O error or a full disk at COMMIT).
   using Done = std::function<void(bool committed)>;
   static constexpr std::size_t kMaxGroup = 256;
-  static constexpr int kWriterCacheKiB = 64 * 1024;  // the writing connection's page cache
+  static constexpr int kWriterCacheKiB = 16 * 1024;  // the writing connection's page cache
 
   // Opens (creating and migrating) the database on the calling thread, so that a bad path or
   // a too-new schema fails at start; then hands the connection to the worker thread.
