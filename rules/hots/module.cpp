@@ -1,5 +1,6 @@
 #include "rules/hots/module.h"
 
+#include <atomic>
 #include <memory>
 
 #include "rules/hots/binary_state.h"
@@ -18,9 +19,10 @@ class HotsGame final : public core::Game {
  public:
   // `hots1`: a game created under rules version hots-1, whose states are identified by that
   // version's state hash (serialize.h).
-  explicit HotsGame(State state, bool hots1 = false) : state_(std::move(state)), hots1_(hots1) {
-    line_->frontier = state_.log.size();
-  }
+  explicit HotsGame(State state, bool hots1 = false)
+      : state_(std::move(state)),
+        hots1_(hots1),
+        line_(std::make_shared<LogLine>(state_.log.size())) {}
 
   std::vector<Role> active_roles() const override { return hots::active_roles(state_); }
 
@@ -101,22 +103,26 @@ class HotsGame final : public core::Game {
   // longest, whose length is `frontier`. Copies share their original's line; a game whose log
   // is cut back (an undo) or grows from behind the frontier (it went another way than a copy
   // of it did) starts a line of its own. So a game on the same line as before, with a log no
-  // shorter, still starts with the entries it had.
+  // shorter, still starts with the entries it had. Copies of one game may be played on
+  // several threads (the server's replays clone shared checkpoints): the frontier moves by
+  // compare-and-swap, so of two copies growing from it at once one keeps the line.
   struct LogLine {
-    std::size_t frontier = 0;
+    explicit LogLine(std::size_t length) : frontier(length) {}
+    std::atomic<std::size_t> frontier;
   };
 
   // After an applied action whose state had `before` log entries.
   void follow_log(std::size_t before) {
     const std::size_t after = state_.log.size();
     if (after == before) return;
-    if (after < before || before < line_->frontier) line_ = std::make_shared<LogLine>();
-    line_->frontier = after;
+    std::size_t expected = before;
+    if (after > before && line_->frontier.compare_exchange_strong(expected, after)) return;
+    line_ = std::make_shared<LogLine>(after);
   }
 
   State state_;
   bool hots1_ = false;
-  std::shared_ptr<LogLine> line_ = std::make_shared<LogLine>();
+  std::shared_ptr<LogLine> line_;
   // Keeps the log's digest between calls (the server hashes the state after every action of
   // the game, each time in the next copy of it), and the line its log was on then.
   mutable StateHasher hasher_;

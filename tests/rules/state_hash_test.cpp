@@ -2,10 +2,13 @@
 // hots-2, and the hasher the server keeps for a game gives, state after state, exactly what a
 // fresh hash of each state gives, undos (which cut the log back) included.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -180,6 +183,47 @@ TEST(StateHash, GamesCopiedIntoOlderCopiesKeepTheirOwnStateAndHash) {
     ASSERT_EQ(state_from_json(committed->to_json()), truth) << "step " << step;
   }
   EXPECT_GT(undos, 5) << "no undo: the test tests too little";
+}
+
+// The server's replays clone shared checkpoints on several threads at once and play the
+// clones on: copies of one game growing their logs at the same moment. Each keeps its own
+// state and hash.
+TEST(StateHash, CopiesOfOneGamePlayedOnSeveralThreadsKeepTheirOwnHashes) {
+  const core::Seed seed{8, 8};
+  auto base = module().setup(seed, "braveheart", nullptr).game;
+  ASSERT_TRUE(base);
+  std::mt19937 gen(23);
+  for (int step = 0; step < 300; ++step) {
+    const State s = state_from_json(base->to_json());
+    const auto choice = random_legal_action(s, gen);
+    ASSERT_TRUE(choice);
+    ASSERT_FALSE(base->apply(choice->first, action_to_json(choice->second)));
+  }
+  const State base_state = state_from_json(base->to_json());
+  std::atomic<int> wrong{0};
+  std::atomic<int> checked{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 own(static_cast<std::mt19937::result_type>(100 + t));
+      for (int round = 0; round < 40; ++round) {
+        auto copy = base->clone();
+        State truth = base_state;
+        for (int step = 0; step < 15 && truth.phase != Phase::GameOver; ++step) {
+          const auto choice = random_legal_action(truth, own);
+          if (!choice) break;
+          if (copy->apply(choice->first, action_to_json(choice->second))) ++wrong;
+          apply_legal(truth, choice->first, choice->second);
+          if (copy->state_hash() != state_hash(truth)) ++wrong;
+          ++checked;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(checked, 1000);
+  EXPECT_EQ(base->state_hash(), state_hash(base_state));
 }
 
 // Through the module: a game set up under hots-1 hashes as hots-1, action after action, and
