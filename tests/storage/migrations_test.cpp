@@ -26,6 +26,23 @@ const Migration kSecond{2, "second", "CREATE TABLE second (y INTEGER);"};
 const Migration kBroken{2, "broken",
                         "CREATE TABLE half (z INTEGER); INSERT INTO nowhere VALUES (1);"};
 
+// `db` brought up to schema `version` (the first `version` built-in migrations), with account 1,
+// as a database written by an older program.
+void migrate_up_to(Database& db, std::size_t version) {
+  const auto all = builtin_migrations();
+  apply_migrations(db, std::vector<Migration>(all.begin(), all.begin() + version), kNow);
+  db.exec("INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0)");
+}
+
+// An active game `id` of account 1, in any schema version.
+void insert_active_game(Database& db, int id) {
+  db.exec(
+      "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
+      " created_by, created_at) VALUES (" +
+      std::to_string(id) + ", 'hots-1', 'braveheart', 'ab', '" + std::string(64, 'c') +
+      "', 'active', 'public', 1, 0)");
+}
+
 TEST(Migrations, EmptyDatabaseGetsEveryMigration) {
   testing::TempDir dir;
   Database db(dir.file("db.sqlite"));
@@ -124,14 +141,8 @@ TEST(Migrations, ALogWrittenBeforeMigration4GoesOnAfterIt) {
   std::int64_t game = 0;
   {
     Database db(path);
-    const auto all = builtin_migrations();
-    const std::vector<Migration> up_to_3(all.begin(), all.begin() + 3);
-    apply_migrations(db, up_to_3, kNow);
-    db.exec(
-        "INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0);"
-        "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
-        " created_by, created_at) VALUES (7, 'hots-1', 'braveheart', 'ab', '" +
-        std::string(64, 'c') + "', 'active', 'public', 1, 0);");
+    migrate_up_to(db, 3);
+    insert_active_game(db, 7);
     for (int seq = 1; seq <= 3; ++seq) {
       db.exec(
           "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash) VALUES"
@@ -159,14 +170,9 @@ TEST(Migrations, JsonSnapshotsStoredBeforeMigration5AreDroppedAndTheGameGoesOn) 
   const auto path = dir.file("db.sqlite");
   {
     Database db(path);
-    const auto all = builtin_migrations();
-    apply_migrations(db, std::vector<Migration>(all.begin(), all.begin() + 4), kNow);
+    migrate_up_to(db, 4);
+    insert_active_game(db, 7);
     db.exec(
-        "INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0);"
-        "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
-        " created_by, created_at) VALUES (7, 'hots-1', 'braveheart', 'ab', '" +
-        std::string(64, 'c') +
-        "', 'active', 'public', 1, 0);"
         "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash) VALUES"
         " (7, 1, 'scotland', '{}', 0, 'h1');"
         "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at) VALUES"
@@ -195,17 +201,9 @@ TEST(Migrations, ALogStoredBeforeMigration6IsKeptWholeAndGoesOn) {
   const auto path = dir.file("db.sqlite");
   {
     Database db(path);
-    const auto all = builtin_migrations();
-    apply_migrations(db, std::vector<Migration>(all.begin(), all.begin() + 5), kNow);
-    db.exec(
-        "INSERT INTO accounts (id, username, password_hash, created_at) VALUES (1, 'a', 'k', 0)");
-    for (int game : {7, 8}) {
-      db.exec(
-          "INSERT INTO games (id, rules_version, scenario, seed, seed_sha256, status, visibility,"
-          " created_by, created_at) VALUES (" +
-          std::to_string(game) + ", 'hots-1', 'braveheart', 'ab', '" + std::string(64, 'c') +
-          "', 'active', 'public', 1, 0)");
-    }
+    migrate_up_to(db, 5);
+    insert_active_game(db, 7);
+    insert_active_game(db, 8);
     // The two games' actions interleaved, as two live games store them.
     for (int seq = 1; seq <= 3; ++seq) {
       for (int game : {8, 7}) {
