@@ -21,11 +21,13 @@ std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path
   return store;
 }
 
-DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync)
+DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync,
+                   std::chrono::microseconds concurrent_window)
     : store_(open_store(path, sync)),
       checkpointer_(std::make_unique<storage::BackgroundCheckpointer>(
           store_->database(), storage::BackgroundCheckpointer::Limits{}, sync)),
       run_inline_(sync == storage::Sync::Normal),
+      concurrent_window_(concurrent_window),
       thread_([this] { run(); }) {}
 
 DbWorker::~DbWorker() { stop(); }
@@ -58,7 +60,7 @@ void DbWorker::post_or_run(std::int64_t source, Task task, Done done) {
       last_source_ = source;
     }
     last_source_at_ = now;
-    const bool concurrent = now - other_source_at_ < kConcurrentWindow;
+    const bool concurrent = now - other_source_at_ < concurrent_window_;
     if (!run_inline_ || busy_ || !tasks_.empty() || concurrent) {
       tasks_.push_back({std::move(task), std::move(done)});
       wake_.notify_one();
