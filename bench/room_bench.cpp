@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -134,21 +135,29 @@ struct Game {
   long refs = 0;
 };
 
+// False (the usage is printed) for an unknown option, a missing or malformed value, or
+// --views other than patches or whole.
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];
     const std::string value = argv[i + 1];
-    if (arg == "--games") {
-      o.games = std::stoi(value);
-    } else if (arg == "--actions") {
-      o.actions = std::stol(value);
-    } else if (arg == "--warmup") {
-      o.warmup = std::stol(value);
-    } else if (arg == "--views") {
-      o.patches = value == "patches";
-    } else if (arg == "--seed") {
-      o.seed = std::stoull(value);
-    } else {
+    try {
+      if (arg == "--games") {
+        o.games = std::stoi(value);
+      } else if (arg == "--actions") {
+        o.actions = std::stol(value);
+      } else if (arg == "--warmup") {
+        o.warmup = std::stol(value);
+      } else if (arg == "--views") {
+        if (value != "patches" && value != "whole") return false;
+        o.patches = value == "patches";
+      } else if (arg == "--seed") {
+        o.seed = std::stoull(value);
+      } else {
+        return false;
+      }
+    } catch (const std::exception&) {  // std::invalid_argument, std::out_of_range
+      std::cerr << "room-bench: bad value for " << arg << ": " << value << "\n";
       return false;
     }
   }

@@ -62,9 +62,10 @@ class DbWorker {
   // `done` at once on the calling thread (the connection is still used by one thread at a
   // time): a lone action then costs no hand-off to the storage thread and back. Only with
   // --sync normal, whose COMMIT does not wait for the disk, and only while `source` (the
-  // game) is the only one posting: when another source posted within kConcurrentWindow, the
-  // task is queued, to share a group commit with the others (at 100 busy games a COMMIT per
-  // action cost ~15% more server CPU per action than groups: bench/RESULTS.md, session 6).
+  // game) is the only one posting: when another source posted within the concurrency window
+  // (kConcurrentWindow unless the constructor was given another), the task is queued, to
+  // share a group commit with the others (at 100 busy games a COMMIT per action cost ~15% more
+  // server CPU per action than groups: bench/RESULTS.md, session 6).
   void post_or_run(std::int64_t source, Task task, Done done);
   static constexpr std::chrono::microseconds kConcurrentWindow{1000};
 
