@@ -7,7 +7,6 @@
 #include <array>
 #include <cassert>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,7 +63,9 @@ const std::vector<std::uint8_t>& nobles_sorted() {
 
 // Each side's blocks per area, in block order: one pass over the blocks for all 23 areas.
 struct AreaBlocks {
-  std::array<std::array<std::uint8_t, kBlocksPerSide>, kAreaCount * 2> blocks{};
+  // Only the first `sizes` of each list are ever written or read: not cleared (two views per
+  // action, 1.3 KB each).
+  std::array<std::array<std::uint8_t, kBlocksPerSide>, kAreaCount * 2> blocks;
   std::array<std::uint8_t, kAreaCount * 2> sizes{};
 
   explicit AreaBlocks(const Position& p) {
@@ -157,78 +158,91 @@ void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const Ar
   w.end_object();
 }
 
-// Everything area_object reads for one area, as bytes: the role, the battle marker, whether
-// it is the move phase (moved counts show only then), and each side's blocks in order with
-// every field of them that area_side reads. Equal keys give equal text.
-class AreaKey {
- public:
-  AreaKey(const Position& p, Role role, AreaId a, const AreaBlocks& here) {
-    const auto& marker = p.battles[a];
-    push(static_cast<std::uint8_t>(role));
-    push(marker.attacker);
-    push(marker.main_border);
-    push(marker.main_origin);
-    push(p.phase == Phase::Move ? 1 : 0);
-    for (Side side : {Side::England, Side::Scotland}) {
-      const auto blocks = here.of(a, side);
-      push(static_cast<std::uint8_t>(blocks.size()));
-      for (const auto b : blocks) {
-        push(b);
-        push(p.blocks.strength[b]);
-        push(static_cast<std::uint8_t>(p.blocks.moved[b] | p.blocks.reserve[b] << 1 |
-                                       p.blocks.arrival_hidden[b] << 2));
-        push(p.blocks.entry[b]);
-      }
+// Everything area_object reads for one area, as bytes appended to `key`: the role, the
+// battle marker, whether it is the move phase (moved counts show only then), and each side's
+// blocks in order with every field of them that area_side reads. Equal keys give equal text.
+void append_area_key(std::string& key, const Position& p, Role role, AreaId a,
+                     const AreaBlocks& here) {
+  const auto push = [&key](std::uint8_t byte) { key += static_cast<char>(byte); };
+  const auto& marker = p.battles[a];
+  push(static_cast<std::uint8_t>(role));
+  push(marker.attacker);
+  push(marker.main_border);
+  push(marker.main_origin);
+  push(p.phase == Phase::Move ? 1 : 0);
+  for (Side side : {Side::England, Side::Scotland}) {
+    const auto blocks = here.of(a, side);
+    push(static_cast<std::uint8_t>(blocks.size()));
+    for (const auto b : blocks) {
+      push(b);
+      push(p.blocks.strength[b]);
+      push(static_cast<std::uint8_t>(p.blocks.moved[b] | p.blocks.reserve[b] << 1 |
+                                     p.blocks.arrival_hidden[b] << 2));
+      push(p.blocks.entry[b]);
     }
   }
-  bool operator==(const AreaKey& other) const {
-    return size_ == other.size_ &&
-           std::equal(bytes_.begin(), bytes_.begin() + size_, other.bytes_.begin());
-  }
+}
 
- private:
-  void push(std::uint8_t byte) { bytes_[size_++] = byte; }
-  // Both sides' blocks can be in one area at most (a battle): 4 bytes per block.
-  std::array<std::uint8_t, 5 + 2 + 4 * kBlockCount> bytes_;
-  std::size_t size_ = 0;
-};
-
-// The last text of each area for one role (core::ViewMemo).
+// The last areas written for one role (core::ViewMemo): every area's key and text, each kind
+// in one buffer. The texts are the areas array of the last view as it was written (commas
+// included), so reusing them copies from one stretch of memory, and keeping them is one copy:
+// with a string of its own for each area's text, the copies into every view read 23 places
+// all over the heap (~5% of room-bench's samples at 100 games: bench/RESULTS.md, session 10).
 struct AreaMemo final : core::ViewMemo {
-  struct Entry {
-    std::optional<AreaKey> key;
-    std::string text;
-  };
-  std::array<Entry, kAreaCount> areas;
+  bool filled = false;
+  std::string keys;
+  std::string texts;
+  std::array<std::uint32_t, kAreaCount + 1> key_at{};  // area a's key: [key_at[a], key_at[a+1])
+  std::array<core::TextSpan, kAreaCount> text_at{};    // area a's text in `texts`
+  std::string next_keys;                               // the keys being written (capacity kept)
+
+  std::string_view key(AreaId a) const {
+    return std::string_view(keys).substr(key_at[a], key_at[a + 1] - key_at[a]);
+  }
+  std::string_view text(AreaId a) const { return core::text_of(texts, text_at[a]); }
 };
 
-void areas_view(JsonWriter& w, const Position& p, Role role, AreaMemo* memo) {
+void areas_view(JsonWriter& w, std::string& out, const Position& p, Role role, AreaMemo* memo) {
   const AreaBlocks here(p);
   w.begin_array();
+  if (!memo) {
+    for (AreaId a = 0; a < kAreaCount; ++a) area_object(w, p, role, a, here);
+    w.end_array();
+    return;
+  }
+  memo->next_keys.clear();
+  std::array<std::uint32_t, kAreaCount + 1> key_at{};
+  std::array<core::TextSpan, kAreaCount> text_at{};
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (!memo) {
-      area_object(w, p, role, a, here);
-      continue;
-    }
-    auto& entry = memo->areas[a];
-    AreaKey key(p, role, a, here);
-    if (entry.key != key) {
-      entry.text.clear();
-      JsonWriter area(entry.text);
-      area_object(area, p, role, a, here);
-      entry.key = key;
-    } else {
+    key_at[a] = static_cast<std::uint32_t>(memo->next_keys.size());
+    append_area_key(memo->next_keys, p, role, a, here);
+    const auto key = std::string_view(memo->next_keys).substr(key_at[a]);
+    auto& span = text_at[a];
+    span.begin = out.size() + (a > 0 ? 1 : 0);  // after the comma that separates it
+    if (memo->filled && key == memo->key(a)) {
 #ifndef NDEBUG
       // The key must hold all the text is written from: checked on every reuse in debug builds.
       std::string fresh;
       JsonWriter area(fresh);
       area_object(area, p, role, a, here);
-      assert(fresh == entry.text);
+      assert(fresh == memo->text(a));
 #endif
+      w.raw(memo->text(a));
+    } else {
+      area_object(w, p, role, a, here);
     }
-    w.raw(entry.text);
+    span.end = out.size();
   }
+  key_at[kAreaCount] = static_cast<std::uint32_t>(memo->next_keys.size());
   w.end_array();
+  // What was just written, from the first area's text to the last's, is the next memo.
+  const auto first = text_at[0].begin;
+  memo->texts.assign(out, first, text_at[kAreaCount - 1].end - first);
+  for (auto& span : text_at) span = {span.begin - first, span.end - first};
+  memo->text_at = text_at;
+  memo->keys.swap(memo->next_keys);
+  memo->key_at = key_at;
+  memo->filled = true;
 }
 
 void pools_view(JsonWriter& w, const Position& p, Role role) {
@@ -492,7 +506,7 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.begin_object();
   w.key("areas");
   // A memo of another module's making (never the server's case) is not used.
-  areas_view(w, s, role, dynamic_cast<AreaMemo*>(memo));
+  areas_view(w, out, s, role, dynamic_cast<AreaMemo*>(memo));
   w.key("awaiting");
   w.begin_array();
   const auto awaited = awaited_sides(s);
