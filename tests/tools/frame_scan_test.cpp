@@ -158,5 +158,20 @@ TEST(FrameScan, APatchThatSetsAnOutcomeEndsTheGame) {
   EXPECT_TRUE(scanned->actions.empty());
 }
 
+// A patch cut short, or one whose parts are not objects, is not read (the client counts it as
+// an error) rather than read in part.
+TEST(FrameScan, ACutOrMalformedPatchIsNotRead) {
+  const auto whole =
+      patch_frame(5, {{"set", {{"legal_actions", json::array({{{"kind", "pass"}}})}}}}, "r1");
+  ASSERT_TRUE(scan_frame(whole));
+  EXPECT_FALSE(scan_frame(whole.substr(0, whole.size() - 4) + "}")) << "cut in the list";
+  EXPECT_FALSE(scan_frame(whole.substr(0, whole.size() - 2) + "}")) << "the patch not closed";
+  EXPECT_FALSE(
+      scan_frame(R"({"seq":1,"type":"view_patch","v":1,"view_patch":{"set":[{"kind":"pass"}]}})"))
+      << "a part that is not an object";
+  EXPECT_FALSE(scan_frame(R"({"seq":1,"type":"view_patch","v":1,"view_patch":{"set":{}},"x":1})"))
+      << "something after the patch";
+}
+
 }  // namespace
 }  // namespace blockfog::load

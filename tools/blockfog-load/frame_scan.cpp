@@ -3,9 +3,8 @@
 #include <string.h>  // memmem, memrchr (glibc)
 
 #include <charconv>
+#include <utility>
 #include <vector>
-
-#include "rules/core/view_layout.h"
 
 namespace blockfog::load {
 namespace {
@@ -55,33 +54,76 @@ std::size_t find_legal_actions(std::string_view view) {
   return std::string_view::npos;
 }
 
-// A patch (its `elements`, `set` and `unset`; a few hundred bytes, read member by member with
-// the server's own layout scanner): the seat's legal actions and whether the game ended, where
-// it changes them. The layouts keep their buffers from frame to frame (one client thread).
+// Walks the members of the object at text[at] (its '{'), as the server writes them (compact,
+// keys without escapes): `member(key, at)` is given each key (unquoted) and where its value
+// starts, and returns where the value ends. Returns where the object ends (past its '}'), or
+// npos where the text is not such an object.
+template <typename Member>
+std::size_t walk_object(std::string_view text, std::size_t at, Member&& member) {
+  constexpr auto npos = std::string_view::npos;
+  if (at >= text.size() || text[at] != '{') return npos;
+  ++at;
+  if (at < text.size() && text[at] == '}') return at + 1;
+  while (at < text.size()) {
+    if (text[at] != '"') return npos;
+    const auto quote = text.find('"', at + 1);
+    if (quote == npos || quote + 1 >= text.size() || text[quote + 1] != ':') return npos;
+    at = member(text.substr(at + 1, quote - at - 1), quote + 2);
+    if (at == npos || at >= text.size()) return npos;
+    if (text[at] == '}') return at + 1;
+    if (text[at] != ',') return npos;
+    ++at;
+  }
+  return npos;
+}
+
+// Where the value at text[at] ends, or npos.
+std::size_t skip_value(std::string_view text, std::size_t at) {
+  const auto value = json_value_at(text, at);
+  return value.empty() ? std::string_view::npos : at + value.size();
+}
+
+// A patch (its `elements`, `set` and `unset`; a few hundred bytes to a few kilobytes): the
+// seat's legal actions and whether the game ended, where it changes them. One walk: the
+// members of `elements` and `set` are read where the walk over the patch meets them (reading
+// the patch's parts first and then each part again went over most bytes twice).
 bool scan_patch(std::string_view patch, ScannedFrame& scanned) {
-  thread_local core::ViewLayout parts;
-  thread_local core::ViewLayout members;
-  if (!core::scan_view_layout(patch, parts)) return false;
-  for (const auto& part : parts.members) {
-    const auto name = core::text_of(patch, part.name);
-    if (name != "set" && name != "elements") continue;
-    const auto value = core::text_of(patch, part.value);
-    // A part that is not a whole object still gives the members read before the fault.
-    core::scan_view_layout(value, members);
-    for (const auto& member : members.members) {
-      const auto key = core::text_of(value, member.name);
-      const auto text = core::text_of(value, member.value);
-      if (name == "elements") {
-        if (key == "legal_actions") scanned.action_changes.assign(text);
+  constexpr auto npos = std::string_view::npos;
+  const auto end = walk_object(patch, 0, [&](std::string_view part, std::size_t at) {
+    const bool elements = part == "elements";
+    if (!elements && part != "set") return skip_value(patch, at);
+    return walk_object(patch, at, [&](std::string_view key, std::size_t value_at) {
+      const auto value = json_value_at(patch, value_at);
+      if (value.empty()) return npos;
+      if (elements) {
+        if (key == "legal_actions") scanned.action_changes.assign(value);
       } else if (key == "legal_actions") {
-        scanned.actions.assign(text);
+        scanned.actions.assign(value);
         scanned.actions_given = true;
       } else if (key == "outcome") {
         scanned.finished = true;
       }
-    }
+      return value_at + value.size();
+    });
+  });
+  return end == patch.size();
+}
+
+// Where the envelope's body key (`"view":{` or `"view_patch":{`) starts, and whether it is a
+// patch; npos if there is none. Only the envelope is searched: the first `"view` that is such
+// a key ends it (the type's value, `"view"` or `"view_patch"`, is not followed by `":{`).
+std::pair<std::size_t, bool> find_body(std::string_view frame) {
+  static constexpr std::string_view kKey = "\"view";
+  static constexpr std::string_view kView = "\":{";
+  static constexpr std::string_view kPatch = "_patch\":{";
+  for (std::size_t from = 0;;) {
+    const auto at = find(frame, kKey, from);
+    if (at == std::string_view::npos) return {at, false};
+    const auto rest = frame.substr(at + kKey.size());
+    if (rest.starts_with(kView)) return {at, false};
+    if (rest.starts_with(kPatch)) return {at, true};
+    from = at + 1;
   }
-  return true;
 }
 
 }  // namespace
@@ -187,16 +229,9 @@ bool scan_frame(std::string_view frame, ScannedFrame& scanned) {
   if (frame.empty() || frame.front() != '{') return false;
   // The envelope's fields all come before "view" or "view_patch" (sorted keys), so look for
   // them there only.
-  static constexpr std::string_view kView = "\"view\":{";
-  static constexpr std::string_view kPatch = "\"view_patch\":{";
-  auto view_at = find(frame, kView);
-  std::size_t body_begin = view_at + kView.size() - 1;
-  bool patch = false;
-  if (view_at == std::string_view::npos) {
-    view_at = find(frame, kPatch);
-    body_begin = view_at + kPatch.size() - 1;
-    patch = view_at != std::string_view::npos;
-  }
+  const auto [view_at, patch] = find_body(frame);
+  const std::size_t body_begin =
+      view_at + std::string_view(patch ? "\"view_patch\":" : "\"view\":").size();
   const std::string_view envelope = frame.substr(0, view_at);
   scanned.type = unquote(value_of(envelope, "type"));
   if (scanned.type.empty()) return false;
