@@ -83,7 +83,9 @@ BENCHMARK(BM_AppendAction)
     ->ArgNames({"games", "per_commit"})
     ->Args({1, 1})
     ->Args({100, 1})
-    ->Args({100, 10});
+    ->Args({100, 10})
+    ->Args({100, 5})
+    ->Args({100, 25});
 
 }  // namespace
 
