@@ -25,8 +25,9 @@ nlohmann::json view(const State& s, core::Role role, std::size_t log_from = 0);
 // where the log lines are in `out` (between the brackets of "log"). `cursor`, when given, is
 // where the role's last view stopped counting log lines (core::LogCursor) and is set to where
 // this one stopped.
-// `memo`, when given, is one new_view_memo() for `role`: each area's text is kept there with
-// what it was written from, and reused while that is unchanged (an action changes few areas).
+// `memo`, when given, is one new_view_memo() for `role`: each area's text, and the text of the
+// borders, cards, nobles and pools, is kept there with what it was written from, and reused
+// while that is unchanged (an action changes few areas, and one or two of those parts at most).
 // `layout`, when given, receives where the view's members and areas are in `out`.
 std::size_t write_view(const State& s, core::Role role, std::size_t log_from, std::string& out,
                        core::TextSpan* lines = nullptr, core::LogCursor* cursor = nullptr,

@@ -183,12 +183,13 @@ void append_area_key(std::string& key, const Position& p, Role role, AreaId a,
   }
 }
 
-// The last areas written for one role (core::ViewMemo): every area's key and text, each kind
-// in one buffer. The texts are the areas array of the last view as it was written (commas
-// included), so reusing them copies from one stretch of memory, and keeping them is one copy:
-// with a string of its own for each area's text, the copies into every view read 23 places
-// all over the heap (~5% of room-bench's samples at 100 games: bench/RESULTS.md, session 10).
-struct AreaMemo final : core::ViewMemo {
+// What was last written for one role (core::ViewMemo): every area's key and text, each kind
+// in one buffer, and some other parts with theirs. The texts are the areas array of the last view
+// as it was written (commas included), so reusing them copies from one stretch of memory, and
+// keeping them is one copy: with a string of its own for each area's text, the copies into every
+// view read 23 places all over the heap (~5% of room-bench's samples at 100 games:
+// bench/RESULTS.md, session 10).
+struct ViewPartsMemo final : core::ViewMemo {
   bool filled = false;
   std::string keys;
   std::string texts;
@@ -200,9 +201,54 @@ struct AreaMemo final : core::ViewMemo {
     return std::string_view(keys).substr(key_at[a], key_at[a + 1] - key_at[a]);
   }
   std::string_view text(AreaId a) const { return core::text_of(texts, text_at[a]); }
+
+  // Other parts kept whole, each with the bytes it was written from (see memoized()).
+  struct Part {
+    bool filled = false;
+    std::string key;
+    std::string text;
+  };
+  enum PartId { kBorders, kCards, kNobles, kPools, kParts };
+  std::array<Part, kParts> parts;
+  std::string next_key;  // the key being made (capacity kept)
 };
 
-void areas_view(JsonWriter& w, std::string& out, const Position& p, Role role, AreaMemo* memo) {
+template <typename Bytes>
+void append_bytes(std::string& key, const Bytes& bytes) {
+  static_assert(sizeof(bytes[0]) == 1);
+  key.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// Writes one part of the view with `write(JsonWriter&)`, which must write it from nothing but
+// what `append_key(std::string&)` appends as bytes (the role included): from the memo when
+// those bytes are as the last time. Most actions change one or two of these parts at most.
+template <typename AppendKey, typename Write>
+void memoized(JsonWriter& w, ViewPartsMemo* memo, ViewPartsMemo::PartId id, AppendKey append_key,
+              Write write) {
+  if (!memo) return write(w);
+  auto& part = memo->parts[id];
+  auto& key = memo->next_key;
+  key.clear();
+  append_key(key);
+  if (part.filled && key == part.key) {
+#ifndef NDEBUG
+    std::string fresh;
+    JsonWriter check(fresh);
+    write(check);
+    assert(fresh == part.text);  // the key holds all the text is written from
+#endif
+  } else {
+    part.text.clear();
+    JsonWriter own(part.text);
+    write(own);
+    part.key.swap(key);
+    part.filled = true;
+  }
+  w.raw(part.text);
+}
+
+void areas_view(JsonWriter& w, std::string& out, const Position& p, Role role,
+                ViewPartsMemo* memo) {
   const AreaBlocks here(p);
   w.begin_array();
   if (!memo) {
@@ -493,7 +539,7 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
 
 }  // namespace
 
-std::unique_ptr<core::ViewMemo> new_view_memo() { return std::make_unique<AreaMemo>(); }
+std::unique_ptr<core::ViewMemo> new_view_memo() { return std::make_unique<ViewPartsMemo>(); }
 
 std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out,
                        core::TextSpan* lines, core::LogCursor* cursor, core::ViewMemo* memo,
@@ -506,7 +552,8 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.begin_object();
   w.key("areas");
   // A memo of another module's making (never the server's case) is not used.
-  areas_view(w, out, s, role, dynamic_cast<AreaMemo*>(memo));
+  auto* parts = dynamic_cast<ViewPartsMemo*>(memo);
+  areas_view(w, out, s, role, parts);
   w.key("awaiting");
   w.begin_array();
   const auto awaited = awaited_sides(s);
@@ -519,9 +566,24 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
     battle_view(w, s);
   }
   w.key("borders");
-  border_view(w, s, role);
+  memoized(
+      w, parts, ViewPartsMemo::kBorders,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        if (role != Role::Observer) append_bytes(key, s.crossings[index_of(role)]);
+        append_bytes(key, s.border_use);
+      },
+      [&](JsonWriter& part) { border_view(part, s, role); });
   w.key("cards");
-  cards_view(w, s, role);
+  memoized(
+      w, parts, ViewPartsMemo::kCards,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        append_bytes(key, s.cards.place);
+        append_bytes(key, s.cards.holder);
+        append_bytes(key, s.cards.turn);
+      },
+      [&](JsonWriter& part) { cards_view(part, s, role); });
   w.key("dead");
   public_off_map(w, s, kDead);
   w.field("edward", s.edward_ii ? "Edward II" : "Edward I");
@@ -560,7 +622,13 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
     move_view(w, s, role);
   }
   w.key("nobles");
-  nobles_view(w, s, role);
+  // The nobles and the pools are written from where the blocks are, and nothing else.
+  const auto role_and_places = [&](std::string& key) {
+    key += static_cast<char>(role);
+    append_bytes(key, s.blocks.loc);
+  };
+  memoized(w, parts, ViewPartsMemo::kNobles, role_and_places,
+           [&](JsonWriter& part) { nobles_view(part, s, role); });
   w.key("not_in_play");
   public_off_map(w, s, kNotInPlay);
   w.key("options");
@@ -585,7 +653,8 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.key("player1");
   side_or_null(w, s.p1);
   w.key("pools");
-  pools_view(w, s, role);
+  memoized(w, parts, ViewPartsMemo::kPools, role_and_places,
+           [&](JsonWriter& part) { pools_view(part, s, role); });
   w.field("role", core::role_name(role));
   w.field("rules_version", kRulesVersion);
   w.field("scenario", data.scenarios[s.scenario].id);
