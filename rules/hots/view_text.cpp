@@ -219,6 +219,10 @@ void append_bytes(std::string& key, const Bytes& bytes) {
   key.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
+void append_bits(std::string& key, std::uint64_t bits) {
+  key.append(reinterpret_cast<const char*>(&bits), sizeof bits);
+}
+
 // Writes one part of the view with `write(JsonWriter&)`, which must write it from nothing but
 // what `append_key(std::string&)` appends as bytes (the role included): from the memo when
 // those bytes are as the last time. Most actions change one or two of these parts at most.
@@ -622,13 +626,15 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
     move_view(w, s, role);
   }
   w.key("nobles");
-  // The nobles and the pools are written from where the blocks are, and nothing else.
-  const auto role_and_places = [&](std::string& key) {
-    key += static_cast<char>(role);
-    append_bytes(key, s.blocks.loc);
-  };
-  memoized(w, parts, ViewPartsMemo::kNobles, role_and_places,
-           [&](JsonWriter& part) { nobles_view(part, s, role); });
+  // The nobles are written from which blocks are on the map and where Moray is.
+  memoized(
+      w, parts, ViewPartsMemo::kNobles,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        append_bits(key, s.blocks.on_map());
+        key += static_cast<char>(s.blocks.loc[game_data().moray]);
+      },
+      [&](JsonWriter& part) { nobles_view(part, s, role); });
   w.key("not_in_play");
   public_off_map(w, s, kNotInPlay);
   w.key("options");
@@ -653,8 +659,13 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.key("player1");
   side_or_null(w, s.p1);
   w.key("pools");
-  memoized(w, parts, ViewPartsMemo::kPools, role_and_places,
-           [&](JsonWriter& part) { pools_view(part, s, role); });
+  memoized(
+      w, parts, ViewPartsMemo::kPools,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        append_bits(key, s.blocks.at(kPool));
+      },
+      [&](JsonWriter& part) { pools_view(part, s, role); });
   w.field("role", core::role_name(role));
   w.field("rules_version", kRulesVersion);
   w.field("scenario", data.scenarios[s.scenario].id);
