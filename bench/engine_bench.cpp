@@ -153,9 +153,9 @@ void BM_ViewTextFullLog(benchmark::State& bench) {
 }
 BENCHMARK(BM_ViewTextFullLog);
 
-// Finding the parts of a view in its text (core::scan_view_layout), as the load client does
-// with every patch and modules without a layout-recording writer do with every view: arg 0
-// the view with no log lines, arg 1 with the whole log (long strings).
+// Finding the parts of a view in its text (core::scan_view_layout), as modules without a
+// layout-recording writer do with every view: arg 0 the view with no log lines, arg 1 with the
+// whole log (long strings).
 void BM_ScanViewLayout(benchmark::State& bench) {
   const auto& samples = sample_states();
   std::vector<std::string> texts;
