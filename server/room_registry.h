@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 #include "server/room.h"
 
@@ -42,7 +43,8 @@ class RoomRegistry {
   std::function<Strand()> make_strand_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
-  std::map<std::int64_t, RoomSummary> summaries_;
+  // Written after every action of every game (Room::update_summary): hashed, not ordered.
+  std::unordered_map<std::int64_t, RoomSummary> summaries_;
 };
 
 // Seats with user names, read from the store.
