@@ -52,8 +52,15 @@ constexpr std::size_t kWsReadMax = 64 * 1024;
 constexpr std::size_t kMaxQueuedFrames = 256;  // a client this far behind is too slow: closed
 constexpr int kMaxRefusedInARow = 50;          // then a flooding client is closed
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+// Each connection runs on a strand of its own, named by its concrete type: with Beast's default
+// (a type-erased any_io_executor) every operation converted the strand, allocating a copy of it
+// on the heap and freeing it again (~4% of the server's CPU at 100 busy games:
+// bench/RESULTS.md, session 11).
+using Executor = net::strand<net::io_context::executor_type>;
+using Socket = tcp::socket::rebind_executor<Executor>::other;
+using TcpStream = beast::basic_stream<tcp, Executor>;
+using PlainStream = TcpStream;
+using TlsStream = beast::ssl_stream<TcpStream>;
 
 // What every session needs, shared by the whole server.
 struct Shared {
@@ -516,7 +523,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
                            beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
   }
 
-  void on_accept(beast::error_code ec, tcp::socket socket) {
+  void on_accept(beast::error_code ec, Socket socket) {
     if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
     if (!ec && !shared_.draining) {
       beast::error_code endpoint_error;
