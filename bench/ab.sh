@@ -17,30 +17,19 @@ set -euo pipefail
 [[ $# -ge 4 ]] || { sed -n '2,16p' "$0"; exit 2; }
 games=$1 seconds=$2 sync=$3
 shift 3
-web_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/web-client"
+# shellcheck source=bench/load-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/load-common.sh"
 ulimit -n "$(ulimit -Hn)"
 for _ in $(seq "${REPS:-3}"); do
   for spec in "$@"; do
     IFS='|' read -r name server load args <<< "$spec"
     dir=$(mktemp -d)
-    "$server" --listen 127.0.0.1:0 --port-file "$dir/port" --db "$dir/load.db" \
-      --web-root "$web_root" --log-level warn --sync "$sync" --ws-rate 100000 --http-rate 0 \
-      --max-connections-per-address 30000 --max-connections 30000 2> "$dir/server.log" &
-    pid=$!
-    for _ in $(seq 100); do [[ -s $dir/port ]] && break; sleep 0.1; done
+    start_load_server "$server" "$dir" "$sync"
     # shellcheck disable=SC2086  # ARGS is a list of arguments
-    out=$("$load" --port "$(cat "$dir/port")" --server-pid "$pid" --games "$games" \
+    out=$("$load" --port "$server_port" --server-pid "$server_pid" --games "$games" \
       --duration "$seconds" --warmup "${WARMUP:-200}" --seed 2 $args | tail -n 1)
-    kill -TERM "$pid" && wait "$pid" || true
+    kill -TERM "$server_pid" && wait "$server_pid" || true
     rm -rf "$dir"
-    python3 - "$name" "$out" <<'EOF'
-import json, sys
-name, d = sys.argv[1], json.loads(sys.argv[2])
-n = max(d["accepted"], 1)
-print("%-16s %7.0f/s  server %5.1f us/action  client %5.1f us/action  p50 %.0f us  p99 %.0f us"
-      "  errors %d" % (name, d["actions_per_sec"], d["server"]["cpu_seconds"] * 1e6 / n,
-                       d["client"]["cpu_seconds"] * 1e6 / n, d["latency_us"]["p50"],
-                       d["latency_us"]["p99"], sum(d["errors"].values())))
-EOF
+    print_load_run "$name" "$out"
   done
 done

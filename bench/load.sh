@@ -6,9 +6,8 @@
 #   full|normal   the server's --sync (default: both, one after the other)
 #   seconds       measured time per run (default 20)
 #
-# The server runs with limits raised for a load test only: 100,000 WebSocket messages/s per
-# connection (default 20) and 30,000 connections per address (default 256), since every client
-# here comes from 127.0.0.1. Server and load client share this machine's cores.
+# The server runs with limits raised for a load test only (bench/load-common.sh). Server and
+# load client share this machine's cores.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 syncs=${1:-"full normal"}
@@ -19,14 +18,13 @@ out=build/release/load-results.jsonl
 : > "$out"
 ulimit -n "$(ulimit -Hn)"
 
+# shellcheck source=bench/load-common.sh
+source bench/load-common.sh
+
 run_server() {  # $1: sync; sets server_pid and port
   dir=$(mktemp -d)
-  "$bin/blockfog-server" --listen 127.0.0.1:0 --port-file "$dir/port" --db "$dir/load.db" \
-    --web-root web-client --log-level warn --sync "$1" --ws-rate 100000 --http-rate 0 \
-    --max-connections-per-address 30000 --max-connections 30000 2> "$dir/server.log" &
-  server_pid=$!
-  for _ in $(seq 100); do [[ -s $dir/port ]] && break; sleep 0.1; done
-  port=$(cat "$dir/port")
+  start_load_server "$bin/blockfog-server" "$dir" "$1"
+  port=$server_port
 }
 
 stop_server() {

@@ -1,0 +1,32 @@
+# Sourced by the load scripts of bench/ (load.sh, ab.sh, ab-together.sh): the server as every
+# load test starts it, and one line per blockfog-load run.
+
+# Starts blockfog-server binary $1 on a free loopback port with its database in directory $2
+# and --sync $3 (default normal), and waits until it listens: sets server_pid, and
+# server_port. Limits are raised for a load test only: 100,000 WebSocket messages/s per
+# connection (default 20) and 30,000 connections per address (default 256), since every
+# client comes from 127.0.0.1.
+start_load_server() {
+  local root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  "$1" --listen 127.0.0.1:0 --port-file "$2/port" --db "$2/load.db" \
+    --web-root "$root/web-client" --log-level warn --sync "${3:-normal}" --ws-rate 100000 \
+    --http-rate 0 --max-connections-per-address 30000 --max-connections 30000 \
+    2> "$2/server.log" &
+  server_pid=$!
+  for _ in $(seq 100); do [[ -s $2/port ]] && break; sleep 0.1; done
+  server_port=$(cat "$2/port")
+}
+
+# Prints one line for a run: label $1, blockfog-load's last (JSON) line $2.
+print_load_run() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+name, d = sys.argv[1], json.loads(sys.argv[2])
+n = max(d["accepted"], 1)
+print("%-16s %7.0f/s  server %5.1f us/action  client %5.1f us/action  p50 %.0f us  p99 %.0f us"
+      "  errors %d" % (name, d["actions_per_sec"], d["server"]["cpu_seconds"] * 1e6 / n,
+                       d["client"]["cpu_seconds"] * 1e6 / n, d["latency_us"]["p50"],
+                       d["latency_us"]["p99"], sum(d["errors"].values())))
+PY
+}
