@@ -32,6 +32,10 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+// The loop's connections all run on one thread's io_context, so their streams name its
+// executor's concrete type: with Beast's default (a type-erased any_io_executor) every operation
+// copied the executor, as the server's connections did before they named theirs.
+using WsStream = websocket::stream<beast::basic_stream<tcp, net::io_context::executor_type>>;
 
 // --- set-up over HTTP, blocking (one short connection per request) ---
 
@@ -124,7 +128,7 @@ class Socket : public std::enable_shared_from_this<Socket> {
   using OnFail = std::function<void(const std::string&)>;
 
   Socket(net::io_context& io, OnFrame on_frame, OnFail on_fail)
-      : ws_(io), on_frame_(std::move(on_frame)), on_fail_(std::move(on_fail)) {}
+      : ws_(io.get_executor()), on_frame_(std::move(on_frame)), on_fail_(std::move(on_fail)) {}
 
   void open(const LoadOptions& o, const std::string& target, const std::string& cookie,
             std::function<void()> on_open) {
@@ -187,7 +191,7 @@ class Socket : public std::enable_shared_from_this<Socket> {
     on_fail_(std::string(what) + ": " + ec.message());
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  WsStream ws_;
   beast::flat_buffer buffer_;
   std::deque<std::string> out_;
   OnFrame on_frame_;
@@ -484,7 +488,9 @@ class Loop {
 
   const LoadOptions& o_;
   WindowHooks& hooks_;
-  net::io_context io_;
+  // Run by one thread (the replacement creator only posts to it): the hint lets Asio keep the
+  // handlers that thread posts in a queue of its own, without taking the scheduler's lock.
+  net::io_context io_{1};
   std::mt19937_64 rng_;
   net::steady_timer window_timer_;
   Accounts accounts_;
