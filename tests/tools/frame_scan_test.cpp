@@ -173,5 +173,23 @@ TEST(FrameScan, ACutOrMalformedPatchIsNotRead) {
       << "something after the patch";
 }
 
+// A value is found whole whatever its strings hold: escaped quotes and backslashes, and
+// brackets that are text, not structure (log lines quote what players typed).
+TEST(FrameScan, AValueEndsAtItsOwnClosingBracketNotAtOneInsideAString) {
+  const json value = {{"line", "he said \"}] {[\" then \\"},
+                      {"list", json::array({"\\", "a\\\"b", "]", json::object({{"x", "}"}})})},
+                      {"n", 3}};
+  const std::string text = "[" + value.dump() + ",\"tail\\\\\",7]";
+  EXPECT_EQ(json_value_at(text, 1), value.dump());
+  EXPECT_EQ(json::parse(json_value_at(text, 0)), json::parse(text));
+  EXPECT_EQ(json_value_at(text, value.dump().size() + 2), "\"tail\\\\\"");
+  EXPECT_EQ(json_value_at(text, text.size() - 2), "7");
+  // Cut anywhere inside the value, it has no end.
+  for (std::size_t cut = 2; cut < value.dump().size(); ++cut) {
+    EXPECT_EQ(json_value_at(text.substr(0, cut), 1), "") << cut;
+  }
+  EXPECT_EQ(json_value_at(R"("a\")", 0), "") << "a quote escaped is not the end";
+}
+
 }  // namespace
 }  // namespace blockfog::load
