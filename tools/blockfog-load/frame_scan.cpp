@@ -93,13 +93,14 @@ bool scan_patch(std::string_view patch, ScannedFrame& scanned) {
     const bool elements = part == "elements";
     if (!elements && part != "set") return skip_value(patch, at);
     return walk_object(patch, at, [&](std::string_view key, std::size_t value_at) {
+      if (!elements && key == "legal_actions") {
+        scanned.actions_given = true;
+        return scanned.actions.assign_at(patch, value_at);
+      }
       const auto value = json_value_at(patch, value_at);
       if (value.empty()) return npos;
       if (elements) {
         if (key == "legal_actions") scanned.action_changes.assign(value);
-      } else if (key == "legal_actions") {
-        scanned.actions.assign(value);
-        scanned.actions_given = true;
       } else if (key == "outcome") {
         scanned.finished = true;
       }
@@ -129,17 +130,30 @@ std::pair<std::size_t, bool> find_body(std::string_view frame) {
 }  // namespace
 
 void ActionList::assign(std::string_view array) {
+  if (assign_at(array, 0) != array.size()) clear();
+}
+
+std::size_t ActionList::assign_at(std::string_view text, std::size_t at) {
   clear();
-  if (array.size() < 2 || array.front() != '[') return;
-  text_.assign(array);
-  std::size_t at = 1;
-  while (at < array.size() && array[at] != ']') {
-    const auto item = json_value_at(array, at);
+  if (at >= text.size() || text[at] != '[') return std::string_view::npos;
+  const std::size_t first = at;
+  ++at;
+  // The items are found as the walk goes, so the array's end is known without a walk of its
+  // own (the acting seat's list is most of a patch's bytes).
+  while (at < text.size() && text[at] != ']') {
+    const auto item = json_value_at(text, at);
     if (item.empty()) break;
-    spans_.emplace_back(static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(item.size()));
+    spans_.emplace_back(static_cast<std::uint32_t>(at - first),
+                        static_cast<std::uint32_t>(item.size()));
     at += item.size();
-    if (at < array.size() && array[at] == ',') ++at;
+    if (at < text.size() && text[at] == ',') ++at;
   }
+  if (at >= text.size() || text[at] != ']') {
+    clear();
+    return std::string_view::npos;
+  }
+  text_.assign(text.substr(first, at + 1 - first));
+  return at + 1;
 }
 
 bool ActionList::replace(std::string_view pairs) {
@@ -263,9 +277,8 @@ bool scan_frame(std::string_view frame, ScannedFrame& scanned) {
   static constexpr std::size_t kActionsKey = std::string_view("\"legal_actions\":").size();
   std::size_t after_actions = 0;
   if (const auto at = find_legal_actions(view); at != std::string_view::npos) {
-    const auto list = json_value_at(view, at + kActionsKey);
-    scanned.actions.assign(list);
-    after_actions = at + kActionsKey + list.size();
+    const auto end = scanned.actions.assign_at(view, at + kActionsKey);
+    if (end != std::string_view::npos) after_actions = end;
   }
   scanned.finished = find(view, "\"outcome\":{", after_actions) != std::string_view::npos;
   return true;

@@ -23,6 +23,9 @@ class ActionList {
  public:
   // Splits `array` (a JSON array's text); an empty list if it is not one.
   void assign(std::string_view array);
+  // The same for the array that starts at text[at]: returns where it ends (past its ']'), or
+  // npos (the list empty) if no whole array starts there.
+  std::size_t assign_at(std::string_view text, std::size_t at);
   // Replaces elements by index as a view_patch's `elements` gives them: `pairs` is the text of
   // an array of [index, action]; false (the list unchanged) if an index is not in the list.
   bool replace(std::string_view pairs);
