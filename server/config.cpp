@@ -46,6 +46,8 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     c.tls_key = value;
   } else if (name == "threads") {
     if (!parse_number(value, c.threads) || c.threads < 1 || c.threads > 64) return bad();
+  } else if (name == "poll-us") {
+    if (!parse_number(value, c.poll_us) || c.poll_us < 0 || c.poll_us > 100000) return bad();
   } else if (name == "max-connections-per-address") {
     if (!parse_number(value, c.max_connections_per_address) || c.max_connections_per_address < 1) {
       return bad();
@@ -106,6 +108,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_TLS_CERT", "tls-cert"},
     {"BLOCKFOG_TLS_KEY", "tls-key"},
     {"BLOCKFOG_THREADS", "threads"},
+    {"BLOCKFOG_POLL_US", "poll-us"},
     {"BLOCKFOG_ALLOWED_ORIGIN", "allowed-origin"},
     {"BLOCKFOG_WS_RATE", "ws-rate"},
     {"BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS", "max-connections-per-address"},
@@ -129,6 +132,8 @@ std::string usage_text() {
          "  --tls-cert FILE         PEM certificate chain: serve https and wss\n"
          "  --tls-key FILE          PEM private key for --tls-cert\n"
          "  --threads N             network threads (default 2)\n"
+         "  --poll-us N             microseconds a network thread out of work polls before it\n"
+         "                          sleeps (default 200; 0: sleep at once)\n"
          "  --max-connections N     open connections in all (default 20000)\n"
          "  --max-connections-per-address N   (default 256)\n"
          "  --ws-rate N             WebSocket messages per second per connection (default 20)\n"
@@ -144,11 +149,11 @@ std::string usage_text() {
          "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
          "                          X-Forwarded-Proto are believed (repeatable; default none)\n"
          "Environment: BLOCKFOG_LISTEN, BLOCKFOG_DB, BLOCKFOG_WEB_ROOT, BLOCKFOG_LOG_LEVEL,\n"
-         "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_ALLOWED_ORIGIN,\n"
-         "BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS, BLOCKFOG_SYNC,\n"
-         "BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT, BLOCKFOG_DRAIN_TIMEOUT,\n"
-         "BLOCKFOG_TRUSTED_PROXIES, BLOCKFOG_HTTP_RATE, BLOCKFOG_HTTP_BURST; flags win over "
-         "them.\n";
+         "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_POLL_US,\n"
+         "BLOCKFOG_ALLOWED_ORIGIN, BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS,\n"
+         "BLOCKFOG_SYNC, BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT,\n"
+         "BLOCKFOG_DRAIN_TIMEOUT, BLOCKFOG_TRUSTED_PROXIES, BLOCKFOG_HTTP_RATE,\n"
+         "BLOCKFOG_HTTP_BURST; flags win over them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {

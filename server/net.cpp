@@ -13,6 +13,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <fstream>
 #include <list>
@@ -571,6 +572,31 @@ std::unique_ptr<ssl::context> make_tls_context(const Config& config) {
   return ctx;
 }
 
+// Runs `ioc` on this thread like io_context::run(), but a thread that runs out of work polls
+// for more (yielding the core to any other thread that wants it) for `poll` before it sleeps.
+// On this project's virtual machine a sleeping thread took tens of microseconds to wake: at one
+// game, with each action waking the network threads several times, the switches cost about a
+// third of the server's CPU per action and most of its latency. Polling 200 us bridges the
+// client's turn-around: p50 200-240 -> 130-160 us at one game, no change at 100 or 1,000
+// (bench/RESULTS.md, session 12). A busy server never polls idle; an idle one never wakes.
+void run_network_thread(net::io_context& ioc, std::chrono::microseconds poll) {
+  if (poll.count() == 0) return (void)ioc.run();
+  using Clock = std::chrono::steady_clock;
+  auto last_work = Clock::now();
+  for (;;) {
+    if (ioc.poll() > 0) {  // runs every ready handler, and checks the sockets without waiting
+      last_work = Clock::now();
+    } else if (ioc.stopped()) {
+      return;  // stop(), or no work left: as run() returns
+    } else if (Clock::now() - last_work < poll) {
+      std::this_thread::yield();
+    } else {
+      if (ioc.run_one() == 0) return;  // sleeps until there is work
+      last_work = Clock::now();
+    }
+  }
+}
+
 }  // namespace
 
 int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
@@ -631,8 +657,11 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   });
 
   std::vector<std::thread> threads;
-  for (int i = 1; i < config.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
-  ioc.run();
+  const auto poll = std::chrono::microseconds(config.poll_us);
+  for (int i = 1; i < config.threads; ++i) {
+    threads.emplace_back([&ioc, poll] { run_network_thread(ioc, poll); });
+  }
+  run_network_thread(ioc, poll);
   for (auto& t : threads) t.join();
   workers.join();
   // Commits already queued finish before the process exits.

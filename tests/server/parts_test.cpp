@@ -53,6 +53,12 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   EXPECT_EQ(parse({}, {{"BLOCKFOG_SYNC", "normal"}}).config->sync, storage::Sync::Normal);
   EXPECT_FALSE(parse({"--sync", "sometimes"}).config);
   EXPECT_TRUE(parse({"--help"}).help);
+
+  EXPECT_EQ(defaults.config->poll_us, 200);
+  EXPECT_EQ(parse({"--poll-us", "0"}).config->poll_us, 0);  // sleep as soon as out of work
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_POLL_US", "50"}}).config->poll_us, 50);
+  EXPECT_FALSE(parse({"--poll-us", "-1"}).config);
+  EXPECT_FALSE(parse({"--poll-us", "100001"}).config);
 }
 
 TEST(Crypto, PasswordHashesVerifyOnlyTheirPassword) {
