@@ -26,7 +26,7 @@ struct Config {
   std::string tls_key;
   int threads = 2;  // network threads
   // How long a network thread that ran out of work keeps polling for more before it sleeps:
-  // waking a sleeping thread cost a quarter of the time an action took at one game (net.cpp).
+  // waking sleeping threads was a third of the server's CPU per action at one game (net.cpp).
   int poll_us = 200;
   int max_connections_per_address = 256;
   int max_connections = 20000;

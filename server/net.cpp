@@ -575,10 +575,10 @@ std::unique_ptr<ssl::context> make_tls_context(const Config& config) {
 // Runs `ioc` on this thread like io_context::run(), but a thread that runs out of work polls
 // for more (yielding the core to any other thread that wants it) for `poll` before it sleeps.
 // On this project's virtual machine a sleeping thread took tens of microseconds to wake: at one
-// game, with each action waking the network threads several times, the switches cost about a
-// third of the server's CPU per action and most of its latency. Polling 200 us bridges the
-// client's turn-around: p50 200-240 -> 130-160 us at one game, no change at 100 or 1,000
-// (bench/RESULTS.md, session 12). A busy server never polls idle; an idle one never wakes.
+// game, with each action waking the network threads several times, the switches were a third
+// of the server's CPU per action, and on the action's path. Polling 200 us bridges the client's
+// turn-around: p50 190-240 -> 115-140 us at one game, no change at 100 or 1,000 games
+// (bench/RESULTS.md, session 12). A busy server never runs out of work; an idle one sleeps.
 void run_network_thread(net::io_context& ioc, std::chrono::microseconds poll) {
   if (poll.count() == 0) return (void)ioc.run();
   using Clock = std::chrono::steady_clock;
