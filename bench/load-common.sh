@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the load scripts of bench/ (load.sh, ab.sh, ab-together.sh): the server as every
 # load test starts it, and one line per blockfog-load run.
 
@@ -6,6 +7,7 @@
 # server_port. Limits are raised for a load test only: 100,000 WebSocket messages/s per
 # connection (default 20) and 30,000 connections per address (default 256), since every
 # client comes from 127.0.0.1.
+# shellcheck disable=SC2034  # server_pid and server_port are for the caller
 start_load_server() {
   local root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

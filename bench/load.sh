@@ -21,10 +21,9 @@ ulimit -n "$(ulimit -Hn)"
 # shellcheck source=bench/load-common.sh
 source bench/load-common.sh
 
-run_server() {  # $1: sync; sets server_pid and port
+run_server() {  # $1: sync; sets server_pid and server_port
   dir=$(mktemp -d)
   start_load_server "$bin/blockfog-server" "$dir" "$1"
-  port=$server_port
 }
 
 stop_server() {
@@ -34,7 +33,7 @@ stop_server() {
 
 load() {  # $@: blockfog-load arguments
   echo "--- blockfog-load $*"
-  "$bin/blockfog-load" --port "$port" --server-pid "$server_pid" "$@" | tee /dev/stderr |
+  "$bin/blockfog-load" --port "$server_port" --server-pid "$server_pid" "$@" | tee /dev/stderr |
     tail -n 1 >> "$out"
 }
 
