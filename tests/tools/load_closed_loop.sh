@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# blockfog-load against a real server: a few games in the closed loop for two seconds. Every
-# action sent is answered without an error, and almost none is stale: a seat whose new view
-# may be on its way waits for it instead of acting on the view before (load_client.cpp,
-# kViewGrace; before that wait about a tenth of all actions sent were stale).
+# blockfog-load against a real server: a few games in the closed loop for two seconds, then idle
+# connections. In the loop every action sent is answered without an error, and almost none is
+# stale: a seat whose new view may be on its way waits for it instead of acting on the view
+# before (load_client.cpp, kViewGrace; before that wait about a tenth of all actions sent were
+# stale).
 set -euo pipefail
 server="$1" load="$2" web_root="$3"
 dir=$(mktemp -d)
@@ -21,3 +22,9 @@ accepted=$(number accepted) stale=$(number stale)
 [[ "$report" == *'"errors":{}'* ]] || { echo "errors reported"; exit 1; }
 (( accepted >= 200 )) || { echo "only $accepted actions accepted"; exit 1; }
 (( stale * 50 <= accepted )) || { echo "$stale stale actions of $accepted"; exit 1; }
+
+# Idle mode (bench/load.sh's memory goal): every connection opened gets its view and is held.
+idle=$("$load" --port "$(cat "$dir/port")" --server-pid "$pid" --idle 40 --seed 6 | tail -1)
+echo "$idle"
+[[ "$idle" == *'"errors":{}'* && "$idle" == *'"idle_connections":40'* ]] ||
+  { echo "idle connections not all held"; exit 1; }

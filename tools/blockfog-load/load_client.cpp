@@ -1,41 +1,33 @@
 #include "tools/blockfog-load/load_client.h"
 
-#include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
 
 #include <chrono>
 #include <condition_variable>
-#include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <thread>
 
+#include "tools/blockfog-load/event_loop.h"
 #include "tools/blockfog-load/frame_scan.h"
+#include "tools/blockfog-load/ws_connection.h"
 
 namespace blockfog::load {
 namespace {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
-namespace websocket = beast::websocket;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-// The loop's connections all run on one thread's io_context, so their streams name its
-// executor's concrete type: with Beast's default (a type-erased any_io_executor) every operation
-// copied the executor, as the server's connections did before they named theirs.
-using WsStream = websocket::stream<beast::basic_stream<tcp, net::io_context::executor_type>>;
 
 // --- set-up over HTTP, blocking (one short connection per request) ---
 
@@ -120,89 +112,33 @@ std::int64_t new_game(const LoadOptions& o, const Accounts& accounts) {
   return id;
 }
 
-// --- one WebSocket connection ---
+// --- WebSocket connections (ws_connection.h): opened blocking, then run by the loop ---
 
-class Socket : public std::enable_shared_from_this<Socket> {
- public:
-  using OnFrame = std::function<void(std::string_view)>;
-  using OnFail = std::function<void(const std::string&)>;
-
-  Socket(net::io_context& io, OnFrame on_frame, OnFail on_fail)
-      : ws_(io.get_executor()), on_frame_(std::move(on_frame)), on_fail_(std::move(on_fail)) {}
-
-  void open(const LoadOptions& o, const std::string& target, const std::string& cookie,
-            std::function<void()> on_open) {
-    auto self = shared_from_this();
-    const tcp::endpoint endpoint(net::ip::make_address(o.host),
-                                 static_cast<unsigned short>(o.port));
-    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(60));
-    beast::get_lowest_layer(ws_).async_connect(endpoint, [self, o, target, cookie,
-                                                          on_open](beast::error_code ec) {
-      if (ec) return self->fail("connect", ec);
-      beast::get_lowest_layer(self->ws_).expires_never();
-      self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-      self->ws_.set_option(
-          websocket::stream_base::decorator([cookie](websocket::request_type& request) {
-            if (!cookie.empty()) request.set(http::field::cookie, cookie);
-          }));
-      self->ws_.async_handshake(o.host + ":" + std::to_string(o.port), target,
-                                [self, on_open](beast::error_code hec) {
-                                  if (hec) return self->fail("handshake", hec);
-                                  self->read();
-                                  on_open();
-                                });
-    });
-  }
-
-  void send(std::string text) {
-    out_.push_back(std::move(text));
-    if (out_.size() == 1) write();
-  }
-
-  void close() {
-    closed_ = true;
-    beast::error_code ignored;
-    beast::get_lowest_layer(ws_).socket().close(ignored);
-  }
-
- private:
-  void read() {
-    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->fail("read", ec);
-      const auto data = self->buffer_.cdata();
-      self->on_frame_(std::string_view(static_cast<const char*>(data.data()), data.size()));
-      self->buffer_.consume(self->buffer_.size());
-      self->read();
-    });
-  }
-
-  void write() {
-    ws_.async_write(net::buffer(out_.front()),
-                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                      if (ec) return self->fail("write", ec);
-                      self->out_.pop_front();
-                      if (!self->out_.empty()) self->write();
-                    });
-  }
-
-  void fail(const char* what, beast::error_code ec) {
-    if (closed_) return;
-    closed_ = true;
-    on_fail_(std::string(what) + ": " + ec.message());
-  }
-
-  WsStream ws_;
-  beast::flat_buffer buffer_;
-  std::deque<std::string> out_;
-  OnFrame on_frame_;
-  OnFail on_fail_;
-  bool closed_ = false;
+// Both seats' sockets of a game, opened off the loop (the first games before it runs, their
+// replacements on the thread that creates them), so a slow set-up never stalls the games in
+// play.
+struct OpenedGame {
+  std::int64_t id = 0;
+  OpenedSocket seats[2];
 };
+
+std::string game_target(const LoadOptions& o, std::int64_t id) {
+  return "/ws/games/" + std::to_string(id) + (o.patches ? "?patches=1" : "");
+}
+
+OpenedGame open_game(const LoadOptions& o, const Accounts& accounts, std::uint64_t random) {
+  OpenedGame game;
+  game.id = new_game(o, accounts);
+  const auto target = game_target(o, game.id);
+  game.seats[0] = open_websocket(o.host, o.port, target, accounts.scotland, random);
+  game.seats[1] = open_websocket(o.host, o.port, target, accounts.england, random + 1);
+  return game;
+}
 
 // --- the closed loop ---
 
 struct SeatState {
-  std::shared_ptr<Socket> socket;
+  std::shared_ptr<WsConnection> socket;
   std::int64_t seq = -1;
   ActionList actions;
   std::int64_t views = 0;  // view frames received
@@ -228,29 +164,27 @@ struct GameState {
   bool retired = false;
   bool awaited = false;  // one of the first games, not yet counted as ready to be measured
   std::int64_t refs = 0;
-  int actor = 0;                             // the seat of the action in flight
-  std::int64_t other_views = 0;              // the other seat's views when it was sent
-  bool other_owed = false;                   // and whether a view was owed to it then
-  std::unique_ptr<net::steady_timer> grace;  // armed while a seat waits for its view
-  bool waiting = false;
-  std::int64_t grace_armed = 0;  // which arming of the timer is current
+  int actor = 0;                          // the seat of the action in flight
+  std::int64_t other_views = 0;           // the other seat's views when it was sent
+  bool other_owed = false;                // and whether a view was owed to it then
+  std::optional<EventLoop::Timer> grace;  // armed while a seat waits for its view
 };
 
 class Loop {
  public:
   Loop(const LoadOptions& options, WindowHooks& hooks)
-      : o_(options), hooks_(hooks), rng_(options.seed), window_timer_(io_) {}
+      : o_(options), hooks_(hooks), rng_(options.seed), keys_(options.seed ^ 0x6b657973) {}
 
   LoadResult run() {
     accounts_ = sign_in(o_);
-    std::vector<std::int64_t> ids;
-    for (int i = 0; i < o_.games; ++i) ids.push_back(new_game(o_, accounts_));
+    std::vector<OpenedGame> first;
+    for (int i = 0; i < o_.games; ++i) first.push_back(open_game(o_, accounts_, keys_()));
     warming_ = o_.games;
-    for (auto id : ids) start_game(id, true);
-    // Replacement games are created off the network thread, so a slow HTTP set-up never
-    // stalls the games in play.
+    for (auto& game : first) start_game(std::move(game), true);
+    // Replacement games are created and connected off the loop's thread, so a slow set-up
+    // never stalls the games in play.
     std::thread creator([this] { create_replacements(); });
-    io_.run();
+    loop_.run();
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
@@ -261,20 +195,26 @@ class Loop {
   }
 
  private:
-  void start_game(std::int64_t id, bool with_warmup) {
+  void start_game(OpenedGame opened, bool with_warmup) {
     auto game = std::make_shared<GameState>();
-    game->id = id;
+    game->id = opened.id;
     game->warmup_left = with_warmup && o_.warmup > 0
                             ? std::uniform_int_distribution<int>(0, o_.warmup - 1)(rng_)
                             : 0;
     game->refs = 0;
     game->awaited = with_warmup;
     ++result_.games_started;
-    const std::string target = "/ws/games/" + std::to_string(id) + (o_.patches ? "?patches=1" : "");
+    games_.push_back(game);
     for (int s = 0; s < 2; ++s) {
-      std::weak_ptr<GameState> weak = game;
-      game->seats[s].socket = std::make_shared<Socket>(
-          io_,
+      game->seats[s].socket =
+          std::make_shared<WsConnection>(loop_, std::move(opened.seats[s]), rng_());
+    }
+    game->open = 2;
+    // A game without warm-up is measured once it is connected.
+    if (game->warmup_left == 0) ready(game);
+    std::weak_ptr<GameState> weak = game;
+    for (int s = 0; s < 2 && !game->retired; ++s) {
+      game->seats[s].socket->start(
           [this, weak, s](std::string_view frame) {
             if (auto g = weak.lock()) on_frame(g, s, frame);
           },
@@ -284,15 +224,8 @@ class Loop {
               retire(g, false);
             }
           });
-      game->seats[s].socket->open(o_, target, s == 0 ? accounts_.scotland : accounts_.england,
-                                  [this, game, with_warmup] {
-                                    if (++game->open < 2) return;
-                                    // A game without warm-up is measured once it is connected.
-                                    if (game->warmup_left == 0) ready(game);
-                                    act(game);
-                                  });
     }
-    games_.push_back(game);
+    act(game);
   }
 
   void on_frame(const std::shared_ptr<GameState>& g, int s, std::string_view frame) {
@@ -316,10 +249,9 @@ class Loop {
         seat.socket->send(R"({"v":1,"type":"sync","chat_since":0})");
       }
       ++seat.views;
-      if (seat.maybe_stale && g->waiting) {  // the view waited for came: no more grace
-        ++g->grace_armed;
-        g->waiting = false;
-        g->grace->cancel();
+      if (seat.maybe_stale && g->grace) {  // the view waited for came: no more grace
+        loop_.cancel(*g->grace);
+        g->grace.reset();
       }
       seat.maybe_stale = false;
       if (scanned->finished) g->finished = true;
@@ -413,16 +345,12 @@ class Loop {
 
   // A seat whose view may be on its way acts on the view it has if none came in kViewGrace.
   void give_grace(const std::shared_ptr<GameState>& g) {
-    if (g->waiting) return;
-    if (!g->grace) g->grace = std::make_unique<net::steady_timer>(io_);
-    g->waiting = true;
-    const auto armed = ++g->grace_armed;
-    g->grace->expires_after(kViewGrace);
+    if (g->grace) return;
     std::weak_ptr<GameState> weak = g;
-    g->grace->async_wait([this, weak, armed](beast::error_code) {
+    g->grace = loop_.after(kViewGrace, [this, weak] {
       auto game = weak.lock();
-      if (!game || game->grace_armed != armed) return;  // cancelled, or armed again since
-      game->waiting = false;
+      if (!game) return;
+      game->grace.reset();
       for (auto& seat : game->seats) seat.maybe_stale = false;
       act(game);
     });
@@ -434,6 +362,7 @@ class Loop {
     if (finished) ++result_.games_finished;
     g->warmup_left = 0;
     ready(g);  // a game that failed before it was ready must not hold up the measurement
+    if (g->grace) loop_.cancel(*g->grace);
     for (auto& seat : g->seats) seat.socket->close();
     std::erase(games_, g);
     if (!done_) {
@@ -451,9 +380,9 @@ class Loop {
     measuring_ = true;
     window_start_ = Clock::now();
     hooks_.window_started();
-    window_timer_.expires_after(
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.duration)));
-    window_timer_.async_wait([this](beast::error_code) {
+    const auto window =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.duration));
+    loop_.after(window, [this] {
       measuring_ = false;
       done_ = true;
       result_.seconds = std::chrono::duration<double>(Clock::now() - window_start_).count();
@@ -463,7 +392,7 @@ class Loop {
         for (auto& seat : game->seats) seat.socket->close();
       }
       games_.clear();
-      io_.stop();
+      loop_.stop();
     });
   }
 
@@ -476,23 +405,22 @@ class Loop {
         --replacements_wanted_;
       }
       try {
-        const auto id = new_game(o_, accounts_);
-        net::post(io_, [this, id] {
-          if (!done_) start_game(id, false);
+        // Shared: a posted function must be copyable, and the game's sockets are not.
+        auto game = std::make_shared<OpenedGame>(open_game(o_, accounts_, keys_()));
+        loop_.post([this, game] {
+          if (!done_) start_game(std::move(*game), false);
         });
       } catch (const std::exception& e) {
-        net::post(io_, [this, what = std::string(e.what())] { ++result_.errors[what]; });
+        loop_.post([this, what = std::string(e.what())] { ++result_.errors[what]; });
       }
     }
   }
 
   const LoadOptions& o_;
   WindowHooks& hooks_;
-  // Run by one thread (the replacement creator only posts to it): the hint lets Asio keep the
-  // handlers that thread posts in a queue of its own, without taking the scheduler's lock.
-  net::io_context io_{1};
+  EventLoop loop_;  // run by one thread; the replacement creator only posts to it
   std::mt19937_64 rng_;
-  net::steady_timer window_timer_;
+  std::mt19937_64 keys_;  // handshake keys: the creator's thread draws them too
   Accounts accounts_;
   std::vector<std::shared_ptr<GameState>> games_;
   LoadResult result_;
@@ -518,46 +446,50 @@ LoadResult run_games(const LoadOptions& options, WindowHooks& hooks) {
 LoadResult run_idle(const LoadOptions& options, WindowHooks& hooks) {
   const auto accounts = sign_in(options);
   const std::int64_t id = new_game(options, accounts);
-  net::io_context io;
+  const auto target = "/ws/games/" + std::to_string(id) + "?observe=1";
+  EventLoop loop;
   LoadResult result;
-  std::vector<std::shared_ptr<Socket>> sockets;
-  // At most this many handshakes at once, so the server's accept queue is never swamped.
-  constexpr int kConnecting = 200;
-  int next = 0;
+  std::vector<std::shared_ptr<WsConnection>> sockets;
   int failed = 0;
-  std::function<void()> open_next;
-  net::steady_timer hold(io);
-  open_next = [&] {
-    if (next >= options.idle) return;
-    ++next;
-    auto got_view = std::make_shared<bool>(false);
-    auto socket = std::make_shared<Socket>(
-        io,
-        [&, got_view](std::string_view frame) {
-          if (*got_view || frame.find("\"type\":\"view\"") == std::string_view::npos) return;
-          *got_view = true;
-          if (++result.idle_connected == options.idle - failed) {
-            hooks.window_started();
-            hold.expires_after(std::chrono::seconds(3));
-            hold.async_wait([&](beast::error_code) {
-              hooks.window_ended();
-              for (auto& s : sockets) s->close();
-              io.stop();
-            });
-          }
-          open_next();
-        },
-        [&](const std::string& why) {
-          ++failed;
-          ++result.errors["connection " + why];
-          open_next();
-        });
-    sockets.push_back(socket);
-    socket->open(options, "/ws/games/" + std::to_string(id) + "?observe=1", "", [] {});
+  // Once every connection that opened has its view: the server holds them all, idle.
+  const auto maybe_all_in = [&] {
+    if (result.idle_connected + failed < options.idle) return;
+    hooks.window_started();
+    loop.after(std::chrono::seconds(3), [&] {
+      hooks.window_ended();
+      for (auto& socket : sockets) socket->close();
+      loop.stop();
+    });
   };
-  for (int i = 0; i < kConnecting; ++i) open_next();
   const auto start = Clock::now();
-  io.run();
+  std::mt19937_64 random(options.seed);
+  // Opened one after the other (a handshake at a time never swamps the server's accept
+  // queue); the views they are sent wait in their sockets until the loop runs.
+  for (int i = 0; i < options.idle; ++i) {
+    try {
+      auto socket = std::make_shared<WsConnection>(
+          loop, open_websocket(options.host, options.port, target, "", random()), random());
+      sockets.push_back(socket);
+      auto got_view = std::make_shared<bool>(false);
+      socket->start(
+          [&, got_view](std::string_view frame) {
+            if (*got_view || frame.find("\"type\":\"view\"") == std::string_view::npos) return;
+            *got_view = true;
+            ++result.idle_connected;
+            maybe_all_in();
+          },
+          [&](const std::string& why) {
+            ++failed;
+            ++result.errors["connection " + why];
+            maybe_all_in();
+          });
+    } catch (const std::exception& e) {
+      ++failed;
+      ++result.errors[std::string("connection ") + e.what()];
+    }
+  }
+  if (failed == options.idle) return result;
+  loop.run();
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

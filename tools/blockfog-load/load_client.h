@@ -1,8 +1,8 @@
 #pragma once
 
-// The load generator's network side (Boost.Beast behind this header, in one translation unit):
-// accounts and games over HTTP, then N games played in a closed loop over WebSockets, or N
-// idle connections held open.
+// The load generator's network side: accounts and games over HTTP (Boost.Beast, blocking, in
+// load_client.cpp only), then N games played in a closed loop over WebSockets on one thread's
+// event loop (ws_connection.h), or N idle connections held open.
 
 #include <cstdint>
 #include <map>
