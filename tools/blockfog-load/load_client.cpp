@@ -451,9 +451,11 @@ LoadResult run_idle(const LoadOptions& options, WindowHooks& hooks) {
   LoadResult result;
   std::vector<std::shared_ptr<WsConnection>> sockets;
   int failed = 0;
-  // Once every connection that opened has its view: the server holds them all, idle.
+  bool all_in = false;
+  // Once every connection has its view or has failed: the server holds them all, idle.
   const auto maybe_all_in = [&] {
-    if (result.idle_connected + failed < options.idle) return;
+    if (all_in || result.idle_connected + failed < options.idle) return;
+    all_in = true;
     hooks.window_started();
     loop.after(std::chrono::seconds(3), [&] {
       hooks.window_ended();
@@ -486,9 +488,9 @@ LoadResult run_idle(const LoadOptions& options, WindowHooks& hooks) {
     } catch (const std::exception& e) {
       ++failed;
       ++result.errors[std::string("connection ") + e.what()];
+      maybe_all_in();
     }
   }
-  if (failed == options.idle) return result;
   loop.run();
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
