@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tools/blockfog-load/event_loop.h"
 #include "tools/blockfog-load/ws_wire.h"
