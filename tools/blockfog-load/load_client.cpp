@@ -154,7 +154,6 @@ constexpr auto kViewGrace = std::chrono::milliseconds(2);
 struct GameState {
   std::int64_t id = 0;
   SeatState seats[2];
-  int open = 0;  // connections open
   bool in_flight = false;
   std::string ref;
   Clock::time_point sent;
@@ -209,7 +208,6 @@ class Loop {
       game->seats[s].socket =
           std::make_shared<WsConnection>(loop_, std::move(opened.seats[s]), rng_());
     }
-    game->open = 2;
     // A game without warm-up is measured once it is connected.
     if (game->warmup_left == 0) ready(game);
     std::weak_ptr<GameState> weak = game;
@@ -307,7 +305,7 @@ class Loop {
 
   // Sends one random legal action of a seat that may act, if no action is in flight.
   void act(const std::shared_ptr<GameState>& g) {
-    if (g->in_flight || g->retired || g->open < 2) return;
+    if (g->in_flight || g->retired) return;
     if (g->finished) return retire(g, true);
     int candidates[2];
     int n = 0;
