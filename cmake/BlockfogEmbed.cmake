@@ -20,5 +20,6 @@ function(blockfog_embed)
     "  return {reinterpret_cast<const char*>(kBytes), ${size}};\n}\n"
     "}  // namespace ${ARG_NAMESPACE}\n")
   file(COPY_FILE ${out}.tmp ${out} ONLY_IF_DIFFERENT)
+  blockfog_pgo_generated_source(${out})
   set(${ARG_OUT} ${out} PARENT_SCOPE)
 endfunction()

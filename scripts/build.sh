@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Usage: scripts/build.sh [preset]   (preset: release (default) or debug, see CMakePresets.json)
-# Installs missing packages, then configures and builds the preset into build/<preset>/.
+# Installs missing packages, then configures and builds the preset into build/<preset>/. The
+# release preset is optimised with a profile recorded first by scripts/pgo-train.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 preset="${1:-release}"
 
 bash scripts/install-deps.sh
+if [[ $preset == release ]]; then
+  bash scripts/pgo-train.sh
+fi
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j 2

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Usage: scripts/pgo-train.sh
+# Records the profile that the `release` preset optimises with (cmake/BlockfogPgo.cmake): builds
+# blockfog-server and blockfog-load with counters (the `pgo-train` preset, build/pgo-train/),
+# plays games through them on loopback, and leaves the counts in build/pgo-profile/. Trains
+# again only when either program was rebuilt since the last training. BLOCKFOG_PGO=0 skips
+# all of it (the release build then has no profile feedback, or the one trained before).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [[ ${BLOCKFOG_PGO:-1} == 0 ]]; then
+  echo "pgo-train.sh: skipped (BLOCKFOG_PGO=0)"
+  exit 0
+fi
+
+cmake --preset pgo-train > /dev/null
+cmake --build --preset pgo-train -j 2
+
+bin=build/pgo-train/bin
+profile=build/pgo-profile
+stamp=$profile/trained
+if [[ -f $stamp && ! $bin/blockfog-server -nt $stamp && ! $bin/blockfog-load -nt $stamp ]]; then
+  echo "pgo-train.sh: the profile in $profile is up to date"
+  exit 0
+fi
+rm -rf "$profile"
+mkdir -p "$profile"
+
+# What the server does when games are played: every phase of the rules, views and patches for
+# both seats, the storage thread's commits, HTTP sign-up and game creation, at one game, at a
+# hundred (group commits) and at a thousand (timers, many rooms). Counters are written when the
+# programs exit normally, so the server is stopped with SIGTERM (it drains and exits 0).
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [[ -n $server_pid ]]; then kill -KILL "$server_pid" 2> /dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# shellcheck source=bench/load-common.sh
+source bench/load-common.sh
+ulimit -n "$(ulimit -Hn)"
+start_load_server "$bin/blockfog-server" "$work" normal
+if [[ -z $server_port ]]; then
+  echo "pgo-train.sh: the instrumented server did not start:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+fi
+for run in "1 3 0" "100 12 300" "1000 6 100"; do
+  read -r games seconds warmup <<< "$run"
+  echo "pgo-train.sh: $games games for $seconds s"
+  "$bin/blockfog-load" --port "$server_port" --server-pid "$server_pid" --games "$games" \
+    --duration "$seconds" --warmup "$warmup" --seed 2 | tail -n 1 > "$work/load.json"
+done
+kill -TERM "$server_pid"
+if ! wait "$server_pid"; then
+  echo "pgo-train.sh: the instrumented server did not exit cleanly:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+fi
+server_pid=
+if ! compgen -G "$profile/*.gcda" > /dev/null; then
+  echo "pgo-train.sh: the training wrote no profile into $profile" >&2
+  exit 1
+fi
+touch "$stamp"
+echo "pgo-train.sh: profile written to $profile"
