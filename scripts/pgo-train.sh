@@ -40,8 +40,9 @@ trap cleanup EXIT
 # shellcheck source=bench/load-common.sh
 source bench/load-common.sh
 ulimit -n "$(ulimit -Hn)"
-start_load_server "$bin/blockfog-server" "$work" normal
-if [[ -z $server_port ]]; then
+# Tested as a condition: a server that never writes its port file fails the function's last
+# step, which would otherwise end the script before it could say why.
+if ! start_load_server "$bin/blockfog-server" "$work" normal || [[ -z $server_port ]]; then
   echo "pgo-train.sh: the instrumented server did not start:" >&2
   cat "$work/server.log" >&2
   exit 1
@@ -57,7 +58,7 @@ for run in "${runs[@]}"; do
   read -r games seconds warmup <<< "$run"
   echo "pgo-train.sh: $games games for $seconds s"
   "$bin/blockfog-load" --port "$server_port" --server-pid "$server_pid" --games "$games" \
-    --duration "$seconds" --warmup "$warmup" --seed 2 | tail -n 1 > "$work/load.json"
+    --duration "$seconds" --warmup "$warmup" --seed 2 > /dev/null
 done
 kill -TERM "$server_pid"
 if ! wait "$server_pid"; then
