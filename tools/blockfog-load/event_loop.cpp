@@ -6,24 +6,18 @@
 
 #include <array>
 #include <cerrno>
-#include <system_error>
+
+#include "tools/blockfog-load/errno_error.h"
 
 namespace blockfog::load {
-namespace {
-
-[[noreturn]] void fail(const char* what) {
-  throw std::system_error(errno, std::generic_category(), what);
-}
-
-}  // namespace
 
 EventLoop::EventLoop() {
   epoll_ = epoll_create1(EPOLL_CLOEXEC);
-  if (epoll_ < 0) fail("epoll_create1");
+  if (epoll_ < 0) throw_errno("epoll_create1");
   wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_ < 0) {
     close(epoll_);
-    fail("eventfd");
+    throw_errno("eventfd");
   }
   epoll_event event{};
   event.events = EPOLLIN;
@@ -31,7 +25,7 @@ EventLoop::EventLoop() {
   if (epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &event) != 0) {
     close(wake_);
     close(epoll_);
-    fail("epoll_ctl");
+    throw_errno("epoll_ctl");
   }
 }
 
@@ -45,7 +39,7 @@ EventLoop::Watch EventLoop::watch(int fd, Watcher& watcher) {
   epoll_event event{};
   event.events = EPOLLIN;  // level-triggered (see the header); errors and hang-ups always
   event.data.u64 = id;
-  if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &event) != 0) fail("epoll_ctl add");
+  if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &event) != 0) throw_errno("epoll_ctl add");
   watched_.emplace(id, Watched{fd, &watcher});
   return id;
 }
@@ -57,7 +51,7 @@ void EventLoop::want_writable(Watch watch, bool writable) {
   epoll_event event{};
   event.events = EPOLLIN | (writable ? EPOLLOUT : 0u);
   event.data.u64 = watch;
-  if (epoll_ctl(epoll_, EPOLL_CTL_MOD, it->second.fd, &event) != 0) fail("epoll_ctl mod");
+  if (epoll_ctl(epoll_, EPOLL_CTL_MOD, it->second.fd, &event) != 0) throw_errno("epoll_ctl mod");
 }
 
 void EventLoop::unwatch(Watch watch) {
@@ -121,7 +115,7 @@ void EventLoop::run() {
     const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), wait_ms());
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("epoll_wait");
+      throw_errno("epoll_wait");
     }
     for (int i = 0; i < n && !stopped_; ++i) {
       const Watch id = events[i].data.u64;

@@ -10,7 +10,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <system_error>
+
+#include "tools/blockfog-load/errno_error.h"
 
 namespace blockfog::load {
 namespace {
@@ -19,16 +20,12 @@ namespace {
 // bigger message takes more reads of this size at once.
 constexpr std::size_t kReadSize = 16 * 1024;
 
-[[noreturn]] void fail_system(const std::string& what) {
-  throw std::system_error(errno, std::generic_category(), what);
-}
-
 void send_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
     const auto n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail_system("send");
+      throw_errno("send");
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
@@ -45,12 +42,12 @@ SocketFd connect_to(const std::string& host, int port) {
   }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owned(found, freeaddrinfo);
   SocketFd fd(socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (fd.get() < 0) fail_system("socket");
+  if (fd.get() < 0) throw_errno("socket");
   const timeval timeout{30, 0};  // each blocking step of the opening
   setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   while (connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0) {
-    if (errno != EINTR) fail_system("connect to " + host + ":" + service);
+    if (errno != EINTR) throw_errno("connect to " + host + ":" + service);
   }
   const int one = 1;  // a frame goes out when it is sent, as the server's do
   setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -84,7 +81,7 @@ OpenedSocket open_websocket(const std::string& host, int port, const std::string
     char chunk[4096];
     const auto n = recv(fd, chunk, sizeof chunk, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail_system("reading the handshake response");
+    if (n < 0) throw_errno("reading the handshake response");
     if (n == 0) throw WireError("connection closed during the handshake");
     received.append(chunk, static_cast<std::size_t>(n));
     if (received.size() > 64 * 1024) throw WireError("handshake response too long");
@@ -92,7 +89,7 @@ OpenedSocket open_websocket(const std::string& host, int port, const std::string
   }
   check_upgrade_response(std::string_view(received).substr(0, *head_end), key);
   opened.early_bytes = received.substr(*head_end);
-  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) fail_system("fcntl");
+  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) throw_errno("fcntl");
   return opened;
 }
 
