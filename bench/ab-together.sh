@@ -10,7 +10,8 @@
 #   GAMES, SECONDS   blockfog-load --games and --duration, for each of the two
 #   SERVER_A/B       blockfog-server binaries (copy them aside first)
 #   LOAD             the blockfog-load binary (default build/release/bin/blockfog-load)
-# Environment: REPS rounds (default 3), WARMUP blockfog-load --warmup (default 200).
+# Environment: REPS rounds (default 3), WARMUP blockfog-load --warmup (default 200),
+# TRANSPORT tcp (default) or unix (both servers on Unix-domain sockets).
 set -euo pipefail
 [[ $# -ge 4 ]] || { sed -n '2,14p' "$0"; exit 2; }
 games=$1 seconds=$2 server_a=$3 server_b=$4
@@ -20,16 +21,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/load-common.sh"
 ulimit -n "$(ulimit -Hn)"
 
 round() {  # $1, $2: labels; $3, $4: binaries
-  local dir1 dir2 pid1 pid2 port1 port2 load1 load2
+  local dir1 dir2 pid1 pid2 load1 load2 target1 target2
   dir1=$(mktemp -d) dir2=$(mktemp -d)
-  start_load_server "$3" "$dir1"
-  pid1=$server_pid port1=$server_port
-  start_load_server "$4" "$dir2"
-  pid2=$server_pid port2=$server_port
-  "$load" --port "$port1" --server-pid "$pid1" --games "$games" \
+  start_load_server "$3" "$dir1" normal "${TRANSPORT:-tcp}"
+  pid1=$server_pid target1=("${server_target[@]}")
+  start_load_server "$4" "$dir2" normal "${TRANSPORT:-tcp}"
+  pid2=$server_pid target2=("${server_target[@]}")
+  "$load" "${target1[@]}" --server-pid "$pid1" --games "$games" \
     --duration "$seconds" --warmup "${WARMUP:-200}" --seed 2 > "$dir1/out" &
   load1=$!
-  "$load" --port "$port2" --server-pid "$pid2" --games "$games" \
+  "$load" "${target2[@]}" --server-pid "$pid2" --games "$games" \
     --duration "$seconds" --warmup "${WARMUP:-200}" --seed 2 > "$dir2/out" &
   load2=$!
   wait "$load1" "$load2"

@@ -6,9 +6,10 @@
 # Usage: bench/ab.sh GAMES SECONDS SYNC 'NAME|SERVER|LOAD|ARGS' ...
 #   GAMES, SECONDS   blockfog-load --games and --duration
 #   SYNC             the server's --sync (full or normal)
-#   NAME|SERVER|LOAD|ARGS
-#                    a label, a blockfog-server binary, a blockfog-load binary and extra
-#                    blockfog-load arguments (may be empty), e.g.
+#   NAME|SERVER|LOAD|ARGS[|TRANSPORT]
+#                    a label, a blockfog-server binary, a blockfog-load binary, extra
+#                    blockfog-load arguments (may be empty) and tcp (default) or unix (the
+#                    server on a Unix-domain socket), e.g.
 #                    'patches|build/release/bin/blockfog-server|build/release/bin/blockfog-load|'
 # Environment: REPS rounds (default 3), WARMUP blockfog-load --warmup (default 200).
 # Prints one line per run: actions/s, server and client CPU per action, p50, p99, errors.
@@ -22,11 +23,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/load-common.sh"
 ulimit -n "$(ulimit -Hn)"
 for _ in $(seq "${REPS:-3}"); do
   for spec in "$@"; do
-    IFS='|' read -r name server load args <<< "$spec"
+    IFS='|' read -r name server load args transport <<< "$spec"
     dir=$(mktemp -d)
-    start_load_server "$server" "$dir" "$sync"
+    start_load_server "$server" "$dir" "$sync" "${transport:-tcp}"
     # shellcheck disable=SC2086  # ARGS is a list of arguments
-    out=$("$load" --port "$server_port" --server-pid "$server_pid" --games "$games" \
+    out=$("$load" "${server_target[@]}" --server-pid "$server_pid" --games "$games" \
       --duration "$seconds" --warmup "${WARMUP:-200}" --seed 2 $args | tail -n 1)
     kill -TERM "$server_pid" && wait "$server_pid" || true
     rm -rf "$dir"

@@ -2,22 +2,32 @@
 # Sourced by the load scripts of bench/ (load.sh, ab.sh, ab-together.sh): the server as every
 # load test starts it, and one line per blockfog-load run.
 
-# Starts blockfog-server binary $1 on a free loopback port with its database in directory $2
-# and --sync $3 (default normal), and waits until it listens: sets server_pid, and
-# server_port. Limits are raised for a load test only: 100,000 WebSocket messages/s per
+# Starts blockfog-server binary $1 with its database in directory $2 and --sync $3 (default
+# normal), on a free loopback port, or with $4 = unix on a Unix-domain socket in $2 (as behind
+# a proxy on the same machine), and waits until it listens: sets server_pid, server_target
+# (blockfog-load's arguments to reach it: --port N or --unix PATH) and server_port (empty on a
+# Unix socket). Limits are raised for a load test only: 100,000 WebSocket messages/s per
 # connection (default 20) and 30,000 connections per address (default 256), since every
-# client comes from 127.0.0.1.
-# shellcheck disable=SC2034  # server_pid and server_port are for the caller
+# client comes from the same address.
+# shellcheck disable=SC2034  # server_pid, server_target and server_port are for the caller
 start_load_server() {
-  local root
+  local root listen=127.0.0.1:0
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  "$1" --listen 127.0.0.1:0 --port-file "$2/port" --db "$2/load.db" \
+  [[ ${4:-tcp} == unix ]] && listen="unix:$2/blockfog.sock"
+  "$1" --listen "$listen" --port-file "$2/port" --db "$2/load.db" \
     --web-root "$root/web-client" --log-level warn --sync "${3:-normal}" --ws-rate 100000 \
     --http-rate 0 --max-connections-per-address 30000 --max-connections 30000 \
     2> "$2/server.log" &
   server_pid=$!
   for _ in $(seq 100); do [[ -s $2/port ]] && break; sleep 0.1; done
-  server_port=$(cat "$2/port")
+  local listening
+  listening=$(cat "$2/port")
+  if [[ $listening == unix:* ]]; then
+    server_port='' server_target=(--unix "${listening#unix:}")
+  else
+    server_port=$listening server_target=(--port "$listening")
+  fi
+  [[ -n $listening ]]
 }
 
 # Prints one line for a run: label $1, blockfog-load's last (JSON) line $2.

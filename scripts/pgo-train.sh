@@ -54,19 +54,38 @@ if (($(ulimit -n) >= 2500)); then
 else
   echo "pgo-train.sh: open files limited to $(ulimit -n); training without the 1,000 games"
 fi
-for run in "${runs[@]}"; do
-  read -r games seconds warmup <<< "$run"
-  echo "pgo-train.sh: $games games for $seconds s"
-  "$bin/blockfog-load" --port "$server_port" --server-pid "$server_pid" --games "$games" \
-    --duration "$seconds" --warmup "$warmup" --seed 2 > /dev/null
-done
-kill -TERM "$server_pid"
-if ! wait "$server_pid"; then
-  echo "pgo-train.sh: the instrumented server did not exit cleanly:" >&2
-  cat "$work/server.log" >&2
+play() {  # $1: transport; the games of each of "${runs[@]}"
+  local games seconds warmup
+  for run in "${runs[@]}"; do
+    read -r games seconds warmup <<< "$run"
+    echo "pgo-train.sh: $games games for $seconds s over $1"
+    "$bin/blockfog-load" "${server_target[@]}" --server-pid "$server_pid" --games "$games" \
+      --duration "$seconds" --warmup "$warmup" --seed 2 > /dev/null
+  done
+}
+stop_server() {  # $1: its directory
+  kill -TERM "$server_pid"
+  if ! wait "$server_pid"; then
+    echo "pgo-train.sh: the instrumented server did not exit cleanly:" >&2
+    cat "$1/server.log" >&2
+    exit 1
+  fi
+  server_pid=
+}
+play tcp
+stop_server "$work"
+# The same server code on a Unix-domain socket (--listen unix:PATH) is its own instantiation of
+# the network templates: a shorter run gives it a profile of its own (counts add up over runs).
+# A database of its own: the first one's unfinished games would be replayed at start.
+mkdir "$work/unix"
+if ! start_load_server "$bin/blockfog-server" "$work/unix" normal unix; then
+  echo "pgo-train.sh: the instrumented server did not start on a Unix socket:" >&2
+  cat "$work/unix/server.log" >&2
   exit 1
 fi
-server_pid=
+runs=("100 6 300")
+play unix
+stop_server "$work/unix"
 if ! compgen -G "$profile/*.gcda" > /dev/null; then
   echo "pgo-train.sh: the training wrote no profile into $profile" >&2
   exit 1

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "server/unix_socket.h"
+
 namespace blockfog::server {
 namespace {
 
@@ -13,8 +15,12 @@ bool parse_number(const std::string& text, T& out) {
   return ec == std::errc() && ptr == end;
 }
 
-// "host:port", "[v6]:port" or ":port".
+// "host:port", "[v6]:port", ":port" or "unix:PATH".
 bool parse_listen(const std::string& text, Config& c) {
+  if (text.rfind("unix:", 0) == 0) {
+    c.unix_socket = text.substr(5);
+    return !c.unix_socket.empty() && c.unix_socket.size() <= max_unix_socket_path();
+  }
   const auto colon = text.rfind(':');
   if (colon == std::string::npos) return false;
   std::string host = text.substr(0, colon);
@@ -25,6 +31,7 @@ bool parse_listen(const std::string& text, Config& c) {
   if (!parse_number(text.substr(colon + 1), port)) return false;
   c.host = host.empty() ? "0.0.0.0" : host;
   c.port = port;
+  c.unix_socket.clear();  // a flag after BLOCKFOG_LISTEN=unix:... wins
   return true;
 }
 
@@ -126,6 +133,8 @@ constexpr EnvName kEnv[] = {
 std::string usage_text() {
   return "usage: blockfog-server [options]\n"
          "  --listen HOST:PORT      listen address (default 127.0.0.1:8080; port 0 = any free)\n"
+         "  --listen unix:PATH      listen on a Unix-domain socket instead (for a proxy on this\n"
+         "                          machine; its peers' address is \"unix\")\n"
          "  --db PATH               SQLite database (default ./var/blockfog.db, created)\n"
          "  --web-root DIR          static files of the web client (default ./web-client)\n"
          "  --log-level LEVEL       debug, info, warn or error (default info)\n"
@@ -144,7 +153,7 @@ std::string usage_text() {
          "                          server crash, not a power loss (faster)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
          "  --allowed-origin URL    an extra Origin allowed to make changes (repeatable)\n"
-         "  --port-file PATH        write the bound port to PATH once listening\n"
+         "  --port-file PATH        write the bound port (or unix:PATH) to PATH once listening\n"
          "  --drain-timeout SECONDS on SIGTERM, longest wait for clients to close (default 5)\n"
          "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
          "                          X-Forwarded-Proto are believed (repeatable; default none)\n"
@@ -195,6 +204,11 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
   }
   if (c.tls_cert.empty() != c.tls_key.empty()) {
     result.error = "--tls-cert and --tls-key go together";
+    return result;
+  }
+  if (c.tls() && !c.unix_socket.empty()) {
+    // Only a proxy on this machine reaches a Unix socket, and that proxy terminates TLS.
+    result.error = "--tls-cert cannot be used with --listen unix:PATH";
     return result;
   }
   result.config = c;

@@ -19,6 +19,8 @@ namespace blockfog::server {
 struct Config {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;  // 0: any free port (printed on start)
+  // --listen unix:PATH: a Unix-domain socket at PATH instead of host:port (server/unix_socket.h).
+  std::string unix_socket;
   std::string db_path = "./var/blockfog.db";
   std::string web_root = "./web-client";
   LogLevel log_level = LogLevel::Info;

@@ -1,5 +1,6 @@
 #include "server/net.h"
 
+#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -16,9 +17,11 @@
 #include <chrono>
 #include <deque>
 #include <fstream>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -32,6 +35,7 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/room_registry.h"
+#include "server/unix_socket.h"
 
 namespace blockfog::server {
 namespace {
@@ -58,10 +62,12 @@ constexpr int kMaxRefusedInARow = 50;          // then a flooding client is clos
 // on the heap and freeing it again (~4% of the server's CPU at 100 busy games:
 // bench/RESULTS.md, session 11).
 using Executor = net::strand<net::io_context::executor_type>;
-using Socket = tcp::socket::rebind_executor<Executor>::other;
 using TcpStream = beast::basic_stream<tcp, Executor>;
-using PlainStream = TcpStream;
 using TlsStream = beast::ssl_stream<TcpStream>;
+// --listen unix:PATH (server/unix_socket.h): plain HTTP and WebSocket from a proxy on this machine.
+using UnixStream = beast::basic_stream<net::local::stream_protocol, Executor>;
+// What a Unix-domain peer's address is, for the limits and --trusted-proxy: it has no other.
+constexpr std::string_view kUnixPeer = "unix";
 
 // What every session needs, shared by the whole server.
 struct Shared {
@@ -480,7 +486,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       });
     } else {
       beast::error_code ignored;
-      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      stream_.socket().shutdown(net::socket_base::shutdown_send, ignored);
       stream_.close();
     }
   }
@@ -497,22 +503,44 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
 
 // --- listening -------------------------------------------------------------------------------
 
-class Listener : public std::enable_shared_from_this<Listener> {
+// Accepts connections on a TCP port, or on a Unix-domain socket (Protocol is tcp or
+// net::local::stream_protocol), and starts an HTTP session for each.
+class Listener {
  public:
-  Listener(net::io_context& ioc, Shared& shared, ssl::context* tls, tcp::endpoint endpoint)
+  virtual ~Listener() = default;
+  virtual void run() = 0;
+  virtual void stop() = 0;
+};
+
+template <typename Protocol>
+class ProtocolListener : public Listener,
+                         public std::enable_shared_from_this<ProtocolListener<Protocol>> {
+ public:
+  static constexpr bool kTcp = std::is_same_v<Protocol, tcp>;
+  using Socket = typename Protocol::socket::template rebind_executor<Executor>::other;
+  using PlainStream = beast::basic_stream<Protocol, Executor>;
+
+  // `prepare` runs between bind and listen: nobody can connect before it is done.
+  ProtocolListener(net::io_context& ioc, Shared& shared, ssl::context* tls,
+                   const typename Protocol::endpoint& endpoint,
+                   const std::function<void()>& prepare = nullptr)
       : ioc_(ioc), shared_(shared), tls_(tls), acceptor_(net::make_strand(ioc)) {
     acceptor_.open(endpoint.protocol());
-    acceptor_.set_option(net::socket_base::reuse_address(true));
+    if constexpr (kTcp) acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
+    if (prepare) prepare();
     acceptor_.listen(net::socket_base::max_listen_connections);
   }
 
-  std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+  std::uint16_t port() const {
+    if constexpr (kTcp) return acceptor_.local_endpoint().port();
+    return 0;
+  }
 
-  void run() { accept_next(); }
+  void run() override { accept_next(); }
 
-  void stop() {
-    net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+  void stop() override {
+    net::post(acceptor_.get_executor(), [self = this->shared_from_this()] {
       beast::error_code ignored;
       self->acceptor_.close(ignored);
     });
@@ -520,19 +548,23 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void accept_next() {
-    acceptor_.async_accept(net::make_strand(ioc_),
-                           beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+    acceptor_.async_accept(
+        net::make_strand(ioc_),
+        beast::bind_front_handler(&ProtocolListener::on_accept, this->shared_from_this()));
   }
 
   void on_accept(beast::error_code ec, Socket socket) {
     if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
     if (!ec && !shared_.draining) {
-      beast::error_code endpoint_error;
-      const auto remote = socket.remote_endpoint(endpoint_error);
-      const std::string address = endpoint_error ? "?" : remote.address().to_string();
-      // Views are pushed as soon as they exist: no Nagle delay behind a delayed ACK.
-      beast::error_code ignored_option;
-      socket.set_option(tcp::no_delay(true), ignored_option);
+      std::string address(kUnixPeer);
+      if constexpr (kTcp) {
+        beast::error_code endpoint_error;
+        const auto remote = socket.remote_endpoint(endpoint_error);
+        address = endpoint_error ? "?" : remote.address().to_string();
+        // Views are pushed as soon as they exist: no Nagle delay behind a delayed ACK.
+        beast::error_code ignored_option;
+        socket.set_option(tcp::no_delay(true), ignored_option);
+      }
       // A trusted proxy carries many clients on its connections: only the total limits it.
       auto slot = shared_.limiter.acquire(
           address, !is_trusted_proxy(address, shared_.config.trusted_proxies));
@@ -541,10 +573,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
         beast::error_code ignored;
         socket.close(ignored);
       } else if (tls_) {
-        auto session = std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(socket), *tls_),
-                                                                shared_, address, std::move(slot));
-        tracker().add(session);
-        session->run();
+        if constexpr (kTcp) {  // config.cpp refuses TLS on a Unix socket
+          auto session = std::make_shared<HttpSession<TlsStream>>(
+              TlsStream(std::move(socket), *tls_), shared_, address, std::move(slot));
+          tracker().add(session);
+          session->run();
+        }
       } else {
         auto session = std::make_shared<HttpSession<PlainStream>>(
             PlainStream(std::move(socket)), shared_, address, std::move(slot));
@@ -558,7 +592,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   net::io_context& ioc_;
   Shared& shared_;
   ssl::context* tls_;
-  tcp::acceptor acceptor_;
+  typename Protocol::acceptor acceptor_;
 };
 
 std::unique_ptr<ssl::context> make_tls_context(const Config& config) {
@@ -614,18 +648,42 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   ConnectionLimiter limiter(config.max_connections_per_address, config.max_connections);
   Shared shared{config, metrics, api, workers, limiter};
   const auto tls = make_tls_context(config);
-  const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
-  auto listener = std::make_shared<Listener>(ioc, shared, tls.get(), endpoint);
+  std::shared_ptr<Listener> listener;
+  std::string where;  // what the port file says: the port, or unix:PATH
+  std::string url;
+  // Removes the socket file when the server ends, however it ends after this point.
+  struct SocketFile {
+    std::string path;
+    ~SocketFile() {
+      if (!path.empty()) remove_unix_socket(path);
+    }
+  } socket_file;
+  if (config.unix_socket.empty()) {
+    const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
+    auto tcp_listener = std::make_shared<ProtocolListener<tcp>>(ioc, shared, tls.get(), endpoint);
+    where = std::to_string(tcp_listener->port());
+    url = std::string(tls ? "https://" : "http://") + config.host + ":" + where;
+    listener = std::move(tcp_listener);
+  } else {
+    claim_unix_socket_path(config.unix_socket);
+    const net::local::stream_protocol::endpoint endpoint(config.unix_socket);
+    listener = std::make_shared<ProtocolListener<net::local::stream_protocol>>(
+        ioc, shared, nullptr, endpoint, [&] {
+          socket_file.path = config.unix_socket;
+          restrict_unix_socket(config.unix_socket);
+        });
+    where = "unix:" + config.unix_socket;
+    url = "http+" + where;
+  }
   // Caught from here on: whoever sees the port (or the port file) may already send SIGTERM, and
   // it must drain, not kill.
   net::signal_set signals(ioc, SIGINT, SIGTERM);
-  const auto port = listener->port();
   listener->run();
-  log_info(std::string("listening on ") + (tls ? "https://" : "http://") + config.host + ":" +
-           std::to_string(port) + ", database " + config.db_path + ", web root " + config.web_root);
+  log_info("listening on " + url + ", database " + config.db_path + ", web root " +
+           config.web_root);
   if (config.port_file) {
     const std::string tmp = *config.port_file + ".tmp";
-    std::ofstream(tmp) << port << "\n";
+    std::ofstream(tmp) << where << "\n";
     std::filesystem::rename(tmp, *config.port_file);  // readers never see a half-written file
   }
 
@@ -670,6 +728,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     // Handlers still queued reference sessions and rooms whose teardown order no longer
     // matters: everything durable is written, so leave without unwinding them.
     log_warn("drain deadline passed: exiting with connections still open");
+    if (!socket_file.path.empty()) remove_unix_socket(socket_file.path);
     std::_Exit(0);
   }
   return 0;

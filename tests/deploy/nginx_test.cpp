@@ -1,7 +1,9 @@
 // deploy/nginx/blockfog.conf in front of a real server: nginx from Debian (installed by
 // scripts/install-deps.sh) runs the file as shipped, with only its listen ports, certificate
-// and upstream port replaced, on loopback with a self-signed certificate made here. Clients
-// come from different loopback addresses (127.0.0.2, .3, ...) as different people would.
+// and upstream address replaced, on loopback with a self-signed certificate made here. Clients
+// come from different loopback addresses (127.0.0.2, .3, ...) as different people would. The
+// server listens on a loopback port, or on a Unix-domain socket (deploy/README.md, "A Unix
+// socket instead of a port").
 
 #include <netinet/in.h>
 #include <signal.h>
@@ -15,7 +17,9 @@
 #include <chrono>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/deploy/match.h"
 #include "tests/deploy/shell.h"
@@ -62,10 +66,11 @@ bool accepts_connections(int port) {
   return ok;
 }
 
-// nginx as a child process, in `dir`, in front of the server on `upstream_port`.
+// nginx as a child process, in `dir`, in front of the server at `upstream` (what nginx's
+// `server` directive takes: 127.0.0.1:PORT or unix:PATH).
 class Nginx {
  public:
-  Nginx(const fs::path& dir, int upstream_port, const fs::path& cert, const fs::path& key)
+  Nginx(const fs::path& dir, const std::string& upstream, const fs::path& cert, const fs::path& key)
       : dir_(dir), http_port_(free_port()), https_port_(free_port()) {
     fs::create_directories(dir_ / "temp");
     std::string site = read_file(source_path("deploy/nginx/blockfog.conf"));
@@ -77,8 +82,7 @@ class Nginx {
     replace_once(site, "    listen [::]:443 ssl http2;\n", "");
     replace_once(site, "/etc/letsencrypt/live/blockfog.example.org/fullchain.pem", cert.string());
     replace_once(site, "/etc/letsencrypt/live/blockfog.example.org/privkey.pem", key.string());
-    replace_once(site, "server 127.0.0.1:8080;",
-                 "server 127.0.0.1:" + std::to_string(upstream_port) + ";");
+    replace_once(site, "server 127.0.0.1:8080;", "server " + upstream + ";");
     write_file(dir_ / "blockfog.conf", site);
     const std::string d = dir_.string();
     // One process (no master) as whoever runs the test: nothing here needs root, and a worker
@@ -172,7 +176,11 @@ class Nginx {
   pid_t pid_ = -1;
 };
 
-TEST(Nginx, ProxiesAWholeGameOverWssAndPassesOnTheClientsAddress) {
+// nginx reaches the server at a loopback port, or at a Unix-domain socket; either way the
+// server trusts it (its address, or "unix") and no other.
+enum class Upstream { kTcp, kUnixSocket };
+
+void proxies_a_whole_game(Upstream upstream) {
   ASSERT_FALSE(nginx_binary().empty()) << "nginx is missing: scripts/install-deps.sh installs it";
   TempDir dir;
   const auto cert = dir.path() / "cert.pem";
@@ -186,8 +194,16 @@ TEST(Nginx, ProxiesAWholeGameOverWssAndPassesOnTheClientsAddress) {
   const std::string index = "<!doctype html><title>Blockfog</title>\n";
   fs::create_directories(dir.path() / "web");
   write_file(dir.path() / "web" / "index.html", index);
-  ServerProcess server(dir.path(), {"--trusted-proxy", "127.0.0.1"});
-  Nginx nginx(dir.path() / "nginx", server.port(), cert, key);
+  const auto socket = dir.path() / "blockfog.sock";
+  ServerProcess server(dir.path(),
+                       upstream == Upstream::kTcp
+                           ? std::vector<std::string>{"--trusted-proxy", "127.0.0.1"}
+                           : std::vector<std::string>{"--listen", "unix:" + socket.string(),
+                                                      "--trusted-proxy", "unix"});
+  Nginx nginx(dir.path() / "nginx",
+              upstream == Upstream::kTcp ? "127.0.0.1:" + std::to_string(server.port())
+                                         : "unix:" + server.unix_socket(),
+              cert, key);
 
   // Plain HTTP is redirected to HTTPS, path and query kept.
   Agent plain({nginx.http_port(), false, "127.0.0.2"});
@@ -260,6 +276,14 @@ TEST(Nginx, ProxiesAWholeGameOverWssAndPassesOnTheClientsAddress) {
 
   EXPECT_EQ(nginx.stop(), 0);
   EXPECT_EQ(server.terminate(), 0) << server.log();
+}
+
+TEST(Nginx, ProxiesAWholeGameOverWssAndPassesOnTheClientsAddress) {
+  proxies_a_whole_game(Upstream::kTcp);
+}
+
+TEST(Nginx, ProxiesToTheServersUnixSocketTheSameWay) {
+  proxies_a_whole_game(Upstream::kUnixSocket);
 }
 
 }  // namespace

@@ -61,6 +61,23 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   EXPECT_FALSE(parse({"--poll-us", "100001"}).config);
 }
 
+TEST(Config, ListensOnAUnixSocketInsteadOfAPort) {
+  const auto unix_socket = parse({"--listen", "unix:/run/blockfog/blockfog.sock"});
+  ASSERT_TRUE(unix_socket.config) << unix_socket.error;
+  EXPECT_EQ(unix_socket.config->unix_socket, "/run/blockfog/blockfog.sock");
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_LISTEN", "unix:/s"}}).config->unix_socket, "/s");
+  // The last --listen wins, as for every flag.
+  EXPECT_EQ(
+      parse({"--listen", "127.0.0.1:9000"}, {{"BLOCKFOG_LISTEN", "unix:/s"}}).config->unix_socket,
+      "");
+  EXPECT_FALSE(parse({"--listen", "unix:"}).config);
+  EXPECT_FALSE(parse({"--listen", "unix:/" + std::string(200, 'x')}).config);  // > sun_path
+  const auto tls = parse({"--listen", "unix:/s", "--tls-cert", "c.pem", "--tls-key", "k.pem"});
+  EXPECT_FALSE(tls.config);  // the proxy that reaches a Unix socket terminates TLS itself
+  EXPECT_NE(tls.error.find("unix"), std::string::npos);
+  EXPECT_EQ(parse({}).config->unix_socket, "");
+}
+
 TEST(Crypto, PasswordHashesVerifyOnlyTheirPassword) {
   const ScryptParams cheap{1024, 8, 1};  // the format, not the cost, is under test
   const auto hash = hash_password("bannockburn", cheap);

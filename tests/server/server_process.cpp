@@ -53,7 +53,16 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     std::ifstream in(port_file);
-    if (in >> port_ && port_ > 0) return;
+    std::string listening;
+    if (std::getline(in, listening) && !listening.empty()) {
+      // The port, or unix:PATH when the extra flags chose a Unix-domain socket.
+      if (listening.rfind("unix:", 0) == 0) {
+        unix_socket_ = listening.substr(5);
+        return;
+      }
+      port_ = std::stoi(listening);
+      if (port_ > 0) return;
+    }
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;

@@ -31,7 +31,9 @@ class ServerProcess {
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
 
-  int port() const { return port_; }
+  int port() const { return port_; }  // 0 when listening on a Unix-domain socket
+  // The socket's path when the extra flags said --listen unix:PATH, else "".
+  const std::string& unix_socket() const { return unix_socket_; }
   pid_t pid() const { return pid_; }
   std::filesystem::path db_path() const { return dir_ / "var" / "blockfog.db"; }
   std::filesystem::path log_path() const { return dir_ / "server.log"; }
@@ -48,6 +50,7 @@ class ServerProcess {
   std::filesystem::path dir_;
   pid_t pid_ = -1;
   int port_ = 0;
+  std::string unix_socket_;
 };
 
 }  // namespace blockfog::server::testing

@@ -2,6 +2,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -37,15 +38,13 @@ struct HttpAnswer {
   std::string cookie;  // "name=value" of a Set-Cookie, if any
 };
 
-HttpAnswer http_request(const LoadOptions& o, http::verb verb, const std::string& target,
-                        const std::string& body, const std::string& cookie) {
-  net::io_context io;
-  beast::tcp_stream stream(io);
-  stream.expires_after(std::chrono::seconds(30));
-  stream.connect(tcp::endpoint(net::ip::make_address(o.host), static_cast<unsigned short>(o.port)));
+// One request and its answer on `stream`, connected.
+template <typename Stream>
+HttpAnswer exchange(Stream& stream, const ServerAddress& server, http::verb verb,
+                    const std::string& target, const std::string& body, const std::string& cookie) {
   http::request<http::string_body> request{verb, target, 11};
-  const std::string origin = "http://" + o.host + ":" + std::to_string(o.port);
-  request.set(http::field::host, o.host + ":" + std::to_string(o.port));
+  const std::string origin = "http://" + server.host_header();
+  request.set(http::field::host, server.host_header());
   request.set(http::field::origin, origin);
   if (!cookie.empty()) request.set(http::field::cookie, cookie);
   if (verb == http::verb::post) {
@@ -63,8 +62,25 @@ HttpAnswer http_request(const LoadOptions& o, http::verb verb, const std::string
     answer.cookie = value.substr(0, value.find(';'));
   }
   beast::error_code ignored;
-  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  stream.socket().shutdown(net::socket_base::shutdown_both, ignored);
   return answer;
+}
+
+HttpAnswer http_request(const LoadOptions& o, http::verb verb, const std::string& target,
+                        const std::string& body, const std::string& cookie) {
+  net::io_context io;
+  const auto& server = o.server;
+  if (!server.unix_socket.empty()) {
+    beast::basic_stream<net::local::stream_protocol> stream(io);
+    stream.expires_after(std::chrono::seconds(30));
+    stream.connect(net::local::stream_protocol::endpoint(server.unix_socket));
+    return exchange(stream, server, verb, target, body, cookie);
+  }
+  beast::tcp_stream stream(io);
+  stream.expires_after(std::chrono::seconds(30));
+  stream.connect(
+      tcp::endpoint(net::ip::make_address(server.host), static_cast<unsigned short>(server.port)));
+  return exchange(stream, server, verb, target, body, cookie);
 }
 
 // Registers `name`, or logs in if it exists (a rerun against the same database).
@@ -130,8 +146,8 @@ OpenedGame open_game(const LoadOptions& o, const Accounts& accounts, std::uint64
   OpenedGame game;
   game.id = new_game(o, accounts);
   const auto target = game_target(o, game.id);
-  game.seats[0] = open_websocket(o.host, o.port, target, accounts.scotland, random);
-  game.seats[1] = open_websocket(o.host, o.port, target, accounts.england, random + 1);
+  game.seats[0] = open_websocket(o.server, target, accounts.scotland, random);
+  game.seats[1] = open_websocket(o.server, target, accounts.england, random + 1);
   return game;
 }
 
@@ -468,7 +484,7 @@ LoadResult run_idle(const LoadOptions& options, WindowHooks& hooks) {
   for (int i = 0; i < options.idle; ++i) {
     try {
       auto socket = std::make_shared<WsConnection>(
-          loop, open_websocket(options.host, options.port, target, "", random()), random());
+          loop, open_websocket(options.server, target, "", random()), random());
       sockets.push_back(socket);
       auto got_view = std::make_shared<bool>(false);
       socket->start(

@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "tools/blockfog-load/ws_connection.h"
+
 namespace blockfog::load {
 
 struct LoadOptions {
-  std::string host = "127.0.0.1";
-  int port = 8080;
+  ServerAddress server;    // TCP, or the server's Unix-domain socket
   int games = 1;           // concurrent games, two WebSocket clients each
   double duration = 10.0;  // seconds measured, after the warm-up
   int warmup = 0;          // each game first plays a random number of actions below this

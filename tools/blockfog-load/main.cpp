@@ -34,6 +34,7 @@ constexpr const char* kUsage =
     "usage: blockfog-load [options]\n"
     "  --host ADDRESS       server address (default 127.0.0.1)\n"
     "  --port N             server port (default 8080)\n"
+    "  --unix PATH          instead: the server's Unix-domain socket (--listen unix:PATH)\n"
     "  --games N            concurrent games, two WebSocket clients each (default 1)\n"
     "  --duration SECONDS   measured time after the warm-up (default 10)\n"
     "  --warmup N           each game first plays a random number of actions below N,\n"
@@ -81,9 +82,11 @@ bool parse_args(int argc, char** argv, LoadOptions& o, pid_t& pid) {
     const std::string value = argv[++i];
     try {
       if (arg == "--host") {
-        o.host = value;
+        o.server.host = value;
       } else if (arg == "--port") {
-        o.port = std::stoi(value);
+        o.server.port = std::stoi(value);
+      } else if (arg == "--unix") {
+        o.server.unix_socket = value;
       } else if (arg == "--games") {
         o.games = std::stoi(value);
       } else if (arg == "--duration") {

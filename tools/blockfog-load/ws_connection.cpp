@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,6 +32,13 @@ void send_all(int fd, std::string_view bytes) {
   }
 }
 
+// Each blocking step of the opening (connect, the handshake's send and reads) waits 30 s at most.
+void limit_opening_steps(int fd) {
+  const timeval timeout{30, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+}
+
 SocketFd connect_to(const std::string& host, int port) {
   addrinfo hints{};
   hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
@@ -43,14 +51,27 @@ SocketFd connect_to(const std::string& host, int port) {
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owned(found, freeaddrinfo);
   SocketFd fd(socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) throw_errno("socket");
-  const timeval timeout{30, 0};  // each blocking step of the opening
-  setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  limit_opening_steps(fd.get());
   while (connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0) {
     if (errno != EINTR) throw_errno("connect to " + host + ":" + service);
   }
   const int one = 1;  // a frame goes out when it is sent, as the server's do
   setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return fd;
+}
+
+// A blocking connection to the Unix-domain socket at `path`.
+SocketFd connect_unix(const std::string& path) {
+  sockaddr_un address{};
+  if (path.size() >= sizeof address.sun_path) throw WireError("socket path too long: " + path);
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  SocketFd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (fd.get() < 0) throw_errno("socket");
+  limit_opening_steps(fd.get());
+  while (connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    if (errno != EINTR) throw_errno("connect to unix:" + path);
+  }
   return fd;
 }
 
@@ -69,12 +90,18 @@ void SocketFd::reset() {
   fd_ = -1;
 }
 
-OpenedSocket open_websocket(const std::string& host, int port, const std::string& target,
+std::string ServerAddress::host_header() const {
+  return unix_socket.empty() ? host + ":" + std::to_string(port) : "localhost";
+}
+
+OpenedSocket open_websocket(const ServerAddress& server, const std::string& target,
                             const std::string& cookie, std::uint64_t random) {
-  OpenedSocket opened{connect_to(host, port), {}};
+  OpenedSocket opened{server.unix_socket.empty() ? connect_to(server.host, server.port)
+                                                 : connect_unix(server.unix_socket),
+                      {}};
   const int fd = opened.fd.get();
   const auto key = websocket_key(random, random * 0x9E3779B97F4A7C15ull + 1);
-  send_all(fd, upgrade_request(host + ":" + std::to_string(port), target, cookie, key));
+  send_all(fd, upgrade_request(server.host_header(), target, cookie, key));
   std::string received;
   std::optional<std::size_t> head_end;
   while (!head_end) {

@@ -40,11 +40,20 @@ struct OpenedSocket {
   std::string early_bytes;
 };
 
-// Connects to host:port (a numeric address) and opens a WebSocket at `target`, sending
-// `cookie` ("name=value") if not empty; blocks, 30 seconds at most for each step. `random`
-// makes the handshake key. Throws WireError if the server refuses, std::system_error if it
-// cannot be reached.
-OpenedSocket open_websocket(const std::string& host, int port, const std::string& target,
+// Where the server listens: host:port (a numeric address), or the path of a Unix-domain socket
+// (the server's --listen unix:PATH) when `unix_socket` is set.
+struct ServerAddress {
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  std::string unix_socket;
+  // What the Host header says (and the Origin is made from).
+  std::string host_header() const;
+};
+
+// Connects to the server and opens a WebSocket at `target`, sending `cookie` ("name=value") if
+// not empty; blocks, 30 seconds at most for each step. `random` makes the handshake key.
+// Throws WireError if the server refuses, std::system_error if it cannot be reached.
+OpenedSocket open_websocket(const ServerAddress& server, const std::string& target,
                             const std::string& cookie, std::uint64_t random);
 
 class WsConnection final : public EventLoop::Watcher,

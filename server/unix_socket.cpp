@@ -1,0 +1,76 @@
+#include "server/unix_socket.h"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace blockfog::server {
+namespace {
+
+std::string reason(const std::string& path, const std::string& what) {
+  return "cannot listen on unix:" + path + ": " + what;
+}
+
+// Whether a server accepts connections on the socket at `path`.
+bool someone_listens(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw UnixSocketPathError(reason(path, std::strerror(errno)));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  int result = 0;
+  do {
+    result = ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  } while (result != 0 && errno == EINTR);
+  const int error = errno;
+  ::close(fd);
+  if (result == 0) return true;
+  // Refused: the file outlived its server. A full backlog (EAGAIN) means a live, busy one.
+  if (error == ECONNREFUSED) return false;
+  if (error == EAGAIN) return true;
+  throw UnixSocketPathError(reason(path, std::strerror(error)));
+}
+
+}  // namespace
+
+std::size_t max_unix_socket_path() { return sizeof(sockaddr_un::sun_path) - 1; }
+
+void claim_unix_socket_path(const std::string& path) {
+  if (path.empty()) throw UnixSocketPathError(reason(path, "the path is empty"));
+  if (path.size() > max_unix_socket_path()) {
+    throw UnixSocketPathError(reason(
+        path, "the path is longer than " + std::to_string(max_unix_socket_path()) + " bytes"));
+  }
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) {
+    if (errno == ENOENT) return;
+    throw UnixSocketPathError(reason(path, std::strerror(errno)));
+  }
+  if (!S_ISSOCK(status.st_mode)) {
+    throw UnixSocketPathError(reason(path, "a file that is not a socket is in the way"));
+  }
+  if (someone_listens(path)) {
+    throw UnixSocketPathError(reason(path, "another server is listening there"));
+  }
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    throw UnixSocketPathError(
+        reason(path, std::string("removing the stale socket: ") + std::strerror(errno)));
+  }
+}
+
+void restrict_unix_socket(const std::string& path) {
+  if (::chmod(path.c_str(), 0660) != 0) {
+    throw UnixSocketPathError(reason(path, std::string("chmod: ") + std::strerror(errno)));
+  }
+}
+
+void remove_unix_socket(const std::string& path) noexcept {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) == 0 && S_ISSOCK(status.st_mode)) ::unlink(path.c_str());
+}
+
+}  // namespace blockfog::server
