@@ -64,9 +64,8 @@ constexpr int kMaxRefusedInARow = 50;          // then a flooding client is clos
 using Executor = net::strand<net::io_context::executor_type>;
 using TcpStream = beast::basic_stream<tcp, Executor>;
 using TlsStream = beast::ssl_stream<TcpStream>;
-// --listen unix:PATH (server/unix_socket.h): plain HTTP and WebSocket from a proxy on this machine.
-using UnixStream = beast::basic_stream<net::local::stream_protocol, Executor>;
-// What a Unix-domain peer's address is, for the limits and --trusted-proxy: it has no other.
+// What a peer of --listen unix:PATH (server/unix_socket.h) is called for the limits and
+// --trusted-proxy: it has no address of its own.
 constexpr std::string_view kUnixPeer = "unix";
 
 // What every session needs, shared by the whole server.
