@@ -653,9 +653,11 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   // Removes the socket file when the server ends, however it ends after this point.
   struct SocketFile {
     std::string path;
-    ~SocketFile() {
-      if (!path.empty()) remove_unix_socket(path);
+    SocketFileId id;
+    void remove() const {
+      if (!path.empty()) remove_unix_socket(path, id);
     }
+    ~SocketFile() { remove(); }
   } socket_file;
   if (config.unix_socket.empty()) {
     const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
@@ -668,8 +670,8 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     const net::local::stream_protocol::endpoint endpoint(config.unix_socket);
     listener = std::make_shared<ProtocolListener<net::local::stream_protocol>>(
         ioc, shared, nullptr, endpoint, [&] {
+          socket_file.id = take_unix_socket(config.unix_socket);
           socket_file.path = config.unix_socket;
-          restrict_unix_socket(config.unix_socket);
         });
     where = "unix:" + config.unix_socket;
     url = "http+" + where;
@@ -727,7 +729,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     // Handlers still queued reference sessions and rooms whose teardown order no longer
     // matters: everything durable is written, so leave without unwinding them.
     log_warn("drain deadline passed: exiting with connections still open");
-    if (!socket_file.path.empty()) remove_unix_socket(socket_file.path);
+    socket_file.remove();
     std::_Exit(0);
   }
   return 0;

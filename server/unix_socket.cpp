@@ -62,15 +62,28 @@ void claim_unix_socket_path(const std::string& path) {
   }
 }
 
-void restrict_unix_socket(const std::string& path) {
+SocketFileId take_unix_socket(const std::string& path) {
   if (::chmod(path.c_str(), 0660) != 0) {
     throw UnixSocketPathError(reason(path, std::string("chmod: ") + std::strerror(errno)));
   }
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) {
+    throw UnixSocketPathError(reason(path, std::string("stat: ") + std::strerror(errno)));
+  }
+  return {status.st_dev, status.st_ino};
 }
 
-void remove_unix_socket(const std::string& path) noexcept {
+void remove_unix_socket(const std::string& path, SocketFileId id) noexcept {
   struct stat status {};
-  if (::lstat(path.c_str(), &status) == 0 && S_ISSOCK(status.st_mode)) ::unlink(path.c_str());
+  if (::lstat(path.c_str(), &status) != 0 || !S_ISSOCK(status.st_mode) ||
+      status.st_dev != id.device || status.st_ino != id.inode) {
+    return;
+  }
+  try {
+    if (!someone_listens(path)) ::unlink(path.c_str());
+  } catch (const UnixSocketPathError&) {
+    // Cannot tell: leave it. A stale file is replaced at the next start.
+  }
 }
 
 }  // namespace blockfog::server

@@ -5,6 +5,8 @@
 // work at both ends of the connection: on this project's machine a message over a Unix socket
 // cost less than half the CPU of one over TCP loopback (bench/RESULTS.md, session 15).
 
+#include <sys/types.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -24,11 +26,20 @@ std::size_t max_unix_socket_path();
 // socket, is left alone and reported with UnixSocketPathError.
 void claim_unix_socket_path(const std::string& path);
 
-// Once the socket is bound: owner and group may connect (a proxy running as another user is
-// given the server's group), others may not.
-void restrict_unix_socket(const std::string& path);
+// Which file a socket is: at exit the server removes its own socket file only, not one that a
+// server started after it put at the same path (a freed inode may be reused at once, so a
+// file with the same identity that a server listens on is not removed either).
+struct SocketFileId {
+  dev_t device = 0;
+  ino_t inode = 0;
+};
 
-// Removes the socket file at `path` if it is still a socket (at exit); never throws.
-void remove_unix_socket(const std::string& path) noexcept;
+// Once the socket is bound: owner and group may connect (a proxy running as another user is
+// given the server's group), others may not. Returns the file's identity.
+SocketFileId take_unix_socket(const std::string& path);
+
+// Removes the socket file at `path` if it is still the one `id` names and nobody listens on it
+// (at exit, once the server's own listener is closed); never throws.
+void remove_unix_socket(const std::string& path, SocketFileId id) noexcept;
 
 }  // namespace blockfog::server

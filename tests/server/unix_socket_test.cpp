@@ -72,6 +72,29 @@ std::optional<mode_t> socket_mode(const std::filesystem::path& path) {
   return status.st_mode & 0777;
 }
 
+// Binds a socket at `path` without listening, then closes it: the file stays, as a killed
+// server's does.
+void bind_socket_file(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  const int bound = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  ::close(fd);
+  ASSERT_EQ(bound, 0) << path;
+}
+
+// A socket listening at `path`: its descriptor.
+int listening_socket(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  EXPECT_EQ(::listen(fd, 4), 0);
+  return fd;
+}
+
 std::vector<std::string> listen_on(const std::filesystem::path& path,
                                    std::vector<std::string> more = {}) {
   std::vector<std::string> args{"--listen", "unix:" + path.string()};
@@ -177,22 +200,43 @@ TEST(UnixSocketPath, ClaimsOnlyWhatIsFreeOrStale) {
                UnixSocketPathError);
 
   // A socket bound but not listening: what a killed server leaves.
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
-  ::close(fd);
+  bind_socket_file(path);
   ASSERT_TRUE(socket_mode(path));
   EXPECT_NO_THROW(claim_unix_socket_path(path));
   EXPECT_FALSE(socket_mode(path));
 
-  // remove_unix_socket removes sockets only.
   const auto file = dir.path() / "plain";
   std::ofstream(file) << "x";
-  remove_unix_socket(file.string());
-  EXPECT_TRUE(std::filesystem::exists(file));
   EXPECT_THROW(claim_unix_socket_path(file.string()), UnixSocketPathError);
+}
+
+// At exit a server removes its own socket file, not one another server has put at its path
+// since (even where the freed inode was reused for it), nor any other file.
+TEST(UnixSocketPath, RemovesOnlyItsOwnSocketFile) {
+  TempDir dir;
+  const auto path = (dir.path() / "s.sock").string();
+  bind_socket_file(path);
+  const auto first = take_unix_socket(path);
+  EXPECT_EQ(socket_mode(path), std::optional<mode_t>(0660));
+  ::unlink(path.c_str());
+  {
+    const int later = listening_socket(path);  // a later server, live
+    remove_unix_socket(path, first);
+    EXPECT_TRUE(socket_mode(path));
+    remove_unix_socket(path, take_unix_socket(path));  // its own, but it still listens
+    EXPECT_TRUE(socket_mode(path));
+    ::close(later);
+  }
+  struct stat status {};
+  ASSERT_EQ(::lstat(path.c_str(), &status), 0);
+  remove_unix_socket(path, {status.st_dev, status.st_ino});  // closed: gone
+  EXPECT_FALSE(socket_mode(path));
+
+  const auto file = dir.path() / "plain";
+  std::ofstream(file) << "x";
+  ASSERT_EQ(::lstat(file.c_str(), &status), 0);
+  remove_unix_socket(file.string(), {status.st_dev, status.st_ino});
+  EXPECT_TRUE(std::filesystem::exists(file));
 }
 
 }  // namespace
