@@ -104,11 +104,18 @@ void kill_nine_mid_game(const std::vector<std::string>& flags) {
     EXPECT_EQ(log.at(static_cast<std::size_t>(snapshot->seq - 1)).state_hash, snapshot->state_hash);
   }
 
-  // The game goes on after the restart, each seat acting at its restored version.
-  const auto before = table.actions;
-  for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+  // The game goes on after the restart, each seat acting at its restored version. Random play
+  // can end a game within its first sixty actions (seen in about one run in a hundred, the
+  // action in flight included): then both seats are told so and nothing is left to play.
+  if (table.scotland->view.contains("outcome")) {
+    EXPECT_TRUE(table.england->view.contains("outcome"));
+    EXPECT_FALSE(table.play_random(rng));
+  } else {
+    const auto before = table.actions;
+    for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+    }
+    EXPECT_GT(table.actions, before);
   }
-  EXPECT_GT(table.actions, before);
   EXPECT_EQ(static_cast<std::int64_t>(logged_actions(server->db_path(), table.game_id).size()),
             table.actions);
 
