@@ -4,12 +4,12 @@
 
 # Starts blockfog-server binary $1 with its database in directory $2 and --sync $3 (default
 # normal), on a free loopback port, or with $4 = unix on a Unix-domain socket in $2 (as behind
-# a proxy on the same machine), and waits until it listens: sets server_pid, server_target
-# (blockfog-load's arguments to reach it: --port N or --unix PATH) and server_port (empty on a
-# Unix socket). Limits are raised for a load test only: 100,000 WebSocket messages/s per
+# a proxy on the same machine), and waits until it listens: sets server_pid and server_target
+# (blockfog-load's arguments to reach it: --port N or --unix PATH); fails if it never said where
+# it listens. Limits are raised for a load test only: 100,000 WebSocket messages/s per
 # connection (default 20) and 30,000 connections per address (default 256), since every
 # client comes from the same address.
-# shellcheck disable=SC2034  # server_pid, server_target and server_port are for the caller
+# shellcheck disable=SC2034  # server_pid and server_target are for the caller
 start_load_server() {
   local root listen=127.0.0.1:0
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,9 +23,9 @@ start_load_server() {
   local listening
   listening=$(cat "$2/port")
   if [[ $listening == unix:* ]]; then
-    server_port='' server_target=(--unix "${listening#unix:}")
+    server_target=(--unix "${listening#unix:}")
   else
-    server_port=$listening server_target=(--port "$listening")
+    server_target=(--port "$listening")
   fi
   [[ -n $listening ]]
 }

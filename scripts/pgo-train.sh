@@ -42,7 +42,7 @@ source bench/load-common.sh
 ulimit -n "$(ulimit -Hn)"
 # Tested as a condition: a server that never writes its port file fails the function's last
 # step, which would otherwise end the script before it could say why.
-if ! start_load_server "$bin/blockfog-server" "$work" normal || [[ -z $server_port ]]; then
+if ! start_load_server "$bin/blockfog-server" "$work" normal; then
   echo "pgo-train.sh: the instrumented server did not start:" >&2
   cat "$work/server.log" >&2
   exit 1
@@ -54,11 +54,12 @@ if (($(ulimit -n) >= 2500)); then
 else
   echo "pgo-train.sh: open files limited to $(ulimit -n); training without the 1,000 games"
 fi
-play() {  # $1: transport; the games of each of "${runs[@]}"
-  local games seconds warmup
-  for run in "${runs[@]}"; do
+play() {  # $1: transport; then each run as "GAMES SECONDS WARMUP"
+  local transport=$1 run games seconds warmup
+  shift
+  for run in "$@"; do
     read -r games seconds warmup <<< "$run"
-    echo "pgo-train.sh: $games games for $seconds s over $1"
+    echo "pgo-train.sh: $games games for $seconds s over $transport"
     "$bin/blockfog-load" "${server_target[@]}" --server-pid "$server_pid" --games "$games" \
       --duration "$seconds" --warmup "$warmup" --seed 2 > /dev/null
   done
@@ -72,7 +73,7 @@ stop_server() {  # $1: its directory
   fi
   server_pid=
 }
-play tcp
+play tcp "${runs[@]}"
 stop_server "$work"
 # The same server code on a Unix-domain socket (--listen unix:PATH) is its own instantiation of
 # the network templates: a shorter run gives it a profile of its own (counts add up over runs).
@@ -83,8 +84,7 @@ if ! start_load_server "$bin/blockfog-server" "$work/unix" normal unix; then
   cat "$work/unix/server.log" >&2
   exit 1
 fi
-runs=("100 6 300")
-play unix
+play unix "100 6 300"
 stop_server "$work/unix"
 if ! compgen -G "$profile/*.gcda" > /dev/null; then
   echo "pgo-train.sh: the training wrote no profile into $profile" >&2
