@@ -531,10 +531,7 @@ class ProtocolListener : public Listener,
     acceptor_.listen(net::socket_base::max_listen_connections);
   }
 
-  std::uint16_t port() const {
-    if constexpr (kTcp) return acceptor_.local_endpoint().port();
-    return 0;
-  }
+  std::uint16_t port() const requires kTcp { return acceptor_.local_endpoint().port(); }
 
   void run() override { accept_next(); }
 

@@ -2,7 +2,6 @@
 
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,9 +18,7 @@ std::string reason(const std::string& path, const std::string& what) {
 bool someone_listens(const std::string& path) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw UnixSocketPathError(reason(path, std::strerror(errno)));
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  const auto address = unix_socket_address(path);
   int result = 0;
   do {
     result = ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
@@ -39,12 +36,20 @@ bool someone_listens(const std::string& path) {
 
 std::size_t max_unix_socket_path() { return sizeof(sockaddr_un::sun_path) - 1; }
 
-void claim_unix_socket_path(const std::string& path) {
-  if (path.empty()) throw UnixSocketPathError(reason(path, "the path is empty"));
+sockaddr_un unix_socket_address(const std::string& path) {
   if (path.size() > max_unix_socket_path()) {
     throw UnixSocketPathError(reason(
         path, "the path is longer than " + std::to_string(max_unix_socket_path()) + " bytes"));
   }
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  return address;
+}
+
+void claim_unix_socket_path(const std::string& path) {
+  if (path.empty()) throw UnixSocketPathError(reason(path, "the path is empty"));
+  unix_socket_address(path);  // throws if the path is too long for one
   struct stat status {};
   if (::lstat(path.c_str(), &status) != 0) {
     if (errno == ENOENT) return;

@@ -6,6 +6,7 @@
 // cost less than half the CPU of one over TCP loopback (bench/RESULTS.md, session 15).
 
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,9 @@ class UnixSocketPathError : public std::runtime_error {
 
 // The longest path a Unix-domain socket address holds (sockaddr_un::sun_path, without its NUL).
 std::size_t max_unix_socket_path();
+
+// The address of the socket at `path`; UnixSocketPathError if the path is longer than that.
+sockaddr_un unix_socket_address(const std::string& path);
 
 // Makes `path` free for a new socket. A socket file that nobody listens on (a server killed
 // before it could remove it) is removed; a live server's socket, or any file that is not a

@@ -7,12 +7,10 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -34,9 +32,7 @@ using testing::TempDir;
 class Connection {
  public:
   explicit Connection(const std::string& path) : fd_(::socket(AF_UNIX, SOCK_STREAM, 0)) {
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    const auto address = unix_socket_address(path);
     const timeval timeout{10, 0};
     setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     connected_ = ::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
@@ -72,25 +68,21 @@ std::optional<mode_t> socket_mode(const std::filesystem::path& path) {
   return status.st_mode & 0777;
 }
 
+// A socket bound at `path`: its descriptor.
+int bound_socket(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  const auto address = unix_socket_address(path);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0) << path;
+  return fd;
+}
+
 // Binds a socket at `path` without listening, then closes it: the file stays, as a killed
 // server's does.
-void bind_socket_file(const std::string& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-  const int bound = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
-  ::close(fd);
-  ASSERT_EQ(bound, 0) << path;
-}
+void bind_socket_file(const std::string& path) { ::close(bound_socket(path)); }
 
 // A socket listening at `path`: its descriptor.
 int listening_socket(const std::string& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  const int fd = bound_socket(path);
   EXPECT_EQ(::listen(fd, 4), 0);
   return fd;
 }
