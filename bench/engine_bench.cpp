@@ -183,22 +183,28 @@ const std::vector<std::pair<hots::State, core::Role>>& consecutive_states() {
   return states;
 }
 
-// Both sides' views after each action of a game, as the server writes them: with each
-// role's memo of area texts (arg 1) or without (arg 0). Per state: two views.
+// Both sides' views after each action of a game, as the server writes them (each with its
+// layout, and counting log lines on from where its last view stopped): with each role's memo
+// of area texts (arg 1) or without (arg 0). Per state: two views.
 void BM_ViewTextAfterEachAction(benchmark::State& bench) {
   const auto& states = consecutive_states();
   const bool memo = bench.range(0) != 0;
   auto scotland = hots::new_view_memo();
   auto england = hots::new_view_memo();
+  core::LogCursor scotland_log;
+  core::LogCursor england_log;
   std::size_t i = 0;
   std::string text;
+  core::ViewLayout layout;
   for (auto _ : bench) {
     const auto& state = states[i++ % states.size()].first;
     const auto log = state.log.size();
     benchmark::DoNotOptimize(hots::write_view(state, core::Role::Scotland, log, text, nullptr,
-                                              nullptr, memo ? scotland.get() : nullptr));
+                                              &scotland_log, memo ? scotland.get() : nullptr,
+                                              &layout));
     benchmark::DoNotOptimize(hots::write_view(state, core::Role::England, log, text, nullptr,
-                                              nullptr, memo ? england.get() : nullptr));
+                                              &england_log, memo ? england.get() : nullptr,
+                                              &layout));
   }
 }
 BENCHMARK(BM_ViewTextAfterEachAction)->Arg(0)->Arg(1);

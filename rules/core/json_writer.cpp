@@ -1,6 +1,7 @@
 #include "rules/core/json_writer.h"
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 
@@ -106,6 +107,23 @@ void JsonWriter::close_string(std::size_t quote) {
     return;
   }
   out_ += '"';
+}
+
+void JsonWriter::raw_elements(std::string_view json_text, std::span<const TextSpan> elements) {
+  assert(!elements.empty() && elements.front().begin == 0 &&
+         elements.back().end == json_text.size());
+  separate();  // the first element's comma, and where it starts
+  const std::size_t at = out_.size();
+  out_ += json_text;
+  if (!layout_ || depth_ != 2 || !in_top_array_) return;
+  // The first element was noted by separate(); its end, and the others, are noted here. The
+  // last one's end is noted again by whatever is written next, at the same offset.
+  auto& member = layout_->members.back();
+  layout_->elements.back().end = at + elements.front().end;
+  for (std::size_t i = 1; i < elements.size(); ++i) {
+    layout_->elements.push_back({at + elements[i].begin, at + elements[i].end});
+    ++member.element_count;
+  }
 }
 
 void JsonWriter::value_starts() {

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <charconv>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -94,6 +95,11 @@ class JsonWriter {
     separate();
     out_ += json_text;
   }
+  // Several elements of the array being written, already JSON text with the commas between
+  // them, in one copy: `elements` are where each one is in `json_text` (the first starts at
+  // 0, the last ends at its end). The layout notes each element, as one raw() per element
+  // would.
+  void raw_elements(std::string_view json_text, std::span<const TextSpan> elements);
 
   // key + value in one call; `name` is a literal (the key above) or converts to a string_view.
   template <typename Name>

@@ -1,7 +1,10 @@
 #include "rules/hots/action.h"
 
 #include <array>
+#include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace blockfog::hots {
@@ -134,7 +137,9 @@ nlohmann::json action_to_json(const Action& action) {
   return json;
 }
 
-void write_action(core::JsonWriter& out, const Action& action) {
+namespace {
+
+void write_action_fields(core::JsonWriter& out, const Action& action) {
   const auto& spec = spec_of(action.kind);
   // Keys in nlohmann's (sorted) order: "kind" and the parameter fields, whichever they are.
   struct Field {
@@ -162,6 +167,25 @@ void write_action(core::JsonWriter& out, const Action& action) {
     }
   }
   out.end_object();
+}
+
+}  // namespace
+
+// An action's text depends on the action alone (the game data is constant), and every view
+// of the side to act lists its legal actions, often dozens: written field by field, they were
+// a sixth of the cost of the two views the server writes per action (bench/RESULTS.md,
+// session 16). So each thread keeps the texts it has written, one per distinct action: a few
+// thousand at most, as only legal actions are written.
+void write_action(core::JsonWriter& out, const Action& action) {
+  static thread_local std::unordered_map<std::uint32_t, std::string> texts;
+  const auto key = std::uint32_t{static_cast<std::uint8_t>(action.kind)} << 16 |
+                   std::uint32_t{action.a} << 8 | action.b;
+  const auto [text, added] = texts.try_emplace(key);
+  if (added) {
+    core::JsonWriter own(text->second);
+    write_action_fields(own, action);
+  }
+  out.raw(text->second);
 }
 
 std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <memory>
 #include <span>
@@ -158,54 +159,84 @@ void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const Ar
   w.end_object();
 }
 
-// Everything area_object reads for one area, as bytes appended to `key`: the role, the
-// battle marker, whether it is the move phase (moved counts show only then), and each side's
-// blocks in order with every field of them that area_side reads. Equal keys give equal text.
-void append_area_key(std::string& key, const Position& p, Role role, AreaId a,
-                     const AreaBlocks& here) {
-  const std::array<std::span<const std::uint8_t>, 2> sides{here.of(a, Side::England),
-                                                           here.of(a, Side::Scotland)};
-  // Sized once and written through a pointer: byte by byte through the string's own append,
-  // each byte paid a capacity check (23 keys per view, two views per action).
-  const auto start = key.size();
-  key.resize(start + 7 + 4 * (sides[0].size() + sides[1].size()));
-  auto* out = reinterpret_cast<std::uint8_t*>(key.data() + start);
-  const auto& marker = p.battles[a];
-  *out++ = static_cast<std::uint8_t>(role);
-  *out++ = marker.attacker;
-  *out++ = marker.main_border;
-  *out++ = marker.main_origin;
-  *out++ = p.phase == Phase::Move ? 1 : 0;
-  for (const auto blocks : sides) {
-    *out++ = static_cast<std::uint8_t>(blocks.size());
-    for (const auto b : blocks) {
-      *out++ = b;
-      *out++ = p.blocks.strength[b];
-      *out++ = static_cast<std::uint8_t>(p.blocks.moved[b] | p.blocks.reserve[b] << 1 |
-                                         p.blocks.arrival_hidden[b] << 2);
-      *out++ = p.blocks.entry[b];
-    }
+// Everything area_object reads, for all areas at once, as it was when an areas array was
+// written: an area whose inputs are all as they were has the same text (RULES 13.2 decides
+// what the text shows; this only decides when it may have changed).
+struct AreaInputs {
+  Role role = Role::Observer;
+  bool move_phase = false;  // moved counts show only in the move phase
+  BlockBytes loc{};
+  BlockBytes strength{};
+  BlockBytes entry{};
+  BlockBits moved;
+  BlockBits reserve;
+  BlockBits arrival_hidden;
+  std::array<BattleMarker, kAreaCount> battles{};
+
+  void keep(const Position& p, Role r) {
+    role = r;
+    move_phase = p.phase == Phase::Move;
+    loc = p.blocks.loc;
+    strength = p.blocks.strength;
+    entry = p.blocks.entry;
+    moved = p.blocks.moved;
+    reserve = p.blocks.reserve;
+    arrival_hidden = p.blocks.arrival_hidden;
+    battles = p.battles;
   }
-  assert(out == reinterpret_cast<std::uint8_t*>(key.data()) + key.size());
+};
+
+static_assert(kAreaCount <= 32, "areas are a bit each in a 32-bit word");
+constexpr std::uint32_t kAllAreas = (std::uint32_t{1} << kAreaCount) - 1;
+
+// The blocks whose byte differs between two tables, a bit per block.
+std::uint64_t bytes_differ(const BlockBytes& a, const BlockBytes& b) {
+  if (a == b) return 0;  // the usual case for all but `loc`: one compare
+  std::uint64_t bits = 0;
+  for (int i = 0; i < kBlockCount; ++i) bits |= std::uint64_t{a[i] != b[i]} << i;
+  return bits;
 }
 
-// What was last written for one role (core::ViewMemo): every area's key and text, each kind
-// in one buffer, and some other parts with theirs. The texts are the areas array of the last view
-// as it was written (commas included), so reusing them copies from one stretch of memory, and
-// keeping them is one copy: with a string of its own for each area's text, the copies into every
-// view read 23 places all over the heap (~5% of room-bench's samples at 100 games:
-// bench/RESULTS.md, session 10).
+// The areas whose text may differ from when `was` was kept, a bit per area: where a block
+// that changed in a field the role sees (area_side) is or was, and where the battle marker
+// changed; all of them when the role or the move phase did. An action changes one or two
+// areas, so the others are copied from the last text without looking at their blocks.
+std::uint32_t dirty_areas(const AreaInputs& was, const Position& p, Role role) {
+  const bool move_phase = p.phase == Phase::Move;
+  if (was.role != role || was.move_phase != move_phase) return kAllAreas;
+  const auto& now = p.blocks;
+  // RULES 13.2: an enemy block's strength is never shown, and whether it moved only as the
+  // moved count of the move phase.
+  const std::uint64_t own = role == Role::Observer ? 0 : blocks_of(role);
+  const std::uint64_t moved_shown = move_phase ? ~std::uint64_t{0} : own;
+  std::uint64_t changed =
+      ((was.moved.bits ^ now.moved.bits) & moved_shown) | (was.reserve.bits ^ now.reserve.bits) |
+      (was.arrival_hidden.bits ^ now.arrival_hidden.bits) | bytes_differ(was.loc, now.loc) |
+      (bytes_differ(was.strength, now.strength) & own) | bytes_differ(was.entry, now.entry);
+  std::uint32_t dirty = 0;
+  for (; changed != 0; changed &= changed - 1) {
+    const int b = std::countr_zero(changed);
+    if (was.loc[b] < kAreaCount) dirty |= std::uint32_t{1} << was.loc[b];
+    if (now.loc[b] < kAreaCount) dirty |= std::uint32_t{1} << now.loc[b];
+  }
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if (!(was.battles[a] == p.battles[a])) dirty |= std::uint32_t{1} << a;
+  }
+  return dirty;
+}
+
+// What was last written for one role (core::ViewMemo): the areas array's text with what it
+// was written from, and some other parts with theirs. The texts are the areas array of the
+// last view as it was written (commas included), so unchanged areas are copied from one
+// stretch of memory, a run of them in one copy: with a string of its own for each area's text,
+// the copies into every view read 23 places all over the heap (~5% of room-bench's samples at
+// 100 games: bench/RESULTS.md, session 10).
 struct ViewPartsMemo final : core::ViewMemo {
   bool filled = false;
-  std::string keys;
+  AreaInputs inputs;  // what `texts` was written from
   std::string texts;
-  std::array<std::uint32_t, kAreaCount + 1> key_at{};  // area a's key: [key_at[a], key_at[a+1])
-  std::array<core::TextSpan, kAreaCount> text_at{};    // area a's text in `texts`
-  std::string next_keys;                               // the keys being written (capacity kept)
+  std::array<core::TextSpan, kAreaCount> text_at{};  // area a's text in `texts`
 
-  std::string_view key(AreaId a) const {
-    return std::string_view(keys).substr(key_at[a], key_at[a + 1] - key_at[a]);
-  }
   std::string_view text(AreaId a) const { return core::text_of(texts, text_at[a]); }
 
   // Other parts kept whole, each with the bytes it was written from (see memoized()).
@@ -266,38 +297,47 @@ void areas_view(JsonWriter& w, std::string& out, const Position& p, Role role,
     w.end_array();
     return;
   }
-  memo->next_keys.clear();
-  std::array<std::uint32_t, kAreaCount + 1> key_at{};
-  std::array<core::TextSpan, kAreaCount> text_at{};
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    key_at[a] = static_cast<std::uint32_t>(memo->next_keys.size());
-    append_area_key(memo->next_keys, p, role, a, here);
-    const auto key = std::string_view(memo->next_keys).substr(key_at[a]);
-    auto& span = text_at[a];
-    span.begin = out.size() + (a > 0 ? 1 : 0);  // after the comma that separates it
-    if (memo->filled && key == memo->key(a)) {
+  const std::uint32_t dirty = memo->filled ? dirty_areas(memo->inputs, p, role) : kAllAreas;
+  std::array<core::TextSpan, kAreaCount> text_at{};  // where each area is written in `out`
+  for (AreaId a = 0; a < kAreaCount;) {
+    if ((dirty >> a) & 1U) {
+      text_at[a].begin = out.size() + (a > 0 ? 1 : 0);  // after the comma that separates it
+      area_object(w, p, role, a, here);
+      text_at[a].end = out.size();
+      ++a;
+      continue;
+    }
+    // A run of areas none of whose inputs changed: their last texts, in one copy.
+    AreaId last = a;
+    while (last + 1 < kAreaCount && !((dirty >> (last + 1)) & 1U)) ++last;
+    const auto from = memo->text_at[a].begin;
+    std::array<core::TextSpan, kAreaCount> spans;
+    for (AreaId k = a; k <= last; ++k) {
+      spans[k - a] = {memo->text_at[k].begin - from, memo->text_at[k].end - from};
 #ifndef NDEBUG
-      // The key must hold all the text is written from: checked on every reuse in debug builds.
+      // The inputs must hold all an area's text is written from: checked on every reuse in
+      // debug builds.
       std::string fresh;
       JsonWriter area(fresh);
-      area_object(area, p, role, a, here);
-      assert(fresh == memo->text(a));
+      area_object(area, p, role, k, here);
+      assert(fresh == memo->text(k));
 #endif
-      w.raw(memo->text(a));
-    } else {
-      area_object(w, p, role, a, here);
     }
-    span.end = out.size();
+    const auto base = out.size() + (a > 0 ? 1 : 0);
+    w.raw_elements(std::string_view(memo->texts).substr(from, memo->text_at[last].end - from),
+                   std::span<const core::TextSpan>(spans.data(), last - a + 1));
+    for (AreaId k = a; k <= last; ++k) {
+      text_at[k] = {base + spans[k - a].begin, base + spans[k - a].end};
+    }
+    a = last + 1;
   }
-  key_at[kAreaCount] = static_cast<std::uint32_t>(memo->next_keys.size());
   w.end_array();
   // What was just written, from the first area's text to the last's, is the next memo.
   const auto first = text_at[0].begin;
   memo->texts.assign(out, first, text_at[kAreaCount - 1].end - first);
   for (auto& span : text_at) span = {span.begin - first, span.end - first};
   memo->text_at = text_at;
-  memo->keys.swap(memo->next_keys);
-  memo->key_at = key_at;
+  memo->inputs.keep(p, role);
   memo->filled = true;
 }
 

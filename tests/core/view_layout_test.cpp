@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rules/core/json_writer.h"
+
 #include <string>
 #include <vector>
 
@@ -43,6 +45,45 @@ TEST(ViewLayout, FindsMembersAndTheElementsOfArrays) {
   EXPECT_EQ(m[3].first_element, 4U);
   EXPECT_EQ(text_of(text, m[4].value), R"("{\\")");
   EXPECT_EQ(layout.elements.size(), 4U);
+}
+
+// Elements copied in runs (JsonWriter::raw_elements, as the engine copies unchanged areas)
+// are noted one by one, as if each had been written alone: the text and the layout are those
+// of the same array written element by element.
+TEST(ViewLayout, ElementsCopiedInOneRunAreNotedOneByOne) {
+  const std::string run = R"({"id":"a"},[1,[2]],"x,y")";
+  const std::vector<TextSpan> spans{{0, 10}, {11, 18}, {19, 24}};
+  ASSERT_EQ(text_of(run, spans[1]), "[1,[2]]");
+
+  std::string text;
+  ViewLayout layout;
+  JsonWriter w(text);
+  w.record_layout(&layout);
+  w.begin_object();
+  w.key("areas");
+  w.begin_array();
+  w.raw("0");
+  w.raw_elements(run, spans);
+  w.raw("4");
+  w.raw_elements(std::string_view(run).substr(0, 10), std::span(spans).first(1));
+  w.end_array();
+  w.key("b");
+  w.begin_array();
+  w.raw_elements(run, spans);  // first in its array: no comma before it
+  w.end_array();
+  w.key("c");
+  w.number(1);
+  w.end_object();
+
+  EXPECT_EQ(text, R"({"areas":[0,{"id":"a"},[1,[2]],"x,y",4,{"id":"a"}],)"
+                  R"("b":[{"id":"a"},[1,[2]],"x,y"],"c":1})");
+  ViewLayout scanned;
+  ASSERT_TRUE(scan_view_layout(text, scanned));
+  EXPECT_EQ(layout, scanned);
+  ASSERT_EQ(layout.members.size(), 3U);
+  EXPECT_EQ(layout.members[0].element_count, 6U);
+  EXPECT_EQ(layout.members[1].element_count, 3U);
+  EXPECT_EQ(text_of(text, layout.elements[3]), R"("x,y")");
 }
 
 TEST(ViewLayout, AnEmptyObjectHasNoMembers) {
