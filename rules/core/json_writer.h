@@ -66,6 +66,23 @@ class JsonWriter {
     separate();
     append_json_string(out_, value);
   }
+  // A key and a string known to need no escaping, such as the game data's ids: written without
+  // the escape scan (checked in debug builds).
+  void plain_key(std::string_view name) {
+    assert(is_plain(name));
+    separate();
+    out_ += '"';
+    out_ += name;
+    out_.append("\":", 2);
+    after_key_ = true;
+  }
+  void plain_string(std::string_view value) {
+    assert(is_plain(value));
+    separate();
+    out_ += '"';
+    out_ += value;
+    out_ += '"';
+  }
   void number(std::int64_t value) {
     separate();
     char digits[24];
@@ -106,6 +123,12 @@ class JsonWriter {
   void field(const Name& name, std::string_view value) {
     key(name);
     string(value);
+  }
+  // A field whose value is known to need no escaping (plain_string).
+  template <typename Name>
+  void plain_field(const Name& name, std::string_view value) {
+    key(name);
+    plain_string(value);
   }
   template <typename Name>
   void field(const Name& name, const char* value) {

@@ -1,10 +1,7 @@
 #include "rules/hots/action.h"
 
 #include <array>
-#include <cstdint>
 #include <stdexcept>
-#include <string>
-#include <unordered_map>
 #include <utility>
 
 namespace blockfog::hots {
@@ -137,9 +134,7 @@ nlohmann::json action_to_json(const Action& action) {
   return json;
 }
 
-namespace {
-
-void write_action_fields(core::JsonWriter& out, const Action& action) {
+void write_action(core::JsonWriter& out, const Action& action) {
   const auto& spec = spec_of(action.kind);
   // Keys in nlohmann's (sorted) order: "kind" and the parameter fields, whichever they are.
   struct Field {
@@ -157,35 +152,18 @@ void write_action_fields(core::JsonWriter& out, const Action& action) {
       std::swap(fields[j], fields[j - 1]);
     }
   }
+  // Field names, kinds and the game data's ids are plain words (data_test.cpp): no escapes to
+  // look for. Views list the acting side's legal actions, often dozens, after every action.
   out.begin_object();
   for (std::size_t i = 0; i < count; ++i) {
-    out.key(fields[i].key);
+    out.plain_key(fields[i].key);
     if (fields[i].param == Param::None) {
-      out.string(spec.name);
+      out.plain_string(spec.name);
     } else {
-      out.string(param_ref(fields[i].param, fields[i].value));
+      out.plain_string(param_ref(fields[i].param, fields[i].value));
     }
   }
   out.end_object();
-}
-
-}  // namespace
-
-// An action's text depends on the action alone (the game data is constant), and every view
-// of the side to act lists its legal actions, often dozens: written field by field, they were
-// a sixth of the cost of the two views the server writes per action (bench/RESULTS.md,
-// session 16). So each thread keeps the texts it has written, one per distinct action: a few
-// thousand at most, as only legal actions are written.
-void write_action(core::JsonWriter& out, const Action& action) {
-  static thread_local std::unordered_map<std::uint32_t, std::string> texts;
-  const auto key = std::uint32_t{static_cast<std::uint8_t>(action.kind)} << 16 |
-                   std::uint32_t{action.a} << 8 | action.b;
-  const auto [text, added] = texts.try_emplace(key);
-  if (added) {
-    core::JsonWriter own(text->second);
-    write_action_fields(own, action);
-  }
-  out.raw(text->second);
 }
 
 std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error) {

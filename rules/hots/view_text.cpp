@@ -108,7 +108,7 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
     for (const auto b : here) {
       const BlockState block = p.blocks.get(b);
       w.begin_object();
-      w.field("block", data.blocks[b].id);
+      w.plain_field("block", data.blocks[b].id);
       w.field("moved", block.moved);
       w.field("reserve", block.reserve);
       w.field("strength", block.strength);
@@ -123,7 +123,7 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
   for (const auto b : here) {
     const BlockState block = p.blocks.get(b);
     if ((block.arrival_hidden && !own) || !block.reserve) continue;
-    w.string(entry_name(block.entry));
+    w.plain_string(entry_name(block.entry));
   }
   w.end_array();
   w.end_object();
@@ -153,7 +153,7 @@ void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const Ar
   }
   w.key("england");
   area_side(w, p, role, Side::England, here.of(a, Side::England));
-  w.field("id", data.areas[a].id);
+  w.plain_field("id", data.areas[a].id);
   w.key("scotland");
   area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
   w.end_object();
@@ -352,7 +352,7 @@ void pools_view(JsonWriter& w, const Position& p, Role role) {
       w.key("blocks");
       w.begin_array();
       for (int b = first; b < first + kBlocksPerSide; ++b) {
-        if (p.blocks.loc[b] == kPool) w.string(game_data().blocks[b].id);
+        if (p.blocks.loc[b] == kPool) w.plain_string(game_data().blocks[b].id);
       }
       w.end_array();
     }
@@ -370,7 +370,7 @@ void public_off_map(JsonWriter& w, const Position& p, std::uint8_t place) {
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (p.blocks.loc[b] != place) continue;
     if (place == kNotInPlay && data.blocks[b].noble >= 0) continue;  // implied by the roster
-    w.string(data.blocks[b].id);
+    w.plain_string(data.blocks[b].id);
   }
   w.end_array();
 }
@@ -435,7 +435,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
       const CardState card = p.cards.get(c);
       if (card.holder > 1 || role != side_of(card.holder)) continue;
       if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
-        w.string(data.cards[c].id);
+        w.plain_string(data.cards[c].id);
       }
     }
     w.end_array();
@@ -459,7 +459,7 @@ void cards_view(JsonWriter& w, const Position& p, Role role) {
     const CardState card = p.cards.get(c);
     if (card.holder > 1 || card.place != CardPlace::Played) continue;
     w.begin_object();
-    w.field("card", data.cards[c].id);
+    w.plain_field("card", data.cards[c].id);
     w.field("side", side_id(card.holder));
     w.field("turn", card.turn);
     w.end_object();
@@ -474,7 +474,7 @@ void move_view(JsonWriter& w, const Position& p, Role role) {
   w.key("activated");
   w.begin_array();
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if ((p.activated >> a) & 1U) w.string(data.areas[a].id);
+    if ((p.activated >> a) & 1U) w.plain_string(data.areas[a].id);
   }
   w.end_array();
   if (p.moving.block != kNone) {
@@ -508,7 +508,10 @@ void border_view(JsonWriter& w, const Position& p, Role role) {
   w.key("use");
   w.begin_object();
   for (auto b : borders_sorted()) {
-    if (p.border_use[b] != kNone) w.field(data.borders[b].id, side_id(p.border_use[b]));
+    if (p.border_use[b] != kNone) {
+      w.plain_key(data.borders[b].id);
+      w.plain_string(side_id(p.border_use[b]));
+    }
   }
   w.end_object();
   w.end_object();
@@ -527,7 +530,7 @@ void battle_view(JsonWriter& w, const Position& p) {
   static constexpr const char* kSteps[] = {"defending A", "attacking A", "defending B",
                                            "attacking B", "defending C", "attacking C"};
   w.begin_object();
-  w.field("area", data.areas[battle.area].id);
+  w.plain_field("area", data.areas[battle.area].id);
   w.field("attacker", side_id(index_of(attacking)));
   w.field("defender", side_id(index_of(core::other_side(attacking))));
   w.field("hits_to_allocate", battle.hits);
@@ -546,7 +549,7 @@ void battle_view(JsonWriter& w, const Position& p) {
       const BlockState block = p.blocks.get(b);
       if (block.loc != battle.area || block.reserve) continue;
       w.begin_object();
-      w.field("block", data.blocks[b].id);
+      w.plain_field("block", data.blocks[b].id);
       w.field("strength", block.strength);
       w.end_object();
     }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "rules/core/json_writer.h"
 #include "rules/hots/data.h"
 #include "tests/rules/fixture.h"
 
@@ -83,6 +84,24 @@ TEST(GameData, ComponentCountsMatchThePublishedGame) {
 
 // A-01 (RULES 1.2.1): adjacency is symmetric and no area is its own neighbour, both in the
 // loaded tables and in the neighbour lists printed in game-data.json.
+// Views write the ids as they are, without looking for characters to escape
+// (core::JsonWriter::plain_string): every id must be a plain word.
+TEST(GameData, EveryIdNeedsNoEscapingInJson) {
+  const auto& data = game_data();
+  std::vector<std::string_view> ids;
+  for (const auto& a : data.areas) ids.push_back(a.id);
+  for (const auto& b : data.borders) ids.push_back(b.id);
+  for (const auto& b : data.blocks) ids.push_back(b.id);
+  for (const auto& c : data.cards) ids.push_back(c.id);
+  for (const auto& n : data.nobles) ids.push_back(n.key);
+  for (const auto& s : data.scenarios) ids.push_back(s.id);
+  ASSERT_GT(ids.size(), 100U);
+  for (const auto id : ids) {
+    EXPECT_FALSE(id.empty());
+    EXPECT_TRUE(core::is_plain(id)) << id;
+  }
+}
+
 TEST(GameData, EveryBorderJoinsTwoAreasThatListEachOther) {
   const auto& data = game_data();
   const auto doc = embedded_doc();
