@@ -1,7 +1,9 @@
 #include "rules/hots/module.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
+#include <utility>
 
 #include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
@@ -73,9 +75,12 @@ class HotsGame final : public core::Game {
   void write_snapshot(std::string& out) const override { encode_state(state_, out); }
   std::string state_hash() const override {
     if (hots1_) return state_hash_v1(state_);
-    const bool grown = hashed_line_ == line_;  // hash_grown checks that it did not shrink
-    hashed_line_ = line_;
-    return hasher_.hash_grown(state_, grown);
+    const auto hashed = std::exchange(hashed_line_, line_);
+    // On the line the hasher was fed from, the log only grew (hash_grown checks that). Cut
+    // back from it (an undo), the log still starts with the line's first cut_at_ entries.
+    if (hashed == line_) return hasher_.hash_grown(state_, true);
+    if (hashed && hashed == cut_from_) return hasher_.hash_cut(state_, cut_at_);
+    return hasher_.hash_grown(state_, false);
   }
   std::vector<std::string> check_invariants() const override {
     return hots::check_invariants(state_);
@@ -87,12 +92,19 @@ class HotsGame final : public core::Game {
     // The server copies each game into the copy of it one action before: on one line, its
     // log is the start of this one's, and only the last action's lines are copied (the whole
     // log, ~1,000 entries, twice with the hasher's copy of it, was 3% of the server's work).
-    const std::size_t kept = game->line_ == line_ && game->state_.log.size() <= state_.log.size()
-                                 ? game->state_.log.size()
-                                 : 0;
+    // On the line this log was cut from (the copy before an undo), it has the cut's first
+    // entries in common with this one.
+    std::size_t kept = 0;
+    if (game->line_ == line_ && game->state_.log.size() <= state_.log.size()) {
+      kept = game->state_.log.size();
+    } else if (cut_from_ && game->line_ == cut_from_) {
+      kept = std::min(game->state_.log.size(), cut_at_);
+    }
     copy_state(game->state_, state_, kept);  // vectors assigned in place: capacity is kept
     game->hots1_ = hots1_;
     game->line_ = line_;
+    game->cut_from_ = cut_from_;
+    game->cut_at_ = cut_at_;
     game->hasher_ = hasher_;  // the copy's log starts as this one's: its digest carries on
     game->hashed_line_ = hashed_line_;
     return true;
@@ -117,12 +129,18 @@ class HotsGame final : public core::Game {
     if (after == before) return;
     std::size_t expected = before;
     if (after > before && line_->frontier.compare_exchange_strong(expected, after)) return;
+    // A new line, whose logs start with the first min(before, after) entries of the old one.
+    cut_from_ = std::move(line_);
+    cut_at_ = std::min(before, after);
     line_ = std::make_shared<LogLine>(after);
   }
 
   State state_;
   bool hots1_ = false;
   std::shared_ptr<LogLine> line_;
+  // The line before line_, and how many of its entries line_'s logs start with.
+  std::shared_ptr<LogLine> cut_from_;
+  std::size_t cut_at_ = 0;
   // Keeps the log's digest between calls (the server hashes the state after every action of
   // the game, each time in the next copy of it), and the line its log was on then.
   mutable StateHasher hasher_;

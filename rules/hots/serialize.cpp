@@ -1,5 +1,6 @@
 #include "rules/hots/serialize.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <span>
@@ -345,8 +346,7 @@ std::string StateHasher::hash(const State& s) {
       (fed_.empty() || std::memcmp(fed_.data(), s.log.data(), fed_.size() * sizeof(LogEntry)) == 0);
   if (!extends) {
     fed_.clear();
-    fed_count_ = 0;
-    log_ = core::Sha256();
+    restart();
   }
   // finish() feeds what follows the first fed_count_ entries (still the old count).
   fed_.insert(fed_.end(), s.log.begin() + static_cast<std::ptrdiff_t>(fed_.size()), s.log.end());
@@ -354,20 +354,38 @@ std::string StateHasher::hash(const State& s) {
 }
 
 std::string StateHasher::hash_grown(const State& s, bool grown) {
-  if (!grown || fed_count_ > s.log.size()) {
-    fed_count_ = 0;
-    log_ = core::Sha256();
-  }
+  if (!grown || fed_count_ > s.log.size()) restart();
   return finish(s);
+}
+
+std::string StateHasher::hash_cut(const State& s, std::size_t kept) {
+  const std::size_t usable = std::min({kept, fed_count_, s.log.size()}) / kCheckpointEntries;
+  checkpoints_.resize(std::min(checkpoints_.size(), usable));
+  fed_count_ = checkpoints_.size() * kCheckpointEntries;
+  log_ = checkpoints_.empty() ? core::Sha256() : checkpoints_.back();
+  return finish(s);
+}
+
+void StateHasher::restart() {
+  fed_count_ = 0;
+  log_ = core::Sha256();
+  checkpoints_.clear();
 }
 
 // Feeds the log's entries after the first fed_count_ to its digest, then hashes the state.
 std::string StateHasher::finish(const State& s) {
-  const std::span<const LogEntry> added(s.log.data() + fed_count_, s.log.size() - fed_count_);
-  auto& bytes = hash_buffer(2048 + added.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
-  append_log(bytes, added);
-  log_.update(bytes);
-  fed_count_ = s.log.size();
+  auto& bytes =
+      hash_buffer(2048 + kCheckpointEntries * 8 + s.undo.size() * (kPositionBytesMax + 5));
+  // Up to each checkpoint in turn, where the digest so far is kept.
+  while (fed_count_ < s.log.size()) {
+    const std::size_t next =
+        std::min(s.log.size(), (fed_count_ / kCheckpointEntries + 1) * kCheckpointEntries);
+    bytes.clear();
+    append_log(bytes, std::span<const LogEntry>(s.log).subspan(fed_count_, next - fed_count_));
+    log_.update(bytes);
+    fed_count_ = next;
+    if (fed_count_ % kCheckpointEntries == 0) checkpoints_.push_back(log_);
+  }
   core::Sha256 log = log_;  // finish() resets: the copy is finished, log_ goes on
   const core::Digest log_digest = log.finish();
 

@@ -46,13 +46,24 @@ class StateHasher {
   // no copy of the entries is kept, only their count. A hasher is used in one way or the
   // other, never both.
   std::string hash_grown(const State& s, bool grown);
+  // The same after the log was cut back to its first `kept` entries (an undo), which the
+  // caller knows to be the first entries this hasher was fed: the log's digest resumes from
+  // the last checkpoint within them instead of from nothing.
+  std::string hash_cut(const State& s, std::size_t kept);
 
  private:
   std::string finish(const State& s);
+  void restart();
+
+  // log_ after every kCheckpointEntries entries fed: checkpoints_[i] after (i + 1) times as
+  // many. An undo then costs the entries since the last one, not the whole log again (a late
+  // game's log is tens of KiB, and undo is one of the commonest actions).
+  static constexpr std::size_t kCheckpointEntries = 128;
 
   std::vector<LogEntry> fed_;  // the log entries hashed into log_ (hash() only)
   std::size_t fed_count_ = 0;  // how many
   core::Sha256 log_;
+  std::vector<core::Sha256> checkpoints_;  // fed_count_ / kCheckpointEntries of them
 };
 
 }  // namespace blockfog::hots

@@ -132,6 +132,38 @@ TEST(StateHash, TheTrustingHasherGivesEveryStatesOwnHash) {
   EXPECT_NE(fooled.hash_grown(a, true), state_hash(a));
 }
 
+// After an undo the log is the start of the one hashed before: the hasher resumes from its
+// last checkpoint within that start (every 128 entries), whatever entries follow it, and gives
+// the state's own hash.
+TEST(StateHash, TheHasherResumesFromACheckpointWhenTheLogIsCutBack) {
+  const State late = played(0, false);
+  ASSERT_GT(late.log.size(), 600U);
+  StateHasher fed;
+  ASSERT_EQ(fed.hash_grown(late, false), state_hash(late));
+  for (const std::size_t kept :
+       {std::size_t{0}, std::size_t{1}, std::size_t{127}, std::size_t{128}, std::size_t{129},
+        std::size_t{300}, late.log.size() - 1, late.log.size()}) {
+    State cut = late;
+    cut.log.resize(kept);
+    StateHasher hasher = fed;
+    EXPECT_EQ(hasher.hash_cut(cut, kept), state_hash(cut)) << "cut to " << kept;
+    // Grown again on the new line, with other entries than before.
+    cut.log.insert(cut.log.end(), late.log.begin(), late.log.begin() + 200);
+    cut.log[kept].a ^= 1;
+    EXPECT_EQ(hasher.hash_grown(cut, true), state_hash(cut)) << "cut to " << kept;
+    // Cut back again, and told only the part both lines share.
+    State again = cut;
+    again.log.resize(kept + 150);
+    EXPECT_EQ(hasher.hash_cut(again, kept + 150), state_hash(again)) << "cut to " << kept;
+  }
+  // Cut back to more than it was ever fed: the entries it lacks are fed from the state.
+  StateHasher short_fed;
+  State early = late;
+  early.log.resize(200);
+  ASSERT_EQ(short_fed.hash_grown(early, false), state_hash(early));
+  EXPECT_EQ(short_fed.hash_cut(late, 400), state_hash(late));
+}
+
 // The server hands each game on from copy to copy (Room::handle_action): the committed game
 // is copied into the copy of the game before it, the action applied to the copy, and on commit
 // the copy becomes the game. Copies also diverge: an action refused, a copy dropped when its
