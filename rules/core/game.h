@@ -31,10 +31,16 @@ struct Outcome {
 // instead of from the first line (long games have thousands). It stays valid while the log
 // only grows or only shrinks; one action does one or the other (an undo shortens the log,
 // anything else appends to it), so a caller renews it with every action's view. The module
-// checks what it can: a cursor beyond the log's end is ignored.
+// checks what it can: a cursor beyond the log's end is ignored, unless the entries cut off are
+// among the last ones it remembers.
 struct LogCursor {
   std::size_t raw = 0;
   std::size_t visible = 0;
+  // Of the last `recent_known` entries before `raw` (at most 64), which are the role's lines:
+  // bit 0 is entry raw - 1. An undo cuts back a few entries: those are then uncounted, instead
+  // of the whole log counted again.
+  std::uint64_t recent = 0;
+  std::uint32_t recent_known = 0;
 };
 
 // Kept by a caller that writes views of one role again and again (the server keeps one per

@@ -562,20 +562,40 @@ void battle_view(JsonWriter& w, const Position& p) {
   w.end_object();
 }
 
+// Moves a cursor beyond the log's end (an undo cut entries off) back to the end, if the
+// entries cut off are among those it remembers.
+void cut_back(core::LogCursor& cursor, std::size_t log_size) {
+  const std::size_t cut = cursor.raw - log_size;
+  if (cut > cursor.recent_known) return;
+  const std::uint64_t cut_off = cut >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << cut) - 1;
+  cursor.visible -= static_cast<std::size_t>(std::popcount(cursor.recent & cut_off));
+  cursor.recent = cut >= 64 ? 0 : cursor.recent >> cut;
+  cursor.recent_known -= static_cast<std::uint32_t>(cut);
+  cursor.raw = log_size;
+}
+
 // Lines are numbered within the role's own log (see log_view in view.cpp). With a cursor
 // within the log, counting resumes where it stopped, unless lines before it are wanted.
 std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
                      core::LogCursor* cursor) {
   std::size_t size = 0;
   std::size_t first = 0;
+  std::uint64_t recent = 0;
+  std::uint32_t recent_known = 0;
+  if (cursor && cursor->raw > s.log.size()) cut_back(*cursor, s.log.size());
   if (cursor && cursor->raw <= s.log.size() && cursor->visible <= from) {
     first = cursor->raw;
     size = cursor->visible;
+    recent = cursor->recent;
+    recent_known = cursor->recent_known;
   }
   w.begin_array();
   for (std::size_t i = first; i < s.log.size(); ++i) {
     const auto& entry = s.log[i];
-    if (!can_read(entry.audience, role)) continue;
+    const bool readable = can_read(entry.audience, role);
+    recent = recent << 1 | std::uint64_t{readable};
+    recent_known = std::min(recent_known + 1, std::uint32_t{64});
+    if (!readable) continue;
     if (size >= from) {
       w.begin_object();
       w.field("i", size);
@@ -586,7 +606,7 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
     ++size;
   }
   w.end_array();
-  if (cursor) *cursor = {s.log.size(), size};
+  if (cursor) *cursor = {s.log.size(), size, recent, recent_known};
   return size;
 }
 

@@ -306,7 +306,7 @@ TEST(ViewText, TheDefaultTextWriterFindsTheSameLines) {
 }  // namespace
 // A view that resumes counting log lines where the role's last view stopped writes exactly what
 // one counting from the first line writes, through random play with its undos (an undo shortens
-// the log, sometimes below the cursor, which must then be ignored).
+// the log, sometimes below the cursor, which must then uncount the entries cut off).
 TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
   for (const char* scenario : {"braveheart", "campaign"}) {
     auto game = module().setup(seed_of(11), scenario, nullptr).game;
@@ -316,6 +316,7 @@ TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
     std::array<std::size_t, 3> held{};  // each role's log_size after its last view
     int undos = 0;
     int resumed = 0;
+    int cut_back = 0;  // views after an undo cut the log back behind the cursor
     for (int step = 0; step < 1500; ++step) {
       for (Role role : {kScotland, kEngland, kObserver}) {
         const auto r = static_cast<std::size_t>(role);
@@ -326,6 +327,7 @@ TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
         ASSERT_EQ(with_cursor, from_the_start) << scenario << " step " << step;
         EXPECT_EQ(cursors[r].visible, size);
         resumed += before.raw > 0 && before.raw <= cursors[r].raw;
+        cut_back += before.raw > cursors[r].raw;
         held[r] = size;
       }
       std::vector<std::pair<Role, json>> choices;
@@ -339,6 +341,7 @@ TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
     }
     EXPECT_GT(undos, 0) << scenario;
     EXPECT_GT(resumed, 0) << scenario;
+    EXPECT_GT(cut_back, 0) << scenario;
   }
 }
 
