@@ -55,12 +55,7 @@ class JsonWriter {
   template <std::size_t N>
   void key(const char (&name)[N]) {
     static_assert(N > 1, "an empty key");
-    assert(is_plain(std::string_view(name, N - 1)));
-    separate();
-    out_ += '"';
-    out_.append(name, N - 1);
-    out_.append("\":", 2);
-    after_key_ = true;
+    plain_key(std::string_view(name, N - 1));
   }
   void string(std::string_view value) {
     separate();

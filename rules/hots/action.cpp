@@ -152,8 +152,9 @@ void write_action(core::JsonWriter& out, const Action& action) {
       std::swap(fields[j], fields[j - 1]);
     }
   }
-  // Field names, kinds and the game data's ids are plain words (data_test.cpp): no escapes to
-  // look for. Views list the acting side's legal actions, often dozens, after every action.
+  // Field names, kinds and the game data's ids are plain words (the ids are checked in
+  // data_test.cpp, all of them in debug builds): no escapes to look for. Views list the acting
+  // side's legal actions, often dozens, after every action.
   out.begin_object();
   for (std::size_t i = 0; i < count; ++i) {
     out.plain_key(fields[i].key);
