@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "storage/gathering_vfs.h"
+
 namespace blockfog::storage {
 namespace {
 
@@ -55,7 +57,9 @@ Database::Database(const std::filesystem::path& path, OpenMode mode,
                    std::chrono::milliseconds busy_timeout, Sync sync)
     : path_(path) {
   configure_library_once();
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), nullptr);
+  // Every connection opens its files through the gathering VFS, so that a commit's WAL frames
+  // reach the file in one write (storage/gathering_vfs.h).
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), gathering_vfs_name());
   if (rc != SQLITE_OK) {
     // Even a failed open may allocate a handle, which must be closed after reading its message.
     std::string message = "cannot open database " + path.string() + ": " +
