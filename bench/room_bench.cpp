@@ -7,8 +7,12 @@
 // work; this one isolates what the server's own code costs (bench/RESULTS.md, session 8).
 //
 // Usage: room-bench [--games N] [--actions K] [--warmup W] [--views patches|whole] [--seed S]
+//                   [--dump-frames PATH]
 // Prints one JSON line: actions/s and CPU per action of the server's code (the process's CPU
-// time less what this driver spends choosing actions and reading frames).
+// time less what this driver spends choosing actions and reading frames). --dump-frames also
+// writes every frame the seats receive, whole, one a line (compact JSON has no raw newline), as
+// frame-scan-bench's input: real server frames in the order a load client gets them (the
+// timings then include the writes).
 
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +23,7 @@
 #include <deque>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -52,6 +57,7 @@ struct Options {
   long warmup = 10'000;
   bool patches = true;
   std::uint64_t seed = 1;
+  std::string dump_frames;  // a file for every frame received, or empty
 };
 
 double thread_cpu_seconds() {
@@ -103,11 +109,16 @@ class Seat : public RoomClient {
   std::int64_t seq = 0;
   std::string awaited_ref;  // the ref of this seat's action in flight
   bool answered = false;
-  bool applied = false;  // the answer was the new view, not a stale view or an error
+  bool applied = false;           // the answer was the new view, not a stale view or an error
+  std::ofstream* dump = nullptr;  // where every frame received is written (--dump-frames)
 
-  void send(std::shared_ptr<const std::string> frame) override { read(*frame); }
+  void send(std::shared_ptr<const std::string> frame) override {
+    if (dump) *dump << *frame << '\n';
+    read(*frame);
+  }
   void send_view(std::shared_ptr<const std::string> head,
-                 std::shared_ptr<const std::string> /*body*/) override {
+                 std::shared_ptr<const std::string> body) override {
+    if (dump) *dump << *head << *body << blockfog::protocol::kViewFrameTail << '\n';
     // Everything this seat needs is in the frame's head (the version, the ref, stale): the
     // driver's own copy of the game knows the legal actions.
     read(*head + "{}" + std::string(blockfog::protocol::kViewFrameTail));
@@ -153,6 +164,8 @@ bool parse(int argc, char** argv, Options& o) {
         o.patches = value == "patches";
       } else if (arg == "--seed") {
         o.seed = std::stoull(value);
+      } else if (arg == "--dump-frames") {
+        o.dump_frames = value;
       } else {
         return false;
       }
@@ -194,7 +207,7 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
     std::cerr << "usage: room-bench [--games N] [--actions K] [--warmup W] "
-                 "[--views patches|whole] [--seed S]\n";
+                 "[--views patches|whole] [--seed S] [--dump-frames PATH]\n";
     return 2;
   }
   const auto dir = std::filesystem::temp_directory_path() /
@@ -207,6 +220,14 @@ int main(int argc, char** argv) {
   double cpu_start = 0;
   double driver_start = 0;
   auto wall_start = std::chrono::steady_clock::now();
+  std::ofstream dump;
+  if (!o.dump_frames.empty()) {
+    dump.open(o.dump_frames, std::ios::binary | std::ios::trunc);
+    if (!dump) {
+      std::cerr << "room-bench: cannot write " << o.dump_frames << "\n";
+      return 1;
+    }
+  }
   {
     blockfog::server::DbWorker db(dir / "bench.db", blockfog::storage::Sync::Normal);
     blockfog::server::Metrics metrics;
@@ -224,6 +245,7 @@ int main(int argc, char** argv) {
       g.shadow = blockfog::server::setup_game(row).game;
       for (int s = 0; s < 2; ++s) {
         g.seats[s] = std::make_shared<Seat>();
+        if (dump.is_open()) g.seats[s]->dump = &dump;
         g.room->join(g.seats[s], s == 0 ? Role::Scotland : Role::England,
                      blockfog::server::Player{0, "bench"}, 0, updates);
       }

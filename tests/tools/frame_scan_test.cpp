@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <random>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "protocol/messages.h"
@@ -99,6 +103,37 @@ TEST(FrameScan, ReadsAnErrorsCodeAndRef) {
   EXPECT_FALSE(scan_frame(R"({"v":1})"));
 }
 
+// Keys in string values (a ref the client chose, a chat line, a log line) are text, not keys:
+// their quotes are escaped. An envelope longer than a block (a ref of the longest) is read
+// whole.
+TEST(FrameScan, AKeyInsideAStringIsNotAKey) {
+  const std::string ref = R"(","seq":7,"stale":true,"type":"error","view":{"legal_actions":[)";
+  ASSERT_LE(ref.size(), protocol::kMaxRefBytes);
+  const json actions = json::array({{{"kind", "pass"}}});
+  const json view = {{"legal_actions", actions},
+                     {"log", json::array({{{"i", 0}, {"text", R"("outcome":{"x":1})"}}})}};
+  auto scanned = scan_frame(
+      protocol::encode(protocol::ServerMessage{protocol::ViewMessage{42, view, 0, ref}}));
+  ASSERT_TRUE(scanned);
+  EXPECT_EQ(scanned->type, "view");
+  EXPECT_EQ(scanned->seq, 42);
+  EXPECT_FALSE(scanned->stale);
+  EXPECT_FALSE(scanned->finished);
+  ASSERT_EQ(scanned->actions.size(), 1U);
+  EXPECT_EQ(json::parse(scanned->actions[0]), actions[0]);
+  ASSERT_TRUE(scanned->ref);
+  EXPECT_EQ(json::parse("\"" + *scanned->ref + "\""), ref) << "read as written, escapes and all";
+
+  const std::string chat = protocol::encode(protocol::ServerMessage{
+      protocol::ChatLine{3, "england", "edward",
+                         R"(","type":"view","view":{"legal_actions":[{"kind":"pass"}]}})", 9}});
+  scanned = scan_frame(chat);
+  ASSERT_TRUE(scanned);
+  EXPECT_EQ(scanned->type, "chat");
+  EXPECT_FALSE(scanned->is_view());
+  EXPECT_TRUE(scanned->actions.empty());
+}
+
 std::string patch_frame(std::int64_t seq, const json& patch, std::optional<std::string> ref) {
   return protocol::encode(
       protocol::ServerMessage{protocol::ViewPatchMessage{seq, patch, 3, std::move(ref)}});
@@ -146,6 +181,45 @@ TEST(FrameScan, ReadsWhatAPatchChangesOfTheActions) {
   EXPECT_TRUE(scanned.actions.empty());
 }
 
+// Only a member of `set` or `elements` is read as one: the same keys deeper (in an area, in a
+// battle) or in a string (a log line quoting them) change nothing, however long the values
+// around them.
+TEST(FrameScan, APatchsKeysAreReadAtTheirOwnLevelOnly) {
+  const std::string quoted = R"(a "legal_actions":[{"kind":"x"}],"outcome":{"w":1} \\" }]\)";
+  const json patch = {
+      {"elements",
+       {{"areas", json::array({json::array({3,
+                                            {{"legal_actions", json::array({1})},
+                                             {"outcome", {{"winner", "england"}}},
+                                             {"text", quoted + std::string(80, '[')}}})})}}},
+      {"set",
+       {{"battle", {{"outcome", {{"winner", "scotland"}}}, {"legal_actions", json::array()}}},
+        {"log", json::array({{{"i", 1}, {"text", quoted}}, {{"i", 2}, {"text", quoted + quoted}}})},
+        {"phase_text", quoted}}}};
+  ScannedFrame scanned;
+  ASSERT_TRUE(scan_frame(patch_frame(4, patch, "r2"), scanned));
+  EXPECT_FALSE(scanned.actions_given);
+  EXPECT_TRUE(scanned.action_changes.empty());
+  EXPECT_FALSE(scanned.finished);
+
+  // The same keys as the patch's own members, after all that, are read.
+  json with = patch;
+  with["set"]["outcome"] = {{"winner", "england"}};
+  with["set"]["legal_actions"] = json::array({{{"kind", "pass"}, {"text", quoted}}});
+  ASSERT_TRUE(scan_frame(patch_frame(5, with, "r3"), scanned));
+  EXPECT_TRUE(scanned.finished);
+  EXPECT_TRUE(scanned.actions_given);
+  ASSERT_EQ(scanned.actions.size(), 1U);
+  EXPECT_EQ(json::parse(scanned.actions[0]), with["set"]["legal_actions"][0]);
+
+  // Cut anywhere in the patch (its frame still closed), it is not read.
+  const auto frame = patch_frame(5, with, "r3");
+  const auto body = frame.find(R"("view_patch":{)") + std::string_view(R"("view_patch":)").size();
+  for (std::size_t cut = body + 1; cut + 1 < frame.size(); ++cut) {
+    ASSERT_FALSE(scan_frame(frame.substr(0, cut) + "}")) << "cut at " << cut;
+  }
+}
+
 TEST(FrameScan, APatchThatSetsAnOutcomeEndsTheGame) {
   const auto scanned = scan_frame(patch_frame(
       9,
@@ -191,6 +265,88 @@ TEST(FrameScan, AValueEndsAtItsOwnClosingBracketNotAtOneInsideAString) {
     EXPECT_EQ(json_value_at(text.substr(0, cut), 1), "") << cut;
   }
   EXPECT_EQ(json_value_at(R"("a\")", 0), "") << "a quote escaped is not the end";
+}
+
+// A string ends at the first quote after an even run of backslashes (escaped backslashes), not
+// at one after an odd run (an escaped quote), however long the run.
+TEST(FrameScan, AStringEndsAtAQuoteAfterAnEvenRunOfBackslashes) {
+  EXPECT_EQ(json_value_at(R"("a\\",1)", 0), R"("a\\")");
+  EXPECT_EQ(json_value_at(R"("a\\\\",1)", 0), R"("a\\\\")");
+  EXPECT_EQ(json_value_at(R"("a\\\"b",1)", 0), R"("a\\\"b")");
+  EXPECT_EQ(json_value_at(R"("\"\"\\",1)", 0), R"("\"\"\\")");
+  EXPECT_EQ(json_value_at(R"(x"\\\\\\\"",1)", 1), R"("\\\\\\\"")") << "seven, then the end";
+  EXPECT_EQ(json_value_at(R"("",1)", 0), R"("")");
+  EXPECT_EQ(json_value_at(R"("a\\\")", 0), "") << "three: the last quote is escaped";
+  EXPECT_EQ(json_value_at(R"("a\)", 0), "");
+  EXPECT_EQ(json_value_at(R"(")", 0), "");
+}
+
+// A JSON value of random shape: objects and arrays nested up to four deep, numbers, literals,
+// and strings of the bytes a walk must not misread (quotes, backslashes and their runs,
+// brackets), some longer than the 64 bytes the walk takes at a time.
+json random_value(std::mt19937& rng, int depth) {
+  const auto text = [&] {
+    static constexpr std::string_view kBytes = "ab\"\\{}[],:";
+    std::string out(rng() % 8 == 0 ? 40 + rng() % 90 : rng() % 12, ' ');
+    for (auto& c : out) c = kBytes[rng() % kBytes.size()];
+    return out;
+  };
+  switch (rng() % (depth >= 4 ? 3 : 6)) {
+    case 0:
+      return text();
+    case 1:
+      return static_cast<int>(rng() % 2000) - 1000;
+    case 2:
+      return rng() % 2 == 0 ? json(true) : json(nullptr);
+    case 3:
+    case 4: {
+      json array = json::array();
+      for (auto n = rng() % 6; n > 0; --n) array.push_back(random_value(rng, depth + 1));
+      return array;
+    }
+    default: {
+      json object = json::object();
+      for (auto n = rng() % 6; n > 0; --n) object[text()] = random_value(rng, depth + 1);
+      return object;
+    }
+  }
+}
+
+// Any value the server could write is found whole, wherever its strings' escapes, quotes and
+// brackets fall against the walk's blocks of 64 bytes, and a value cut anywhere has no end.
+TEST(FrameScan, AnyValueIsFoundWholeAndNoCutValueHasAnEnd) {
+  std::mt19937 rng(5);
+  int cut_checks = 0;
+  for (int n = 0; n < 3000; ++n) {
+    const json value = n % 2 == 0 ? json::array({random_value(rng, 1)}) : random_value(rng, 0);
+    const std::string dump = value.dump();
+    const std::string text = "[" + dump + R"(,{"next":"]}\\"}])";
+    ASSERT_EQ(json_value_at(text, 1), dump) << dump;
+    if (dump.front() != '{' && dump.front() != '[' && dump.front() != '"') continue;
+    for (std::size_t cut = 2; cut < dump.size() + 1; cut += 1 + n % 7) {
+      ASSERT_EQ(json_value_at(text.substr(0, cut), 1), "") << dump << " cut at " << cut;
+      ++cut_checks;
+    }
+  }
+  EXPECT_GT(cut_checks, 10'000);
+}
+
+// The walk's blocks start where the value does: a string padded one byte at a time puts an
+// escaped quote, a run of backslashes and brackets that are text at every place in a block,
+// across the end of one and at the end of the text.
+TEST(FrameScan, EscapesAndBracketsInStringsAreReadAtEveryPlaceInABlock) {
+  for (std::size_t pad = 0; pad < 140; ++pad) {
+    const json value = {{"a", std::string(pad, 'x')},
+                        {"b", "q\"}] \\\"{[\\\\\\"},
+                        {"c", json::array({json::array({{{"d", "\\\""}}})})},
+                        {"e", std::string(70, ']')}};
+    const std::string dump = value.dump();
+    EXPECT_EQ(json_value_at(dump, 0), dump) << pad << " at the text's end";
+    EXPECT_EQ(json_value_at(dump + "]}]}", 0), dump) << pad;
+    for (std::size_t cut = 1; cut < dump.size(); ++cut) {
+      ASSERT_EQ(json_value_at(dump.substr(0, cut), 0), "") << pad << " cut at " << cut;
+    }
+  }
 }
 
 }  // namespace
