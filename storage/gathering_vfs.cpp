@@ -21,7 +21,7 @@ constexpr std::size_t kFirstCapacity = 64u << 10;  // a group commit of ~5 actio
 // time), so a longer write fails with SQLITE_FULL.
 constexpr std::size_t kMaxWrite = 96u << 10;
 
-// One open file: ours, with SQLite's default VFS's file after it (at real_).
+// One open file: ours, with SQLite's default VFS's file after it (at `real`).
 struct GatherFile {
   sqlite3_file base;  // first: SQLite sees this object as a sqlite3_file
   sqlite3_file* real;
