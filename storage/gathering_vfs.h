@@ -32,7 +32,7 @@ namespace blockfog::storage {
 // The VFS's name for sqlite3_open_v2; registered on the first call (not as the default).
 const char* gathering_vfs_name();
 
-// What a connection's WAL file did since it was opened (SQLITE file control
+// What a connection's WAL file did since it was opened (the SQLite file control
 // kGatheringStatsOpcode on the "main" database; tests/storage/gathering_vfs_test.cpp).
 struct GatheringStats {
   std::uint64_t writes = 0;           // xWrite calls SQLite made
