@@ -13,12 +13,16 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "storage/sqlite.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
 namespace {
+
+// The table every test writes: count_rows and insert_rows below read and fill it.
+constexpr std::string_view kTable = "CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)";
 
 GatheringStats stats_of(Database& db) {
   GatheringStats stats;
@@ -55,7 +59,7 @@ Database open_normal(const std::filesystem::path& path) {
 TEST(GatheringVfs, ACommitOfManyPagesIsOneWrite) {
   testing::TempDir dir;
   Database db = open_normal(dir.file("db.sqlite"));
-  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  db.exec(kTable);
   const GatheringStats before = stats_of(db);
   db.exec("BEGIN");
   insert_rows(db, 1, 15);
@@ -70,7 +74,7 @@ TEST(GatheringVfs, ACommitOfManyPagesIsOneWrite) {
 TEST(GatheringVfs, EachCommitIsInTheFileWhenItReturns) {
   testing::TempDir dir;
   Database writer = open_normal(dir.file("db.sqlite"));
-  writer.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  writer.exec(kTable);
   Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
   for (int round = 0; round < 50; ++round) {
     writer.exec("BEGIN");
@@ -85,7 +89,7 @@ TEST(GatheringVfs, EachCommitIsInTheFileWhenItReturns) {
 TEST(GatheringVfs, AutocommittedStatementsAreWrittenToo) {
   testing::TempDir dir;
   Database writer = open_normal(dir.file("db.sqlite"));
-  writer.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  writer.exec(kTable);
   Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
   for (int id = 0; id < 20; ++id) {
     insert_rows(writer, id, 1);
@@ -98,7 +102,7 @@ TEST(GatheringVfs, ATransactionLargerThanTheBufferAndTheCacheStillCommits) {
   {
     Database db = open_normal(dir.file("db.sqlite"));
     db.exec("PRAGMA cache_size = 50");  // 50 pages: the transaction spills frames early
-    db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+    db.exec(kTable);
     const GatheringStats before = stats_of(db);
     db.exec("BEGIN");
     insert_rows(db, 0, 1000);  // ~3 MiB
@@ -114,7 +118,7 @@ TEST(GatheringVfs, ARolledBackTransactionLeavesNothing) {
   testing::TempDir dir;
   Database db = open_normal(dir.file("db.sqlite"));
   db.exec("PRAGMA cache_size = 20");
-  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  db.exec(kTable);
   insert_rows(db, 0, 5);
   db.exec("BEGIN");
   insert_rows(db, 5, 200);  // spills frames to the WAL that the rollback abandons
@@ -129,7 +133,7 @@ TEST(GatheringVfs, ARolledBackTransactionLeavesNothing) {
 TEST(GatheringVfs, SyncFullCommitsAreWrittenBeforeTheirSync) {
   testing::TempDir dir;
   Database writer(dir.file("db.sqlite"));  // synchronous = FULL
-  writer.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  writer.exec(kTable);
   Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
   writer.exec("BEGIN");
   insert_rows(writer, 0, 10);
@@ -142,7 +146,7 @@ TEST(GatheringVfs, CheckpointsCopyGatheredFramesIntoTheDatabase) {
   testing::TempDir dir;
   {
     Database db = open_normal(dir.file("db.sqlite"));
-    db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+    db.exec(kTable);
     for (int round = 0; round < 10; ++round) {
       db.exec("BEGIN");
       insert_rows(db, round * 10, 10);
@@ -161,7 +165,7 @@ TEST(GatheringVfs, CheckpointsCopyGatheredFramesIntoTheDatabase) {
 TEST(GatheringVfs, ACommitSurvivesKill9RightAfterIt) {
   testing::TempDir dir;
   const auto path = dir.file("db.sqlite");
-  open_normal(path).exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  open_normal(path).exec(kTable);
   int ready[2];
   ASSERT_EQ(pipe(ready), 0);
   const pid_t child = fork();
@@ -192,7 +196,7 @@ TEST(GatheringVfs, ACommitSurvivesKill9RightAfterIt) {
 
 TEST(GatheringVfs, InMemoryDatabasesStillOpen) {
   Database db(":memory:");
-  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)");
+  db.exec(kTable);
   insert_rows(db, 0, 3);
   EXPECT_EQ(count_rows(db), 3);
 }
