@@ -232,7 +232,8 @@ int main(int argc, char** argv) {
     blockfog::server::DbWorker db(dir / "bench.db", blockfog::storage::Sync::Normal);
     blockfog::server::Metrics metrics;
     TaskQueue queue;
-    blockfog::server::RoomRegistry registry(db, metrics, [&] { return queue.strand(); });
+    blockfog::server::RoomRegistry registry(db, metrics,
+                                            [&](std::int64_t) { return queue.strand(); });
     std::mt19937_64 rng(o.seed);
     std::vector<Game> games;
     const auto updates =

@@ -25,6 +25,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "protocol/http.h"
 #include "protocol/messages.h"
 #include "protocol/view_frame.h"
@@ -68,6 +70,8 @@ using TlsStream = beast::ssl_stream<TcpStream>;
 // --trusted-proxy: it has no address of its own.
 constexpr std::string_view kUnixPeer = "unix";
 
+class NetworkContexts;
+
 // What every session needs, shared by the whole server.
 struct Shared {
   const Config& config;
@@ -75,6 +79,7 @@ struct Shared {
   Api& api;
   net::thread_pool& workers;  // blocking API handlers run here
   ConnectionLimiter& limiter;
+  NetworkContexts& contexts;
   std::atomic<bool> draining{false};
 };
 
@@ -117,6 +122,49 @@ Tracker& tracker() {
   static Tracker instance;
   return instance;
 }
+
+// One io_context per network thread, each run by that thread alone. A game's room and the
+// WebSockets of its players share one (the game's id picks it), so an action's path (read,
+// the room's strand, the writes of both seats' frames) stays on one thread: Asio queues what
+// that thread posts to itself without a lock. With one io_context for all threads every post
+// and every poll took its one mutex, and the two threads contended for it: ~1.6 futex calls
+// per action at 100 busy games (bench/RESULTS.md, session 18).
+class NetworkContexts {
+ public:
+  explicit NetworkContexts(int threads) {
+    for (int i = 0; i < threads; ++i) {
+      // 1: only this context's own thread runs it (other threads still post into it, locked).
+      contexts_.push_back(std::make_unique<net::io_context>(1));
+      // Every context but the first (which holds the listener and the signals) would find no
+      // work before its first connection; the guard keeps its thread until the drain is done.
+      if (i > 0) guards_.emplace_back(contexts_.back()->get_executor());
+    }
+  }
+
+  net::io_context& first() { return *contexts_.front(); }
+  net::io_context& at(std::size_t i) { return *contexts_[i]; }
+  std::size_t size() const { return contexts_.size(); }
+  // Where a game's room and its players' connections run.
+  net::io_context& of_game(std::int64_t game_id) {
+    return *contexts_[static_cast<std::uint64_t>(game_id) % contexts_.size()];
+  }
+  // Where a new connection starts (its HTTP requests), in turn.
+  net::io_context& next() {
+    return *contexts_[next_.fetch_add(1, std::memory_order_relaxed) % contexts_.size()];
+  }
+  // Every session is closed: the threads may end when their contexts run out of work.
+  void release() {
+    for (auto& guard : guards_) guard.reset();
+  }
+  void stop() {
+    for (auto& context : contexts_) context->stop();
+  }
+
+ private:
+  std::vector<std::unique_ptr<net::io_context>> contexts_;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards_;
+  std::atomic<std::size_t> next_{0};
+};
 
 HttpRequest to_request(const http::request<http::string_body>& req, const std::string& address,
                        bool tls, const Config& config) {
@@ -180,6 +228,15 @@ class WsSession : public RoomClient,
     ++shared_.metrics.websocket_connections;
   }
   ~WsSession() override { --shared_.metrics.websocket_connections; }
+
+  // Runs the session on its own strand, wherever it is called from (the HTTP session's
+  // thread, when the connection moved to its game's thread).
+  void start(http::request<http::string_body> req) {
+    net::dispatch(ws_.get_executor(),
+                  [self = this->shared_from_this(), req = std::move(req)]() mutable {
+                    self->run(std::move(req));
+                  });
+  }
 
   void run(http::request<http::string_body> req) {
     beast::get_lowest_layer(ws_).expires_never();  // the WebSocket keeps its own timeouts
@@ -436,21 +493,21 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
                                   error_json(protocol::ErrorCode::Internal, "internal error"),
                                   {}};
         }
-        net::post(self->stream_.get_executor(),
-                  [self, request, resolved = std::move(resolved)]() mutable {
-                    self->busy_ = false;
-                    if (auto* ticket = std::get_if<WebSocketTicket>(&resolved)) {
-                      if (self->shared_.draining) return self->close();
-                      auto ws = std::make_shared<WsSession<Stream>>(
-                          std::move(self->stream_), self->shared_, std::move(*ticket),
-                          std::move(self->slot_));
-                      tracker().add(ws);
-                      ws->run(std::move(*request));
-                    } else {
-                      self->write(to_response(std::get<HttpResponse>(resolved), request->version(),
-                                              false, false, kTls));
-                    }
-                  });
+        net::post(self->stream_.get_executor(), [self, request,
+                                                 resolved = std::move(resolved)]() mutable {
+          self->busy_ = false;
+          if (auto* ticket = std::get_if<WebSocketTicket>(&resolved)) {
+            if (self->shared_.draining) return self->close();
+            auto stream = self->take_stream_for(ticket->room->id());
+            auto ws = std::make_shared<WsSession<Stream>>(
+                std::move(stream), self->shared_, std::move(*ticket), std::move(self->slot_));
+            tracker().add(ws);
+            ws->start(std::move(*request));
+          } else {
+            self->write(to_response(std::get<HttpResponse>(resolved), request->version(), false,
+                                    false, kTls));
+          }
+        });
       });
       return;
     }
@@ -464,6 +521,32 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
                                 request->method() == http::verb::head, kTls));
       });
     });
+  }
+
+  // The connection, for the WebSocket of a player or observer of game `game_id`: moved to the
+  // network thread of the game's room (NetworkContexts). Nothing is in flight on it now (the
+  // upgrade request was read, its answer not yet written). A TLS stream stays where it is:
+  // its encryption state is not handed over (it works there too, through locked posts).
+  Stream take_stream_for(std::int64_t game_id) {
+    if constexpr (kTls) {
+      return std::move(stream_);
+    } else {
+      auto& target = shared_.contexts.of_game(game_id);
+      if (&stream_.get_executor().context() == &target) return std::move(stream_);
+      auto socket = stream_.release_socket();
+      beast::error_code ec;
+      const auto protocol = socket.local_endpoint(ec).protocol();
+      if (ec) return Stream(std::move(socket));  // cannot move it: served from here instead
+      const auto handle = socket.release(ec);
+      if (ec) return Stream(std::move(socket));
+      typename Stream::socket_type moved(net::make_strand(target));
+      moved.assign(protocol, handle, ec);
+      if (ec) {
+        ::close(handle);  // neither socket owns it now
+        log_warn("WebSocket: cannot move a connection to its game's thread: " + ec.message());
+      }
+      return Stream(std::move(moved));
+    }
   }
 
   void write(http::response<http::string_body> res) {
@@ -520,10 +603,9 @@ class ProtocolListener : public Listener,
   using PlainStream = beast::basic_stream<Protocol, Executor>;
 
   // `prepare` runs between bind and listen: nobody can connect before it is done.
-  ProtocolListener(net::io_context& ioc, Shared& shared, ssl::context* tls,
-                   const typename Protocol::endpoint& endpoint,
+  ProtocolListener(Shared& shared, ssl::context* tls, const typename Protocol::endpoint& endpoint,
                    const std::function<void()>& prepare = nullptr)
-      : ioc_(ioc), shared_(shared), tls_(tls), acceptor_(net::make_strand(ioc)) {
+      : shared_(shared), tls_(tls), acceptor_(net::make_strand(shared.contexts.first())) {
     acceptor_.open(endpoint.protocol());
     if constexpr (kTcp) acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -545,7 +627,7 @@ class ProtocolListener : public Listener,
  private:
   void accept_next() {
     acceptor_.async_accept(
-        net::make_strand(ioc_),
+        net::make_strand(shared_.contexts.next()),
         beast::bind_front_handler(&ProtocolListener::on_accept, this->shared_from_this()));
   }
 
@@ -585,7 +667,6 @@ class ProtocolListener : public Listener,
     accept_next();
   }
 
-  net::io_context& ioc_;
   Shared& shared_;
   ssl::context* tls_;
   typename Protocol::acceptor acceptor_;
@@ -630,10 +711,11 @@ void run_network_thread(net::io_context& ioc, std::chrono::microseconds poll) {
 }  // namespace
 
 int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
-  net::io_context ioc(config.threads);
+  NetworkContexts contexts(config.threads);
+  net::io_context& ioc = contexts.first();
   net::thread_pool workers(2);
-  RoomRegistry rooms(db, metrics, [&ioc]() -> Strand {
-    return [strand = net::make_strand(ioc)](std::function<void()> task) {
+  RoomRegistry rooms(db, metrics, [&contexts](std::int64_t game_id) -> Strand {
+    return [strand = net::make_strand(contexts.of_game(game_id))](std::function<void()> task) {
       net::post(strand, std::move(task));
     };
   });
@@ -642,7 +724,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
 
   Api api(config, db, rooms, metrics);
   ConnectionLimiter limiter(config.max_connections_per_address, config.max_connections);
-  Shared shared{config, metrics, api, workers, limiter};
+  Shared shared{config, metrics, api, workers, limiter, contexts};
   const auto tls = make_tls_context(config);
   std::shared_ptr<Listener> listener;
   std::string where;  // what the port file says: the port, or unix:PATH
@@ -658,7 +740,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   } socket_file;
   if (config.unix_socket.empty()) {
     const tcp::endpoint endpoint(net::ip::make_address(config.host), config.port);
-    auto tcp_listener = std::make_shared<ProtocolListener<tcp>>(ioc, shared, tls.get(), endpoint);
+    auto tcp_listener = std::make_shared<ProtocolListener<tcp>>(shared, tls.get(), endpoint);
     where = std::to_string(tcp_listener->port());
     url = std::string(tls ? "https://" : "http://") + config.host + ":" + where;
     listener = std::move(tcp_listener);
@@ -666,7 +748,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     claim_unix_socket_path(config.unix_socket);
     const net::local::stream_protocol::endpoint endpoint(config.unix_socket);
     listener = std::make_shared<ProtocolListener<net::local::stream_protocol>>(
-        ioc, shared, nullptr, endpoint, [&] {
+        shared, nullptr, endpoint, [&] {
           socket_file.id = take_unix_socket(config.unix_socket);
           socket_file.path = config.unix_socket;
         });
@@ -690,12 +772,13 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   const auto drain_started = std::make_shared<std::chrono::steady_clock::time_point>();
   bool forced = false;
   std::function<void()> wait_for_sessions = [&] {
-    // When every session is gone, run() returns by itself once the last handlers are done.
-    if (tracker().live() == 0) return;
+    // When every session is gone, each network thread returns by itself once its last
+    // handlers are done.
+    if (tracker().live() == 0) return contexts.release();
     if (std::chrono::steady_clock::now() - *drain_started >
         std::chrono::seconds(config.drain_timeout_seconds)) {
       forced = true;
-      ioc.stop();
+      contexts.stop();
       return;
     }
     drain_timer.expires_after(std::chrono::milliseconds(50));
@@ -714,8 +797,8 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
 
   std::vector<std::thread> threads;
   const auto poll = std::chrono::microseconds(config.poll_us);
-  for (int i = 1; i < config.threads; ++i) {
-    threads.emplace_back([&ioc, poll] { run_network_thread(ioc, poll); });
+  for (std::size_t i = 1; i < contexts.size(); ++i) {
+    threads.emplace_back([&contexts, i, poll] { run_network_thread(contexts.at(i), poll); });
   }
   run_network_thread(ioc, poll);
   for (auto& t : threads) t.join();

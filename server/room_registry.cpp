@@ -18,7 +18,7 @@ Seats load_seats(storage::Store& store, std::int64_t game_id) {
   return seats;
 }
 
-RoomRegistry::RoomRegistry(DbWorker& db, Metrics& metrics, std::function<Strand()> make_strand)
+RoomRegistry::RoomRegistry(DbWorker& db, Metrics& metrics, StrandMaker make_strand)
     : db_(db), metrics_(metrics), make_strand_(std::move(make_strand)) {}
 
 // Runs on the storage thread.
@@ -37,7 +37,7 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
     versions = loaded.versions;
   }
   return std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq, versions,
-                                make_strand_(), db_, metrics_, *this);
+                                make_strand_(row.id), db_, metrics_, *this);
 }
 
 std::shared_ptr<Room> RoomRegistry::insert(std::shared_ptr<Room> room) {

@@ -17,7 +17,10 @@ namespace blockfog::server {
 
 class RoomRegistry {
  public:
-  RoomRegistry(DbWorker& db, Metrics& metrics, std::function<Strand()> make_strand);
+  // `make_strand(game_id)` gives a game's room its strand (the server puts it on the network
+  // thread that serves the game's connections: server/net.cpp).
+  using StrandMaker = std::function<Strand(std::int64_t game_id)>;
+  RoomRegistry(DbWorker& db, Metrics& metrics, StrandMaker make_strand);
 
   // Loads every open and active game by replaying its log. Returns how many were loaded; a
   // game that cannot be replayed is logged and left out.
@@ -40,7 +43,7 @@ class RoomRegistry {
 
   DbWorker& db_;
   Metrics& metrics_;
-  std::function<Strand()> make_strand_;
+  StrandMaker make_strand_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
   // Written after every action of every game (Room::update_summary): hashed, not ordered.

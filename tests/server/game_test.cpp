@@ -164,5 +164,42 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_EQ(table.scotland->errors.back()["code"], "game_over");
 }
 
+// Each network thread serves the games whose id it is given (server/net.cpp): a WebSocket
+// moves at its upgrade from the thread that read its HTTP request to its game's. With three
+// threads, games 1 to 4 and twelve connections taken in turn, most connections move, some do
+// not; every game plays with the same checks as above (fog of war, versions, patches adding up
+// to the views), and SIGTERM still reaches every connection and ends the server.
+TEST(ServerGame, GamesSpreadOverTheNetworkThreadsPlayAndDrain) {
+  TempDir dir;
+  ServerProcess server(dir.path(), {"--threads", "3"});
+  std::vector<std::unique_ptr<Table>> tables;
+  for (int i = 0; i < 4; ++i) {
+    tables.push_back(std::make_unique<Table>(server.port(), "spread" + std::to_string(i)));
+  }
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 30; ++round) {
+    for (auto& table : tables) table->play_random(rng);
+    ASSERT_FALSE(::testing::Test::HasFailure());
+  }
+  for (auto& table : tables) {
+    EXPECT_GE(table->actions, 30) << "game " << table->game_id;
+    EXPECT_EQ(static_cast<std::int64_t>(logged_actions(server.db_path(), table->game_id).size()),
+              table->actions);
+    for (Connection* c : table->open()) {
+      EXPECT_TRUE(c->errors.empty()) << c->role << ": " << c->errors.front().dump();
+      EXPECT_GT(c->views, 1) << c->role;
+    }
+  }
+
+  EXPECT_EQ(server.terminate(), 0) << server.log();
+  for (auto& table : tables) {
+    for (Connection* c : table->open()) {
+      while (c->read_one()) {
+      }
+      EXPECT_TRUE(c->restarting) << "game " << table->game_id << " " << c->role;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing

@@ -106,7 +106,7 @@ struct RoomFixture : ::testing::Test {
   DbWorker db{dir.path() / "blockfog.db", storage::Sync::Full};
   Metrics metrics;
   ManualStrand strands;
-  RoomRegistry registry{db, metrics, [this] { return strands.strand(); }};
+  RoomRegistry registry{db, metrics, [this](std::int64_t) { return strands.strand(); }};
   std::int64_t game_id = 0;
   std::shared_ptr<Room> room;
   std::shared_ptr<FakeClient> scotland = std::make_shared<FakeClient>();
