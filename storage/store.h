@@ -204,15 +204,17 @@ class Store {
   // --- the action log ---
   // In one transaction: appends the action if expected_seq follows the game's last action
   // (else throws SequenceConflict and writes nothing) and, if given, stores the state after the
-  // action as a snapshot. Returns the new action's seq. The game must be active.
+  // action as a snapshot, which deletes the game's older ones (migration 7: only the latest is
+  // ever read). Returns the new action's seq. The game must be active.
   std::int64_t append_action(std::int64_t game_id, std::int64_t expected_seq, std::string_view role,
                              std::string_view action_json, std::string_view state_hash,
                              std::int64_t now,
                              std::optional<std::string_view> snapshot = std::nullopt,
                              const StoredVersions& view_versions = {});
   std::vector<ActionRow> load_actions(std::int64_t game_id, std::int64_t from_seq = 1);
-  // Caches a state already in the log (seq 0: after setup); replaces an existing one. A
-  // snapshot is stored as a blob, as core::Game::write_snapshot wrote it.
+  // Caches a state already in the log (seq 0: after setup); replaces an existing one and
+  // deletes the game's older ones. A snapshot is stored as a blob, as core::Game::write_snapshot
+  // wrote it.
   void save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state,
                      std::string_view state_hash, std::int64_t now);
   std::optional<SnapshotRow> latest_snapshot(std::int64_t game_id);

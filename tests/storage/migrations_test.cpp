@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "storage/store.h"
@@ -261,6 +262,50 @@ TEST(Migrations, ALogStoredBeforeMigration6IsKeptWholeAndGoesOn) {
   EXPECT_EQ(store.latest_snapshot(8)->seq, 3);
 }
 
+// Migration 7 keeps only each game's latest snapshot (the only one ever read): the older ones
+// stored before it are deleted, each game's latest stays as it was, and from then on a new
+// snapshot deletes the ones before it.
+TEST(Migrations, OnlyTheLatestSnapshotOfEachGameSurvivesMigration7) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  {
+    Database db(path);
+    migrate_up_to(db, 6);
+    for (int game : {7, 8}) {
+      insert_active_game(db, game);
+      const auto g = std::to_string(game);
+      for (int seq = 1; seq <= 3; ++seq) {
+        const auto n = std::to_string(seq);
+        db.exec(
+            "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash) VALUES"
+            " (" +
+            g + ", " + n + ", 'scotland', '{}', 0, 'h" + g + "-" + n + "')");
+      }
+    }
+    db.exec(
+        "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at) VALUES"
+        " (7, 0, X'00', 'setup', 0), (7, 1, X'01', 'h7-1', 0), (7, 3, X'03', 'h7-3', 0),"
+        " (8, 2, X'02', 'h8-2', 0)");
+  }
+  Store store(path, kNow);
+  EXPECT_EQ(schema_version(store.database()), static_cast<int>(builtin_migrations().size()));
+  auto count = store.database().prepare("SELECT game_id, count(*) FROM snapshots GROUP BY game_id");
+  std::vector<std::pair<std::int64_t, std::int64_t>> counts;
+  while (count.step()) counts.emplace_back(count.column_int64(0), count.column_int64(1));
+  EXPECT_EQ(counts, (std::vector<std::pair<std::int64_t, std::int64_t>>{{7, 1}, {8, 1}}));
+  EXPECT_EQ(store.latest_snapshot(7)->seq, 3);
+  EXPECT_EQ(store.latest_snapshot(7)->state, std::string(1, '\x03'));
+  EXPECT_EQ(store.latest_snapshot(8)->seq, 2);
+
+  EXPECT_EQ(store.append_action(8, 4, "england", "{}", "h8-4", 1, std::string(1, '\x04')), 4);
+  EXPECT_EQ(store.latest_snapshot(8)->seq, 4);
+  EXPECT_EQ(store.latest_snapshot(8)->state, std::string(1, '\x04'));
+  auto left = store.database().prepare("SELECT count(*) FROM snapshots WHERE game_id = 8");
+  left.step();
+  EXPECT_EQ(left.column_int64(0), 1);
+  EXPECT_EQ(store.latest_snapshot(7)->seq, 3);  // another game's is untouched
+}
+
 // 64-bit FNV-1a: enough to notice an edit.
 std::uint64_t fingerprint(std::string_view text) {
   std::uint64_t hash = 14695981039346656037ull;
@@ -281,6 +326,7 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0x3e297ba87c33e9ddull,  // 0004_sequence_from_log.sql
       0xa1d2f20cd01585b0ull,  // 0005_binary_snapshots.sql
       0xe800ffb7b230a637ull,  // 0006_actions_in_arrival_order.sql
+      0xd04e049f04f0fcd7ull,  // 0007_latest_snapshot_only.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());

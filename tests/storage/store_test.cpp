@@ -36,10 +36,11 @@ class StoreTest : public ::testing::Test {
     return game;
   }
 
-  // A game with both seats taken and started: ready for actions.
-  std::int64_t active_game() {
-    const std::int64_t scot = account("scot");
-    const std::int64_t eng = account("eng");
+  // A game with both seats taken and started: ready for actions. Players are named by
+  // `players` (each name can hold one account only).
+  std::int64_t active_game(const std::string& players = "") {
+    const std::int64_t scot = account("scot" + players);
+    const std::int64_t eng = account("eng" + players);
     NewGame game = new_game(scot);
     game.creator_role = "scotland";
     const std::int64_t id = store().create_game(game, kNow).id;
@@ -314,6 +315,35 @@ TEST_F(StoreTest, SnapshotIsWrittenWithItsAction) {
   EXPECT_EQ(latest->state_hash, "hash2");
   // A restart resumes from the snapshot and replays the rest.
   EXPECT_EQ(store().load_actions(id, latest->seq + 1).size(), 1u);
+}
+
+// Only the latest snapshot is read, and each holds the game's log so far: the older ones of a
+// game are deleted as a new one is stored (migration 7), and other games keep theirs.
+TEST_F(StoreTest, EachGameKeepsOnlyItsLatestSnapshot) {
+  const std::int64_t id = active_game();
+  const std::int64_t other = active_game("2");
+  store().save_snapshot(id, 0, "setup", "setuphash", kNow);
+  store().save_snapshot(other, 0, "other setup", "setuphash", kNow);
+  append(other, 1, "other 1");
+  append(id, 1);
+  append(id, 2, "turn 2");
+  append(id, 3);
+  append(id, 4, "turn 4");
+
+  const auto snapshots_of = [this](std::int64_t game) {
+    auto count = store().database().prepare("SELECT count(*) FROM snapshots WHERE game_id = ?1");
+    count.bind(1, game).step();
+    return count.column_int64(0);
+  };
+  EXPECT_EQ(snapshots_of(id), 1);
+  EXPECT_EQ(store().latest_snapshot(id)->seq, 4);
+  EXPECT_EQ(store().latest_snapshot(id)->state, "turn 4");
+  EXPECT_EQ(snapshots_of(other), 1);
+  EXPECT_EQ(store().latest_snapshot(other)->seq, 1);
+  EXPECT_EQ(store().latest_snapshot(other)->state, "other 1");
+  // A snapshot refused by the log deletes nothing.
+  EXPECT_THROW(store().save_snapshot(id, 3, "{}", "not hash3", kNow), ConstraintError);
+  EXPECT_EQ(store().latest_snapshot(id)->state, "turn 4");
 }
 
 TEST_F(StoreTest, FailedSnapshotTakesItsActionWithIt) {
