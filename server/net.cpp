@@ -1,10 +1,12 @@
 #include "server/net.h"
 
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -59,11 +61,13 @@ constexpr std::size_t kWsReadMax = 64 * 1024;
 constexpr std::size_t kMaxQueuedFrames = 256;  // a client this far behind is too slow: closed
 constexpr int kMaxRefusedInARow = 50;          // then a flooding client is closed
 
-// Each connection runs on a strand of its own, named by its concrete type: with Beast's default
-// (a type-erased any_io_executor) every operation converted the strand, allocating a copy of it
-// on the heap and freeing it again (~4% of the server's CPU at 100 busy games:
-// bench/RESULTS.md, session 11).
-using Executor = net::strand<net::io_context::executor_type>;
+// Each connection runs on the executor of its io_context, named by its concrete type: with
+// Beast's default (a type-erased any_io_executor) every operation converted the executor,
+// allocating a copy of it on the heap and freeing it again (~4% of the server's CPU at 100 busy
+// games: bench/RESULTS.md, session 11). No strand: one thread runs each io_context
+// (NetworkContexts), so a connection's handlers, and a room's tasks, never overlap. A strand
+// cost a lock, a shared counter and a second queue per handler (bench/RESULTS.md, session 19).
+using Executor = net::io_context::executor_type;
 using TcpStream = beast::basic_stream<tcp, Executor>;
 using TlsStream = beast::ssl_stream<TcpStream>;
 // What a peer of --listen unix:PATH (server/unix_socket.h) is called for the limits and
@@ -229,8 +233,8 @@ class WsSession : public RoomClient,
   }
   ~WsSession() override { --shared_.metrics.websocket_connections; }
 
-  // Runs the session on its own strand, wherever it is called from (the HTTP session's
-  // thread, when the connection moved to its game's thread).
+  // Runs the session on its io_context's thread, wherever it is called from (the HTTP
+  // session's thread, when the connection moved to its game's thread).
   void start(http::request<http::string_body> req) {
     net::dispatch(ws_.get_executor(),
                   [self = this->shared_from_this(), req = std::move(req)]() mutable {
@@ -539,7 +543,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       if (ec) return Stream(std::move(socket));  // cannot move it: served from here instead
       const auto handle = socket.release(ec);
       if (ec) return Stream(std::move(socket));
-      typename Stream::socket_type moved(net::make_strand(target));
+      typename Stream::socket_type moved(target.get_executor());
       moved.assign(protocol, handle, ec);
       if (ec) {
         ::close(handle);  // neither socket owns it now
@@ -605,7 +609,7 @@ class ProtocolListener : public Listener,
   // `prepare` runs between bind and listen: nobody can connect before it is done.
   ProtocolListener(Shared& shared, ssl::context* tls, const typename Protocol::endpoint& endpoint,
                    const std::function<void()>& prepare = nullptr)
-      : shared_(shared), tls_(tls), acceptor_(net::make_strand(shared.contexts.first())) {
+      : shared_(shared), tls_(tls), acceptor_(shared.contexts.first().get_executor()) {
     acceptor_.open(endpoint.protocol());
     if constexpr (kTcp) acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -627,7 +631,7 @@ class ProtocolListener : public Listener,
  private:
   void accept_next() {
     acceptor_.async_accept(
-        net::make_strand(shared_.contexts.next()),
+        shared_.contexts.next().get_executor(),
         beast::bind_front_handler(&ProtocolListener::on_accept, this->shared_from_this()));
   }
 
@@ -715,8 +719,9 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   net::io_context& ioc = contexts.first();
   net::thread_pool workers(2);
   RoomRegistry rooms(db, metrics, [&contexts](std::int64_t game_id) -> Strand {
-    return [strand = net::make_strand(contexts.of_game(game_id))](std::function<void()> task) {
-      net::post(strand, std::move(task));
+    // The game's io_context is the room's strand: one thread runs it.
+    return [executor = contexts.of_game(game_id).get_executor()](std::function<void()> task) {
+      net::post(executor, std::move(task));
     };
   });
   const auto resumed = rooms.resume_all();
