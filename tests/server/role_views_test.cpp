@@ -2,7 +2,8 @@
 // changed, the increments and the patches rebuild the whole view, a parked role (nobody connected
 // as it) comes back one version on exactly when its whole view changed meanwhile, and replaying a
 // log gives the versions the room had, whether the log stored them all, some (parked roles) or none
-// (actions stored before versions were).
+// (actions stored before versions were); a change the room drops (a failed commit) leaves the next
+// one right.
 
 #include "server/role_views.h"
 
@@ -125,6 +126,58 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsAndPatchesReb
 #else
   EXPECT_GT(unchanged[0] + unchanged[1] + unchanged[2], 0);
 #endif
+}
+
+// A change the room does not accept (its commit failed) is dropped with the action: the memos
+// have written views nobody holds, and the next change is made from the views accepted last.
+// Its increments and patches still turn what the clients hold into the views of the game.
+TEST(RoleViews, AfterAChangeNotAcceptedTheNextOneStillRebuildsTheView) {
+  auto game = new_game(5);
+  RoleViews views;
+  views.reset(*game, {});
+  std::array<json, 3> held;
+  for (Role role : kRoles) held[RoleViews::index(role)] = game->view(role);
+  std::mt19937_64 rng(21);
+  int dropped = 0;
+  int patched = 0;
+  for (int n = 0; n < kActions / 2; ++n) {
+    auto next = game->clone();
+    if (!act(*next, rng)) break;
+    const auto change = views.change_to(*next, {true, true, true});
+    if (n % 4 == 1) {  // dropped: the game stays as it was, and the clients never see it
+      ++dropped;
+      continue;
+    }
+    game = std::move(next);
+    for (Role role : kRoles) {
+      const auto i = RoleViews::index(role);
+      const json whole = game->view(role);
+      if (!change.increments[i]) {
+        EXPECT_EQ(whole, held[i]) << "a changed view sent nothing, action " << n;
+        continue;
+      }
+      const protocol::ViewPatchMessage patch{change.next[i].version,
+                                             json::parse(*change.patches[i]), change.log_from[i],
+                                             std::nullopt};
+      json view = held[i];
+      EXPECT_TRUE(protocol::apply_view_patch(view, patch)) << *change.patches[i];
+      EXPECT_EQ(view, whole) << "the patch does not rebuild the view, action " << n;
+      json lines = json::array();  // the increment, merged as a client merges it
+      for (const auto& line : held[i]["log"]) {
+        if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
+      }
+      json merged = json::parse(*change.increments[i]);
+      for (const auto& line : merged["log"]) lines.push_back(line);
+      merged["log"] = lines;
+      EXPECT_EQ(merged, whole) << "the increment does not rebuild the view, action " << n;
+      held[i] = whole;
+      ++patched;
+    }
+    views.accept(change);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(dropped, 10);
+  EXPECT_GT(patched, 30);
 }
 
 // A view's buffers are written over by a later change only once nothing holds them: a frame
