@@ -67,13 +67,43 @@ bool act(core::Game& game, std::mt19937_64& rng, std::string* role_out = nullptr
   return true;
 }
 
+// What a client of each role holds at first: the whole view.
+std::array<json, 3> whole_views(const core::Game& game) {
+  std::array<json, 3> views;
+  for (Role role : kRoles) views[RoleViews::index(role)] = game.view(role);
+  return views;
+}
+
+// The view a client of role `i` that held `held` holds after `change`, from its increment: the
+// lines it held before change.log_from, then the increment's.
+json merge_increment(const json& held, const ViewChange& change, std::size_t i) {
+  json merged = json::parse(*change.increments[i]);
+  json lines = json::array();
+  for (const auto& line : held["log"]) {
+    if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
+  }
+  for (const auto& line : merged["log"]) lines.push_back(line);
+  merged["log"] = lines;
+  return merged;
+}
+
+// The same from the change's patch, as a client that takes patches applies it.
+json apply_patch(const json& held, const protocol::ViewPatchMessage& patch) {
+  json patched = held;
+  EXPECT_TRUE(protocol::apply_view_patch(patched, patch)) << patch.patch.dump();
+  return patched;
+}
+
+protocol::ViewPatchMessage patch_of(const ViewChange& change, std::size_t i) {
+  return {change.next[i].version, json::parse(*change.patches[i]), change.log_from[i],
+          std::nullopt};
+}
+
 TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsAndPatchesRebuildTheView) {
   auto game = new_game(7);
   RoleViews views;
   views.reset(*game, {});
-  // What a client of each role holds: the whole view, log merged from the increments.
-  std::array<json, 3> held;
-  for (Role role : kRoles) held[RoleViews::index(role)] = game->view(role);
+  auto held = whole_views(*game);  // log merged from the increments
   std::array<int, 3> unchanged{};
   std::map<std::string, int> parts{{"elements", 0}, {"set", 0}, {"unset", 0}};
   std::size_t patch_bytes = 0;
@@ -92,21 +122,12 @@ TEST(RoleViews, AVersionMovesExactlyWhenItsViewChangedAndIncrementsAndPatchesReb
       }
       EXPECT_NE(whole, held[i]) << "a new version of the same view, action " << n;
       EXPECT_EQ(change.next[i].version, views.version(role) + 1);
-      json merged = json::parse(*change.increments[i]);
-      json lines = json::array();
-      for (const auto& line : held[i]["log"]) {
-        if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
-      }
-      for (const auto& line : merged["log"]) lines.push_back(line);
-      merged["log"] = lines;
-      EXPECT_EQ(merged, whole) << "the increment does not rebuild the view, action " << n;
+      EXPECT_EQ(merge_increment(held[i], change, i), whole)
+          << "the increment does not rebuild the view, action " << n;
       // The patch turns what the client held into the same view.
-      json patched = held[i];
-      const protocol::ViewPatchMessage patch{change.next[i].version,
-                                             json::parse(*change.patches[i]), change.log_from[i],
-                                             std::nullopt};
-      EXPECT_TRUE(protocol::apply_view_patch(patched, patch)) << *change.patches[i];
-      EXPECT_EQ(patched, whole) << "the patch does not rebuild the view, action " << n;
+      const auto patch = patch_of(change, i);
+      EXPECT_EQ(apply_patch(held[i], patch), whole)
+          << "the patch does not rebuild the view, action " << n;
       for (const char* part : {"elements", "set", "unset"})
         parts[part] += patch.patch.contains(part);
       patch_bytes += change.patches[i]->size();
@@ -135,8 +156,7 @@ TEST(RoleViews, AfterAChangeNotAcceptedTheNextOneStillRebuildsTheView) {
   auto game = new_game(5);
   RoleViews views;
   views.reset(*game, {});
-  std::array<json, 3> held;
-  for (Role role : kRoles) held[RoleViews::index(role)] = game->view(role);
+  auto held = whole_views(*game);
   std::mt19937_64 rng(21);
   int dropped = 0;
   int patched = 0;
@@ -156,20 +176,10 @@ TEST(RoleViews, AfterAChangeNotAcceptedTheNextOneStillRebuildsTheView) {
         EXPECT_EQ(whole, held[i]) << "a changed view sent nothing, action " << n;
         continue;
       }
-      const protocol::ViewPatchMessage patch{change.next[i].version,
-                                             json::parse(*change.patches[i]), change.log_from[i],
-                                             std::nullopt};
-      json view = held[i];
-      EXPECT_TRUE(protocol::apply_view_patch(view, patch)) << *change.patches[i];
-      EXPECT_EQ(view, whole) << "the patch does not rebuild the view, action " << n;
-      json lines = json::array();  // the increment, merged as a client merges it
-      for (const auto& line : held[i]["log"]) {
-        if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
-      }
-      json merged = json::parse(*change.increments[i]);
-      for (const auto& line : merged["log"]) lines.push_back(line);
-      merged["log"] = lines;
-      EXPECT_EQ(merged, whole) << "the increment does not rebuild the view, action " << n;
+      EXPECT_EQ(apply_patch(held[i], patch_of(change, i)), whole)
+          << "the patch does not rebuild the view, action " << n;
+      EXPECT_EQ(merge_increment(held[i], change, i), whole)
+          << "the increment does not rebuild the view, action " << n;
       held[i] = whole;
       ++patched;
     }
@@ -305,14 +315,7 @@ TEST(RoleViews, AParkedRoleComesBackOneVersionOnExactlyWhenItsWholeViewChanged) 
     const json whole = game->view(Role::Observer);
     EXPECT_EQ(bool(change.increments[i]), whole != held);
     if (change.increments[i]) {
-      json merged = json::parse(*change.increments[i]);
-      json lines = json::array();
-      for (const auto& line : held["log"]) {
-        if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
-      }
-      for (const auto& line : merged["log"]) lines.push_back(line);
-      merged["log"] = lines;
-      EXPECT_EQ(merged, whole) << "after unparking, action " << n;
+      EXPECT_EQ(merge_increment(held, change, i), whole) << "after unparking, action " << n;
       held = whole;
     }
     views.accept(change);
