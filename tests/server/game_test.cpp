@@ -70,8 +70,8 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_GT(table.quiet_rounds["observer"], 0);
 #ifdef NDEBUG
   // The whole game (a build in winter is hidden from the other side: RULES 10). The game's
-  // seed is the server's, so the game differs from run to run: one ended before any winter
-  // (nobles majority, after 1,163 actions) with no decision of England's hidden from Scotland.
+  // seed is the server's, so the game differs from run to run: one ended (nobles majority,
+  // after 1,163 actions) with no decision of England's hidden from Scotland.
   EXPECT_GT(table.quiet_rounds["scotland"] + table.quiet_rounds["england"], 0);
 #endif
   EXPECT_LT(table.observer->seq, actions);
