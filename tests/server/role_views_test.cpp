@@ -74,16 +74,11 @@ std::array<json, 3> whole_views(const core::Game& game) {
   return views;
 }
 
-// The view a client of role `i` that held `held` holds after `change`, from its increment: the
-// lines it held before change.log_from, then the increment's.
+// The view a client of role `i` that held `held` holds after `change`, from its increment, its
+// log merged as a client merges it.
 json merge_increment(const json& held, const ViewChange& change, std::size_t i) {
   json merged = json::parse(*change.increments[i]);
-  json lines = json::array();
-  for (const auto& line : held["log"]) {
-    if (line["i"].get<std::int64_t>() < change.log_from[i]) lines.push_back(line);
-  }
-  for (const auto& line : merged["log"]) lines.push_back(line);
-  merged["log"] = lines;
+  merged["log"] = protocol::merge_log(held["log"], change.log_from[i], merged["log"]);
   return merged;
 }
 
