@@ -11,15 +11,26 @@
 // signals, and a second connection on the same file runs PASSIVE checkpoints, which never
 // block the writer and are never blocked by it (https://sqlite.org/wal.html#ckpt).
 //
+// A pass copies each page once, in its latest version, however often the WAL holds it: the
+// more frames a pass covers, the fewer pages per frame it copies (a busy game's part of the
+// log's index is rewritten by nearly every group commit). So the first pass starts when the
+// WAL reaches `start_pages`, and each later one only when another `pass_pages` frames have
+// been appended since the last was asked for. (Until session 21 every commit past
+// `start_pages` asked for a pass: under load at 100 games the thread then ran ~75 passes a
+// second of a group commit or two each and copied 0.55 pages per action stored; now 0.2, and
+// the server spends ~4% less CPU per action: bench/RESULTS.md, session 21.)
+//
 // The WAL starts again from its beginning at the first transaction that begins after a
-// checkpoint copied all of it. A pass that ended while the writer was in a transaction leaves
-// what that transaction appended, and the next commit asks for another pass, which copies just
-// that (the WAL grew to 9,000-15,000 pages between starts at 100-1,000 busy games). Should the
-// WAL reach `writer_pages` (a writer that never pauses, a thread that cannot keep up, a reader
-// holding an old snapshot), the writer copies the rest itself at its next commit, as SQLite
-// would, so the file stays bounded. The writer does not do so sooner: its copy ends with an
-// fsync of both files, a stall for every game waiting on its commits (tried: the writer copying
-// the rest after every pass raised p99 latency at 1,000 games by 10-30%, bench/RESULTS.md).
+// checkpoint copied all of it. Under load the writer's next transaction has always begun
+// before a pass ends, so the thread alone never gets there: when the WAL reaches
+// `writer_pages` the writer copies the rest itself at its commit, as SQLite would, and the WAL
+// starts again at its next transaction. The thread's last pass before that is asked for a
+// quarter of `pass_pages` earlier, so the writer's copy is of about that many frames. The file
+// stays bounded by the same rule should the thread fall behind or a reader hold an old
+// snapshot. The writer does not copy sooner or more often: its copy ends
+// with an fsync of both files, a stall for every game waiting on its commits (tried: the
+// writer copying the rest after every pass raised p99 latency at 1,000 games by 10-30%,
+// bench/RESULTS.md).
 
 #include <condition_variable>
 #include <cstdint>
@@ -33,7 +44,9 @@ namespace blockfog::storage {
 class BackgroundCheckpointer {
  public:
   struct Limits {
-    int start_pages = Database::kAutocheckpointPages;       // a commit past this wakes the thread
+    int start_pages = Database::kAutocheckpointPages;  // a commit past this wakes the thread
+    // After that, a commit wakes it again once this many more frames were appended.
+    int pass_pages = Database::kAutocheckpointPages / 4;
     int writer_pages = 2 * Database::kAutocheckpointPages;  // past this the writer copies too
   };
 
@@ -50,7 +63,8 @@ class BackgroundCheckpointer {
   // Checkpoint passes run so far (a pass copies what the WAL held when it began).
   std::uint64_t passes() const;
   // No checkpoint asked for and none running: every commit before this call has been
-  // checkpointed, unless the WAL was smaller than `start_pages` after it.
+  // checkpointed, unless the WAL was smaller than `start_pages` after it or fewer than
+  // `pass_pages` frames came after the last commit that asked for a pass.
   bool idle() const;
 
  private:
@@ -60,6 +74,10 @@ class BackgroundCheckpointer {
 
   Database& writer_;
   const Limits limits_;
+  // Read and written by the writer's thread only (on_commit): the WAL's size at the last
+  // commit, and the size at which a commit asks for the next pass.
+  int last_wal_pages_ = 0;
+  std::int64_t next_pass_at_;
   Database own_;  // the checkpointing connection, used by thread_ only
   mutable std::mutex mutex_;
   std::condition_variable wake_;
