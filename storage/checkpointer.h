@@ -17,8 +17,8 @@
 // WAL reaches `start_pages`, and each later one only when another `pass_pages` frames have
 // been appended since the last was asked for. (Until session 21 every commit past
 // `start_pages` asked for a pass: under load at 100 games the thread then ran ~75 passes a
-// second of a group commit or two each and copied 0.55 pages per action stored; now 0.2, and
-// the server spends ~4% less CPU per action: bench/RESULTS.md, session 21.)
+// second of a group commit or two each and copied 0.55 pages per action stored; now 0.2, for
+// 2-5% less server CPU per action: bench/RESULTS.md, session 21.)
 //
 // The WAL starts again from its beginning at the first transaction that begins after a
 // checkpoint copied all of it. Under load the writer's next transaction has always begun
