@@ -27,10 +27,9 @@
 // starts again at its next transaction. The thread's last pass before that is asked for a
 // quarter of `pass_pages` earlier, so the writer's copy is of about that many frames. The file
 // stays bounded by the same rule should the thread fall behind or a reader hold an old
-// snapshot. The writer does not copy sooner or more often: its copy ends
-// with an fsync of both files, a stall for every game waiting on its commits (tried: the
-// writer copying the rest after every pass raised p99 latency at 1,000 games by 10-30%,
-// bench/RESULTS.md).
+// snapshot. The writer does not copy sooner or more often: its copy ends with an fsync of both
+// files, a stall for every game waiting on its commits (tried: the writer copying the rest
+// after every pass raised p99 latency at 1,000 games by 10-30%, bench/RESULTS.md).
 
 #include <condition_variable>
 #include <cstdint>
@@ -63,8 +62,8 @@ class BackgroundCheckpointer {
   // Checkpoint passes run so far (a pass copies what the WAL held when it began).
   std::uint64_t passes() const;
   // No checkpoint asked for and none running: every commit before this call has been
-  // checkpointed, unless the WAL was smaller than `start_pages` after it or fewer than
-  // `pass_pages` frames came after the last commit that asked for a pass.
+  // checkpointed, unless the WAL was smaller than `start_pages` after it or had not yet grown
+  // to where the next pass is due (`pass_pages` past the last commit that asked for one).
   bool idle() const;
 
  private:
