@@ -63,7 +63,8 @@ class BackgroundCheckpointer {
   std::uint64_t passes() const;
   // No checkpoint asked for and none running: every commit before this call has been
   // checkpointed, unless the WAL was smaller than `start_pages` after it or had not yet grown
-  // to where the next pass is due (`pass_pages` past the last commit that asked for one).
+  // to where the next pass is due (`pass_pages` past the last commit that asked for one, or
+  // less for the last pass before `writer_pages`).
   bool idle() const;
 
  private:
