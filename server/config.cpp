@@ -2,10 +2,18 @@
 
 #include <algorithm>
 #include <charconv>
+#include <thread>
 
 #include "server/unix_socket.h"
 
 namespace blockfog::server {
+
+int default_network_threads() {
+  // hardware_concurrency() is 0 when the machine does not say.
+  const auto cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(2 * cores, 2, 64);
+}
+
 namespace {
 
 template <typename T>
@@ -140,7 +148,7 @@ std::string usage_text() {
          "  --log-level LEVEL       debug, info, warn or error (default info)\n"
          "  --tls-cert FILE         PEM certificate chain: serve https and wss\n"
          "  --tls-key FILE          PEM private key for --tls-cert\n"
-         "  --threads N             network threads (default 2)\n"
+         "  --threads N             network threads (default twice the cores, 2 to 64)\n"
          "  --poll-us N             microseconds a network thread out of work polls before it\n"
          "                          sleeps (default 200; 0: sleep at once)\n"
          "  --max-connections N     open connections in all (default 20000)\n"

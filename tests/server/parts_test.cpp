@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -32,6 +33,14 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   EXPECT_EQ(defaults.config->db_path, "./var/blockfog.db");
   EXPECT_EQ(defaults.config->web_root, "./web-client");
   EXPECT_FALSE(defaults.config->tls());
+  // Twice the cores, so that a core whose threads' games all wait finds another thread's work.
+  EXPECT_EQ(defaults.config->threads, default_network_threads());
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  EXPECT_EQ(default_network_threads(), std::clamp(2 * cores, 2, 64));
+  EXPECT_EQ(parse({"--threads", "3"}).config->threads, 3);
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_THREADS", "5"}}).config->threads, 5);
+  EXPECT_FALSE(parse({"--threads", "0"}).config);
+  EXPECT_FALSE(parse({"--threads", "65"}).config);
 
   const auto env = parse({"--db", "/data/x.db"}, {{"BLOCKFOG_DB", "/env.db"},
                                                   {"BLOCKFOG_LISTEN", "0.0.0.0:9000"},
