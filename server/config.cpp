@@ -11,7 +11,7 @@ namespace blockfog::server {
 int default_network_threads() {
   // hardware_concurrency() is 0 when the machine does not say.
   const auto cores = static_cast<int>(std::thread::hardware_concurrency());
-  return std::clamp(2 * cores, 2, 64);
+  return std::clamp(2 * cores, 2, kMaxNetworkThreads);
 }
 
 namespace {
@@ -60,7 +60,8 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
   } else if (name == "tls-key") {
     c.tls_key = value;
   } else if (name == "threads") {
-    if (!parse_number(value, c.threads) || c.threads < 1 || c.threads > 64) return bad();
+    if (!parse_number(value, c.threads) || c.threads < 1 || c.threads > kMaxNetworkThreads)
+      return bad();
   } else if (name == "poll-us") {
     if (!parse_number(value, c.poll_us) || c.poll_us < 0 || c.poll_us > 100000) return bad();
   } else if (name == "max-connections-per-address") {

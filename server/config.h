@@ -16,7 +16,10 @@
 
 namespace blockfog::server {
 
-// Twice the machine's cores, at least 2 and at most 64 (what --threads accepts). A game's
+// What --threads accepts at most.
+constexpr int kMaxNetworkThreads = 64;
+
+// Twice the machine's cores, at least 2 and at most kMaxNetworkThreads. A game's
 // connections and room run on one io_context, which only its own thread runs, so a thread
 // whose games all wait cannot take another's work; with more threads than cores, the kernel
 // gives the cores to the threads that have some. On the 2-core development machine, 4 threads

@@ -36,7 +36,7 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   // Twice the cores, so that a core whose threads' games all wait finds another thread's work.
   EXPECT_EQ(defaults.config->threads, default_network_threads());
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  EXPECT_EQ(default_network_threads(), std::clamp(2 * cores, 2, 64));
+  EXPECT_EQ(default_network_threads(), std::clamp(2 * cores, 2, kMaxNetworkThreads));
   EXPECT_EQ(parse({"--threads", "3"}).config->threads, 3);
   EXPECT_EQ(parse({}, {{"BLOCKFOG_THREADS", "5"}}).config->threads, 5);
   EXPECT_FALSE(parse({"--threads", "0"}).config);
