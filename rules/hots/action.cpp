@@ -179,6 +179,18 @@ std::optional<Action> action_from_json(const nlohmann::json& json, std::string& 
   }
   for (const auto& spec : kSpecs) {
     if (spec.name != kind->get_ref<const std::string&>()) continue;
+    // Only the kind's own fields: the stored log keeps the action as received, so a field the
+    // engine ignores would be stored and published in the game's record for nothing.
+    for (const auto& [key, value] : json.items()) {
+      if (key == "kind" || (spec.a != Param::None && key == spec.a_field) ||
+          (spec.b != Param::None && key == spec.b_field)) {
+        continue;
+      }
+      constexpr std::size_t kShown = 32;
+      error = "unknown field '" + key.substr(0, kShown) + (key.size() > kShown ? "…" : "") +
+              "' in action '" + std::string(spec.name) + "'";
+      return std::nullopt;
+    }
     const auto a = param_from(spec.a, json, spec.a_field, error);
     if (!a) return std::nullopt;
     const auto b = param_from(spec.b, json, spec.b_field, error);

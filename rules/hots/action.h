@@ -133,7 +133,9 @@ std::string_view action_kind_name(ActionKind kind);
 nlohmann::json action_to_json(const Action& action);
 // The same JSON, written as text (exactly action_to_json(action).dump()).
 void write_action(core::JsonWriter& out, const Action& action);
-// Parses the JSON form; on failure returns nullopt and says why in `error`.
+// Parses the JSON form; on failure returns nullopt and says why in `error`. A field the kind
+// does not have is refused, so an accepted action's JSON is its canonical form: it equals
+// action_to_json() of the result, which is what the server stores and publishes.
 std::optional<Action> action_from_json(const nlohmann::json& json, std::string& error);
 
 }  // namespace blockfog::hots
