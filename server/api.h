@@ -1,8 +1,10 @@
 #pragma once
 
-// The HTTP API (docs/protocol.md): accounts, lobby, records, health and metrics. Handlers
-// block (on the storage thread and on scrypt), so the network layer runs them on a worker
-// pool, never on a network thread.
+// The HTTP API (docs/protocol.md): accounts, lobby, records, health and metrics. Every
+// /api/ request goes through one Router (router.h), which checks the method, the origin of a
+// state change and the login a route needs before any handler runs. Handlers block (on the
+// storage thread and on scrypt), so the network layer runs them on worker pools, never on a
+// network thread: password hashing on a pool of its own (runs_kdf), within a KdfBudget.
 
 #include <cstdint>
 #include <memory>
@@ -10,11 +12,16 @@
 #include <string>
 #include <variant>
 
+#include "server/api_common.h"
 #include "server/config.h"
 #include "server/http_types.h"
+#include "server/kdf_budget.h"
 #include "server/limits.h"
+#include "server/login_throttle.h"
 #include "server/replay.h"
 #include "server/room.h"
+#include "server/router.h"
+#include "server/session_sockets.h"
 #include "server/static_files.h"
 
 namespace blockfog::server {
@@ -23,55 +30,71 @@ class DbWorker;
 class Metrics;
 class RoomRegistry;
 
-struct Identity {
-  std::int64_t account_id = 0;
-  std::string username;
-};
+using api::kSessionCookie;
 
 // What a WebSocket upgrade resolved to: the room and the seat to join it as.
 struct WebSocketTicket {
   std::shared_ptr<Room> room;
   core::Role role = core::Role::Observer;
   std::optional<Player> player;
+  std::string session;  // the login session's token hash, "" for a guest
   std::int64_t chat_since = 0;
   ViewUpdates updates = ViewUpdates::Views;
 };
 
-inline constexpr const char* kSessionCookie = "blockfog_session";
+// Where a request arrived: the public port, or the operator's (--metrics-listen).
+enum class Port { Public, Operator };
 
 class Api {
  public:
+  // Sessions an account may hold at once; the oldest end when a new one would pass it.
+  static constexpr int kMaxSessionsPerAccount = 20;
+
   Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metrics);
 
   // Any request that is not a WebSocket upgrade.
-  HttpResponse handle(const HttpRequest& request);
+  HttpResponse handle(const HttpRequest& request, Port port = Port::Public);
   // A WebSocket upgrade of /ws/games/{id}[?observe=1][&chat_since=N][&patches=1]: the ticket, or
   // the HTTP answer that refuses it.
   std::variant<WebSocketTicket, HttpResponse> resolve_websocket(const HttpRequest& request);
 
+  // True when the request hashes a password (login, register): the network layer runs it on
+  // the hashing pool, once admit_kdf gave it a ticket.
+  bool runs_kdf(const HttpRequest& request) const;
+  // A place in the hashing budget for `request`, or null with the 429 to answer in `refusal`.
+  std::unique_ptr<KdfBudget::Ticket> admit_kdf(const HttpRequest& request, HttpResponse& refusal);
+
   // True when the request may change state: its Origin (if any) is this server or allowed.
   bool is_same_origin(const HttpRequest& request) const;
+  // The WebSockets of each login session, closed when the session ends.
+  SessionSockets& session_sockets() { return session_sockets_; }
 
  private:
-  HttpResponse route(const HttpRequest& request);
+  std::vector<Route> routes();
   // The answer to an API request over its address's rate, or nothing when it may go on.
   std::optional<HttpResponse> refuse_over_rate(const HttpRequest& request);
   std::optional<Identity> authenticate(const HttpRequest& request);
+  HttpResponse count_errors(HttpResponse response);
 
-  HttpResponse register_account(const HttpRequest& request);
-  HttpResponse login(const HttpRequest& request);
-  HttpResponse logout(const HttpRequest& request);
-  HttpResponse me(const HttpRequest& request);
-  HttpResponse scenarios();
-  HttpResponse create_game(const HttpRequest& request);
-  HttpResponse list_open_games();
-  HttpResponse my_games(const HttpRequest& request);
-  HttpResponse game_details(const HttpRequest& request, std::int64_t game_id);
-  HttpResponse join_game(const HttpRequest& request, std::int64_t game_id);
-  HttpResponse game_record(const storage::GameRow& row);  // of a game the asker may see
-  HttpResponse invite(const std::string& token);
-
+  // api_accounts.cpp
+  HttpResponse register_account(const RouteCall& call);
+  HttpResponse login(const RouteCall& call);
+  HttpResponse logout(const RouteCall& call);
+  HttpResponse me(const RouteCall& call);
   HttpResponse start_session(int status, const Identity& identity, const HttpRequest& request);
+
+  // api_games.cpp
+  HttpResponse scenarios();
+  HttpResponse create_game(const RouteCall& call);
+  HttpResponse list_open_games();
+  HttpResponse my_games(const RouteCall& call);
+  HttpResponse game_details(const RouteCall& call);
+  HttpResponse join_game(const RouteCall& call);
+  HttpResponse invite(const RouteCall& call);
+
+  // api_records.cpp
+  HttpResponse game_record(const RouteCall& call);
+  HttpResponse replay_step(const RouteCall& call);
 
   const Config& config_;
   DbWorker& db_;
@@ -80,7 +103,12 @@ class Api {
   StaticFiles static_files_;
   Replays replays_;                                      // finished games stepped through
   std::unique_ptr<AddressRateLimiter> request_limiter_;  // null: no limit
+  std::unique_ptr<AddressRateLimiter> create_limiter_;   // games created, per account
+  LoginThrottle login_throttle_;
+  KdfBudget kdf_budget_;
+  SessionSockets session_sockets_;
   std::string dummy_hash_;  // verified against when the account does not exist (same timing)
+  Router router_;
 };
 
 }  // namespace blockfog::server

@@ -43,6 +43,30 @@ bool parse_listen(const std::string& text, Config& c) {
   return true;
 }
 
+// "host:port" or "[v6]:port" into `host` and `port`.
+bool parse_host_port(const std::string& text, std::string& host, std::uint16_t& port) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  host = text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return !host.empty() && parse_number(text.substr(colon + 1), port);
+}
+
+// A comma-separated list of names without spaces, appended to `out`; false if one is bad.
+bool parse_list(const std::string& value, std::vector<std::string>& out) {
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const auto comma = std::min(value.find(',', start), value.size());
+    const auto item = value.substr(start, comma - start);
+    if (item.empty() || item.find(' ') != std::string::npos) return false;
+    out.push_back(item);
+    start = comma + 1;
+  }
+  return true;
+}
+
 // Applies one setting by its flag name (without "--"); returns an error message or "".
 std::string apply(Config& c, const std::string& name, const std::string& value) {
   auto bad = [&] { return "bad value '" + value + "' for --" + name; };
@@ -98,14 +122,13 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     if (!parse_number(value, c.drain_timeout_seconds) || c.drain_timeout_seconds < 1) return bad();
   } else if (name == "trusted-proxy") {
     // A comma-separated list, so that one environment variable can name several.
-    std::size_t start = 0;
-    while (start <= value.size()) {
-      const auto comma = std::min(value.find(',', start), value.size());
-      const auto address = value.substr(start, comma - start);
-      if (address.empty() || address.find(' ') != std::string::npos) return bad();
-      c.trusted_proxies.push_back(address);
-      start = comma + 1;
-    }
+    if (!parse_list(value, c.trusted_proxies)) return bad();
+  } else if (name == "allowed-host") {
+    if (!parse_list(value, c.allowed_hosts)) return bad();
+  } else if (name == "metrics-listen") {
+    std::uint16_t port = 0;
+    if (!parse_host_port(value, c.metrics_host, port)) return bad();
+    c.metrics_port = port;
   } else {
     return "unknown option --" + name;
   }
@@ -135,6 +158,8 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_TRUSTED_PROXIES", "trusted-proxy"},
     {"BLOCKFOG_HTTP_RATE", "http-rate"},
     {"BLOCKFOG_HTTP_BURST", "http-burst"},
+    {"BLOCKFOG_ALLOWED_HOSTS", "allowed-host"},
+    {"BLOCKFOG_METRICS_LISTEN", "metrics-listen"},
 };
 
 }  // namespace
@@ -162,6 +187,10 @@ std::string usage_text() {
          "                          server crash, not a power loss (faster)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
          "  --allowed-origin URL    an extra Origin allowed to make changes (repeatable)\n"
+         "  --allowed-host NAME[,NAME...]  host names the server answers to, besides IP\n"
+         "                          addresses and localhost (repeatable; e.g. the public name)\n"
+         "  --metrics-listen HOST:PORT  serve GET /metrics there, for the operator only\n"
+         "                          (default: no metrics; port 0 = any free)\n"
          "  --port-file PATH        write the bound port (or unix:PATH) to PATH once listening\n"
          "  --drain-timeout SECONDS on SIGTERM, longest wait for clients to close (default 5)\n"
          "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
@@ -171,7 +200,8 @@ std::string usage_text() {
          "BLOCKFOG_ALLOWED_ORIGIN, BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS,\n"
          "BLOCKFOG_SYNC, BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT,\n"
          "BLOCKFOG_DRAIN_TIMEOUT, BLOCKFOG_TRUSTED_PROXIES, BLOCKFOG_HTTP_RATE,\n"
-         "BLOCKFOG_HTTP_BURST; flags win over them.\n";
+         "BLOCKFOG_HTTP_BURST, BLOCKFOG_ALLOWED_HOSTS, BLOCKFOG_METRICS_LISTEN; flags win over\n"
+         "them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {

@@ -49,6 +49,13 @@ struct Config {
   int http_burst = 100;                      // requests an idle address may send at once
   int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
   std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
+  // Host names the server answers to besides IP literals and localhost (host_names.h): a name
+  // not listed is refused, so that a DNS-rebinding page cannot pass as the server's own.
+  std::vector<std::string> allowed_hosts;
+  // Where GET /metrics is served (HOST:PORT; port 0: any free one): never on the public
+  // listener, since its counters move with hidden actions. Empty: no metrics at all.
+  std::string metrics_host;
+  std::optional<std::uint16_t> metrics_port;
   std::optional<std::string> port_file;      // write the bound port here once listening
   int drain_timeout_seconds = 5;             // on SIGTERM: longest wait for sessions to close
   std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For/-Proto are believed

@@ -81,7 +81,8 @@ struct Shared {
   const Config& config;
   Metrics& metrics;
   Api& api;
-  net::thread_pool& workers;  // blocking API handlers run here
+  net::thread_pool& workers;      // blocking API handlers and WebSocket upgrades run here
+  net::thread_pool& kdf_workers;  // password hashing (logins, registrations) runs here
   ConnectionLimiter& limiter;
   NetworkContexts& contexts;
   std::atomic<bool> draining{false};
@@ -195,6 +196,11 @@ http::response<http::string_body> to_response(const HttpResponse& response, unsi
   res.set("X-Content-Type-Options", "nosniff");
   res.set("X-Frame-Options", "DENY");
   res.set("Referrer-Policy", "same-origin");
+  // The client has no inline script or style and talks only to this server.
+  res.set("Content-Security-Policy",
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+          "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+          "frame-ancestors 'none'");
   if (tls) res.set("Strict-Transport-Security", "max-age=31536000");
   for (const auto& [name, value] : response.headers) res.insert(name, value);
   // API answers are not cached unless their handler says how (a finished game's replay steps).
@@ -317,6 +323,9 @@ class WsSession : public RoomClient,
   void on_accept(beast::error_code ec) {
     if (ec) return finish();
     accepted_ = true;
+    if (!ticket_.session.empty()) {
+      shared_.api.session_sockets().add(ticket_.session, this->shared_from_this());
+    }
     ticket_.room->join(this->shared_from_this(), ticket_.role, ticket_.player, ticket_.chat_since,
                        ticket_.updates);
     read_next();
@@ -336,6 +345,8 @@ class WsSession : public RoomClient,
     }
     const std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
+    // A closing socket (its session ended, or the server drains) acts no more.
+    if (closing_) return read_next();
     const auto arrived = std::chrono::steady_clock::now();
     if (!limiter_.allow(arrived)) {
       refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
@@ -428,11 +439,12 @@ template <typename Stream>
 class HttpSession : public Closable, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
   HttpSession(Stream&& stream, Shared& shared, std::string address,
-              std::unique_ptr<ConnectionLimiter::Slot> slot)
+              std::unique_ptr<ConnectionLimiter::Slot> slot, Port port)
       : stream_(std::move(stream)),
         shared_(shared),
         address_(std::move(address)),
-        slot_(std::move(slot)) {
+        slot_(std::move(slot)),
+        port_(port) {
     ++shared_.metrics.http_connections;
   }
   ~HttpSession() override { --shared_.metrics.http_connections; }
@@ -484,7 +496,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     const bool upgrade = websocket::is_upgrade(req);
     auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
     auto self = this->shared_from_this();
-    if (upgrade) {
+    if (upgrade && port_ == Port::Public) {
       net::post(shared_.workers, [self, request] {
         std::variant<WebSocketTicket, HttpResponse> resolved;
         try {
@@ -515,9 +527,24 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       });
       return;
     }
-    net::post(shared_.workers, [self, request] {
-      const auto response = self->shared_.api.handle(
-          to_request(*request, self->address_, kTls, self->shared_.config));
+    auto converted =
+        std::make_shared<HttpRequest>(to_request(*request, address_, kTls, shared_.config));
+    auto* pool = &shared_.workers;
+    std::shared_ptr<KdfBudget::Ticket> ticket;
+    if (port_ == Port::Public && shared_.api.runs_kdf(*converted)) {
+      // Password hashing waits on a pool of its own, within its budget: a flood of logins
+      // delays neither other requests nor WebSocket upgrades.
+      HttpResponse refusal;
+      ticket = shared_.api.admit_kdf(*converted, refusal);
+      if (!ticket) {
+        busy_ = false;
+        return write(to_response(refusal, request->version(), request->keep_alive(), false, kTls));
+      }
+      pool = &shared_.kdf_workers;
+    }
+    net::post(*pool, [self, request, converted, ticket = std::move(ticket)]() mutable {
+      const auto response = self->shared_.api.handle(*converted, self->port_);
+      ticket.reset();
       net::post(self->stream_.get_executor(), [self, request, response] {
         self->busy_ = false;
         const bool keep_alive = request->keep_alive() && !self->stopping_;
@@ -581,6 +608,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
   Shared& shared_;
   std::string address_;
   std::unique_ptr<ConnectionLimiter::Slot> slot_;
+  const Port port_;  // the public one, or the operator's (metrics only)
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   bool busy_ = false;
@@ -608,8 +636,8 @@ class ProtocolListener : public Listener,
 
   // `prepare` runs between bind and listen: nobody can connect before it is done.
   ProtocolListener(Shared& shared, ssl::context* tls, const typename Protocol::endpoint& endpoint,
-                   const std::function<void()>& prepare = nullptr)
-      : shared_(shared), tls_(tls), acceptor_(shared.contexts.first().get_executor()) {
+                   const std::function<void()>& prepare = nullptr, Port port = Port::Public)
+      : shared_(shared), tls_(tls), port_(port), acceptor_(shared.contexts.first().get_executor()) {
     acceptor_.open(endpoint.protocol());
     if constexpr (kTcp) acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -657,13 +685,13 @@ class ProtocolListener : public Listener,
       } else if (tls_) {
         if constexpr (kTcp) {  // config.cpp refuses TLS on a Unix socket
           auto session = std::make_shared<HttpSession<TlsStream>>(
-              TlsStream(std::move(socket), *tls_), shared_, address, std::move(slot));
+              TlsStream(std::move(socket), *tls_), shared_, address, std::move(slot), port_);
           tracker().add(session);
           session->run();
         }
       } else {
         auto session = std::make_shared<HttpSession<PlainStream>>(
-            PlainStream(std::move(socket)), shared_, address, std::move(slot));
+            PlainStream(std::move(socket)), shared_, address, std::move(slot), port_);
         tracker().add(session);
         session->run();
       }
@@ -673,6 +701,7 @@ class ProtocolListener : public Listener,
 
   Shared& shared_;
   ssl::context* tls_;
+  const Port port_;
   typename Protocol::acceptor acceptor_;
 };
 
@@ -718,6 +747,8 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   NetworkContexts contexts(config.threads);
   net::io_context& ioc = contexts.first();
   net::thread_pool workers(2);
+  // One thread: at most one core hashes passwords, whatever the flood (kdf_budget.h).
+  net::thread_pool kdf_workers(1);
   RoomRegistry rooms(db, metrics, [&contexts](std::int64_t game_id) -> Strand {
     // The game's io_context is the room's strand: one thread runs it.
     return [executor = contexts.of_game(game_id).get_executor()](std::function<void()> task) {
@@ -729,7 +760,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
 
   Api api(config, db, rooms, metrics);
   ConnectionLimiter limiter(config.max_connections_per_address, config.max_connections);
-  Shared shared{config, metrics, api, workers, limiter, contexts};
+  Shared shared{config, metrics, api, workers, kdf_workers, limiter, contexts};
   const auto tls = make_tls_context(config);
   std::shared_ptr<Listener> listener;
   std::string where;  // what the port file says: the port, or unix:PATH
@@ -760,15 +791,32 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     where = "unix:" + config.unix_socket;
     url = "http+" + where;
   }
+  // The operator's port: /metrics (and /healthz) only, plain HTTP, never the public listener.
+  std::shared_ptr<ProtocolListener<tcp>> metrics_listener;
+  if (config.metrics_port) {
+    const tcp::endpoint endpoint(net::ip::make_address(config.metrics_host), *config.metrics_port);
+    metrics_listener =
+        std::make_shared<ProtocolListener<tcp>>(shared, nullptr, endpoint, nullptr, Port::Operator);
+  }
   // Caught from here on: whoever sees the port (or the port file) may already send SIGTERM, and
   // it must drain, not kill.
   net::signal_set signals(ioc, SIGINT, SIGTERM);
   listener->run();
   log_info("listening on " + url + ", database " + config.db_path + ", web root " +
            config.web_root);
+  if (metrics_listener) {
+    metrics_listener->run();
+    log_info("metrics on http://" + config.metrics_host + ":" +
+             std::to_string(metrics_listener->port()) + "/metrics");
+  }
   if (config.port_file) {
+    // Line 1: where the server listens; line 2, with --metrics-listen: "metrics PORT".
     const std::string tmp = *config.port_file + ".tmp";
-    std::ofstream(tmp) << where << "\n";
+    {
+      std::ofstream out(tmp);
+      out << where << "\n";
+      if (metrics_listener) out << "metrics " << metrics_listener->port() << "\n";
+    }
     std::filesystem::rename(tmp, *config.port_file);  // readers never see a half-written file
   }
 
@@ -795,6 +843,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     shared.draining = true;
     *drain_started = std::chrono::steady_clock::now();
     listener->stop();
+    if (metrics_listener) metrics_listener->stop();
     rooms.drain_all();
     tracker().shutdown_all();
     wait_for_sessions();
@@ -808,6 +857,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   run_network_thread(ioc, poll);
   for (auto& t : threads) t.join();
   workers.join();
+  kdf_workers.join();
   // Commits already queued finish before the process exits.
   db.stop();
   if (forced) {

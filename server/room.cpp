@@ -109,6 +109,17 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
       client->close();
       return;
     }
+    if (self->evicted_) {
+      // The last client left between this client's open() and now. The room goes back to the
+      // registry; if a newer room of the game was loaded meanwhile, this one would never hear
+      // of the game's start, so the client is sent to reconnect (to that room).
+      if (!self->registry_.reinstate(self)) {
+        self->send_error(key, ErrorCode::Restarting, "the game was reloaded; reconnect");
+        client->close();
+        return;
+      }
+      self->evicted_ = false;
+    }
     auto& member = self->members_[key];
     member = Member{std::move(client), role, std::move(player), updates};
     self->send_welcome(member);
@@ -123,8 +134,13 @@ void Room::leave(const RoomClient* client) {
     std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
     // A game nobody is at may wait days for its next action: it keeps one copy, not two.
     if (self->members_.empty()) self->spare_.reset();
-    if (self->members_.empty() && self->row_.status == storage::GameStatus::Finished &&
-        !self->committing_) {
+    // Nothing changes in a finished game any more, and an open one holds no game yet: either
+    // leaves memory when its last client goes (a later client loads it again from the store).
+    // An active game stays, for the lobby's summary of whose turn it is.
+    const auto status = self->row_.status;
+    if (self->members_.empty() && !self->committing_ &&
+        (status == storage::GameStatus::Finished || status == storage::GameStatus::Open)) {
+      self->evicted_ = true;
       self->registry_.evict(self->id_, self.get());
     }
   });
@@ -139,6 +155,12 @@ void Room::receive(const RoomClient* client, protocol::ClientMessage message, St
 void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
   strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats)]() mutable {
     if (self->game_) return;  // loaded from the store after the start was committed
+    if (self->evicted_) {
+      // Evicted while the start was on its way: an active game keeps a room, so this one goes
+      // back unless a client loaded a newer one meanwhile (which holds the start already).
+      self->evicted_ = false;
+      if (!self->registry_.reinstate(self)) return;
+    }
     self->game_ = std::move(game);
     self->seats_ = std::move(seats);
     self->actions_ = 0;
@@ -332,22 +354,36 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
   if (member.role == Role::Observer && !row_.observer_chat) {
     return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
   }
+  if (!registry_.allow_chat(member.player->account_id)) {
+    return send_error(client, ErrorCode::RateLimited, "you are sending chat lines too fast");
+  }
+  if (!chat_rate_.allow()) {
+    return send_error(client, ErrorCode::RateLimited,
+                      "this game's chat is too busy; wait a moment");
+  }
   auto line = std::make_shared<std::optional<protocol::ChatLine>>();
+  auto full = std::make_shared<bool>(false);
   db_.post(
-      [self = shared_from_this(), line, account = member.player->account_id,
+      [self = shared_from_this(), line, full, account = member.player->account_id,
        role = std::string(core::role_name(member.role)), username = member.player->username,
        text = message.text](storage::Store& store) {
         try {
+          if (store.count_chat(self->id_) >= kMaxChatLines) {
+            *full = true;
+            return;
+          }
           const auto row = store.append_chat(self->id_, account, role, text, now_ms());
           *line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
         } catch (const std::exception& e) {
           log_error("game " + std::to_string(self->id_) + " chat: " + e.what());
         }
       },
-      [self = shared_from_this(), client, line](bool stored) {
+      [self = shared_from_this(), client, line, full](bool stored) {
         if (!stored) line->reset();
-        self->strand_([self, client, line] {
-          if (*line) {
+        self->strand_([self, client, line, full] {
+          if (*full) {
+            self->send_error(client, ErrorCode::ChatNotAllowed, "this game's chat is full");
+          } else if (*line) {
             self->broadcast(**line);
           } else {
             self->send_error(client, ErrorCode::Internal, "the message could not be stored");

@@ -19,6 +19,7 @@
 
 #include "protocol/messages.h"
 #include "rules/core/game.h"
+#include "server/limits.h"
 #include "server/role_views.h"
 #include "storage/store.h"
 
@@ -71,6 +72,9 @@ struct RoomSummary {
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
+  static constexpr double kChatLinesPerSecond = 2;  // per game, all writers together
+  static constexpr double kChatBurst = 15;
+  static constexpr std::int64_t kMaxChatLines = 5000;  // stored per game
   // `game` is null for an open game (no seat free: see start()). `actions` were applied to it,
   // leaving each role's view at `versions`.
   Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t actions,
@@ -155,6 +159,13 @@ class Room : public std::enable_shared_from_this<Room> {
   bool committing_ = false;
   bool draining_ = false;
   bool counted_live_ = false;
+  // Set on the strand when the registry let go of this room (an open or finished game nobody
+  // is at): a start that reaches it afterwards hands the room back (Room::start).
+  bool evicted_ = false;
+  // Chat quotas of the whole game, on top of each connection's message limit and each
+  // account's chat limit (RoomRegistry::allow_chat): several sockets or accounts together
+  // cannot flood one game or grow its stored chat without bound.
+  RateLimiter chat_rate_{kChatLinesPerSecond, kChatBurst};
   std::string view_text_;  // reused for whole views, so that a buffer is not grown per send
 };
 

@@ -56,6 +56,12 @@ void RoomRegistry::evict(std::int64_t game_id, const Room* room) {
   --metrics_.rooms_loaded;
 }
 
+bool RoomRegistry::reinstate(const std::shared_ptr<Room>& room) { return insert(room) == room; }
+
+bool RoomRegistry::allow_chat(std::int64_t account_id) {
+  return chat_per_account_.allow(std::to_string(account_id));
+}
+
 std::size_t RoomRegistry::resume_all() {
   const auto rooms = db_.call([this](storage::Store& store) {
     std::vector<std::shared_ptr<Room>> loaded;

@@ -33,6 +33,13 @@ class RoomRegistry {
   // A finished game's room whose last client left: nothing will change in it any more, so it
   // leaves memory (a later client loads it again from the store).
   void evict(std::int64_t game_id, const Room* room);
+  // An evicted room takes its place again, unless another room of its game was loaded since.
+  // True if `room` is the game's room now.
+  bool reinstate(const std::shared_ptr<Room>& room);
+  // A chat line of `account_id`, in any game, fits its quota (a token bucket of its own).
+  bool allow_chat(std::int64_t account_id);
+  static constexpr double kChatLinesPerAccountPerSecond = 1;
+  static constexpr double kChatBurstPerAccount = 10;
 
   std::optional<RoomSummary> summary(std::int64_t game_id) const;
   void set_summary(std::int64_t game_id, RoomSummary summary);
@@ -48,6 +55,7 @@ class RoomRegistry {
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
   // Written after every action of every game (Room::update_summary): hashed, not ordered.
   std::unordered_map<std::int64_t, RoomSummary> summaries_;
+  AddressRateLimiter chat_per_account_{kChatLinesPerAccountPerSecond, kChatBurstPerAccount};
 };
 
 // Seats with user names, read from the store.

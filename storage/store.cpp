@@ -299,6 +299,19 @@ void Store::delete_session(std::string_view token_hash) {
   db_.prepare("DELETE FROM sessions WHERE token_hash = ?1").bind(1, token_hash).run();
 }
 
+std::int64_t Store::keep_newest_sessions(std::int64_t account_id, int keep,
+                                         std::string_view current) {
+  db_.prepare(
+         "DELETE FROM sessions WHERE account_id = ?1 AND token_hash NOT IN ("
+         " SELECT token_hash FROM sessions WHERE account_id = ?1"
+         " ORDER BY token_hash = ?3 DESC, created_at DESC, token_hash LIMIT ?2)")
+      .bind(1, account_id)
+      .bind(2, static_cast<std::int64_t>(keep))
+      .bind(3, current)
+      .run();
+  return db_.changes();
+}
+
 std::int64_t Store::delete_expired_sessions(std::int64_t now) {
   db_.prepare("DELETE FROM sessions WHERE expires_at <= ?1").bind(1, now).run();
   return db_.changes();
@@ -350,6 +363,13 @@ std::vector<GameRow> Store::list_open_public_games(std::size_t limit) {
       " LIMIT ?1");
   statement.bind(1, to_limit(limit));
   return collect<GameRow>(statement, read_game);
+}
+
+std::int64_t Store::count_open_games_created_by(std::int64_t account_id) {
+  Statement statement =
+      db_.prepare("SELECT count(*) FROM games WHERE created_by = ?1 AND status = 'open'");
+  statement.bind(1, account_id);
+  return statement.step() ? statement.column_int64(0) : 0;
 }
 
 std::vector<GameRow> Store::list_games_of_account(std::int64_t account_id, std::size_t limit) {
@@ -501,6 +521,13 @@ ChatRow Store::append_chat(std::int64_t game_id, std::optional<std::int64_t> acc
                  .role = std::string(role),
                  .text = std::string(text),
                  .created_at = now};
+}
+
+std::int64_t Store::count_chat(std::int64_t game_id) {
+  Statement statement = db_.prepare("SELECT COUNT(*) FROM chat WHERE game_id = ?1");
+  statement.bind(1, game_id);
+  statement.step();
+  return statement.column_int64(0);
 }
 
 std::vector<ChatRow> Store::list_chat(std::int64_t game_id, std::int64_t since_id,

@@ -182,6 +182,8 @@ class Store {
   // Records activity and moves the expiry; false if the session is unknown.
   bool touch_session(std::string_view token_hash, std::int64_t now, std::int64_t expires_at);
   void delete_session(std::string_view token_hash);
+  // Ends all but the `keep` newest sessions of an account, never `current`; returns how many.
+  std::int64_t keep_newest_sessions(std::int64_t account_id, int keep, std::string_view current);
   std::int64_t delete_expired_sessions(std::int64_t now);  // returns how many
 
   // --- games and seats ---
@@ -191,6 +193,8 @@ class Store {
   std::vector<GameRow> list_open_public_games(std::size_t limit = 100);  // newest first
   // Games where the account holds a seat or that it created; newest first.
   std::vector<GameRow> list_games_of_account(std::int64_t account_id, std::size_t limit = 100);
+  // Games `account_id` created that still wait for an opponent.
+  std::int64_t count_open_games_created_by(std::int64_t account_id);
   // Open and active games, oldest first: what a restarted server resumes.
   std::vector<GameRow> list_unfinished_games();
   std::vector<SeatRow> list_seats(std::int64_t game_id);
@@ -223,6 +227,7 @@ class Store {
   ChatRow append_chat(std::int64_t game_id, std::optional<std::int64_t> account_id,
                       std::string_view role, std::string_view text, std::int64_t now);
   // Messages with id > since_id, oldest first, at most `limit`.
+  std::int64_t count_chat(std::int64_t game_id);
   std::vector<ChatRow> list_chat(std::int64_t game_id, std::int64_t since_id = 0,
                                  std::size_t limit = 200);
 

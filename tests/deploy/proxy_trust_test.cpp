@@ -11,6 +11,7 @@
 #include "server/config.h"
 #include "server/forwarded.h"
 #include "server/limits.h"
+#include "server/login_throttle.h"
 #include "tests/deploy/web_client.h"
 #include "tests/server/server_process.h"
 
@@ -131,14 +132,15 @@ TEST(ProxyTrust, WithoutTheFlagForwardedHeadersAreIgnored) {
   Agent agent({server.port(), false, "127.0.0.1"});
   // Each attempt claims another address; the server counts them all against 127.0.0.1.
   int refused = 0;
-  for (int i = 1; i <= 60; ++i) {
+  const int attempts = LoginThrottle::Limits{}.free_address_failures + 20;
+  for (int i = 1; i <= attempts; ++i) {
     const auto r = agent.post(
         "/api/login", {{"username", "ghost" + std::to_string(i)}, {"password", "nope-nope"}},
         {{"X-Forwarded-For", "198.51.100." + std::to_string(i)}, {"X-Real-IP", "192.0.2.1"}});
     if (r.status == 429) break;
     ++refused;
   }
-  EXPECT_LT(refused, 60) << "the per-address limit never applied";
+  EXPECT_LT(refused, attempts) << "the per-address limit never applied";
   EXPECT_GE(refused, 10) << "throttled per account instead of per address?";
   // Claiming to come through a TLS proxy does not make the cookie Secure either.
   const auto registered =
@@ -153,7 +155,8 @@ TEST(ProxyTrust, WithTheFlagTheClientBehindTheProxyIsLimited) {
   TempDir dir;
   ServerProcess server(dir.path(), {"--trusted-proxy", "127.0.0.1"});
   Agent proxy({server.port(), false, "127.0.0.1"});
-  const int refused = fail_logins_until_throttled(proxy, "203.0.113.7", 60);
+  const int refused = fail_logins_until_throttled(
+      proxy, "203.0.113.7", LoginThrottle::Limits{}.free_address_failures + 20);
   EXPECT_GE(refused, 10) << "never throttled, or per account instead of per address";
   // Another client behind the same proxy is not locked out by the first one.
   const auto other = proxy.post("/api/login", {{"username", "ghost1"}, {"password", "nope-nope"}},

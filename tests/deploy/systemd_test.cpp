@@ -73,6 +73,10 @@ TEST(Systemd, TheUnitIsHardenedAndOutlastsTheDrain) {
   EXPECT_NE(std::find(config.trusted_proxies.begin(), config.trusted_proxies.end(), "127.0.0.1"),
             config.trusted_proxies.end());
   EXPECT_EQ(config.web_root, "/opt/blockfog/web-client");
+  // Metrics only for the operator, on loopback; the public name that nginx passes as Host.
+  EXPECT_EQ(config.metrics_host, "127.0.0.1");
+  EXPECT_TRUE(config.metrics_port.has_value());
+  EXPECT_EQ(config.allowed_hosts, std::vector<std::string>{"blockfog.example.org"});
   const int stop_timeout = std::stoi(setting(unit, "TimeoutStopSec"));
   // After the drain the storage thread still finishes its queue: leave it time.
   EXPECT_GE(stop_timeout, config.drain_timeout_seconds + 10);

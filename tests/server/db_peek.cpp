@@ -10,6 +10,38 @@ namespace blockfog::server::testing {
 
 using nlohmann::json;
 
+std::string db_fingerprint(const std::filesystem::path& db) {
+  storage::Database database(db, storage::OpenMode::ReadOnly);
+  std::vector<std::string> tables;
+  auto list = database.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+      "ORDER BY name");
+  while (list.step()) tables.push_back(list.column_text(0));
+  std::string text;
+  for (const auto& table : tables) {
+    text += "[" + table + "]\n";
+    auto rows = database.prepare("SELECT * FROM \"" + table + "\" ORDER BY 1");
+    while (rows.step()) {
+      for (int i = 0; i < rows.column_count(); ++i) text += rows.column_text(i) + "|";
+      text += "\n";
+    }
+  }
+  return text;
+}
+
+void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int count) {
+  storage::Database database(db, storage::OpenMode::ReadWrite);
+  database.exec("BEGIN");
+  auto insert = database.prepare(
+      "INSERT INTO chat (game_id, account_id, role, text, created_at) VALUES (?1, NULL, 'system', "
+      "?2, 0)");
+  for (int i = 0; i < count; ++i) {
+    insert.reset();
+    insert.bind(1, game_id).bind(2, "line " + std::to_string(i)).run();
+  }
+  database.exec("COMMIT");
+}
+
 std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::int64_t game_id) {
   storage::Database database(db, storage::OpenMode::ReadOnly);
   auto statement = database.prepare(

@@ -29,6 +29,14 @@ struct Snapshot {
   std::string state_hash;
 };
 
+// Every row of every table of the database, as text: equal before and after a request exactly
+// when the request changed nothing that is stored.
+std::string db_fingerprint(const std::filesystem::path& db);
+
+// Writes `count` system chat lines into a game, as a long game's chat would have: the one
+// helper here that writes, for tests of the stored chat's bound.
+void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int count);
+
 std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::int64_t game_id);
 // The record of a game as the store holds it (the same form GET .../record returns).
 nlohmann::json stored_record(const std::filesystem::path& db, std::int64_t game_id);

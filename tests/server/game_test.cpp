@@ -142,7 +142,7 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
 
   // A finished game leaves memory when its last client leaves, and comes back for the next.
   auto metric = [&](const std::string& name) {
-    const auto text = table.scot_http.get("/metrics").body;
+    const auto text = metrics_text(table.port);
     const auto at = text.find("\n" + name + " ");
     return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
   };

@@ -49,7 +49,7 @@ TEST(ServerLimits, ApiRequestsOverAnAddresssRateAreRefusedWithATypedError) {
       client.post("/api/register", {{"username", "hasty"}, {"password", "p4ssword"}});
   EXPECT_EQ(later.status, 201) << later.body;
   // The refusals are counted.
-  const auto metrics = client.get("/metrics").body;
+  const auto metrics = metrics_text(server.port());
   EXPECT_NE(metrics.find("blockfog_errors_total{kind=\"rate_limited\"}"), std::string::npos);
 }
 

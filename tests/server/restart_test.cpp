@@ -202,7 +202,7 @@ TEST(ServerRestart, AGameCreatedUnderHots1IsResumedAndVerifiedWithHots1Hashes) {
 // Open WebSocket connections, as /metrics counts them: a connection is counted until its room
 // has let it go.
 int websocket_connections(int port) {
-  const std::string text = HttpClient(port).get("/metrics").body;
+  const std::string text = metrics_text(port);
   const std::string name = "blockfog_connections{kind=\"websocket\"} ";
   const auto at = text.find(name);
   return at == std::string::npos ? -1 : std::stoi(text.substr(at + name.size()));

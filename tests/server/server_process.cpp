@@ -1,5 +1,7 @@
 #include "tests/server/server_process.h"
 
+#include "tests/server/test_client.h"
+
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -8,6 +10,8 @@
 #include <fcntl.h>
 #include <chrono>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -25,6 +29,21 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+namespace {
+std::mutex metrics_ports_mutex;
+std::map<int, int> metrics_ports;  // public port -> operator port, of the running servers
+}  // namespace
+
+int metrics_port_for(int port) {
+  std::lock_guard lock(metrics_ports_mutex);
+  const auto it = metrics_ports.find(port);
+  return it == metrics_ports.end() ? 0 : it->second;
+}
+
+std::string metrics_text(int port) {
+  return HttpClient(metrics_port_for(port)).get("/metrics").body;
+}
+
 ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args)
     : dir_(dir) {
   const auto port_file = dir_ / "port";
@@ -34,7 +53,9 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
                                    (dir_ / "web").string(), "--log-level", "info",
                                    // Test clients play far faster than people; the flooding
                                    // tests flood past these (extra flags win).
-                                   "--ws-rate", "1000", "--http-rate", "10000"};
+                                   "--ws-rate", "1000", "--http-rate", "10000",
+                                   // The operator's port, for the tests that read /metrics.
+                                   "--metrics-listen", "127.0.0.1:0"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
@@ -61,6 +82,12 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
         return;
       }
       port_ = std::stoi(listening);
+      std::string metrics;
+      if (std::getline(in, metrics) && metrics.rfind("metrics ", 0) == 0) {
+        metrics_port_ = std::stoi(metrics.substr(8));
+        std::lock_guard lock(metrics_ports_mutex);
+        metrics_ports[port_] = metrics_port_;
+      }
       if (port_ > 0) return;
     }
     int status = 0;

@@ -23,6 +23,12 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// The operator's port of the running test server whose public port is `port` (0 if none): for
+// helpers that know a game's port only.
+int metrics_port_for(int port);
+// GET /metrics from the test server whose public port is `port`.
+std::string metrics_text(int port);
+
 class ServerProcess {
  public:
   // Starts the server on `db` (in `dir`) and waits until it listens. Extra flags are appended.
@@ -32,6 +38,8 @@ class ServerProcess {
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   int port() const { return port_; }  // 0 when listening on a Unix-domain socket
+  // The operator's port (--metrics-listen), where GET /metrics is served; 0 if none.
+  int metrics_port() const { return metrics_port_; }
   // The socket's path when the extra flags said --listen unix:PATH, else "".
   const std::string& unix_socket() const { return unix_socket_; }
   pid_t pid() const { return pid_; }
@@ -50,6 +58,7 @@ class ServerProcess {
   std::filesystem::path dir_;
   pid_t pid_ = -1;
   int port_ = 0;
+  int metrics_port_ = 0;
   std::string unix_socket_;
 };
 

@@ -71,6 +71,8 @@ HttpResult exchange(net::io_context& ioc, Stream& stream, http::request<http::st
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(64 * 1024 * 1024);
+  // A HEAD answer announces the length of a body it does not send.
+  if (req.method() == http::verb::head) parser.skip(true);
   done = false;
   http::async_read(stream, buffer, parser, [&](beast::error_code ec, std::size_t) {
     error = ec;

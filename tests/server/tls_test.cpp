@@ -27,7 +27,7 @@ TEST(ServerTls, ServesHttpsWithSecureCookies) {
   EXPECT_EQ(health.status, 200);
   EXPECT_TRUE(health.headers.contains("strict-transport-security"));
   const auto registered =
-      client.post("/api/register", {{"username", "secure"}, {"password", "password1"}});
+      client.post("/api/register", {{"username", "secure"}, {"password", "over-the-wire-1314"}});
   ASSERT_EQ(registered.status, 201) << registered.body;
   EXPECT_NE(registered.headers.at("set-cookie").find("; Secure"), std::string::npos);
   EXPECT_EQ(client.get("/api/me").status, 200);

@@ -1,0 +1,207 @@
+// The lobby: scenarios, creating, listing, describing and joining games, and invitations.
+
+#include "protocol/http.h"
+#include "rules/core/hex.h"
+#include "rules/hots/module.h"
+#include "server/api.h"
+#include "server/clock.h"
+#include "server/crypto.h"
+#include "server/db_worker.h"
+#include "server/game_loader.h"
+#include "server/log.h"
+#include "server/room_registry.h"
+
+namespace blockfog::server {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+using namespace api;
+
+namespace {
+// Games one account may have waiting for an opponent at once.
+constexpr int kMaxOpenGames = 10;
+}  // namespace
+
+HttpResponse Api::scenarios() {
+  json list = json::array();
+  for (const auto& s : hots::module().scenarios()) list.push_back(s);
+  return json_response(200, {{"game", "hots"},
+                             {"rules_version", hots::module().rules_version()},
+                             {"scenarios", list},
+                             {"options", {{"schiltroms", "boolean"}}}});
+}
+
+HttpResponse Api::create_game(const RouteCall& call) {
+  const auto& request = call.request;
+  const auto& identity = call.identity;
+  if (!create_limiter_->allow("account:" + std::to_string(identity->account_id))) {
+    return too_many(ErrorCode::RateLimited, "you are creating games too fast; wait a minute", 60);
+  }
+  const auto decoded = protocol::decode_create_game(request.body);
+  if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
+  const auto& r = std::get<protocol::CreateGameRequest>(decoded);
+  const auto& module = hots::module();
+  storage::NewGame game;
+  game.kind = std::string(module.id());
+  game.rules_version = std::string(module.rules_version());
+  game.scenario = r.scenario;
+  game.options_json = r.options.dump();
+  game.seed_hex = random_hex(32);
+  game.seed_sha256 = seed_commitment(game.seed_hex);
+  // The options are checked by setting the game up once; the seed stays secret.
+  if (auto setup = module.setup(*core::seed_from_hex(game.seed_hex), r.scenario, r.options);
+      !setup.game) {
+    return error(400, ErrorCode::BadField, setup.error);
+  }
+  std::string side;
+  switch (r.side) {
+    case protocol::SideChoice::Scotland:
+      side = "scotland";
+      break;
+    case protocol::SideChoice::England:
+      side = "england";
+      break;
+    case protocol::SideChoice::Random:
+      side = (core::from_hex(random_hex(1))->front() & 1) ? "scotland" : "england";
+      break;
+  }
+  game.creator_role = side;
+  game.created_by = identity->account_id;
+  game.observer_chat = r.observer_chat;
+  std::optional<std::string> invite_token;
+  if (r.visibility == protocol::VisibilityChoice::Invite) {
+    invite_token = random_hex(16);
+    game.visibility = storage::Visibility::Invite;
+    game.invite_token_hash = sha256_hex(*invite_token);
+  }
+  // One storage task: the count of waiting games and the new one cannot interleave with another.
+  const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
+    const auto waiting = store.count_open_games_created_by(identity->account_id);
+    if (waiting >= kMaxOpenGames) return std::nullopt;
+    return load_info(store, store.create_game(game, now_ms()));
+  });
+  if (!info) {
+    return error(409, ErrorCode::Conflict,
+                 "you have " + std::to_string(kMaxOpenGames) +
+                     " games waiting for an opponent; cancel or start one first");
+  }
+  log_info("game " + std::to_string(info->row.id) + " created by " + identity->username);
+  json body = {{"game", describe(*info, std::nullopt, identity)}};
+  if (invite_token) body["invite"] = *invite_token;
+  return json_response(201, body);
+}
+
+HttpResponse Api::list_open_games() {
+  const auto infos = db_.call([](storage::Store& store) {
+    std::vector<GameInfo> list;
+    for (const auto& row : store.list_open_public_games(100)) {
+      list.push_back(load_info(store, row));
+    }
+    return list;
+  });
+  json games = json::array();
+  for (const auto& info : infos) games.push_back(describe(info, std::nullopt, std::nullopt));
+  return json_response(200, {{"games", games}});
+}
+
+HttpResponse Api::my_games(const RouteCall& call) {
+  const auto& identity = call.identity;
+  const auto infos = db_.call([&](storage::Store& store) {
+    std::vector<GameInfo> list;
+    for (const auto& row : store.list_games_of_account(identity->account_id, 200)) {
+      list.push_back(load_info(store, row));
+    }
+    return list;
+  });
+  std::vector<json> games;
+  for (const auto& info : infos) {
+    games.push_back(describe(info, rooms_.summary(info.row.id), identity));
+  }
+  // The games waiting for this player come first.
+  std::stable_sort(games.begin(), games.end(), [](const json& a, const json& b) {
+    return a["your_turn"].get<bool>() && !b["your_turn"].get<bool>();
+  });
+  return json_response(200, {{"games", games}});
+}
+
+HttpResponse Api::game_details(const RouteCall& call) {
+  const auto game_id = call.id;
+  const auto& identity = call.identity;
+  const auto info = find_visible(db_, game_id, identity);
+  if (!info) return error(404, ErrorCode::NotFound, "no such game");
+  return json_response(200, {{"game", describe(*info, rooms_.summary(game_id), identity)}});
+}
+
+HttpResponse Api::join_game(const RouteCall& call) {
+  const auto& request = call.request;
+  const auto game_id = call.id;
+  const auto& identity = call.identity;
+  const auto decoded = protocol::decode_join(request.body);
+  if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
+  const auto& join = std::get<protocol::JoinRequest>(decoded);
+  struct Joined {
+    std::optional<HttpResponse> refusal;
+    std::optional<GameInfo> info;
+    std::shared_ptr<core::Game> started;
+  };
+  // One storage task: nobody else can take the seat between the check and the take.
+  auto joined = db_.call([&](storage::Store& store) -> Joined {
+    const auto row = store.find_game(game_id);
+    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+    if (row->visibility == storage::Visibility::Invite &&
+        (!join.invite || sha256_hex(*join.invite) != row->invite_token_hash)) {
+      return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+    }
+    if (row->status != storage::GameStatus::Open) {
+      return {error(409, ErrorCode::SeatTaken, "the game is not open"), {}, {}};
+    }
+    const auto seats = load_seats(store, game_id);
+    if (role_of(seats, identity->account_id)) {
+      return {error(409, ErrorCode::SeatTaken, "you already have a seat in this game"), {}, {}};
+    }
+    const char* free_role = !seats.scotland ? "scotland" : !seats.england ? "england" : nullptr;
+    if (!free_role) return {error(409, ErrorCode::SeatTaken, "both seats are taken"), {}, {}};
+    const auto now = now_ms();
+    if (store.take_seat(game_id, free_role, identity->account_id, now) !=
+        storage::SeatOutcome::Seated) {
+      return {error(409, ErrorCode::SeatTaken, "the seat was taken"), {}, {}};
+    }
+    Joined result;
+    auto info = load_info(store, *store.find_game(game_id));
+    if (info.seats.scotland && info.seats.england) {
+      auto loaded = setup_game(info.row);
+      if (!loaded.game) throw std::runtime_error(loaded.error);
+      // Seq 0 is the state right after setup; the game's log starts after it.
+      storage::Transaction transaction(store.database());
+      store.set_game_status(game_id, storage::GameStatus::Active, now);
+      std::string snapshot;
+      loaded.game->write_snapshot(snapshot);  // as the room writes the later ones
+      store.save_snapshot(game_id, 0, snapshot, loaded.game->state_hash(), now);
+      transaction.commit();
+      info.row = *store.find_game(game_id);
+      result.started = std::move(loaded.game);
+    }
+    result.info = std::move(info);
+    return result;
+  });
+  if (joined.refusal) return *joined.refusal;
+  if (joined.started) {
+    log_info("game " + std::to_string(game_id) + " started");
+    rooms_.start(game_id, joined.started, joined.info->seats);
+  }
+  return json_response(200, {{"game", describe(*joined.info, rooms_.summary(game_id), identity)}});
+}
+
+HttpResponse Api::invite(const RouteCall& call) {
+  const auto& token = call.token;
+  const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
+    const auto row = store.find_game_by_invite(sha256_hex(token));
+    if (!row) return std::nullopt;
+    return load_info(store, *row);
+  });
+  if (!info) return error(404, ErrorCode::NotFound, "no such invitation");
+  return json_response(200,
+                       {{"game", describe(*info, rooms_.summary(info->row.id), std::nullopt)}});
+}
+
+}  // namespace blockfog::server

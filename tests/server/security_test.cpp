@@ -1,0 +1,485 @@
+// The defences of docs/security.md through the real server: every route refuses a wrong
+// method, a cross-site change and a missing login before its handler runs (and so changes
+// nothing), metrics stay on the operator's port, unknown host names are refused, password
+// guessing is slowed per (account, address) pair, password hashing is bounded, sessions per
+// account are capped, logout closes the session's sockets, weak passwords are refused.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "tests/server/db_peek.h"
+#include "tests/server/game_helpers.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+
+class Security : public ::testing::Test {
+ protected:
+  void SetUp() override { start(); }
+  void start(std::vector<std::string> flags = {}) {
+    server_.reset();
+    std::filesystem::create_directories(dir_.path() / "web");
+    std::ofstream(dir_.path() / "web" / "index.html") << "<!doctype html><title>Blockfog</title>";
+    server_ = std::make_unique<ServerProcess>(dir_.path(), std::move(flags));
+  }
+  int port() const { return server_->port(); }
+  std::string stored() const { return db_fingerprint(server_->db_path()); }
+  std::string origin() const { return "http://127.0.0.1:" + std::to_string(port()); }
+
+  TempDir dir_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+struct RouteCase {
+  std::string path;
+  std::set<std::string> methods;  // what the route takes (GET also answers HEAD)
+  std::set<std::string> login;    // the methods of those that need a login
+};
+
+TEST_F(Security, EveryRouteChecksMethodOriginAndLoginBeforeItsHandler) {
+  auto alice = register_user(port(), "alice");
+  auto bob = register_user(port(), "bob");
+  const auto created = alice.post("/api/games", {{"scenario", "braveheart"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string game = "/api/games/" + std::to_string(created.json()["game"]["id"].get<int>());
+  const std::vector<RouteCase> routes = {
+      {"/api/register", {"POST"}, {}},
+      {"/api/login", {"POST"}, {}},
+      {"/api/logout", {"POST"}, {}},
+      {"/api/me", {"GET"}, {"GET"}},
+      {"/api/scenarios", {"GET"}, {}},
+      {"/api/games", {"GET", "POST"}, {"POST"}},
+      {"/api/games/mine", {"GET"}, {"GET"}},
+      {game, {"GET"}, {}},
+      {game + "/join", {"POST"}, {"POST"}},
+      {game + "/record", {"GET"}, {}},
+      {game + "/replay/0", {"GET"}, {}},
+      {"/api/invites/0123456789abcdef0123456789abcdef", {"GET"}, {}},
+  };
+  // A body that would do something if a handler ran it: an account, a game, a seat.
+  const std::string body = R"({"username":"mallory","password":"a-long-passphrase",)"
+                           R"("scenario":"braveheart"})";
+  int reached = 0;
+  for (const auto& route : routes) {
+    for (const std::string method : {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"}) {
+      for (const bool logged_in : {false, true}) {
+        for (const bool foreign : {false, true}) {
+          SCOPED_TRACE(method + " " + route.path + (logged_in ? " with" : " without") +
+                       " cookie, " + (foreign ? "foreign" : "same") + " origin");
+          const std::string as = method == "HEAD" ? std::string("GET") : method;
+          const bool allowed = route.methods.contains(as);
+          const bool changes = method != "GET" && method != "HEAD";
+          int expected = 0;  // 0: the handler is reached
+          if (!allowed) {
+            expected = 405;
+          } else if (changes && foreign) {
+            expected = 403;
+          } else if (route.login.contains(as) && !logged_in) {
+            expected = 401;
+          }
+          std::map<std::string, std::string> headers = {{"Content-Type", "application/json"}};
+          headers["Origin"] = foreign ? "https://evil.example" : origin();
+          if (!foreign && !changes) headers.erase("Origin");
+          if (foreign) headers["Referer"] = "https://evil.example/page";
+          HttpClient client(port());
+          // bob's session: logging it out would end the walk's cookie, so logout is sent
+          // without a cookie when it would be reached (checked on its own below).
+          const bool would_logout = route.path == "/api/logout" && expected == 0;
+          if (logged_in && !would_logout) client.set_session_cookie(bob.session_cookie());
+          const auto before = stored();
+          const auto r = client.request(method, route.path, body, headers);
+          if (expected == 0) {
+            ++reached;
+            EXPECT_NE(r.status, 405);
+            EXPECT_NE(r.status, 401);
+            EXPECT_NE(r.error_code(), "forbidden") << r.body;
+            continue;
+          }
+          EXPECT_EQ(r.status, expected) << r.body;
+          if (expected == 405) {
+            ASSERT_TRUE(r.headers.contains("allow"));
+            for (const auto& m : route.methods) {
+              EXPECT_NE(r.headers.at("allow").find(m), std::string::npos);
+            }
+          }
+          EXPECT_EQ(stored(), before) << "a refused request changed the database";
+        }
+      }
+    }
+  }
+  EXPECT_GT(reached, 20);
+  EXPECT_EQ(bob.get("/api/me").status, 200) << "the walk must not have ended bob's session";
+}
+
+TEST_F(Security, LinksAndOtherMethodsCannotActForALoggedInPlayer) {
+  auto alice = register_user(port(), "alice");
+  auto bob = register_user(port(), "bob");
+  const auto created = alice.post("/api/games", {{"scenario", "braveheart"}});
+  const std::string join =
+      "/api/games/" + std::to_string(created.json()["game"]["id"].get<int>()) + "/join";
+  const auto before = stored();
+  // GET with a JSON body does not register anybody.
+  HttpClient stranger(port());
+  EXPECT_EQ(stranger
+                .request("GET", "/api/register",
+                         R"({"username":"linked","password":"a-long-passphrase"})",
+                         {{"Content-Type", "application/json"}})
+                .status,
+            405);
+  // A link on another site (a top-level GET, with the Lax cookie) or a PUT takes no seat.
+  EXPECT_EQ(bob.request("GET", join, "", {{"Referer", "https://evil.example/"}}).status, 405);
+  EXPECT_EQ(bob.request("PUT", join, "{}", {{"Content-Type", "application/json"}}).status, 405);
+  // ...and logs nobody out.
+  EXPECT_EQ(bob.request("GET", "/api/logout").status, 405);
+  EXPECT_EQ(stored(), before);
+  EXPECT_EQ(bob.get("/api/me").status, 200);
+  const auto mine = alice.get("/api/games/mine");
+  ASSERT_EQ(mine.status, 200) << mine.body;
+  EXPECT_EQ(mine.json()["games"][0]["status"], "open") << mine.body;
+}
+
+TEST_F(Security, MetricsAreServedOnlyOnTheOperatorsPort) {
+  HttpClient client(port());
+  EXPECT_EQ(client.get("/metrics").status, 404);
+  EXPECT_EQ(client.get("/healthz").status, 200);
+  ASSERT_GT(server_->metrics_port(), 0);
+  HttpClient operator_client(server_->metrics_port());
+  const auto metrics = operator_client.get("/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  EXPECT_NE(metrics.body.find("blockfog_actions_applied_total"), std::string::npos);
+  // The operator's port serves nothing else: no API, no pages, no WebSockets.
+  EXPECT_EQ(operator_client.get("/api/scenarios").status, 404);
+  EXPECT_EQ(operator_client.get("/").status, 404);
+  WsClient ws;
+  EXPECT_FALSE(ws.connect(server_->metrics_port(), "/ws/games/1", ""));
+}
+
+TEST_F(Security, UnknownHostNamesAreRefused) {
+  HttpClient client(port());
+  const std::string rebound = "rebound.example:" + std::to_string(port());
+  const auto before = stored();
+  // A DNS-rebinding page: its own name as Host, its Origin matching that Host.
+  const auto r = client.request(
+      "POST", "/api/register", R"({"username":"rebound","password":"a-long-passphrase"})",
+      {{"Content-Type", "application/json"}, {"Host", rebound}, {"Origin", "http://" + rebound}});
+  EXPECT_EQ(r.status, 421) << r.body;
+  EXPECT_EQ(client.request("GET", "/", "", {{"Host", rebound}}).status, 421);
+  EXPECT_EQ(stored(), before);
+  // Addresses and localhost are served.
+  EXPECT_EQ(client.request("GET", "/api/scenarios", "", {{"Host", "localhost"}}).status, 200);
+  EXPECT_EQ(client.request("GET", "/api/scenarios").status, 200);
+
+  // A configured public name is served.
+  start({"--allowed-host", "play.example"});
+  HttpClient named(port());
+  EXPECT_EQ(named.request("GET", "/api/scenarios", "", {{"Host", "Play.Example"}}).status, 200);
+  EXPECT_EQ(named.request("GET", "/api/scenarios", "", {{"Host", rebound}}).status, 421);
+}
+
+TEST_F(Security, GuessingIsSlowedPerAccountAndAddressWithoutLockingTheOwnerOut) {
+  register_user(port(), "robert", "the-bruce-1306");
+  HttpClient attacker(Endpoint{port(), false, "127.0.0.2"});
+  auto guess = [&] {
+    return attacker.post("/api/login", {{"username", "robert"}, {"password", "wrong-guess"}});
+  };
+  // Five free failures, a sixth that starts the delay, then a refusal until it passes.
+  for (int i = 1; i <= 6; ++i) EXPECT_EQ(guess().status, 401) << "guess " << i;
+  const auto slowed = guess();
+  EXPECT_EQ(slowed.status, 429);
+  EXPECT_EQ(slowed.error_code(), "too_many_attempts");
+  EXPECT_EQ(slowed.headers.at("retry-after"), "1");
+  // The owner, at another address, is not locked out.
+  HttpClient owner(Endpoint{port(), false, "127.0.0.3"});
+  EXPECT_EQ(
+      owner.post("/api/login", {{"username", "robert"}, {"password", "the-bruce-1306"}}).status,
+      200);
+  // The delay doubles with each further failure of the pair.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_EQ(guess().status, 401);
+  const auto longer = guess();
+  EXPECT_EQ(longer.status, 429);
+  EXPECT_EQ(longer.headers.at("retry-after"), "2");
+}
+
+TEST_F(Security, PasswordHashingIsBoundedPerAddress) {
+  register_user(port(), "douglas", "castle-dangerous-1307");
+  std::atomic<int> busy{0};
+  std::atomic<int> answered{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      HttpClient client(port());
+      for (int i = 0; i < 6; ++i) {
+        const auto r = client.post(
+            "/api/login", {{"username", "douglas"}, {"password", "castle-dangerous-1307"}});
+        if (r.status == 429 && r.error_code() == "rate_limited") ++busy;
+        if (r.status == 200) ++answered;
+      }
+    });
+  }
+  // Meanwhile other requests of the same address are answered.
+  HttpClient other(port());
+  EXPECT_EQ(other.get("/api/scenarios").status, 200);
+  for (auto& t : threads) t.join();
+  EXPECT_GT(busy.load(), 0) << "four clients of one address hashed at once";
+  EXPECT_GT(answered.load(), 0);
+}
+
+TEST_F(Security, AnAccountHoldsABoundedNumberOfSessions) {
+  auto first = register_user(port(), "comyn", "greyfriars-dumfries-1306");
+  HttpClient later(port());
+  for (int i = 0; i < 24; ++i) {
+    ASSERT_EQ(
+        later.post("/api/login", {{"username", "comyn"}, {"password", "greyfriars-dumfries-1306"}})
+            .status,
+        200);
+  }
+  EXPECT_EQ(later.get("/api/me").status, 200);  // the newest session works
+  EXPECT_EQ(first.get("/api/me").status, 401);  // the oldest ended
+  const auto fingerprint = stored();
+  const auto sessions_at = fingerprint.find("[sessions]\n");
+  ASSERT_NE(sessions_at, std::string::npos);
+  const auto next_table = fingerprint.find("\n[", sessions_at + 1);
+  const auto end = next_table == std::string::npos ? fingerprint.size() : next_table + 1;
+  const auto rows = fingerprint.substr(sessions_at, end - sessions_at);
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 1 + 20);
+}
+
+TEST_F(Security, LogoutClosesTheSessionsSockets) {
+  Table table(port(), "logout");
+  table.connect_all();
+  const auto actions_before = logged_actions(server_->db_path(), table.game_id).size();
+  EXPECT_EQ(table.scot_http.post("/api/logout", json::object()).status, 200);
+  // The socket is closed; nothing it sends afterwards is applied.
+  const auto legal = table.scotland->view["legal_actions"];
+  if (!legal.empty()) table.scotland->send_action(legal[0], table.scotland->seq, "after");
+  for (int i = 0; i < 100 && !table.scotland->ws.is_closed(); ++i) table.scotland->read_one();
+  EXPECT_TRUE(table.scotland->ws.is_closed());
+  EXPECT_EQ(logged_actions(server_->db_path(), table.game_id).size(), actions_before);
+  // England's socket (another session) stays.
+  EXPECT_TRUE(table.england->barrier());
+}
+
+TEST_F(Security, WeakPasswordsAreRefusedAtRegistration) {
+  HttpClient client(port());
+  const auto before = stored();
+  for (const std::string weak :
+       {"password", "12345678", "        ", "aaaaaaaa", "abcabcabc", "Qwertyuiop", "xxrobertxx"}) {
+    const auto r = client.post("/api/register", {{"username", "robert"}, {"password", weak}});
+    EXPECT_EQ(r.status, 400) << weak;
+    EXPECT_EQ(r.error_code(), "bad_field") << weak;
+  }
+  EXPECT_EQ(stored(), before);
+  EXPECT_EQ(client.post("/api/register", {{"username", "robert"}, {"password", "loch-trool-1307"}})
+                .status,
+            201);
+}
+
+TEST_F(Security, PagesCarryAStrictContentSecurityPolicy) {
+  const auto page = HttpClient(port()).get("/");
+  ASSERT_EQ(page.status, 200);
+  const auto& csp = page.headers.at("content-security-policy");
+  EXPECT_NE(csp.find("script-src 'self'"), std::string::npos);
+  EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos);
+  EXPECT_EQ(csp.find("unsafe-inline"), std::string::npos);
+}
+
+TEST_F(Security, GameCreationHasPerAccountQuotas) {
+  auto alice = register_user(port(), "alice");
+  auto bob = register_user(port(), "bob");
+  auto create = [&] { return alice.post("/api/games", {{"scenario", "braveheart"}}); };
+  // At most ten games wait for an opponent at once.
+  std::vector<int> ids;
+  for (int i = 0; i < 10; ++i) {
+    const auto r = create();
+    ASSERT_EQ(r.status, 201) << r.body;
+    ids.push_back(r.json()["game"]["id"]);
+  }
+  auto before = stored();
+  EXPECT_EQ(create().status, 409);
+  EXPECT_EQ(stored(), before);
+  // Started games leave room for more, within a burst of twenty requests to create (the
+  // refused one counted: a flood is measured in requests).
+  for (int id : ids) {
+    ASSERT_EQ(bob.post("/api/games/" + std::to_string(id) + "/join", json::object()).status, 200);
+  }
+  for (int i = 0; i < 9; ++i) {
+    const auto r = create();
+    ASSERT_EQ(r.status, 201) << r.body;
+    const auto id = r.json()["game"]["id"].get<int>();
+    ASSERT_EQ(bob.post("/api/games/" + std::to_string(id) + "/join", json::object()).status, 200);
+  }
+  before = stored();
+  const auto fast = create();
+  EXPECT_EQ(fast.status, 429);
+  EXPECT_EQ(fast.error_code(), "rate_limited");
+  EXPECT_EQ(stored(), before);
+}
+
+// Sends `count` chat lines at once, then waits for the pong behind them: the errors they got.
+std::vector<json> send_chat_lines(Connection& c, const std::string& text, int count) {
+  const auto before = c.errors.size();
+  for (int i = 0; i < count; ++i) {
+    c.ws.send_json({{"v", 1}, {"type", "chat"}, {"text", text + " " + std::to_string(i)}});
+  }
+  EXPECT_TRUE(c.barrier());
+  return {c.errors.begin() + static_cast<std::ptrdiff_t>(before), c.errors.end()};
+}
+
+std::int64_t metric(int port, const std::string& name) {
+  const auto text = metrics_text(port);
+  const auto at = text.find("\n" + name + " ");
+  if (at == std::string::npos) return -1;
+  return std::stoll(text.substr(at + name.size() + 2));
+}
+
+TEST_F(Security, ActionsWithFieldsOfTheirOwnAreRefusedAndNotStored) {
+  Table table(port(), "fields");
+  const json legal = table.scotland->view["legal_actions"];
+  ASSERT_FALSE(legal.empty());
+  json padded = legal[0];
+  padded["note"] = "<img src=x onerror=alert(1)>" + std::string(2000, 'x');
+  const auto before = stored();
+  table.scotland->send_action(padded, table.scotland->seq, "padded");
+  ASSERT_TRUE(table.scotland->read_answer("padded"));
+  ASSERT_FALSE(table.scotland->errors.empty());
+  EXPECT_EQ(table.scotland->errors.back()["code"], "malformed_action");
+  EXPECT_EQ(stored(), before);
+  // The same action without the extra field is applied, and stored exactly as the engine
+  // writes it.
+  table.scotland->send_action(legal[0], table.scotland->seq, "plain");
+  ASSERT_TRUE(table.scotland->read_answer("plain"));
+  EXPECT_NE(table.scotland->last["type"], "error") << table.scotland->last.dump();
+  const auto logged = logged_actions(server_->db_path(), table.game_id);
+  ASSERT_EQ(logged.size(), 1U);
+  EXPECT_EQ(logged[0].action, legal[0]);
+}
+
+TEST_F(Security, ChatHasQuotasPerAccountAndPerGame) {
+  Table table(port(), "chatty");
+  // One account: a burst of ten lines, then one a second.
+  const auto scot_errors = send_chat_lines(*table.scotland, "scot", 14);
+  ASSERT_GE(scot_errors.size(), 2U);
+  EXPECT_EQ(scot_errors.back()["code"], "rate_limited");
+  EXPECT_NE(scot_errors.back()["message"].get<std::string>().find("too fast"), std::string::npos);
+  // The game: fifteen lines at once from all writers together, then two a second.
+  const auto eng_errors = send_chat_lines(*table.england, "eng", 10);
+  ASSERT_FALSE(eng_errors.empty());
+  EXPECT_EQ(eng_errors.back()["code"], "rate_limited");
+  EXPECT_NE(eng_errors.back()["message"].get<std::string>().find("busy"), std::string::npos);
+  EXPECT_TRUE(table.observer->barrier());
+  const auto stored_lines = table.observer->chat.size();
+  EXPECT_LE(stored_lines, 15U + 2U * 2U);  // the burst, and two seconds' worth at most
+  EXPECT_GE(stored_lines, 10U);
+}
+
+TEST_F(Security, AGamesStoredChatIsBounded) {
+  Table table(port(), "full");
+  add_chat_lines(server_->db_path(), table.game_id, 4999);
+  // A line is stored before it is broadcast or refused: read until its answer came.
+  auto say = [](Connection& c, const std::string& text) -> json {
+    const auto errors = c.errors.size();
+    c.ws.send_json({{"v", 1}, {"type", "chat"}, {"text", text}});
+    while (c.errors.size() == errors) {
+      if (!c.chat.empty() && c.chat.back().value("text", "") == text) return c.chat.back();
+      if (!c.read_one()) return "closed";
+    }
+    return c.errors.back();
+  };
+  EXPECT_EQ(say(*table.scotland, "the last line").value("text", ""), "the last line");
+  const auto refused = say(*table.england, "one too many");
+  EXPECT_EQ(refused.value("code", ""), "chat_not_allowed") << refused.dump();
+  EXPECT_NE(refused.value("message", "").find("full"), std::string::npos);
+}
+
+TEST_F(Security, OpenGamesLeaveMemoryWhenNobodyWatches) {
+  auto alice = register_user(port(), "alice");
+  auto bob = register_user(port(), "bob");
+  const auto rooms_before = metric(port(), "blockfog_rooms_loaded");
+  const auto created = alice.post("/api/games", {{"scenario", "braveheart"}, {"side", "scotland"}});
+  ASSERT_EQ(created.status, 201);
+  const std::int64_t id = created.json()["game"]["id"];
+  {
+    auto watcher = connect(port(), id, alice.session_cookie());
+    ASSERT_TRUE(watcher && watcher->barrier());
+    EXPECT_EQ(metric(port(), "blockfog_rooms_loaded"), rooms_before + 1);
+  }
+  auto rooms = metric(port(), "blockfog_rooms_loaded");
+  for (int i = 0; i < 100 && rooms != rooms_before; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    rooms = metric(port(), "blockfog_rooms_loaded");
+  }
+  EXPECT_EQ(rooms, rooms_before);
+  // The game is loaded again for the next visitor, and its creator hears it start.
+  auto creator = connect(port(), id, alice.session_cookie());
+  ASSERT_TRUE(creator);
+  creator->role = "scotland";
+  ASSERT_TRUE(creator->barrier());
+  ASSERT_EQ(bob.post("/api/games/" + std::to_string(id) + "/join", json::object()).status, 200);
+  EXPECT_TRUE(creator->read_first_view());
+  // A refused stranger's upgrade to an invitation loads nothing.
+  const auto invite =
+      alice.post("/api/games", {{"scenario", "braveheart"}, {"visibility", "invite"}});
+  ASSERT_EQ(invite.status, 201);
+  const std::int64_t hidden = invite.json()["game"]["id"];
+  const auto loaded = metric(port(), "blockfog_rooms_loaded");
+  WsClient stranger;
+  EXPECT_FALSE(
+      stranger.connect(port(), "/ws/games/" + std::to_string(hidden), bob.session_cookie()));
+  EXPECT_EQ(metric(port(), "blockfog_rooms_loaded"), loaded);
+}
+
+// RULES 13.1.4 through everything public: whenever a role's view did not move (another
+// seat's hidden decision), neither did anything that role can ask the server for, nor what a
+// visitor without an account can.
+TEST_F(Security, PublicAnswersDoNotMoveWithHiddenDecisions) {
+  Table table(port(), "fog");
+  HttpClient visitor(port());
+  const std::string game = "/api/games/" + std::to_string(table.game_id);
+  // What `client` can read about games, headers included (but the clock's Date).
+  auto public_answers = [&](HttpClient& client) {
+    std::string all;
+    for (const std::string target : {"/healthz", "/api/games", game.c_str()}) {
+      auto answer = client.get(target);
+      answer.headers.erase("date");
+      all += target + " " + std::to_string(answer.status) + "\n";
+      for (const auto& [name, value] : answer.headers) all += name + ": " + value + "\n";
+      all += answer.body + "\n";
+    }
+    return all;
+  };
+  std::mt19937_64 rng(32);
+  std::map<std::string, std::int64_t> checked;
+  for (int round = 0; round < 400 && !HasFailure(); ++round) {
+    auto quiet_before = table.quiet_rounds;
+    const auto england_before =
+        public_answers(table.eng_http) + table.eng_http.get("/api/games/mine").body;
+    const auto visitor_before = public_answers(visitor);
+    if (!table.play_random(rng)) break;
+    if (table.quiet_rounds["england"] > quiet_before["england"]) {
+      ++checked["england"];
+      EXPECT_EQ(public_answers(table.eng_http) + table.eng_http.get("/api/games/mine").body,
+                england_before)
+          << "round " << round;
+    }
+    if (table.quiet_rounds["observer"] > quiet_before["observer"]) {
+      ++checked["observer"];
+      EXPECT_EQ(public_answers(visitor), visitor_before) << "round " << round;
+    }
+  }
+  // Random play makes hidden decisions on both sides (moves chosen before they show, winter
+  // steps): the comparisons above were made, not skipped.
+  EXPECT_GT(checked["observer"], 0);
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
