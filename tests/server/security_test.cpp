@@ -438,6 +438,18 @@ TEST_F(Security, OpenGamesLeaveMemoryWhenNobodyWatches) {
   EXPECT_EQ(metric(port(), "blockfog_rooms_loaded"), loaded);
 }
 
+// docs/protocol.md (malformed_json): a text frame that is not UTF-8 closes the connection
+// with 1007, as RFC 6455 8.1 requires, and changes nothing.
+TEST_F(Security, AFrameThatIsNotUtf8ClosesItsSocketWith1007) {
+  Table table(port(), "utf");
+  const auto before = stored();
+  ASSERT_TRUE(table.scotland->ws.send("{\"v\":1,\"type\":\"chat\",\"text\":\"\xff\xfe\"}"));
+  EXPECT_FALSE(table.scotland->ws.read());
+  EXPECT_EQ(table.scotland->ws.close_code(), 1007);
+  EXPECT_EQ(stored(), before);
+  EXPECT_TRUE(table.england->barrier());
+}
+
 // RULES 13.1.4 through everything public: whenever a role's view did not move (another
 // seat's hidden decision), neither did anything that role can ask the server for, nor what a
 // visitor without an account can.

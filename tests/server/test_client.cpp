@@ -158,6 +158,7 @@ struct WsClient::Impl {
   std::unique_ptr<websocket::stream<beast::ssl_stream<beast::tcp_stream>>> secure;
   beast::flat_buffer buffer;
   int refused_status = 0;
+  int close_code = 0;  // the code of the server's close frame, once one came
   bool closed = true;
 
   // Calls `f` with whichever stream is open (connect() made one).
@@ -252,6 +253,9 @@ std::optional<std::string> WsClient::read(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!done && impl.ioc.run_one_until(deadline) > 0) {
   }
+  if (done && error == websocket::error::closed) {
+    impl.with_stream([&](auto& ws) { impl.close_code = ws.reason().code; });
+  }
   if (!done || error) {
     // A stream whose read was abandoned is not reusable: close it, and let the read finish.
     impl.drop();
@@ -265,6 +269,8 @@ std::optional<std::string> WsClient::read(std::chrono::milliseconds timeout) {
 }
 
 bool WsClient::is_closed() const { return impl_->closed; }
+
+int WsClient::close_code() const { return impl_->close_code; }
 
 void WsClient::close() {
   if (impl_->closed) return;

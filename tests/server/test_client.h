@@ -82,6 +82,8 @@ class WsClient {
   // The next text frame, or nullopt on timeout or when the connection closed.
   std::optional<std::string> read(std::chrono::milliseconds timeout = std::chrono::seconds(20));
   bool is_closed() const;
+  // The code of the close frame the server sent (RFC 6455 7.4), or 0 if none came.
+  int close_code() const;
   void close();
 
  private:
