@@ -7,8 +7,9 @@
 # a proxy on the same machine), and waits until it listens: sets server_pid and server_target
 # (blockfog-load's arguments to reach it: --port N or --unix PATH); fails if it never said where
 # it listens. Limits are raised for a load test only: 100,000 WebSocket messages/s per
-# connection (default 20) and 30,000 connections per address (default 256), since every
-# client comes from the same address.
+# connection (default 20), 30,000 connections per address (default 256), since every client
+# comes from the same address, and no limit on the games one account creates (one account pair
+# plays them all).
 # shellcheck disable=SC2034  # server_pid and server_target are for the caller
 start_load_server() {
   local root listen=127.0.0.1:0
@@ -16,7 +17,7 @@ start_load_server() {
   [[ ${4:-tcp} == unix ]] && listen="unix:$2/blockfog.sock"
   "$1" --listen "$listen" --port-file "$2/port" --db "$2/load.db" \
     --web-root "$root/web-client" --log-level warn --sync "${3:-normal}" --ws-rate 100000 \
-    --http-rate 0 --max-connections-per-address 30000 --max-connections 30000 \
+    --http-rate 0 --games-per-hour 0 --max-connections-per-address 30000 --max-connections 30000 \
     2> "$2/server.log" &
   server_pid=$!
   for _ in $(seq 100); do [[ -s $2/port ]] && break; sleep 0.1; done

@@ -25,8 +25,7 @@ constexpr std::int64_t kSessionMs = 30LL * 24 * 3600 * 1000;
 // per client address.
 constexpr std::size_t kKdfBudget = 4;
 constexpr std::size_t kKdfPerAddress = 1;
-// Games one account may create: a burst of 20, then one a minute.
-constexpr double kGamesPerSecond = 1.0 / 60;
+// Requests to create a game one account may send at once; then --games-per-hour.
 constexpr double kGameBurst = 20;
 
 }  // namespace
@@ -38,11 +37,14 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       metrics_(metrics),
       static_files_(config.web_root),
       replays_(db),
-      create_limiter_(std::make_unique<AddressRateLimiter>(kGamesPerSecond, kGameBurst)),
       kdf_budget_(kKdfBudget, kKdfPerAddress),
       dummy_hash_(hash_password("not a password of anybody")),
       router_(routes(), RouteChecks{[this](const HttpRequest& r) { return is_same_origin(r); },
                                     [this](const HttpRequest& r) { return authenticate(r); }}) {
+  if (config.games_per_hour > 0) {
+    create_limiter_ =
+        std::make_unique<AddressRateLimiter>(config.games_per_hour / 3600.0, kGameBurst);
+  }
   if (config.http_requests_per_second > 0) {
     request_limiter_ =
         std::make_unique<AddressRateLimiter>(config.http_requests_per_second, config.http_burst);

@@ -103,7 +103,7 @@ class Api {
   StaticFiles static_files_;
   Replays replays_;                                      // finished games stepped through
   std::unique_ptr<AddressRateLimiter> request_limiter_;  // null: no limit
-  std::unique_ptr<AddressRateLimiter> create_limiter_;   // games created, per account
+  std::unique_ptr<AddressRateLimiter> create_limiter_;   // games created, per account (or none)
   LoginThrottle login_throttle_;
   KdfBudget kdf_budget_;
   SessionSockets session_sockets_;

@@ -102,6 +102,8 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     if (!parse_number(value, c.http_requests_per_second) || c.http_requests_per_second < 0) {
       return bad();
     }
+  } else if (name == "games-per-hour") {
+    if (!parse_number(value, c.games_per_hour) || c.games_per_hour < 0) return bad();
   } else if (name == "http-burst") {
     if (!parse_number(value, c.http_burst) || c.http_burst < 1) return bad();
   } else if (name == "sync") {
@@ -158,6 +160,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_TRUSTED_PROXIES", "trusted-proxy"},
     {"BLOCKFOG_HTTP_RATE", "http-rate"},
     {"BLOCKFOG_HTTP_BURST", "http-burst"},
+    {"BLOCKFOG_GAMES_PER_HOUR", "games-per-hour"},
     {"BLOCKFOG_ALLOWED_HOSTS", "allowed-host"},
     {"BLOCKFOG_METRICS_LISTEN", "metrics-listen"},
 };
@@ -183,6 +186,8 @@ std::string usage_text() {
          "  --http-rate N           API requests per second per client address (default 20;\n"
          "                          0: no limit)\n"
          "  --http-burst N          API requests an idle address may send at once (default 100)\n"
+         "  --games-per-hour N      games one account may create after a burst of 20 (default\n"
+         "                          60; 0: no limit)\n"
          "  --sync full|normal      full: fsync every action (default); normal: survive a\n"
          "                          server crash, not a power loss (faster)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"

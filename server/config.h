@@ -44,10 +44,11 @@ struct Config {
   int poll_us = 200;
   int max_connections_per_address = 256;
   int max_connections = 20000;
-  double ws_messages_per_second = 20;        // per connection, with a burst of twice as many
-  int http_requests_per_second = 20;         // API requests per client address; 0: no limit
-  int http_burst = 100;                      // requests an idle address may send at once
-  int idle_timeout_seconds = 300;            // a WebSocket with no traffic (pings count) is closed
+  double ws_messages_per_second = 20;  // per connection, with a burst of twice as many
+  int http_requests_per_second = 20;   // API requests per client address; 0: no limit
+  int http_burst = 100;                // requests an idle address may send at once
+  int games_per_hour = 60;         // games one account may create after a burst of 20; 0: no limit
+  int idle_timeout_seconds = 300;  // a WebSocket with no traffic (pings count) is closed
   std::vector<std::string> allowed_origins;  // besides the server's own (scheme://Host)
   // Host names the server answers to besides IP literals and localhost (host_names.h): a name
   // not listed is refused, so that a DNS-rebinding page cannot pass as the server's own.
