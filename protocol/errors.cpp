@@ -33,6 +33,7 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::Conflict, "conflict"},
     std::pair{ErrorCode::TooManyConnections, "too_many_connections"},
     std::pair{ErrorCode::GameNotFinished, "game_not_finished"},
+    std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},
 };
 

@@ -38,7 +38,9 @@ enum class ErrorCode {
   Conflict,         // the request does not fit the resource's state
   TooManyConnections,
   GameNotFinished,  // a record or replay asked for before the game ended
-  Internal,         // kept last: tests walk the codes up to it
+  // Both.
+  StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
+  Internal,            // kept last: tests walk the codes up to it
 };
 
 std::string_view error_code_name(ErrorCode code);

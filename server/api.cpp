@@ -11,6 +11,7 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/room_registry.h"
+#include "storage/faults.h"
 
 namespace blockfog::server {
 namespace {
@@ -136,7 +137,7 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
       return count_errors(
           error(421, ErrorCode::Forbidden, "this server does not answer that name"));
     }
-    if (path == "/healthz") return json_response(200, {{"status", "ok"}});
+    if (path == "/healthz") return health();
     // The counters move with every action, hidden ones too: a seat reading them would count
     // the other's hidden decisions (RULES 13.1.4). Only the operator's port serves them.
     if (port == Port::Operator) {
@@ -148,10 +149,32 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
     if (path.rfind("/api/", 0) != 0) return static_files_.serve(request);
     if (auto refused = refuse_over_rate(request)) return count_errors(*refused);
     return count_errors(router_.dispatch(request));
+  } catch (const storage::StorageError& e) {
+    log_error_throttled("http", "HTTP " + request.method + " " + path + ": " + e.what());
+    if (!storage::is_unavailable(e.code())) {
+      return count_errors(error(500, ErrorCode::Internal, "internal error"));
+    }
+    auto r = error(503, ErrorCode::StorageUnavailable,
+                   "the server cannot store anything right now; try again later");
+    r.headers.emplace_back("Retry-After", std::to_string(DbWorker::kProbeEvery.count()));
+    return count_errors(std::move(r));
   } catch (const std::exception& e) {
-    log_error("HTTP " + request.method + " " + path + ": " + e.what());
+    log_error_throttled("http", "HTTP " + request.method + " " + path + ": " + e.what());
     return count_errors(error(500, ErrorCode::Internal, "internal error"));
   }
+}
+
+HttpResponse Api::health() const {
+  // 503 while the store cannot write, so that a load balancer or monitor sees it (docs/server.md).
+  switch (db_.health()) {
+    case StorageHealth::Ok:
+      return json_response(200, {{"status", "ok"}});
+    case StorageHealth::Degraded:
+      return json_response(503, {{"status", "degraded"}, {"storage", "cannot write now"}});
+    case StorageHealth::Failed:
+      return json_response(503, {{"status", "degraded"}, {"storage", "failed; restarting"}});
+  }
+  return json_response(503, {{"status", "degraded"}});
 }
 
 std::optional<Identity> Api::authenticate(const HttpRequest& request) {

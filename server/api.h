@@ -73,6 +73,8 @@ class Api {
   std::vector<Route> routes();
   // The answer to an API request over its address's rate, or nothing when it may go on.
   std::optional<HttpResponse> refuse_over_rate(const HttpRequest& request);
+  // GET /healthz: 200 while the store can write, 503 `degraded` while it cannot.
+  HttpResponse health() const;
   std::optional<Identity> authenticate(const HttpRequest& request);
   HttpResponse count_errors(HttpResponse response);
 

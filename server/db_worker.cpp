@@ -4,21 +4,30 @@
 
 #include "server/clock.h"
 #include "server/log.h"
+#include "storage/faults.h"
 
 namespace blockfog::server {
 
 std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path& path,
                                                      storage::Sync sync) {
-  auto store = std::make_unique<storage::Store>(path, now_ms(), sync);
-  // Every busy game touches its own part of the log's index (and its snapshots) with each
-  // commit: with SQLite's 2 MiB page cache those pages were read back from the OS at 1,000
-  // busy games (5% of the server's time in pread), and the server took ~110 instead of ~100 us
-  // per action (bench/RESULTS.md, session 7). Since the log is stored in arrival order
-  // (migration 6) the rows themselves go to fresh pages that are not read again, so 16 MiB
-  // holds what is hot; 64 MiB only filled with them (+50 MiB resident at 1,000 games, no
-  // faster: session 9). The cache fills only as pages are used.
-  store->database().exec("PRAGMA cache_size = -" + std::to_string(kWriterCacheKiB));
-  return store;
+  // A database the server cannot write (a read-only file, a full disk) is refused at start,
+  // not discovered by the first player (docs/server.md).
+  try {
+    auto store = std::make_unique<storage::Store>(path, now_ms(), sync);
+    // Every busy game touches its own part of the log's index (and its snapshots) with each
+    // commit: with SQLite's 2 MiB page cache those pages were read back from the OS at 1,000
+    // busy games (5% of the server's time in pread), and the server took ~110 instead of ~100
+    // us per action (bench/RESULTS.md). Since the log is stored in arrival order (migration 6)
+    // the rows themselves go to fresh pages that are not read again, so 16 MiB holds what is
+    // hot; 64 MiB only filled with them. The cache fills only as pages are used.
+    store->database().exec("PRAGMA cache_size = -" + std::to_string(kWriterCacheKiB));
+    probe_write(*store);
+    return store;
+  } catch (const storage::StorageError& e) {
+    if (!storage::is_unavailable(e.code())) throw;
+    throw storage::StorageError(e.code(),
+                                "cannot write the database " + path.string() + ": " + e.what());
+  }
 }
 
 DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync,
@@ -28,7 +37,54 @@ DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync,
           store_->database(), storage::BackgroundCheckpointer::Limits{}, sync)),
       run_inline_(sync == storage::Sync::Normal),
       concurrent_window_(concurrent_window),
-      thread_([this] { run(); }) {}
+      thread_([this] { run(); }) {
+  // Wakes the thread now and then, so that a degraded store is probed while nothing else is
+  // written (check_faults).
+  every(std::chrono::duration_cast<std::chrono::milliseconds>(kProbeEvery), [](storage::Store&) {});
+}
+
+void DbWorker::probe_write(storage::Store& store) {
+  // The header's user_version is Blockfog's probe counter and means nothing else: writing it
+  // dirties the database's first page, so the commit really goes to the WAL (and, with
+  // --sync full, to the disk). A row written back unchanged would not: SQLite skips it.
+  auto& db = store.database();
+  auto read = db.prepare("PRAGMA user_version");
+  const auto next = ((read.step() ? read.column_int64(0) : 0) + 1) % 1000000;
+  read.reset();
+  db.exec("PRAGMA user_version = " + std::to_string(next));
+}
+
+StorageHealth DbWorker::health() const {
+  if (failed_ || storage::fault_counts().lost_writes > 0) return StorageHealth::Failed;
+  if (storage::fault_counts().unavailable > unavailable_at_ok_) return StorageHealth::Degraded;
+  return StorageHealth::Ok;
+}
+
+void DbWorker::check_faults() {
+  if (failed_) return;
+  if (storage::fault_counts().lost_writes > 0) {
+    failed_ = true;
+    const auto why = storage::first_lost_write();
+    log_error("storage failed: " + why +
+              ". Nothing more is stored; the server stops, and its next start recovers from "
+              "what is on disk");
+    if (on_failure_) on_failure_(why);
+    return;
+  }
+  if (health() != StorageHealth::Degraded) return;
+  const auto now = Clock::now();
+  if (now - last_probe_ < kProbeEvery) return;
+  last_probe_ = now;
+  const auto before = storage::fault_counts().unavailable;
+  try {
+    probe_write(*store_);
+  } catch (const std::exception& e) {
+    log_error_throttled("storage probe", std::string("storage: still cannot write: ") + e.what());
+    return;
+  }
+  unavailable_at_ok_ = before;
+  log_info("storage: writes succeed again");
+}
 
 DbWorker::~DbWorker() { stop(); }
 
@@ -72,6 +128,7 @@ void DbWorker::post_or_run(std::int64_t source, Task task, Done done) {
   std::vector<Entry> group;
   group.push_back({std::move(task), std::move(done)});
   run_group(group);
+  check_faults();
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
@@ -138,6 +195,7 @@ void DbWorker::run() {
     }
     run_group(group);
     group.clear();
+    check_faults();
     std::lock_guard lock(mutex_);
     busy_ = false;
   }
@@ -156,13 +214,18 @@ void DbWorker::run_group(std::vector<Entry>& group) {
       }
     }
   };
+  if (failed_) {  // nothing runs on a failed store (storage/faults.h)
+    finish(0, group.size(), false);
+    return;
+  }
   // Opens the group's transaction; if even that fails, each task runs on its own.
   const auto begin = [&db]() {
     try {
       db.cached("BEGIN IMMEDIATE")->run();
       return true;
     } catch (const std::exception& e) {
-      log_error(std::string("storage: cannot begin a transaction: ") + e.what());
+      log_error_throttled("storage begin",
+                          std::string("storage: cannot begin a transaction: ") + e.what());
       return false;
     }
   };
@@ -173,7 +236,7 @@ void DbWorker::run_group(std::vector<Entry>& group) {
     try {
       group[i].task(*store_);
     } catch (const std::exception& e) {
-      log_error(std::string("storage task failed: ") + e.what());
+      log_error_throttled("storage task", std::string("storage task failed: ") + e.what());
     }
     const bool more = i + 1 < group.size();
     if (!open) {
@@ -194,7 +257,7 @@ void DbWorker::run_group(std::vector<Entry>& group) {
     db.cached("COMMIT")->run();
     committed = true;
   } catch (const std::exception& e) {
-    log_error(std::string("storage: commit failed: ") + e.what());
+    log_error_throttled("storage commit", std::string("storage: commit failed: ") + e.what());
     sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
   }
   finish(open_from, group.size(), committed);

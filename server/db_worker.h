@@ -14,7 +14,15 @@
 // only, and only while one game at a time is acting); `busy_` keeps the connection to one
 // thread at a time. WAL checkpoints run on a thread of their own (BackgroundCheckpointer), so
 // a commit waits for one only if the WAL grew past twice the checkpoint size.
+//
+// Faults (docs/storage.md, Faults): the database must be writable at start, or the
+// constructor throws. While serving, a statement refused for want of space, permission or a
+// lock makes the store *degraded* until a probe write succeeds again (tried every few seconds);
+// a lost write (a failed sync or write: storage/faults.h) makes it *failed* for good: no task
+// runs after it, each is told it was not committed, and the failure handler is called once so
+// that the server stops and lets the next start's recovery decide from what is on disk.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -34,6 +42,8 @@
 #include "storage/store.h"
 
 namespace blockfog::server {
+
+enum class StorageHealth { Ok, Degraded, Failed };
 
 class DbWorker {
  public:
@@ -116,6 +126,14 @@ class DbWorker {
   // Finishes every task posted so far, then ends the thread. Later posts are dropped.
   void stop();
 
+  StorageHealth health() const;
+  // Called once, on the storage thread, when the store fails (a lost write); set it before
+  // anything is posted.
+  void on_failure(std::function<void(const std::string& why)> handler) {
+    on_failure_ = std::move(handler);
+  }
+  static constexpr std::chrono::seconds kProbeEvery{5};
+
  private:
   using Clock = std::chrono::steady_clock;
   struct Entry {
@@ -136,6 +154,10 @@ class DbWorker {
   // for one; false when the thread is to end. Holds `lock`.
   bool next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>& group);
   void run_group(std::vector<Entry>& group);
+  // Writes one row back unchanged and commits: throws if the store cannot write now.
+  static void probe_write(storage::Store& store);
+  // After a group: notices a lost write (then fails the store) or, while degraded, probes.
+  void check_faults();
 
   std::unique_ptr<storage::Store> store_;
   // The WAL's checkpoints, off the storage thread; stopped before the connection closes.
@@ -154,6 +176,12 @@ class DbWorker {
   std::int64_t last_source_ = 0;
   Clock::time_point last_source_at_{};
   Clock::time_point other_source_at_{};
+  std::function<void(const std::string&)> on_failure_;
+  std::atomic<bool> failed_{false};
+  // The count of unavailable-store errors (storage/faults.h) when the store last proved
+  // writable: more than that means degraded.
+  std::atomic<std::uint64_t> unavailable_at_ok_{0};
+  Clock::time_point last_probe_{};
   std::thread thread_;
 };
 

@@ -2,9 +2,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <mutex>
+#include <string>
+#include <utility>
 
 namespace blockfog::server {
 namespace {
@@ -53,6 +57,32 @@ void log(LogLevel level, std::string_view message) {
   std::fprintf(stderr, "%s.%03dZ %s %.*s\n", stamp, static_cast<int>(ms % 1000), level_name(level),
                static_cast<int>(message.size()), message.data());
   std::fflush(stderr);
+}
+
+void log_error_throttled(std::string_view topic, std::string_view message) {
+  constexpr auto kQuiet = std::chrono::seconds(10);
+  struct Topic {
+    std::chrono::steady_clock::time_point last;
+    std::uint64_t left_out = 0;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Topic, std::less<>> topics;
+  const auto now = std::chrono::steady_clock::now();
+  std::uint64_t left_out = 0;
+  {
+    std::lock_guard lock(mutex);
+    auto it = topics.find(topic);
+    if (it == topics.end()) it = topics.emplace(std::string(topic), Topic{now - kQuiet, 0}).first;
+    if (now - it->second.last < kQuiet) {
+      ++it->second.left_out;
+      return;
+    }
+    left_out = std::exchange(it->second.left_out, 0);
+    it->second.last = now;
+  }
+  if (left_out == 0) return log_error(message);
+  log_error(std::string(message) + " (and " + std::to_string(left_out) +
+            " more like it left out of the log since the last one)");
 }
 
 }  // namespace blockfog::server

@@ -22,4 +22,9 @@ inline void log_info(std::string_view m) { log(LogLevel::Info, m); }
 inline void log_warn(std::string_view m) { log(LogLevel::Warn, m); }
 inline void log_error(std::string_view m) { log(LogLevel::Error, m); }
 
+// An error that may repeat many times a second (every action while the disk is full): at most
+// one line per `topic` every 10 seconds; the next line logged for the topic says how many were
+// left out since the last one.
+void log_error_throttled(std::string_view topic, std::string_view message);
+
 }  // namespace blockfog::server

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "storage/faults.h"
+
 namespace blockfog::server {
 
 void Metrics::count_error(protocol::ErrorCode code) {
@@ -35,7 +37,20 @@ std::string Metrics::render() const {
       << "# HELP blockfog_http_requests_total HTTP requests answered.\n"
       << "# TYPE blockfog_http_requests_total counter\n"
       << "blockfog_http_requests_total " << http_requests.load() << "\n"
-      << "# HELP blockfog_errors_total Errors sent to clients, by kind.\n"
+      << "# HELP blockfog_storage_unavailable_total Statements the store refused for want of "
+         "space, permission or a lock (nothing was written).\n"
+      << "# TYPE blockfog_storage_unavailable_total counter\n"
+      << "blockfog_storage_unavailable_total " << storage::fault_counts().unavailable << "\n"
+      << "# HELP blockfog_storage_lost_writes_total Failed syncs and writes: after the first the "
+         "server stores nothing more and restarts.\n"
+      << "# TYPE blockfog_storage_lost_writes_total counter\n"
+      << "blockfog_storage_lost_writes_total " << storage::fault_counts().lost_writes << "\n";
+  if (storage_writable) {
+    out << "# HELP blockfog_storage_writable 1 while the store can write, 0 while it cannot.\n"
+        << "# TYPE blockfog_storage_writable gauge\n"
+        << "blockfog_storage_writable " << (storage_writable() ? 1 : 0) << "\n";
+  }
+  out << "# HELP blockfog_errors_total Errors sent to clients, by kind.\n"
       << "# TYPE blockfog_errors_total counter\n";
   for (std::size_t i = 0; i < errors_.size(); ++i) {
     out << "blockfog_errors_total{kind=\""

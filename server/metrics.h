@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "protocol/errors.h"
@@ -22,6 +23,8 @@ class Metrics {
   std::atomic<std::int64_t> rooms_loaded{0};  // games held in memory (finished ones leave)
   std::atomic<std::int64_t> actions_applied{0};
   std::atomic<std::int64_t> http_requests{0};
+  // 1 while the store can write, 0 while it cannot (DbWorker::health); unset: not shown.
+  std::function<bool()> storage_writable;
 
   void count_error(protocol::ErrorCode code);
   // Seconds from an action's frame arriving to its views being handed to the sockets.

@@ -749,6 +749,17 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   net::thread_pool workers(2);
   // One thread: at most one core hashes passwords, whatever the flood (kdf_budget.h).
   net::thread_pool kdf_workers(1);
+  // A failed store (a lost write: storage/faults.h) stops the server as SIGTERM does, but with
+  // exit status 1, so that its supervisor restarts it and recovery decides from what is on disk.
+  int exit_code = 0;
+  std::function<void(const std::string&)> drain;  // set below, before the network runs
+  db.on_failure([&ioc, &exit_code, &drain](const std::string&) {
+    net::post(ioc, [&exit_code, &drain] {
+      exit_code = 1;
+      drain("the store failed");
+    });
+  });
+  metrics.storage_writable = [&db] { return db.health() == StorageHealth::Ok; };
   RoomRegistry rooms(db, metrics, [&contexts](std::int64_t game_id) -> Strand {
     // The game's io_context is the room's strand: one thread runs it.
     return [executor = contexts.of_game(game_id).get_executor()](std::function<void()> task) {
@@ -837,16 +848,19 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     drain_timer.expires_after(std::chrono::milliseconds(50));
     drain_timer.async_wait([&](beast::error_code) { wait_for_sessions(); });
   };
-  signals.async_wait([&](beast::error_code ec, int signal) {
-    if (ec) return;
-    log_info("signal " + std::to_string(signal) + ": draining");
-    shared.draining = true;
+  drain = [&](const std::string& why) {
+    if (shared.draining.exchange(true)) return;
+    log_info(why + ": draining");
+    signals.cancel();  // its wait would keep the first network thread from returning
     *drain_started = std::chrono::steady_clock::now();
     listener->stop();
     if (metrics_listener) metrics_listener->stop();
     rooms.drain_all();
     tracker().shutdown_all();
     wait_for_sessions();
+  };
+  signals.async_wait([&](beast::error_code ec, int signal) {
+    if (!ec) drain("signal " + std::to_string(signal));
   });
 
   std::vector<std::thread> threads;
@@ -865,9 +879,9 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     // matters: everything durable is written, so leave without unwinding them.
     log_warn("drain deadline passed: exiting with connections still open");
     socket_file.remove();
-    std::_Exit(0);
+    std::_Exit(exit_code);
   }
-  return 0;
+  return exit_code;
 }
 
 }  // namespace blockfog::server

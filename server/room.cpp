@@ -11,6 +11,7 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/room_registry.h"
+#include "storage/faults.h"
 
 namespace blockfog::server {
 
@@ -37,6 +38,7 @@ struct Room::Commit {
   SteadyTime arrived;
   bool appended = false;
   std::string error;
+  bool storage_unavailable = false;  // not stored for want of storage (storage/faults.h)
 };
 
 namespace {
@@ -289,6 +291,9 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
             store.set_game_status(self->id_, storage::GameStatus::Finished, now,
                                   *commit->result_json);
           }
+        } catch (const storage::StorageError& e) {
+          commit->error = e.what();
+          commit->storage_unavailable = storage::is_unavailable(e.code());
         } catch (const std::exception& e) {
           commit->error = e.what();
         }
@@ -299,6 +304,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
         if (!stored && commit->appended) {
           commit->appended = false;
           commit->error = "the group commit holding the action failed";
+          commit->storage_unavailable = true;
         }
         // Run inline by post_or_run, this is still the room's strand, inside handle_action:
         // going on here saves a post, and with it a wake-up of another thread.
@@ -310,10 +316,20 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
 void Room::committed(const std::shared_ptr<Commit>& commit) {
   committing_ = false;
   if (!commit->error.empty()) {
-    log_error("game " + std::to_string(id_) + " action " + std::to_string(commit->seq) + ": " +
-              commit->error);
+    log_error_throttled("action", "game " + std::to_string(id_) + " action " +
+                                      std::to_string(commit->seq) + ": " + commit->error);
   }
-  if (!commit->appended) {
+  if (!commit->appended && db_.health() == StorageHealth::Failed) {
+    // A lost write (storage/faults.h): whether the action reached the disk is for the next
+    // start's recovery to say, so the client is told neither way.
+    send_error(commit->client, ErrorCode::StorageUnavailable,
+               "the server cannot store moves right now and restarts; reconnect to see whether "
+               "this action was kept",
+               commit->ref);
+  } else if (!commit->appended && commit->storage_unavailable) {
+    send_error(commit->client, ErrorCode::StorageUnavailable,
+               "the server cannot store moves right now; try again later", commit->ref);
+  } else if (!commit->appended) {
     send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again",
                commit->ref);
   } else {
@@ -375,7 +391,7 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
           const auto row = store.append_chat(self->id_, account, role, text, now_ms());
           *line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
         } catch (const std::exception& e) {
-          log_error("game " + std::to_string(self->id_) + " chat: " + e.what());
+          log_error_throttled("chat", "game " + std::to_string(self->id_) + " chat: " + e.what());
         }
       },
       [self = shared_from_this(), client, line, full](bool stored) {
@@ -386,7 +402,8 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
           } else if (*line) {
             self->broadcast(**line);
           } else {
-            self->send_error(client, ErrorCode::Internal, "the message could not be stored");
+            self->send_error(client, ErrorCode::StorageUnavailable,
+                             "the server cannot store chat right now; try again later");
           }
         });
       });

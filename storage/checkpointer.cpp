@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "storage/faults.h"
+
 namespace blockfog::storage {
 
 BackgroundCheckpointer::BackgroundCheckpointer(Database& writer, Limits limits, Sync sync)
@@ -77,8 +79,13 @@ void BackgroundCheckpointer::run() {
     requested_ = false;
     running_ = true;
     lock.unlock();
+    // After a lost write nothing copies the WAL into the database: what the WAL holds on disk is
+    // unknown, and the next start's recovery decides (storage/faults.h).
     // SQLITE_BUSY: another checkpoint (the writer's) is running; the next commit asks again.
-    sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    if (fault_counts().lost_writes == 0) {
+      sqlite3_wal_checkpoint_v2(own_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                nullptr);
+    }
     lock.lock();
     running_ = false;
     ++passes_;

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <new>
 
+#include "storage/faults.h"
+
 namespace blockfog::storage {
 namespace {
 
@@ -43,14 +45,24 @@ GatherFile* gather_file(sqlite3_file* file) { return reinterpret_cast<GatherFile
 sqlite3_file* real_file(sqlite3_file* file) { return gather_file(file)->real; }
 const sqlite3_io_methods& real_methods(sqlite3_file* file) { return *real_file(file)->pMethods; }
 
+// A write that failed for another reason than a full disk, or a failed sync, leaves the file's
+// bytes on disk unknown: latched for the server to stop on (storage/faults.h).
+int checked_write(const GatherFile* file, int rc) {
+  if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_FULL) {
+    note_lost_write(rc, file->gathers ? "a write to the WAL" : "a write to a database file");
+  }
+  return rc;
+}
+
 // Writes what was gathered; on failure it is dropped (SQLite treats the write as failed: the
 // commit fails and its frames are never published).
 int flush(GatherFile* file) {
   int rc = SQLITE_OK;
   for (std::size_t done = 0; done < file->size && rc == SQLITE_OK; done += kMaxWrite) {
     const std::size_t length = std::min(kMaxWrite, file->size - done);
-    rc = file->real->pMethods->xWrite(file->real, file->data + done, static_cast<int>(length),
-                                      file->offset + static_cast<sqlite3_int64>(done));
+    rc = checked_write(
+        file, file->real->pMethods->xWrite(file->real, file->data + done, static_cast<int>(length),
+                                           file->offset + static_cast<sqlite3_int64>(done)));
     ++file->stats.flushes;
   }
   file->size = 0;
@@ -97,7 +109,7 @@ int file_read(sqlite3_file* file, void* out, int amount, sqlite3_int64 offset) {
 
 int file_write(sqlite3_file* file, const void* in, int amount, sqlite3_int64 offset) {
   auto* f = gather_file(file);
-  if (!f->gathers) return real_methods(file).xWrite(f->real, in, amount, offset);
+  if (!f->gathers) return checked_write(f, real_methods(file).xWrite(f->real, in, amount, offset));
   ++f->stats.writes;
   const auto length = static_cast<std::size_t>(amount);
   // Only a run of writes each starting where the last ended is gathered.
@@ -108,7 +120,7 @@ int file_write(sqlite3_file* file, const void* in, int amount, sqlite3_int64 off
   if (!reserve(f, f->size + length)) {  // out of memory: write it as it comes
     if (const int rc = flush(f); rc != SQLITE_OK) return rc;
     ++f->stats.flushes;
-    return real_methods(file).xWrite(f->real, in, amount, offset);
+    return checked_write(f, real_methods(file).xWrite(f->real, in, amount, offset));
   }
   if (f->size == 0) f->offset = offset;
   std::memcpy(f->data + f->size, in, length);
@@ -125,7 +137,12 @@ int file_truncate(sqlite3_file* file, sqlite3_int64 size) {
 
 int file_sync(sqlite3_file* file, int flags) {
   if (const int rc = flush(gather_file(file)); rc != SQLITE_OK) return rc;
-  return real_methods(file).xSync(real_file(file), flags);
+  const int rc = real_methods(file).xSync(real_file(file), flags);
+  if (rc != SQLITE_OK) {
+    note_lost_write(rc,
+                    gather_file(file)->gathers ? "a sync of the WAL" : "a sync of a database file");
+  }
+  return rc;
 }
 
 int file_size(sqlite3_file* file, sqlite3_int64* size) {

@@ -5,12 +5,14 @@
 #include <string>
 #include <utility>
 
+#include "storage/faults.h"
 #include "storage/gathering_vfs.h"
 
 namespace blockfog::storage {
 namespace {
 
 [[noreturn]] void throw_for(int rc, std::string message) {
+  note_error(rc);
   if ((rc & 0xff) == SQLITE_CONSTRAINT) throw ConstraintError(rc, message);
   throw StorageError(rc, message);
 }
@@ -117,6 +119,11 @@ Database& Database::operator=(Database&& other) noexcept {
 
 void Database::close() noexcept {
   cache_.clear();  // finalized before the connection they belong to
+  // The last connection to close checkpoints the WAL into the database; after a lost write
+  // the WAL's bytes on disk are unknown, so it stays as it is for the next start's recovery.
+  if (db_ != nullptr && fault_counts().lost_writes > 0) {
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+  }
   // sqlite3_close_v2 defers the close until any statement still alive is finalized.
   if (db_ != nullptr) sqlite3_close_v2(db_);
   db_ = nullptr;

@@ -44,7 +44,8 @@ std::string metrics_text(int port) {
   return HttpClient(metrics_port_for(port)).get("/metrics").body;
 }
 
-ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args)
+ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args,
+                             std::vector<std::pair<std::string, std::string>> env)
     : dir_(dir) {
   const auto port_file = dir_ / "port";
   std::filesystem::remove(port_file);
@@ -65,6 +66,7 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
       dup2(log, 1);
       dup2(log, 2);
     }
+    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -93,7 +95,9 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      throw std::runtime_error("server exited at start:\n" + log());
+      const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+      throw std::runtime_error("server exited at start (status " + std::to_string(code) + "):\n" +
+                               log());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -120,6 +124,21 @@ int ServerProcess::wait_exit() {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return -WTERMSIG(status);
   return -1000;
+}
+
+int ServerProcess::wait_for_exit(std::chrono::seconds timeout) {
+  if (pid_ <= 0) return -1000;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      if (WIFEXITED(status)) return WEXITSTATUS(status);
+      return WIFSIGNALED(status) ? -WTERMSIG(status) : -1000;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return -2000;
 }
 
 int ServerProcess::terminate() {

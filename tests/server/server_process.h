@@ -5,8 +5,10 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace blockfog::server::testing {
@@ -31,8 +33,11 @@ std::string metrics_text(int port);
 
 class ServerProcess {
  public:
-  // Starts the server on `db` (in `dir`) and waits until it listens. Extra flags are appended.
-  ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args = {});
+  // Starts the server on `db` (in `dir`) and waits until it listens. Extra flags are appended;
+  // `env` is added to the server's environment. Throws if it exits first (the message gives its
+  // exit status and log).
+  ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args = {},
+                std::vector<std::pair<std::string, std::string>> env = {});
   ~ServerProcess();  // kills the server if still running
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
@@ -51,6 +56,9 @@ class ServerProcess {
   int terminate();
   // SIGKILL, then reaps the child.
   void kill9();
+  // Waits for the server to exit by itself: its exit status, or -2000 if it still runs after
+  // `timeout`.
+  int wait_for_exit(std::chrono::seconds timeout);
 
  private:
   int wait_exit();
