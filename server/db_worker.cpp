@@ -181,7 +181,9 @@ bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>
     if (soonest == periodic_.end()) {
       wake_.wait(lock);
     } else {
-      wake_.wait_until(lock, soonest->due);
+      // A copy: every() may grow periodic_ (and move its elements) during the wait.
+      const auto due = soonest->due;
+      wake_.wait_until(lock, due);
     }
   }
 }
