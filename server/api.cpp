@@ -155,7 +155,9 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
       return count_errors(error(500, ErrorCode::Internal, "internal error"));
     }
     auto r = error(503, ErrorCode::StorageUnavailable,
-                   "the server cannot store anything right now; try again later");
+                   db_.health() == StorageHealth::ReadOnly
+                       ? "the server is serving read-only for maintenance; try again later"
+                       : "the server cannot store anything right now; try again later");
     r.headers.emplace_back("Retry-After", std::to_string(DbWorker::kProbeEvery.count()));
     return count_errors(std::move(r));
   } catch (const std::exception& e) {
@@ -173,6 +175,8 @@ HttpResponse Api::health() const {
       return json_response(503, {{"status", "degraded"}, {"storage", "cannot write now"}});
     case StorageHealth::Failed:
       return json_response(503, {{"status", "degraded"}, {"storage", "failed; restarting"}});
+    case StorageHealth::ReadOnly:
+      return json_response(503, {{"status", "read_only"}, {"storage", "serving without writes"}});
   }
   return json_response(503, {{"status", "degraded"}});
 }
@@ -188,7 +192,13 @@ std::optional<Identity> Api::authenticate(const HttpRequest& request) {
     const auto account = store.find_account_by_id(session->account_id);
     if (!account) return std::nullopt;
     if (now - session->last_seen > kTouchEveryMs) {
-      store.touch_session(token_hash, now, now + kSessionMs);
+      // Sliding the expiry can wait for a store that cannot write now (or --read-only): the
+      // session is valid either way.
+      try {
+        store.touch_session(token_hash, now, now + kSessionMs);
+      } catch (const storage::StorageError& e) {
+        if (!storage::is_unavailable(e.code())) throw;
+      }
     }
     return Identity{account->id, account->username};
   });

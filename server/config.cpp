@@ -114,6 +114,11 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     } else {
       return bad() + " (full or normal)";
     }
+  } else if (name == "integrity-check-every") {
+    if (!parse_number(value, c.integrity_check_every_seconds) ||
+        c.integrity_check_every_seconds < 0) {
+      return bad();
+    }
   } else if (name == "idle-timeout") {
     if (!parse_number(value, c.idle_timeout_seconds) || c.idle_timeout_seconds < 1) return bad();
   } else if (name == "allowed-origin") {
@@ -163,6 +168,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_GAMES_PER_HOUR", "games-per-hour"},
     {"BLOCKFOG_ALLOWED_HOSTS", "allowed-host"},
     {"BLOCKFOG_METRICS_LISTEN", "metrics-listen"},
+    {"BLOCKFOG_INTEGRITY_CHECK_EVERY", "integrity-check-every"},
 };
 
 }  // namespace
@@ -190,6 +196,12 @@ std::string usage_text() {
          "                          60; 0: no limit)\n"
          "  --sync full|normal      full: fsync every action (default); normal: survive a\n"
          "                          server crash, not a power loss (faster)\n"
+         "  --read-only             serve from the database without writing to it (reads\n"
+         "                          work; every write is refused storage_unavailable)\n"
+         "  --check-db              check the database's integrity in full, print the report\n"
+         "                          and exit (0: it passed, 1: it did not)\n"
+         "  --integrity-check-every SECONDS  full integrity check while serving (default\n"
+         "                          3600; 0: none)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
          "  --allowed-origin URL    an extra Origin allowed to make changes (repeatable)\n"
          "  --allowed-host NAME[,NAME...]  host names the server answers to, besides IP\n"
@@ -205,8 +217,8 @@ std::string usage_text() {
          "BLOCKFOG_ALLOWED_ORIGIN, BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS,\n"
          "BLOCKFOG_SYNC, BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT,\n"
          "BLOCKFOG_DRAIN_TIMEOUT, BLOCKFOG_TRUSTED_PROXIES, BLOCKFOG_HTTP_RATE,\n"
-         "BLOCKFOG_HTTP_BURST, BLOCKFOG_ALLOWED_HOSTS, BLOCKFOG_METRICS_LISTEN; flags win over\n"
-         "them.\n";
+         "BLOCKFOG_HTTP_BURST, BLOCKFOG_ALLOWED_HOSTS, BLOCKFOG_METRICS_LISTEN,\n"
+         "BLOCKFOG_INTEGRITY_CHECK_EVERY; flags win over them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {
@@ -231,6 +243,11 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
       return result;
     }
     std::string name = arg.substr(2);
+    // The flags that take no value.
+    if (name == "read-only" || name == "check-db") {
+      (name == "read-only" ? c.read_only : c.check_db) = true;
+      continue;
+    }
     std::string value;
     if (const auto eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);

@@ -63,6 +63,13 @@ struct Config {
   // full: every action is fsynced before it is acknowledged (survives power loss); normal: it
   // survives kill -9 and any crash of the server, not a power loss (docs/storage.md).
   storage::Sync sync = storage::Sync::Full;
+  // Serve from the database without writing anything to it, e.g. one that failed its
+  // integrity check: reads work, every write is answered storage_unavailable.
+  bool read_only = false;
+  // Check the database's integrity in full, print the report, and exit (0: it passed).
+  bool check_db = false;
+  // Seconds between full integrity checks while serving (0: none).
+  int integrity_check_every_seconds = 3600;
 
   bool tls() const { return !tls_cert.empty(); }
 };

@@ -32,15 +32,29 @@ std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path
 
 DbWorker::DbWorker(const std::filesystem::path& path, storage::Sync sync,
                    std::chrono::microseconds concurrent_window)
-    : store_(open_store(path, sync)),
-      checkpointer_(std::make_unique<storage::BackgroundCheckpointer>(
-          store_->database(), storage::BackgroundCheckpointer::Limits{}, sync)),
+    : DbWorker(open_store(path, sync), sync, concurrent_window, false) {}
+
+DbWorker::DbWorker(const std::filesystem::path& path, ReadOnly)
+    : DbWorker(std::make_unique<storage::Store>(path, storage::Store::ReadOnly{}),
+               storage::Sync::Normal, kConcurrentWindow, true) {}
+
+DbWorker::DbWorker(std::unique_ptr<storage::Store> store, storage::Sync sync,
+                   std::chrono::microseconds concurrent_window, bool read_only)
+    : store_(std::move(store)),
+      checkpointer_(read_only
+                        ? nullptr
+                        : std::make_unique<storage::BackgroundCheckpointer>(
+                              store_->database(), storage::BackgroundCheckpointer::Limits{}, sync)),
+      read_only_(read_only),
       run_inline_(sync == storage::Sync::Normal),
       concurrent_window_(concurrent_window),
       thread_([this] { run(); }) {
   // Wakes the thread now and then, so that a degraded store is probed while nothing else is
   // written (check_faults).
-  every(std::chrono::duration_cast<std::chrono::milliseconds>(kProbeEvery), [](storage::Store&) {});
+  if (!read_only_) {
+    every(std::chrono::duration_cast<std::chrono::milliseconds>(kProbeEvery),
+          [](storage::Store&) {});
+  }
 }
 
 void DbWorker::probe_write(storage::Store& store) {
@@ -55,13 +69,14 @@ void DbWorker::probe_write(storage::Store& store) {
 }
 
 StorageHealth DbWorker::health() const {
+  if (read_only_) return StorageHealth::ReadOnly;
   if (failed_ || storage::fault_counts().lost_writes > 0) return StorageHealth::Failed;
   if (storage::fault_counts().unavailable > unavailable_at_ok_) return StorageHealth::Degraded;
   return StorageHealth::Ok;
 }
 
 void DbWorker::check_faults() {
-  if (failed_) return;
+  if (failed_ || read_only_) return;
   if (storage::fault_counts().lost_writes > 0) {
     failed_ = true;
     const auto why = storage::first_lost_write();
@@ -221,7 +236,8 @@ void DbWorker::run_group(std::vector<Entry>& group) {
     return;
   }
   // Opens the group's transaction; if even that fails, each task runs on its own.
-  const auto begin = [&db]() {
+  const auto begin = [this, &db]() {
+    if (read_only_) return false;  // its tasks read, or fail alone at their first write
     try {
       db.cached("BEGIN IMMEDIATE")->run();
       return true;

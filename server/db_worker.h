@@ -43,7 +43,7 @@
 
 namespace blockfog::server {
 
-enum class StorageHealth { Ok, Degraded, Failed };
+enum class StorageHealth { Ok, Degraded, Failed, ReadOnly };
 
 class DbWorker {
  public:
@@ -60,6 +60,12 @@ class DbWorker {
   // between two posts do not make them look apart).
   DbWorker(const std::filesystem::path& path, storage::Sync sync,
            std::chrono::microseconds concurrent_window = kConcurrentWindow);
+  // The server's --read-only: serves from the database without writing anything to it
+  // (storage::Store::ReadOnly). Tasks that only read work; one that writes fails with
+  // SQLITE_READONLY (clients see storage_unavailable); no checkpoint or probe runs, and
+  // health() is ReadOnly.
+  struct ReadOnly {};
+  DbWorker(const std::filesystem::path& path, ReadOnly);
   ~DbWorker();  // stop()s
   DbWorker(const DbWorker&) = delete;
   DbWorker& operator=(const DbWorker&) = delete;
@@ -146,6 +152,8 @@ class DbWorker {
     Task task;
   };
 
+  DbWorker(std::unique_ptr<storage::Store> store, storage::Sync sync,
+           std::chrono::microseconds concurrent_window, bool read_only);
   // The server's writing connection, with a page cache for many busy games.
   static std::unique_ptr<storage::Store> open_store(const std::filesystem::path& path,
                                                     storage::Sync sync);
@@ -166,6 +174,7 @@ class DbWorker {
   std::condition_variable wake_;
   std::deque<Entry> tasks_;
   std::vector<Periodic> periodic_;
+  const bool read_only_;
   const bool run_inline_;  // --sync normal
   const std::chrono::microseconds concurrent_window_;
   bool busy_ = false;  // a group, or a task run by post_or_run, is using the connection

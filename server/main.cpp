@@ -3,15 +3,34 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "server/config.h"
 #include "server/db_worker.h"
 #include "server/housekeeping.h"
+#include "server/integrity_monitor.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/net.h"
+
+namespace {
+
+std::unique_ptr<blockfog::server::DbWorker> open_database(const std::filesystem::path& path,
+                                                          blockfog::storage::Sync sync) {
+  try {
+    return std::make_unique<blockfog::server::DbWorker>(path, sync);
+  } catch (const blockfog::storage::StorageError& e) {
+    if (e.primary_code() != SQLITE_CORRUPT) throw;
+    throw blockfog::storage::StorageError(
+        e.code(), std::string(e.what()) +
+                      "\nTo serve what can be read, start with --read-only; --check-db prints "
+                      "the whole report; or restore a backup (docs/storage.md, Integrity).");
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace blockfog::server;
@@ -30,14 +49,32 @@ int main(int argc, char** argv) {
   }
   const Config& config = *parsed.config;
   set_log_level(config.log_level);
+  const std::filesystem::path db_path(config.db_path);
+  if (config.check_db) return check_database(db_path, std::cout);
   try {
-    const std::filesystem::path db_path(config.db_path);
-    if (db_path.has_parent_path()) std::filesystem::create_directories(db_path.parent_path());
-    DbWorker db(db_path, config.sync);
-    start_housekeeping(db);
     Metrics metrics;
-    const int code = run_server(config, db, metrics);
-    db.stop();
+    std::unique_ptr<DbWorker> db;
+    if (config.read_only) {
+      db = std::make_unique<DbWorker>(db_path, DbWorker::ReadOnly{});
+      log_warn("serving " + db_path.string() + " read-only: every write is refused");
+      // Reported, not refused: serving what can be read is what --read-only is for.
+      const auto start_check = db->call([](blockfog::storage::Store& store) {
+        return blockfog::storage::check_integrity(store.database(),
+                                                  blockfog::storage::IntegrityDepth::Quick);
+      });
+      IntegrityMonitor::report(db_path, start_check, "quick check at start", metrics);
+    } else {
+      if (db_path.has_parent_path()) std::filesystem::create_directories(db_path.parent_path());
+      // Refuses a foreign or damaged file (storage::Store), saying what the operator can do.
+      db = open_database(db_path, config.sync);
+      metrics.db_integrity_checks.fetch_add(1);  // the Store's quick check at start passed
+      metrics.db_integrity_ok.store(1);
+      start_housekeeping(*db);
+    }
+    const IntegrityMonitor monitor(
+        db_path, std::chrono::seconds(config.integrity_check_every_seconds), metrics);
+    const int code = run_server(config, *db, metrics);
+    db->stop();
     log_info("stopped");
     return code;
   } catch (const std::exception& e) {

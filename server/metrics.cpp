@@ -45,6 +45,16 @@ std::string Metrics::render() const {
          "server stores nothing more and restarts.\n"
       << "# TYPE blockfog_storage_lost_writes_total counter\n"
       << "blockfog_storage_lost_writes_total " << storage::fault_counts().lost_writes << "\n";
+  out << "# HELP blockfog_db_integrity_checks_total Integrity checks of the database run "
+         "(at start and while serving).\n"
+      << "# TYPE blockfog_db_integrity_checks_total counter\n"
+      << "blockfog_db_integrity_checks_total " << db_integrity_checks.load() << "\n";
+  if (const int ok = db_integrity_ok.load(); ok >= 0) {
+    out << "# HELP blockfog_db_integrity_ok 1 if the last integrity check passed, 0 if it found "
+           "damage.\n"
+        << "# TYPE blockfog_db_integrity_ok gauge\n"
+        << "blockfog_db_integrity_ok " << ok << "\n";
+  }
   if (storage_writable) {
     out << "# HELP blockfog_storage_writable 1 while the store can write, 0 while it cannot.\n"
         << "# TYPE blockfog_storage_writable gauge\n"

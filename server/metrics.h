@@ -25,6 +25,10 @@ class Metrics {
   std::atomic<std::int64_t> http_requests{0};
   // 1 while the store can write, 0 while it cannot (DbWorker::health); unset: not shown.
   std::function<bool()> storage_writable;
+  // The database's last integrity check (IntegrityMonitor): 1 passed, 0 found damage, -1 none
+  // yet (not shown).
+  std::atomic<int> db_integrity_ok{-1};
+  std::atomic<std::int64_t> db_integrity_checks{0};
 
   void count_error(protocol::ErrorCode code);
   // Seconds from an action's frame arriving to its views being handed to the sockets.

@@ -326,6 +326,11 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
                "the server cannot store moves right now and restarts; reconnect to see whether "
                "this action was kept",
                commit->ref);
+  } else if (!commit->appended && db_.health() == StorageHealth::ReadOnly) {
+    send_error(commit->client, ErrorCode::StorageUnavailable,
+               "the server is serving read-only for maintenance: games can be watched, not "
+               "played; try again later",
+               commit->ref);
   } else if (!commit->appended && commit->storage_unavailable) {
     send_error(commit->client, ErrorCode::StorageUnavailable,
                "the server cannot store moves right now; try again later", commit->ref);

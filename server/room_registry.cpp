@@ -66,7 +66,14 @@ std::size_t RoomRegistry::resume_all() {
   const auto rooms = db_.call([this](storage::Store& store) {
     std::vector<std::shared_ptr<Room>> loaded;
     for (const auto& row : store.list_unfinished_games()) {
-      if (auto room = load(store, row)) loaded.push_back(std::move(room));
+      try {
+        if (auto room = load(store, row)) loaded.push_back(std::move(room));
+      } catch (const storage::StorageError& e) {
+        // Only --read-only serves a damaged file (docs/storage.md, Integrity): the games it
+        // can read are resumed, the others say why when asked for.
+        if (e.primary_code() != SQLITE_CORRUPT) throw;
+        log_error("game " + std::to_string(row.id) + " cannot be resumed: " + e.what());
+      }
     }
     return loaded;
   });

@@ -7,6 +7,8 @@
 #include <span>
 #include <string>
 
+#include "storage/identity.h"
+#include "storage/integrity.h"
 #include "storage/migrations.h"
 
 namespace blockfog::storage {
@@ -224,9 +226,53 @@ SequenceConflict::SequenceConflict(std::int64_t game_id, std::int64_t expected_s
       expected_seq_(expected_seq),
       next_seq_(next_seq) {}
 
+namespace {
+
+// `path`, where an empty Blockfog database is made first if there is none.
+const std::filesystem::path& created_if_absent(const std::filesystem::path& path,
+                                               FileIdentity identity) {
+  if (identity == FileIdentity::Absent && !path.empty() && path != ":memory:") {
+    create_database(path);
+  }
+  return path;
+}
+
+}  // namespace
+
 Store::Store(const std::filesystem::path& path, std::int64_t now, Sync sync)
-    : db_(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), sync) {
+    : identity_(identify_database(path)),
+      db_(created_if_absent(path, identity_), OpenMode::ReadWriteCreate, std::chrono::seconds(5),
+          sync) {
+  // A damaged file is refused before anything more is written on top of it.
+  if (identity_ != FileIdentity::Absent) {
+    const auto report = check_integrity(db_, IntegrityDepth::Quick);
+    if (!report.ok) {
+      throw StorageError(SQLITE_CORRUPT, "database " + path.string() +
+                                             " failed its integrity check (PRAGMA quick_check); "
+                                             "nothing was written to it:\n" +
+                                             report.text());
+    }
+  }
   apply_migrations(db_, builtin_migrations(), now);
+  if (identity_ == FileIdentity::LegacyBlockfog) stamp_application_id(db_);
+}
+
+Store::Store(const std::filesystem::path& path, ReadOnly)
+    : identity_(identify_database(path)), db_(path, OpenMode::ReadOnly) {
+  if (identity_ == FileIdentity::Absent) {
+    throw StorageError(SQLITE_CANTOPEN,
+                       "cannot open database " + path.string() + " read-only: it does not exist");
+  }
+  const int have = schema_version(db_);
+  const int want = static_cast<int>(builtin_migrations().size());
+  if (have > want) throw SchemaTooNew(have, want);
+  if (have < want) {
+    throw StorageError(
+        SQLITE_READONLY,
+        "database " + path.string() + " is at schema version " + std::to_string(have) +
+            " and this program needs " + std::to_string(want) +
+            "; opened read-only it cannot be migrated: " + "open it once for writing first");
+  }
 }
 
 // --- accounts and sessions ----------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/identity.h"
 #include "storage/sqlite.h"
 
 namespace blockfog::storage {
@@ -164,7 +165,15 @@ class SequenceConflict : public StorageError {
 class Store {
  public:
   // Opens (creating if needed) and migrates the database; see apply_migrations for errors.
+  // Only Blockfog's own database is opened (storage/identity.h): any other file throws
+  // ForeignDatabase and is left untouched.
   Store(const std::filesystem::path& path, std::int64_t now, Sync sync = Sync::Full);
+
+  // Opens Blockfog's database without writing anything to it (the server's --read-only): no
+  // migration, no WAL switch. Every write throws StorageError (SQLITE_READONLY). The schema
+  // must be this program's: an older one (not yet migrated) or a newer one throws.
+  struct ReadOnly {};
+  Store(const std::filesystem::path& path, ReadOnly);
 
   Database& database() { return db_; }
 
@@ -246,6 +255,8 @@ class Store {
   Purged purge_stale(std::int64_t now, std::int64_t failed_login_age_ms);
 
  private:
+  // Decided before db_ opens the file: opening it for writing alone would switch it to WAL.
+  FileIdentity identity_;
   Database db_;
 };
 

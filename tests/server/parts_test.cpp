@@ -70,6 +70,24 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   EXPECT_FALSE(parse({"--poll-us", "100001"}).config);
 }
 
+TEST(Config, ReadOnlyAndCheckDbTakeNoValueAndIntegrityChecksAreHourly) {
+  const auto defaults = parse({});
+  EXPECT_FALSE(defaults.config->read_only);
+  EXPECT_FALSE(defaults.config->check_db);
+  EXPECT_EQ(defaults.config->integrity_check_every_seconds, 3600);
+  // A flag without a value does not take the next flag as its value.
+  const auto both = parse({"--read-only", "--db", "x.db", "--check-db"});
+  ASSERT_TRUE(both.config) << both.error;
+  EXPECT_TRUE(both.config->read_only);
+  EXPECT_TRUE(both.config->check_db);
+  EXPECT_EQ(both.config->db_path, "x.db");
+  EXPECT_EQ(parse({"--integrity-check-every", "0"}).config->integrity_check_every_seconds, 0);
+  EXPECT_EQ(
+      parse({}, {{"BLOCKFOG_INTEGRITY_CHECK_EVERY", "60"}}).config->integrity_check_every_seconds,
+      60);
+  EXPECT_FALSE(parse({"--integrity-check-every", "-1"}).config);
+}
+
 TEST(Config, ListensOnAUnixSocketInsteadOfAPort) {
   const auto unix_socket = parse({"--listen", "unix:/run/blockfog/blockfog.sock"});
   ASSERT_TRUE(unix_socket.config) << unix_socket.error;

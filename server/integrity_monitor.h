@@ -1,0 +1,51 @@
+#pragma once
+
+// Checks the database's integrity while the server runs (storage/integrity.h, docs/storage.md
+// Integrity): a full PRAGMA integrity_check every interval, on a thread and a read-only
+// connection of its own, so that damage on disk is reported in the log and in /metrics
+// (blockfog_db_integrity_ok, blockfog_db_integrity_checks_total) rather than found by a
+// player whose game cannot be read. The check holds a read transaction while it runs, which
+// only delays how far a WAL checkpoint can go meanwhile.
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <ostream>
+#include <thread>
+
+#include "server/metrics.h"
+#include "storage/integrity.h"
+
+namespace blockfog::server {
+
+// --check-db: checks the database at `path` in full without writing to it, prints the report
+// to `out`, and returns the exit status: 0 if it passed, 1 if it found damage or the file is
+// not Blockfog's database or cannot be read.
+int check_database(const std::filesystem::path& path, std::ostream& out);
+
+class IntegrityMonitor {
+ public:
+  // Checks every `interval` (the first one interval from now); a zero interval checks never.
+  IntegrityMonitor(std::filesystem::path path, std::chrono::seconds interval, Metrics& metrics);
+  ~IntegrityMonitor();  // stops, waiting for a check in progress
+  IntegrityMonitor(const IntegrityMonitor&) = delete;
+  IntegrityMonitor& operator=(const IntegrityMonitor&) = delete;
+
+  // Reports a check made elsewhere (the quick check at start) as the monitor's own are.
+  static void report(const std::filesystem::path& path, const storage::IntegrityReport& result,
+                     const char* kind, Metrics& metrics);
+
+ private:
+  void run();
+
+  const std::filesystem::path path_;
+  const std::chrono::seconds interval_;
+  Metrics& metrics_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace blockfog::server

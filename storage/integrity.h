@@ -1,0 +1,32 @@
+#pragma once
+
+// SQLite's own consistency checks over a whole database (docs/storage.md, Integrity): a page
+// overwritten on disk is otherwise noticed only when a query reads it, perhaps long after the
+// server stored more on top of it.
+
+#include <string>
+#include <vector>
+
+#include "storage/sqlite.h"
+
+namespace blockfog::storage {
+
+enum class IntegrityDepth {
+  Quick,  // PRAGMA quick_check: every page and record, not whether indexes match their tables
+  Full,   // PRAGMA integrity_check: that too; slower on a large database
+};
+
+struct IntegrityReport {
+  bool ok = false;
+  std::vector<std::string> problems;  // SQLite's words, at most kMaxProblems lines
+
+  static constexpr int kMaxProblems = 20;
+  // "ok", or the problems on one line each.
+  std::string text() const;
+};
+
+// Runs the check on `db` (read-only is enough). A database too damaged for the check to run
+// gives a report with SQLite's error as its problem rather than an exception.
+IntegrityReport check_integrity(Database& db, IntegrityDepth depth);
+
+}  // namespace blockfog::storage

@@ -1,0 +1,288 @@
+// Which files the store opens (storage/identity.h), how it serves read-only, and what its
+// integrity checks find (storage/integrity.h): docs/storage.md, Identity and Integrity.
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "storage/identity.h"
+#include "storage/integrity.h"
+#include "storage/migrations.h"
+#include "storage/store.h"
+#include "tests/storage/temp_dir.h"
+
+namespace blockfog::storage {
+namespace {
+
+constexpr std::int64_t kNow = 1'700'000'000'000;
+
+std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Every file in `dir` and its bytes; -shm files by name only (a reader may move its marks).
+std::map<std::string, std::string> directory(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const auto name = entry.path().filename().string();
+    const bool shm = name.size() > 4 && name.substr(name.size() - 4) == "-shm";
+    files[name] = shm ? "" : read_bytes(entry.path());
+  }
+  return files;
+}
+
+// A raw connection of "another program", which knows nothing of Blockfog.
+struct Foreign {
+  sqlite3* db = nullptr;
+  explicit Foreign(const std::filesystem::path& path) {
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  }
+  ~Foreign() { sqlite3_close(db); }
+  void exec(const std::string& sql) const {
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  }
+};
+
+std::int64_t application_id(const std::filesystem::path& path) {
+  Database db(path, OpenMode::ReadOnly);
+  auto pragma = db.prepare("PRAGMA application_id");
+  EXPECT_TRUE(pragma.step());
+  return pragma.column_int64(0);
+}
+
+// A database as a Blockfog without the application id left it: migrated, with one account.
+void make_legacy(const std::filesystem::path& path) {
+  Database db(path);
+  apply_migrations(db, builtin_migrations(), kNow);
+  db.exec("INSERT INTO accounts (username, password_hash, created_at) VALUES ('wallace', 'h', 1)");
+}
+
+TEST(Identity, ANewDatabaseCarriesBlockfogsApplicationIdInItsHeader) {
+  testing::TempDir dir;
+  const auto path = dir.file("new.db");
+  EXPECT_EQ(identify_database(path), FileIdentity::Absent);
+  { Store store(path, kNow); }
+  // Bytes 68-71 of the header: what `file` and any SQLite tool read, Blockfog not running.
+  EXPECT_EQ(read_bytes(path).substr(68, 4), "BlFg");
+  EXPECT_EQ(identify_database(path), FileIdentity::Blockfog);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("new.db.new")));
+}
+
+TEST(Identity, AnEmptyFileBecomesANewDatabase) {
+  testing::TempDir dir;
+  const auto path = dir.file("empty.db");
+  write_bytes(path, "");
+  EXPECT_EQ(identify_database(path), FileIdentity::Absent);
+  Store store(path, kNow);
+  EXPECT_TRUE(store.create_account("bruce", "h", kNow));
+  EXPECT_EQ(application_id(path), kApplicationId);
+}
+
+TEST(Identity, ADatabaseOfAnEarlierBlockfogIsAdoptedWithItsData) {
+  testing::TempDir dir;
+  const auto path = dir.file("legacy.db");
+  make_legacy(path);
+  EXPECT_EQ(application_id(path), 0);
+  EXPECT_EQ(identify_database(path), FileIdentity::LegacyBlockfog);
+  {
+    Store store(path, kNow);
+    EXPECT_TRUE(store.find_account_by_name("wallace"));
+  }
+  EXPECT_EQ(identify_database(path), FileIdentity::Blockfog);
+  EXPECT_EQ(application_id(path), kApplicationId);
+}
+
+// Each foreign file is refused, and the directory holds exactly the bytes it held before.
+void expect_refused_untouched(const std::filesystem::path& dir, const std::filesystem::path& path,
+                              const std::string& says) {
+  const auto before = directory(dir);
+  try {
+    Store store(path, kNow);
+    ADD_FAILURE() << path << " was opened";
+  } catch (const ForeignDatabase& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("left it untouched"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(directory(dir), before);
+}
+
+TEST(Identity, AnotherProgramsDatabaseIsRefusedAndLeftByteIdentical) {
+  testing::TempDir dir;
+  const auto path = dir.file("notes.db");
+  {
+    Foreign other(path);
+    other.exec("PRAGMA journal_mode = WAL");
+    other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
+  }
+  // Closed cleanly: no -wal beside it, so none may appear (a plain read-only open would make one).
+  ASSERT_FALSE(std::filesystem::exists(dir.file("notes.db-wal")));
+  expect_refused_untouched(dir.path(), path, "tables: notes");
+}
+
+TEST(Identity, ADatabaseWithClashingTablesIsRefusedWhileItsOwnerWritesToIt) {
+  testing::TempDir dir;
+  const auto path = dir.file("clash.db");
+  Foreign other(path);
+  other.exec("PRAGMA journal_mode = WAL");
+  other.exec("PRAGMA wal_autocheckpoint = 0");  // what it writes stays in its WAL
+  other.exec(
+      "CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT);"
+      "CREATE TABLE schema_migrations (version INTEGER, name TEXT);"
+      "INSERT INTO schema_migrations VALUES (1, 'init')");
+  ASSERT_GT(std::filesystem::file_size(dir.file("clash.db-wal")), 0U);
+  expect_refused_untouched(dir.path(), path, "tables: games, schema_migrations");
+}
+
+TEST(Identity, BlockfogsTablesUnderAnotherApplicationIdAreRefused) {
+  testing::TempDir dir;
+  const auto path = dir.file("other-id.db");
+  make_legacy(path);
+  { Database(path).exec("PRAGMA application_id = 7"); }
+  expect_refused_untouched(dir.path(), path, "application id 0x00000007");
+}
+
+TEST(Identity, AFileThatIsNotSqliteIsRefusedUntouched) {
+  testing::TempDir dir;
+  const auto path = dir.file("readme.txt");
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "Scotland the brave. ";
+  write_bytes(path, text);
+  expect_refused_untouched(dir.path(), path, "not an SQLite database");
+}
+
+TEST(ReadOnlyStore, ReadsButWritesNothing) {
+  testing::TempDir dir;
+  const auto path = dir.file("ro.db");
+  {
+    Store store(path, kNow);
+    store.create_account("moray", "h", kNow);
+  }
+  const auto bytes = read_bytes(path);
+  {
+    Store store(path, Store::ReadOnly{});
+    EXPECT_TRUE(store.find_account_by_name("moray"));
+    try {
+      store.create_account("comyn", "h", kNow);
+      ADD_FAILURE() << "a read-only store wrote";
+    } catch (const StorageError& e) {
+      EXPECT_EQ(e.primary_code(), SQLITE_READONLY) << e.what();
+    }
+  }
+  EXPECT_EQ(read_bytes(path), bytes);
+}
+
+TEST(ReadOnlyStore, RefusesADatabaseItWouldHaveToMigrate) {
+  testing::TempDir dir;
+  const auto path = dir.file("old.db");
+  {
+    Database db(path);
+    apply_migrations(db, builtin_migrations().first(3), kNow);
+  }
+  const auto bytes = read_bytes(path);
+  try {
+    Store store(path, Store::ReadOnly{});
+    ADD_FAILURE() << "an unmigrated database was opened read-only";
+  } catch (const StorageError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 3"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_bytes(path), bytes);
+}
+
+// A finished game's log on disk, then one page of it overwritten, as a failing disk would.
+class Damaged : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    {
+      Store store(path_, kNow);
+      const auto scot = store.create_account("scot", "h", kNow)->id;
+      const auto eng = store.create_account("eng", "h", kNow)->id;
+      NewGame game;
+      game.rules_version = "1";
+      game.scenario = "braveheart";
+      game.seed_hex = "00ff";
+      game.seed_sha256 = std::string(64, 'a');
+      game.created_by = scot;
+      game.creator_role = "scotland";
+      game_id_ = store.create_game(game, kNow).id;
+      store.take_seat(game_id_, "england", eng, kNow);
+      store.set_game_status(game_id_, GameStatus::Active, kNow);
+      for (int seq = 1; seq <= 5; ++seq) {
+        store.append_action(game_id_, seq, "scotland", R"({"kind":"pass"})",
+                            "hash" + std::to_string(seq), kNow + seq, std::nullopt);
+      }
+    }  // closing checkpoints the WAL into the file
+    std::int64_t page = 0;
+    std::int64_t page_size = 0;
+    {
+      Database db(path_, OpenMode::ReadOnly);
+      auto root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'actions'");
+      ASSERT_TRUE(root.step());
+      page = root.column_int64(0);
+      auto size = db.prepare("PRAGMA page_size");
+      ASSERT_TRUE(size.step());
+      page_size = size.column_int64(0);
+    }
+    auto bytes = read_bytes(path_);
+    const auto at = static_cast<std::size_t>((page - 1) * page_size);
+    ASSERT_EQ(bytes.at(at), '\x0d') << "the actions table's root is a leaf page";
+    std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), page_size, '\x55');
+    write_bytes(path_, bytes);
+  }
+
+  testing::TempDir dir_;
+  std::filesystem::path path_ = dir_.file("damaged.db");
+  std::int64_t game_id_ = 0;
+};
+
+TEST_F(Damaged, BothChecksFindAnOverwrittenLeafPageOfTheLog) {
+  Database db(path_, OpenMode::ReadOnly);
+  for (const auto depth : {IntegrityDepth::Quick, IntegrityDepth::Full}) {
+    const auto report = check_integrity(db, depth);
+    EXPECT_FALSE(report.ok);
+    ASSERT_FALSE(report.problems.empty());
+    EXPECT_NE(report.text(), "ok");
+  }
+}
+
+TEST_F(Damaged, TheStoreRefusesToWriteOnTopOfItButServesItReadOnly) {
+  const auto bytes = read_bytes(path_);
+  try {
+    Store store(path_, kNow);
+    ADD_FAILURE() << "a damaged database was opened for writing";
+  } catch (const StorageError& e) {
+    EXPECT_EQ(e.primary_code(), SQLITE_CORRUPT);
+    EXPECT_NE(std::string(e.what()).find("quick_check"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_bytes(path_), bytes);
+  // Read-only, what is intact can still be read; the damaged log says so when read.
+  Store store(path_, Store::ReadOnly{});
+  EXPECT_TRUE(store.find_account_by_name("scot"));
+  EXPECT_TRUE(store.find_game(game_id_));
+  EXPECT_THROW(store.load_actions(game_id_), StorageError);
+}
+
+TEST(Integrity, AHealthyDatabasePassesBothChecks) {
+  testing::TempDir dir;
+  const auto path = dir.file("healthy.db");
+  { Store store(path, kNow); }
+  Database db(path, OpenMode::ReadOnly);
+  EXPECT_TRUE(check_integrity(db, IntegrityDepth::Quick).ok);
+  const auto full = check_integrity(db, IntegrityDepth::Full);
+  EXPECT_TRUE(full.ok);
+  EXPECT_EQ(full.text(), "ok");
+}
+
+}  // namespace
+}  // namespace blockfog::storage
