@@ -13,7 +13,7 @@ WORKDIR /src
 COPY scripts/install-deps.sh scripts/install-deps.sh
 RUN bash scripts/install-deps.sh
 COPY . .
-RUN bash scripts/build.sh release
+RUN bash scripts/build.sh release-pgo
 
 FROM debian:12-slim
 # The shared libraries blockfog-server links (deploy.image checks this list against ldd), and
@@ -25,7 +25,7 @@ RUN apt-get update \
 RUN useradd --system --user-group --uid 10001 --home-dir /data --shell /usr/sbin/nologin blockfog \
  && mkdir -p /data \
  && chown blockfog:blockfog /data
-COPY --from=build /src/build/release/bin/blockfog-server /opt/blockfog/bin/blockfog-server
+COPY --from=build /src/build/release-pgo/bin/blockfog-server /opt/blockfog/bin/blockfog-server
 COPY --from=build /src/web-client /opt/blockfog/web-client
 ENV BLOCKFOG_LISTEN=0.0.0.0:8080
 ENV BLOCKFOG_DB=/data/blockfog.db

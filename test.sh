@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Usage: ./test.sh
-# Installs what is missing, builds the `debug` (ASan+UBSan) and `release` presets, and runs every
-# test of both. Exits non-zero if any build or test fails; the last line says which.
+# Installs what is missing, builds the `debug` (ASan+UBSan), `release` and `tsan` presets, and
+# runs their tests: every test in debug; in release all but those that do not depend on the
+# build type (web, format, deploy: CMakePresets.json); in tsan the tests of the threaded code
+# (server, storage, load tool) under ThreadSanitizer. Exits non-zero if any build or test
+# fails; the last line says which.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
 
@@ -11,18 +14,13 @@ if ! bash scripts/install-deps.sh; then
 fi
 
 failed=()
-for preset in debug release; do
-  echo "=== test.sh: build $preset ==="
-  # The release build is optimised with a profile the instrumented programs record first.
-  if [[ $preset == release ]] && ! bash scripts/pgo-train.sh; then
-    failed+=("$preset profile training")
-    continue
-  fi
+for preset in debug release tsan; do
+  echo "=== test.sh: build $preset ($(date -u +%T)) ==="
   if ! { cmake --preset "$preset" && cmake --build --preset "$preset" -j 2; }; then
     failed+=("$preset build")
     continue
   fi
-  echo "=== test.sh: test $preset ==="
+  echo "=== test.sh: test $preset ($(date -u +%T)) ==="
   ctest --preset "$preset" --output-on-failure -j 2 || failed+=("$preset tests")
 done
 
@@ -31,4 +29,4 @@ if ((${#failed[@]} > 0)); then
   echo "test.sh: FAILED (${list%, })"
   exit 1
 fi
-echo "test.sh: PASSED (debug and release: build and all tests)"
+echo "test.sh: PASSED (debug, release and tsan: builds and tests)"

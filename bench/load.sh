@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs blockfog-load against a fresh blockfog-server on loopback (issue 5's load goals) and
-# prints each run's summary; the JSON lines go to build/release/load-results.jsonl.
+# prints each run's summary; the JSON lines go to build/release-pgo/load-results.jsonl. The
+# programs are the release-pgo preset's (the Docker image's build).
 #
 # Usage: bench/load.sh [full|normal] [seconds] [tcp|unix]
 #   full|normal   the server's --sync (default: both, one after the other)
@@ -16,9 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 syncs=${1:-"full normal"}
 seconds=${2:-20}
 transports=${3:-tcp}
-bin=build/release/bin
-[[ -x $bin/blockfog-load && -x $bin/blockfog-server ]] || bash scripts/build.sh release
-out=build/release/load-results.jsonl
+bin=build/release-pgo/bin
+[[ -x $bin/blockfog-load && -x $bin/blockfog-server ]] || bash scripts/build.sh release-pgo
+out=build/release-pgo/load-results.jsonl
 : > "$out"
 ulimit -n "$(ulimit -Hn)"
 

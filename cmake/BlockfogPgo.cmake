@@ -1,12 +1,13 @@
 # Profile-guided optimisation (README.md, "Profile-guided builds"). scripts/pgo-train.sh
 # builds the server and the load client with BLOCKFOG_PGO=GENERATE (the `pgo-train` preset),
-# plays games through them, and leaves the counts in BLOCKFOG_PGO_DIR; the `release` preset
-# (BLOCKFOG_PGO=USE) then compiles with those counts. Under load the server used 1-5% less CPU
-# per action (bench/RESULTS.md, session 14).
+# plays games through them, and leaves the counts in BLOCKFOG_PGO_DIR; the `release-pgo` preset
+# (BLOCKFOG_PGO=USE; the Docker image and bench/load.sh) then compiles with those counts. Under
+# load the server used 1-5% less CPU per action, within the machine's hour-to-hour drift: an
+# opt-in, so that the default build needs no third build tree.
 #
 # Both builds name a profile file after the object's path below their own build directory
 # (-fprofile-prefix-path), so build/pgo-train's counts for rules/.../hex.cpp.o are found by
-# build/release's compile of the same object.
+# build/release-pgo's compile of the same object.
 
 set(BLOCKFOG_PGO "OFF" CACHE STRING "Profile-guided optimisation: OFF, GENERATE or USE")
 set_property(CACHE BLOCKFOG_PGO PROPERTY STRINGS OFF GENERATE USE)
@@ -46,7 +47,7 @@ if(NOT BLOCKFOG_PGO STREQUAL "OFF")
 endif()
 
 # A generated source (cmake/BlockfogEmbed.cmake) lies in its build directory, and its
-# functions' profile checksums hold that path: build/release's copy never matches
+# functions' profile checksums hold that path: build/release-pgo's copy never matches
 # build/pgo-train's. They only return embedded bytes, so they go without a profile, quietly.
 function(blockfog_pgo_generated_source path)
   if(BLOCKFOG_PGO STREQUAL "USE" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

@@ -109,11 +109,13 @@ done
 [[ $build_from == "debian:12 AS build" ]] || fail "build stage must be 'FROM debian:12 AS build'"
 [[ $runtime_from == "debian:12-slim" ]] || fail "runtime stage must be 'FROM debian:12-slim'"
 
-# The build stage runs exactly the README's scripts: ./run.sh is `scripts/build.sh release`,
-# which itself runs scripts/install-deps.sh.
+# The build stage runs the README's scripts: ./run.sh is `scripts/build.sh release`; the image
+# takes the profile-optimised preset of the same script (`release-pgo`), which itself runs
+# scripts/install-deps.sh and scripts/pgo-train.sh.
 grep -q 'bash scripts/build.sh release' run.sh || fail "run.sh no longer runs scripts/build.sh release"
-[[ ${build_runs[*]} == "bash scripts/install-deps.sh bash scripts/build.sh release" ]] ||
-  fail "build stage RUNs must be 'bash scripts/install-deps.sh' then 'bash scripts/build.sh release', got: ${build_runs[*]}"
+grep -q '"name": "release-pgo"' CMakePresets.json || fail "CMakePresets.json has no release-pgo preset"
+[[ ${build_runs[*]} == "bash scripts/install-deps.sh bash scripts/build.sh release-pgo" ]] ||
+  fail "build stage RUNs must be 'bash scripts/install-deps.sh' then 'bash scripts/build.sh release-pgo', got: ${build_runs[*]}"
 for copy in "${build_copies[@]}"; do
   read -r -a parts <<<"$copy"
   ((${#parts[@]} == 2)) || { fail "build COPY with options: $copy"; continue; }
@@ -189,8 +191,8 @@ for i in "${!copy_sources[@]}"; do
   [[ ${copy_destinations[i]} == "$entry_binary" ]] && server_source="${copy_sources[i]}"
   [[ ${copy_sources[i]} == web-client ]] && web_destination="${copy_destinations[i]}"
 done
-[[ $server_source == build/release/bin/blockfog-server ]] ||
-  fail "the ENTRYPOINT ($entry_binary) must be the copy of build/release/bin/blockfog-server"
+[[ $server_source == build/release-pgo/bin/blockfog-server ]] ||
+  fail "the ENTRYPOINT ($entry_binary) must be the copy of build/release-pgo/bin/blockfog-server"
 [[ -n $web_destination && $(env_value BLOCKFOG_WEB_ROOT) == "$web_destination" ]] ||
   fail "BLOCKFOG_WEB_ROOT must be where web-client/ is copied ($web_destination)"
 ((failures == 0)) || die "$failures problem(s) in the Dockerfile"

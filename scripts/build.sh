@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Usage: scripts/build.sh [preset]   (preset: release (default) or debug, see CMakePresets.json)
+# Usage: scripts/build.sh [preset]   (preset: release (default), release-pgo, debug or tsan; see
+# CMakePresets.json)
 # Installs missing packages, then configures and builds the preset into build/<preset>/. The
-# release preset is optimised with a profile recorded first by scripts/pgo-train.sh.
+# release-pgo preset (the Docker image, bench/load.sh) is optimised with a profile recorded first
+# by scripts/pgo-train.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -9,8 +11,8 @@ preset="${1:-release}"
 
 bash scripts/install-deps.sh
 # A machine where the training cannot run still gets a server, built without the profile.
-if [[ $preset == release ]] && ! bash scripts/pgo-train.sh; then
-  echo "build.sh: warning: the profile training failed; building release without it" >&2
+if [[ $preset == release-pgo ]] && ! bash scripts/pgo-train.sh; then
+  echo "build.sh: warning: the profile training failed; building release-pgo without it" >&2
 fi
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j 2

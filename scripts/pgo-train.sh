@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/pgo-train.sh
-# Records the profile that the `release` preset optimises with (cmake/BlockfogPgo.cmake): builds
+# Records the profile that the `release-pgo` preset optimises with (cmake/BlockfogPgo.cmake): builds
 # blockfog-server and blockfog-load with counters (the `pgo-train` preset, build/pgo-train/),
 # plays games through them on loopback, and leaves the counts in build/pgo-profile/. Trains
 # again only when either program was rebuilt since the last training. BLOCKFOG_PGO=0 skips
-# all of it (the release build then has no profile feedback, or the one trained before).
+# all of it (the release-pgo build then has no profile feedback, or the one trained before).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
