@@ -3,8 +3,8 @@
 # run side by side, each driven by its own blockfog-load, so both see the same machine. On a
 # shared machine whose speed drifts by 10-20% within minutes, runs one after the other
 # (bench/ab.sh) need many rounds to show a change of a few percent; two servers measured over
-# the same seconds differ by what their builds do (bench/RESULTS.md, session 11). Each round
-# runs twice, the builds' places swapped, and prints each server's CPU per action.
+# the same seconds differ by what their builds do. Each round runs twice, the builds' places
+# swapped, and prints each server's CPU per action.
 #
 # Usage: bench/ab-together.sh GAMES SECONDS SERVER_A SERVER_B [LOAD]
 #   GAMES, SECONDS   blockfog-load --games and --duration, for each of the two

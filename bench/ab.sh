@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares server builds (or load-client settings) under the same closed-loop load, one run
 # after the other, again and again: on a shared machine whose speed drifts from hour to hour,
-# only runs interleaved like this can be compared (bench/RESULTS.md, sessions 7 and 8).
+# only runs interleaved like this can be compared.
 #
 # Usage: bench/ab.sh GAMES SECONDS SYNC 'NAME|SERVER|LOAD|ARGS' ...
 #   GAMES, SECONDS   blockfog-load --games and --duration

@@ -1,5 +1,5 @@
 // Engine benchmarks (issue: random-playout throughput and per-action costs). Run through
-// bench/run.sh on the release preset; results and profiles are kept in bench/RESULTS.md.
+// bench/run.sh on the release preset; today's figures are in bench/RESULTS.md.
 
 #include <benchmark/benchmark.h>
 

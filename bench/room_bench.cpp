@@ -4,7 +4,7 @@
 // storage thread committing to SQLite in WAL mode, exactly as in blockfog-server, but with no
 // socket, no WebSocket framing and no load client sharing the cores. On this shared machine
 // blockfog-load's numbers drift by a quarter from hour to hour and include the kernel's TCP
-// work; this one isolates what the server's own code costs (bench/RESULTS.md, session 8).
+// work; this one isolates what the server's own code costs.
 //
 // Usage: room-bench [--games N] [--actions K] [--warmup W] [--views patches|whole] [--seed S]
 //                   [--dump-frames PATH]

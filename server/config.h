@@ -24,7 +24,7 @@ constexpr int kMaxNetworkThreads = 64;
 // whose games all wait cannot take another's work; with more threads than cores, the kernel
 // gives the cores to the threads that have some. On the 2-core development machine, 4 threads
 // instead of 2 cut the cores' idle time at 100 busy games by about a third and raised the
-// actions per second by ~5% at 100 and 1,000 games (bench/RESULTS.md, session 24).
+// actions per second by ~5% at 100 and 1,000 games.
 int default_network_threads();
 
 struct Config {

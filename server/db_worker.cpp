@@ -17,7 +17,7 @@ std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path
     // Every busy game touches its own part of the log's index (and its snapshots) with each
     // commit: with SQLite's 2 MiB page cache those pages were read back from the OS at 1,000
     // busy games (5% of the server's time in pread), and the server took ~110 instead of ~100
-    // us per action (bench/RESULTS.md). Since the log is stored in arrival order (migration 6)
+    // us per action. Since the log is stored in arrival order (migration 6)
     // the rows themselves go to fresh pages that are not read again, so 16 MiB holds what is
     // hot; 64 MiB only filled with them. The cache fills only as pages are used.
     store->database().exec("PRAGMA cache_size = -" + std::to_string(kWriterCacheKiB));

@@ -81,7 +81,7 @@ class DbWorker {
   // game) is the only one posting: when another source posted within the concurrency window
   // (kConcurrentWindow unless the constructor was given another), the task is queued, to
   // share a group commit with the others (at 100 busy games a COMMIT per action cost ~15% more
-  // server CPU per action than groups: bench/RESULTS.md, session 6).
+  // server CPU per action than groups).
   void post_or_run(std::int64_t source, Task task, Done done);
   static constexpr std::chrono::microseconds kConcurrentWindow{1000};
 

@@ -3,7 +3,7 @@
 // The file of the Unix-domain socket the server listens on with --listen unix:PATH. A reverse
 // proxy on the same machine (deploy/nginx/) then reaches the server without the TCP stack's
 // work at both ends of the connection: on this project's machine a message over a Unix socket
-// cost less than half the CPU of one over TCP loopback (bench/RESULTS.md, session 15).
+// cost less than half the CPU of one over TCP loopback.
 
 #include <sys/types.h>
 #include <sys/un.h>

@@ -7,7 +7,7 @@
 // SQLite's own rule runs a checkpoint inside the COMMIT that took the WAL past
 // wal_autocheckpoint pages, on the writer's thread: under load (100 busy games) the server's
 // storage thread then stood still for the copy and every game waiting on it stood too; the
-// cores idled 9-14% of the time (bench/RESULTS.md, session 7). Here the writer's commit only
+// cores idled 9-14% of the time. Here the writer's commit only
 // signals, and a second connection on the same file runs PASSIVE checkpoints, which never
 // block the writer and are never blocked by it (https://sqlite.org/wal.html#ckpt).
 //
@@ -15,10 +15,10 @@
 // more frames a pass covers, the fewer pages per frame it copies (a busy game's part of the
 // log's index is rewritten by nearly every group commit). So the first pass starts when the
 // WAL reaches `start_pages`, and each later one only when another `pass_pages` frames have
-// been appended since the last was asked for. (Until session 21 every commit past
-// `start_pages` asked for a pass: under load at 100 games the thread then ran ~75 passes a
-// second of a group commit or two each and copied 0.55 pages per action stored; now 0.2, for
-// 2-5% less server CPU per action: bench/RESULTS.md, session 21.)
+// been appended since the last was asked for. (With a pass asked for by every commit past
+// `start_pages`, the thread ran ~75 passes a second at 100 busy games, of a group commit or two
+// each, and copied 0.55 pages per action stored; this way 0.2, for 2-5% less server CPU per
+// action.)
 //
 // The WAL starts again from its beginning at the first transaction that begins after a
 // checkpoint copied all of it. Under load the writer's next transaction has always begun
@@ -29,7 +29,7 @@
 // stays bounded by the same rule should the thread fall behind or a reader hold an old
 // snapshot. The writer does not copy sooner or more often: its copy ends with an fsync of both
 // files, a stall for every game waiting on its commits (tried: the writer copying the rest
-// after every pass raised p99 latency at 1,000 games by 10-30%, bench/RESULTS.md).
+// after every pass raised p99 latency at 1,000 games by 10-30%).
 
 #include <condition_variable>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // SQLite appends a commit to the WAL one frame at a time, and each frame with two writes: its
 // 24-byte header, then its page. A group commit of the server's storage thread dirties about
 // two pages per action, so the thread made ~2.7 `pwrite` calls per action, ~6% of the server's
-// CPU (bench/RESULTS.md, session 17). Here the frames are kept in memory as they come, in the
+// CPU. Here the frames are kept in memory as they come, in the
 // order and at the offsets SQLite gave them, and written with one `pwrite` when the commit's
 // last frame is complete. So a COMMIT still returns only after every byte of it was handed to
 // the OS, and an acknowledged commit survives kill -9 exactly as before.

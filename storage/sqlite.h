@@ -76,7 +76,7 @@ class Database {
   // The WAL size, in pages, at which a commit checkpoints (SQLite's default is 1,000): each
   // busy game's part of the log is rewritten by nearly every group commit, and a checkpoint
   // copies each page once however often it changed since the last one. At 100 busy games that
-  // took the server's CPU per action from ~97 to ~90 us (bench/RESULTS.md, session 6). The
+  // took the server's CPU per action from ~97 to ~90 us. The
   // server checkpoints from a thread of its own (BackgroundCheckpointer) at the same size.
   static constexpr int kAutocheckpointPages = 8000;
 

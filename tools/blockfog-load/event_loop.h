@@ -4,7 +4,7 @@
 // timers, and functions posted from other threads. Level-triggered, a socket that was read
 // less than the buffer it was read into is known to be empty until epoll says otherwise: no
 // read that comes back empty (Asio reads again after every message to find out, two such
-// reads per action for the client; bench/RESULTS.md, session 13).
+// reads per action for the client).
 
 #include <chrono>
 #include <cstdint>

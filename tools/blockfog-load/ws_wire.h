@@ -4,7 +4,7 @@
 // sockets: the opening handshake's text, masked frames out, and frames in. The loop's
 // connections read and write their sockets themselves (ws_connection.h) so that a frame costs
 // one recv and one send, and nothing else: on this machine the load client shares the cores
-// with the server it measures (bench/RESULTS.md, session 13).
+// with the server it measures.
 
 #include <cstdint>
 #include <optional>
