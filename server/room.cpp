@@ -10,7 +10,6 @@
 #include "server/db_worker.h"
 #include "server/log.h"
 #include "server/metrics.h"
-#include "server/room_registry.h"
 #include "storage/faults.h"
 
 namespace blockfog::server {
@@ -70,7 +69,7 @@ json result_of(const core::Outcome& outcome) {
 
 Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
            std::int64_t actions, const storage::ViewVersions& versions, Strand strand, DbWorker& db,
-           Metrics& metrics, RoomRegistry& registry)
+           Metrics& metrics, RoomHost& host)
     : id_(row.id),
       row_(std::move(row)),
       seats_(std::move(seats)),
@@ -79,7 +78,7 @@ Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
       strand_(std::move(strand)),
       db_(db),
       metrics_(metrics),
-      registry_(registry) {
+      host_(host) {
   if (game_) views_.reset(*game_, versions);
   // A game whose last action ended it but whose status was not yet written (a crash between
   // the two) is finished by its replay.
@@ -113,9 +112,9 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
     }
     if (self->evicted_) {
       // The last client left between this client's open() and now. The room goes back to the
-      // registry; if a newer room of the game was loaded meanwhile, this one would never hear
+      // host; if a newer room of the game was loaded meanwhile, this one would never hear
       // of the game's start, so the client is sent to reconnect (to that room).
-      if (!self->registry_.reinstate(self)) {
+      if (!self->host_.reinstate(self)) {
         self->send_error(key, ErrorCode::Restarting, "the game was reloaded; reconnect");
         client->close();
         return;
@@ -143,7 +142,7 @@ void Room::leave(const RoomClient* client) {
     if (self->members_.empty() && !self->committing_ &&
         (status == storage::GameStatus::Finished || status == storage::GameStatus::Open)) {
       self->evicted_ = true;
-      self->registry_.evict(self->id_, self.get());
+      self->host_.evict(self->id_, self.get());
     }
   });
 }
@@ -161,7 +160,7 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
       // Evicted while the start was on its way: an active game keeps a room, so this one goes
       // back unless a client loaded a newer one meanwhile (which holds the start already).
       self->evicted_ = false;
-      if (!self->registry_.reinstate(self)) return;
+      if (!self->host_.reinstate(self)) return;
     }
     self->game_ = std::move(game);
     self->seats_ = std::move(seats);
@@ -375,7 +374,7 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
   if (member.role == Role::Observer && !row_.observer_chat) {
     return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
   }
-  if (!registry_.allow_chat(member.player->account_id)) {
+  if (!host_.allow_chat(member.player->account_id)) {
     return send_error(client, ErrorCode::RateLimited, "you are sending chat lines too fast");
   }
   if (!chat_rate_.allow()) {
@@ -561,7 +560,7 @@ void Room::update_summary() {
   summary.status = row_.status;
   if (game_) summary.versions = views_.versions();
   if (game_ && row_.status == storage::GameStatus::Active) summary.awaiting = game_->active_roles();
-  registry_.set_summary(id_, std::move(summary));
+  host_.set_summary(id_, std::move(summary));
 }
 
 }  // namespace blockfog::server

@@ -27,7 +27,7 @@ namespace blockfog::server {
 
 class DbWorker;
 class Metrics;
-class RoomRegistry;
+class Room;
 
 // Runs a task on the room's strand (never inline: tasks of one strand never overlap).
 using Strand = std::function<void(std::function<void()>)>;
@@ -70,6 +70,19 @@ struct RoomSummary {
   std::vector<core::Role> awaiting;
 };
 
+// What a room needs from whoever holds it (RoomRegistry): to let go of it when nobody is at a
+// game that will not change, to take it back, the per-account chat quota, and the lobby's
+// summary of the game. Called from the room's strand.
+class RoomHost {
+ public:
+  virtual ~RoomHost() = default;
+  virtual void evict(std::int64_t game_id, const Room* room) = 0;
+  // True if `room` is the game's room now (no other room of its game was loaded meanwhile).
+  virtual bool reinstate(const std::shared_ptr<Room>& room) = 0;
+  virtual bool allow_chat(std::int64_t account_id) = 0;
+  virtual void set_summary(std::int64_t game_id, RoomSummary summary) = 0;
+};
+
 class Room : public std::enable_shared_from_this<Room> {
  public:
   static constexpr double kChatLinesPerSecond = 2;  // per game, all writers together
@@ -79,7 +92,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // leaving each role's view at `versions`.
   Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t actions,
        const storage::ViewVersions& versions, Strand strand, DbWorker& db, Metrics& metrics,
-       RoomRegistry& registry);
+       RoomHost& host);
   ~Room();
 
   std::int64_t id() const { return id_; }
@@ -151,7 +164,7 @@ class Room : public std::enable_shared_from_this<Room> {
   Strand strand_;
   DbWorker& db_;
   Metrics& metrics_;
-  RoomRegistry& registry_;
+  RoomHost& host_;
 
   std::map<const RoomClient*, Member> members_;
   std::deque<Pending> pending_;  // actions that arrived while a commit was in flight
@@ -159,11 +172,11 @@ class Room : public std::enable_shared_from_this<Room> {
   bool committing_ = false;
   bool draining_ = false;
   bool counted_live_ = false;
-  // Set on the strand when the registry let go of this room (an open or finished game nobody
+  // Set on the strand when its host let go of this room (an open or finished game nobody
   // is at): a start that reaches it afterwards hands the room back (Room::start).
   bool evicted_ = false;
   // Chat quotas of the whole game, on top of each connection's message limit and each
-  // account's chat limit (RoomRegistry::allow_chat): several sockets or accounts together
+  // account's chat limit (RoomHost::allow_chat): several sockets or accounts together
   // cannot flood one game or grow its stored chat without bound.
   RateLimiter chat_rate_{kChatLinesPerSecond, kChatBurst};
   std::string view_text_;  // reused for whole views, so that a buffer is not grown per send

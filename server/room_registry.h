@@ -15,7 +15,7 @@
 
 namespace blockfog::server {
 
-class RoomRegistry {
+class RoomRegistry : public RoomHost {
  public:
   // `make_strand(game_id)` gives a game's room its strand (the server puts it on the network
   // thread that serves the game's connections: server/net.cpp).
@@ -32,17 +32,17 @@ class RoomRegistry {
   void drain_all();
   // A finished game's room whose last client left: nothing will change in it any more, so it
   // leaves memory (a later client loads it again from the store).
-  void evict(std::int64_t game_id, const Room* room);
+  void evict(std::int64_t game_id, const Room* room) override;
   // An evicted room takes its place again, unless another room of its game was loaded since.
   // True if `room` is the game's room now.
-  bool reinstate(const std::shared_ptr<Room>& room);
+  bool reinstate(const std::shared_ptr<Room>& room) override;
   // A chat line of `account_id`, in any game, fits its quota (a token bucket of its own).
-  bool allow_chat(std::int64_t account_id);
+  bool allow_chat(std::int64_t account_id) override;
   static constexpr double kChatLinesPerAccountPerSecond = 1;
   static constexpr double kChatBurstPerAccount = 10;
 
   std::optional<RoomSummary> summary(std::int64_t game_id) const;
-  void set_summary(std::int64_t game_id, RoomSummary summary);
+  void set_summary(std::int64_t game_id, RoomSummary summary) override;
 
  private:
   std::shared_ptr<Room> load(storage::Store& store, const storage::GameRow& row);
