@@ -318,6 +318,13 @@ struct MovingBlock {
   bool operator==(const MovingBlock&) const = default;
 };
 
+// The table 14 a game follows. hots-3 (RULES 4.11, 5.12, 7.3.3, 10.8, 14 "Undo"): the move
+// phase ends only with `end_move_phase`, a regroup that public facts rule out is skipped, the
+// pillage gains end with the last step placed, Wallace has a step of his own before Scottish
+// disbanding, and the Bruce/Comyn home choices clear the undo history.
+inline constexpr std::uint8_t kProcedures2 = 2;  // hots-1 and hots-2
+inline constexpr std::uint8_t kProcedures3 = 3;  // hots-3
+
 struct Position {
   BlockTable blocks{};
   CardTable cards{};
@@ -329,6 +336,10 @@ struct Position {
 
   std::uint8_t scenario = 0;
   bool schiltroms = false;  // option (RULES 15.1)
+  // The procedures of the game's rules version (engine.h): kProcedures3, or kProcedures2 for a
+  // game created under hots-1 or hots-2. The formats name the version (to_json) or write it
+  // after their header (encode_state); append_position and so the state hash leave it out.
+  std::uint8_t procedures = kProcedures3;
   std::uint16_t year = 0;
   std::uint8_t turn = 0;  // game turn within the year, 1-5 (RULES 2.3)
   Phase phase = Phase::CardChoice;
@@ -358,6 +369,8 @@ struct Position {
 
   bool operator==(const Position&) const = default;
 };
+
+inline bool follows_hots3(const Position& p) { return p.procedures >= kProcedures3; }
 
 struct UndoPoint {
   Position position;

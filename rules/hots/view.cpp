@@ -307,7 +307,7 @@ json view(const State& s, Role role, std::size_t log_from) {
   const auto result = outcome(s);
   json j = {
       {"game", "hots"},
-      {"rules_version", kRulesVersion},
+      {"rules_version", rules_version_of(s)},
       {"role", core::role_name(role)},
       {"scenario", data.scenarios[s.scenario].id},
       {"options", {{"schiltroms", s.schiltroms}}},
