@@ -153,6 +153,34 @@ TEST(WinterHomecoming, BruceWithBothHomesEnemyDefectsAndScotlandChoosesH04) {
   EXPECT_TRUE(log_has(f, kEngland, "Bruce goes home to Carrick"));
 }
 
+// RULES 14 "Undo", 13.4.5: a Bruce or Comyn home choice is public, so the undo history is
+// cleared with it, even when the same side decides next (here Scotland's winter step; and
+// England's second home choice, Comyn's, after Bruce's).
+TEST(WinterHomecoming, AHomeChoiceCannotBeTakenBack14Undo) {
+  Fixture f = quiet();
+  f.clear({"lanark", "annan", "carrick"})
+      .place("eng_bruce", "lanark", 3)
+      .place("sco_douglas", "annan")
+      .place("sco_campbell", "carrick");
+  to_winter(f);
+  ASSERT_TRUE(awaits(f, kScotland));
+  f.act(kScotland, home("carrick"));
+  ASSERT_EQ(step_of(f), WinterStep::ScotlandHomes);
+  ASSERT_TRUE(awaits(f, kScotland));
+  EXPECT_FALSE(f.offered(kScotland, simple(ActionKind::Undo)));
+  EXPECT_TRUE(f.state().undo.empty());
+
+  Fixture g = quiet();
+  g.clear({"carrick", "lochaber"});
+  to_winter(g);
+  ASSERT_EQ(step_of(g), WinterStep::NobleHome);
+  g.act(kEngland, home("carrick"));
+  ASSERT_EQ(step_of(g), WinterStep::NobleHome);
+  ASSERT_EQ(g.state().winter.homing, block("eng_comyn"));
+  ASSERT_TRUE(awaits(g, kEngland));
+  EXPECT_FALSE(g.offered(kEngland, simple(ActionKind::Undo)));
+}
+
 // H-05 (RULES 10.1.2): only Carrick is open to England: Bruce goes there without a prompt.
 TEST(WinterHomecoming, BruceWithOneHomeAllowedGoesThereH05) {
   Fixture f = quiet();
