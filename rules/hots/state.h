@@ -248,15 +248,18 @@ enum class EndReason : std::uint8_t {
 };
 
 // Steps of the winter turn that wait for a decision (RULES 10, 14 #18-26). The opaque steps
-// (13.1.4) are entered every winter and wait for their owner's `done`.
+// (13.1.4) are entered every winter and wait for their owner's `done`; Wallace's question (#23)
+// is asked only when it applies, within Scotland's step that others see as one "Scotland:
+// winter" (23-24). Values are stored: a new step goes at the end.
 enum class WinterStep : std::uint8_t {
   None,
   NobleHome,        // #18: a Bruce or Comyn home to choose (public)
   ScotlandHomes,    // #19-20 "Scotland: winter": Moray home, King to a cathedral
   EnglandDisband,   // #21-22 "England: winter": Edward, English disbanding
-  ScotlandDisband,  // #23-24 "Scotland: winter": Wallace, Scottish disbanding
+  ScotlandDisband,  // #24 "Scotland: winter": Scottish disbanding (hots-2: Wallace too, #23)
   ScotlandBuild,    // #25 "Scotland: winter": builds
   EnglandBuild,     // #26 "England: winter": builds
+  ScotlandWallace,  // #23 "Scotland: winter": Wallace to Selkirk or not (hots-3, before #24)
 };
 
 // Where the event card's resolution stands (RULES 7, 14 #2-9).

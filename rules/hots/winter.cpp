@@ -139,6 +139,13 @@ void next_winter_step(State& s) {
       enter_england_disband(s);
       return;
     case WinterStep::EnglandDisband:
+      if (follows_hots3(s)) {
+        enter_scotland_wallace(s);
+      } else {
+        enter_scotland_disband(s);
+      }
+      return;
+    case WinterStep::ScotlandWallace:
       enter_scotland_disband(s);
       return;
     case WinterStep::ScotlandDisband:
