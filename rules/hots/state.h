@@ -221,8 +221,8 @@ struct BattleMarker {
   bool operator==(const BattleMarker&) const = default;
 };
 
-// Named states of the game (RULES 14). The winter is entered but its decisions come with a
-// later rules issue; until then it offers no actions.
+// Named states of the game (RULES 14). The event states (#2-9) are one Phase with an
+// EventStage, the winter's (#18-26) one Phase with a WinterStep.
 enum class Phase : std::uint8_t {
   CardChoice,        // #1, both sides
   Event,             // #3-9, the event player
