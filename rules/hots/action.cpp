@@ -57,6 +57,7 @@ constexpr std::array kSpecs = {
     KindSpec{ActionKind::CrownBruce, "crown_bruce", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::CrownComyn, "crown_comyn", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::ReturnOfTheKing, "return_of_the_king", Param::None, "", Param::None, ""},
+    KindSpec{ActionKind::Stay, "stay", Param::None, "", Param::None, ""},
     KindSpec{ActionKind::Undo, "undo", Param::None, "", Param::None, ""},
 };
 

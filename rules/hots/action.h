@@ -54,6 +54,7 @@ enum class ActionKind : std::uint8_t {
   CrownComyn,       //
   ReturnOfTheKing,  //
   Undo,             // take back the last own decision (RULES 14, Undo)
+  Stay,             // Wallace stays where he is (10.8.2, 14 #23)
 };
 
 // Parameters are small ids whose meaning depends on the kind (card, block, area).

@@ -126,6 +126,18 @@ void start_next_round(State& s) {
   }
 }
 
+// RULES 5.12, table 14 #16: the victor's regroup. Under hots-3 it is skipped when public facts
+// alone rule out any regroup; otherwise it waits for the victor's `end_regroup` even when he
+// has nothing to regroup, so that nobody learns which blocks he has (13.1.4).
+void enter_regroup(State& s) {
+  if (follows_hots3(s) && regroup_ruled_out_publicly(s)) {
+    finish_battle(s);
+    return;
+  }
+  s.phase = Phase::Regroup;
+  s.active = s.battle.victor;
+}
+
 // RULES 5.11: the rounds are over, or a side is gone.
 void end_rounds(State& s) {
   publish_arrivals(s);
@@ -145,8 +157,7 @@ void end_rounds(State& s) {
     add_log(s, LogKind::MandatoryRetreat, Audience::Public, s.active, area);
     return;
   }
-  s.phase = Phase::Regroup;
-  s.active = s.battle.victor;
+  enter_regroup(s);
 }
 
 void choose_next_battle(State& s) {
@@ -250,8 +261,7 @@ void finish_mandatory_retreat(State& s) {
     eliminate_in_battle(s, b, true);
     if (s.phase == Phase::GameOver) return;
   }
-  s.phase = Phase::Regroup;
-  s.active = s.battle.victor;
+  enter_regroup(s);
 }
 
 void finish_battle(State& s) {

@@ -32,6 +32,8 @@ AreaList retreat_destinations(const Position& p, const Presence& occ, BlockId b)
 AreaList regroup_destinations(const Position& p, const Presence& occ, BlockId b);
 void retreat(State& s, BlockId b, AreaId to);
 void regroup(State& s, BlockId b, AreaId to);
+// Table 14 #16, 13.1.4: whether public facts alone rule out any regroup by the victor.
+bool regroup_ruled_out_publicly(const Position& p);
 void publish_arrivals(State& s);  // 13.5.3
 
 // Sequencing (battle.cpp): carry the battle on to its next decision.

@@ -8,7 +8,11 @@
 namespace blockfog::hots {
 namespace {
 
-constexpr std::string_view kMagic = "hots-bin-1";
+// "hots-bin-2" is followed by the procedures byte (Position::procedures); "hots-bin-1", written
+// before hots-3, has none: its states follow the procedures of hots-2.
+constexpr std::string_view kMagic = "hots-bin-2";
+constexpr std::string_view kMagic1 = "hots-bin-1";
+static_assert(kMagic.size() == kMagic1.size());
 
 void put(std::string& out, std::uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
@@ -228,8 +232,9 @@ void append_position(std::string& out, const Position& p) {
 
 void encode_state(const State& s, std::string& out) {
   out.clear();
-  out.reserve(kMagic.size() + 512 + s.log.size() * 8 + s.undo.size() * 400);
+  out.reserve(kMagic.size() + 513 + s.log.size() * 8 + s.undo.size() * 400);
   out.append(kMagic);
+  put(out, s.procedures, 1);
   append_position(out, s);
   const auto& stream = s.rng.stream();
   out.append(stream.key().begin(), stream.key().end());
@@ -266,9 +271,15 @@ void encode_state(const State& s, std::string& out) {
 
 State decode_state(std::string_view bytes) {
   Reader in(bytes);
-  if (in.take(kMagic.size()) != kMagic) throw StateFormatError("binary state: unknown format");
+  const auto magic = in.take(kMagic.size());
+  if (magic != kMagic && magic != kMagic1) throw StateFormatError("binary state: unknown format");
+  const std::uint8_t procedures = magic == kMagic1 ? kProcedures2 : in.byte();
+  if (procedures != kProcedures2 && procedures != kProcedures3) {
+    throw StateFormatError("binary state: unknown procedures");
+  }
   State s;
   static_cast<Position&>(s) = read_position(in);
+  s.procedures = procedures;
   core::Seed key{};
   for (auto& k : key) k = in.byte();
   const auto stream = in.get(8);
@@ -305,6 +316,7 @@ State decode_state(std::string_view bytes) {
   s.undo.resize(in.get(4));
   for (auto& point : s.undo) {
     point.position = read_position(in);
+    point.position.procedures = procedures;
     point.log_size = static_cast<std::uint32_t>(in.get(4));
     point.side = in.byte();
   }

@@ -13,15 +13,25 @@
 
 namespace blockfog::hots {
 
-// The rules version a new game is played under. The rules themselves have not changed since
-// hots-1; hots-2 games identify their states by the state hash's second format
-// (serialize.h). A game keeps the version it was created under: hots-1 games stored before
-// go on, and verify, with hots-1 hashes.
-inline constexpr std::string_view kRulesVersion = "hots-2";
+// The rules version a new game is played under: hots-3, whose procedures follow table 14 of
+// RULES (Position::procedures). A game keeps the version it was created under: hots-2 games go
+// on with the procedures of before, and hots-1 games with them and the state hash's first
+// format (serialize.h).
+inline constexpr std::string_view kRulesVersion = "hots-3";
+inline constexpr std::string_view kRulesVersion2 = "hots-2";
 inline constexpr std::string_view kRulesVersion1 = "hots-1";
-// The versions this engine plays: a new game's, and hots-1 for games created before.
+// The versions this engine plays: a new game's, and hots-2 and hots-1 for games created before.
 inline bool plays_rules_version(std::string_view version) {
-  return version == kRulesVersion || version == kRulesVersion1;
+  return version == kRulesVersion || version == kRulesVersion2 || version == kRulesVersion1;
+}
+// The procedures of a version this engine plays.
+inline std::uint8_t procedures_of(std::string_view version) {
+  return version == kRulesVersion ? kProcedures3 : kProcedures2;
+}
+// The version a state's JSON and views name: hots-3, or hots-2 for the procedures of before
+// (the module names a hots-1 game's own version in its JSON).
+inline std::string_view rules_version_of(const Position& p) {
+  return follows_hots3(p) ? kRulesVersion : kRulesVersion2;
 }
 
 struct Options {
@@ -33,7 +43,8 @@ struct Options {
 // Scenario index for "braveheart", "the_bruce" (or "bruce") and "campaign".
 std::optional<int> scenario_index(std::string_view id);
 
-// RULES 2.1. `script` scripts the set-up's random outcomes (levy, deal) for tests.
+// RULES 2.1, for a game of the current rules version (set `procedures` for an older one).
+// `script` scripts the set-up's random outcomes (levy, deal) for tests.
 State setup(const core::Seed& seed, int scenario, const Options& options,
             std::vector<core::ScriptedOutcome> script = {});
 

@@ -70,7 +70,7 @@ class HotsGame final : public core::Game {
     if (hots1_) state["rules_version"] = kRulesVersion1;  // from_json reads it back as hots-1
     return state;
   }
-  // The binary form (binary_state.h, starting "hots-bin-1"): snapshots are written whenever
+  // The binary form (binary_state.h, starting "hots-bin-2"): snapshots are written whenever
   // the turn passes, and the JSON of a late-game state (its whole log) was ~19 KiB.
   void write_snapshot(std::string& out) const override { encode_state(state_, out); }
   std::string state_hash() const override {
@@ -147,10 +147,18 @@ class HotsGame final : public core::Game {
   mutable std::shared_ptr<LogLine> hashed_line_;
 };
 
-// "hots-1" plays as hots-1 (its state hash); the current version, or nothing else.
+// "hots-1" plays as hots-1 (its state hash); hots-2 and the current version, or nothing else.
 std::optional<bool> is_hots1(std::string_view rules_version) {
   if (!plays_rules_version(rules_version)) return std::nullopt;
   return rules_version == kRulesVersion1;
+}
+
+// A game's state with the procedures of its rules version (Position::procedures), in the
+// state and every undo point.
+State with_procedures(State state, std::string_view rules_version) {
+  state.procedures = procedures_of(rules_version);
+  for (auto& point : state.undo) point.position.procedures = state.procedures;
+  return state;
 }
 
 class HotsModule final : public core::GameModule {
@@ -166,14 +174,13 @@ class HotsModule final : public core::GameModule {
 
   core::SetupResult setup(const core::Seed& seed, std::string_view scenario,
                           const json& options) const override {
-    return set_up(seed, scenario, options, false);
+    return set_up(seed, scenario, options, kRulesVersion);
   }
 
   core::SetupResult setup_as(std::string_view rules_version, const core::Seed& seed,
                              std::string_view scenario, const json& options) const override {
-    const auto hots1 = is_hots1(rules_version);
-    if (!hots1) return {nullptr, unknown_version(rules_version)};
-    return set_up(seed, scenario, options, *hots1);
+    if (!plays_rules_version(rules_version)) return {nullptr, unknown_version(rules_version)};
+    return set_up(seed, scenario, options, rules_version);
   }
 
   core::SetupResult from_json(const json& state) const override {
@@ -192,7 +199,12 @@ class HotsModule final : public core::GameModule {
     const auto hots1 = is_hots1(rules_version);
     if (!hots1) return {nullptr, unknown_version(rules_version)};
     try {
-      return {std::make_unique<HotsGame>(decode_state(bytes), *hots1), ""};
+      State state = decode_state(bytes);
+      if (state.procedures != procedures_of(rules_version)) {
+        return {nullptr,
+                "snapshot: a state of another rules version than " + std::string(rules_version)};
+      }
+      return {std::make_unique<HotsGame>(std::move(state), *hots1), ""};
     } catch (const StateFormatError& e) {
       return {nullptr, e.what()};
     }
@@ -200,7 +212,7 @@ class HotsModule final : public core::GameModule {
 
  private:
   static core::SetupResult set_up(const core::Seed& seed, std::string_view scenario,
-                                  const json& options, bool hots1) {
+                                  const json& options, std::string_view rules_version) {
     const auto index = scenario_index(scenario);
     if (!index) return {nullptr, "unknown scenario '" + std::string(scenario) + "'"};
     Options parsed;
@@ -213,12 +225,16 @@ class HotsModule final : public core::GameModule {
         parsed.schiltroms = value.get<bool>();
       }
     }
-    return {std::make_unique<HotsGame>(hots::setup(seed, *index, parsed), hots1), ""};
+    return {std::make_unique<HotsGame>(
+                with_procedures(hots::setup(seed, *index, parsed), rules_version),
+                rules_version == kRulesVersion1),
+            ""};
   }
 
   static std::string unknown_version(std::string_view rules_version) {
     return "rules version '" + std::string(rules_version) + "' is not played here (" +
-           std::string(kRulesVersion) + " and " + std::string(kRulesVersion1) + " are)";
+           std::string(kRulesVersion) + ", " + std::string(kRulesVersion2) + " and " +
+           std::string(kRulesVersion1) + " are)";
   }
 };
 

@@ -131,9 +131,11 @@ void finish_move(State& s) {
   s.moving = MovingBlock{};
 }
 
-// The phase ends by itself only when public facts alone show that nothing can move, so that
-// ending it tells the opponent nothing hidden (RULES 13.1.4): no MP left and no unmoved block
-// in an activated area. Otherwise the player ends it (his only action may be to end it).
+// Under hots-2's procedures the phase ended by itself when public facts alone showed that
+// nothing could move (no MP left and no unmoved block in an activated area), so that ending
+// it told the opponent nothing hidden (RULES 13.1.4). Under hots-3 it never ends by itself
+// (4.11): with nothing left to move, the player is offered `end_move_phase` and `undo`, so
+// that his last move can still be taken back.
 bool nothing_can_move_publicly(const Position& p, Side side) {
   if (p.mp > 0) return false;
   const std::uint64_t unmoved =
@@ -147,6 +149,7 @@ void end_move_phase(State& s, Side side) {
 }
 
 void end_if_done(State& s, Side side) {
+  if (follows_hots3(s)) return;
   if (s.phase == Phase::Move && s.moving.block == kNone && nothing_can_move_publicly(s, side)) {
     end_move_phase(s, side);
   }

@@ -18,8 +18,9 @@ void add_private_log(State& s, Side owner, LogKind kind, int a, int b, int c, Lo
 inline void clear_undo(State& s) { s.undo.clear(); }
 
 // Undo is offered within a side's own run of hidden, non-random decisions: moves, the
-// mandatory retreat and regroups. Anything that reveals or randomises clears the history, and
-// so does a change of the awaited side (RULES 14, Undo).
+// mandatory retreat, regroups, and the steps of events and winters. Anything that reveals or
+// randomises clears the history (the handler that reveals clears it), and so does a change of
+// the awaited side (RULES 14, Undo).
 inline bool keeps_undo_point(const Position& p) {
   return p.phase == Phase::Move || p.phase == Phase::MandatoryRetreat ||
          p.phase == Phase::Regroup || p.phase == Phase::Winter || p.phase == Phase::Event;
@@ -40,7 +41,8 @@ bool sudden_death_all_nobles(State& s);  // ends the game and returns true if a 
 void card_legal(const State& s, Side side, ActionList& out);
 void card_apply(State& s, Side side, const Action& action);
 
-// Events (RULES 7): Truce now, the others with a later rules issue.
+// Events (RULES 7): Herald, Pillage, Sea Move, Truce, Victuals, and the coronations offered with
+// Scotland's event (8).
 void event_legal(const State& s, Side side, ActionList& out);
 void event_apply(State& s, Side side, const Action& action);
 

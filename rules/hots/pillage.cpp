@@ -124,7 +124,9 @@ void after_losses(State& s, Side side) {
   add_log(s, LogKind::PillageInflicted, Audience::Public, index_of(side), s.event.area, 0,
           s.event.inflicted);
   // 7.3.3: the pillager places up to k steps; the step is entered whenever public facts allow
-  // a recipient, and ends with his `done`, so that nobody learns the strengths involved.
+  // a recipient, so that nobody learns the strengths involved. With no room for a step it
+  // waits for his `done`; once he has placed one it ends by itself after the last (table 14
+  // #6, under hots-3; the steps are his own, and k is public).
   if (s.event.inflicted > 0 && has_friendly_neighbor(s, s.event.area, side)) {
     s.event.stage = EventStage::PillageGains;
     s.active = index_of(side);
@@ -196,6 +198,8 @@ void pillage_apply(State& s, Side side, const Action& action) {
       ++s.event.count;
       ++s.blocks.strength[b];
       add_log(s, LogKind::StepAdded, only(side), b, 0, 0, s.blocks.strength[b]);
+      // Table 14 #6: k steps placed, or no recipient left.
+      if (follows_hots3(s) && gain_candidates(s, side).empty()) finish_pillage(s, side);
       return;
     }
     default:

@@ -84,6 +84,39 @@ void retreat(State& s, BlockId b, AreaId to) {
 
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
+// Asked when the regroup would begin, from facts everybody sees: the victor, the battle area,
+// which areas hold blocks of either side, and whether the Norse are dead or out of play. Which
+// blocks the victor has there is not asked: only the Norse regroup otherwise than the others
+// (5.12.4), and their presence among the victor's blocks (a reserve never revealed) is not
+// always public, so a Norse destination keeps the step for any Scottish victor. Border limits
+// are not asked either: the regroup's window is fresh (end_rounds), and no limit is below 1.
+bool regroup_ruled_out_publicly(const Position& p) {
+  const auto& data = game_data();
+  const Side victor = side_of(p.battle.victor);
+  const AreaId area = p.battle.area;
+  if (!any_in_area(p, area, victor)) return true;
+  const Presence occ(p);
+  // 5.12.1, 5.12.3: into a neighbour friendly or vacant for him; an English block in England
+  // into no Scottish area, a Scottish block never into England.
+  if (!(victor == Side::England && area == data.england)) {
+    for (const auto& n : data.areas[area].neighbors) {
+      if (occ.has_enemy(n.area, victor)) continue;
+      if (victor == Side::Scotland && n.area == data.england) continue;
+      return false;
+    }
+  }
+  if (victor == Side::England) return true;
+  const std::uint8_t norse_at = p.blocks.loc[data.norse];
+  if (norse_at == kDead || norse_at == kNotInPlay) return true;  // public (13.2)
+  for (AreaId a = 0; a < kAreaCount; ++a) {  // 5.12.4: a friendly coastal area for the Norse
+    if (a != area && a != data.england && data.areas[a].coastal && occ.has(a, Side::Scotland) &&
+        !occ.has_enemy(a, Side::Scotland)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void publish_arrivals(State& s) {
   // Called at every initiative step, and mostly nothing is hidden.
   std::uint64_t hidden = s.blocks.arrival_hidden.bits;  // bit per block

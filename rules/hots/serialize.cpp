@@ -241,7 +241,7 @@ json to_json(const State& s) {
                     {"side", small(point.side)}});
   }
   return {{"format", kStateFormat},
-          {"rules_version", kRulesVersion},
+          {"rules_version", rules_version_of(s)},
           {"position", position_to_json(s)},
           {"rng", rng_to_json(s.rng)},
           {"log", log},
@@ -255,6 +255,7 @@ State state_from_json(const json& j) {
     if (!plays_rules_version(version)) fail("other rules version");
     State s;
     static_cast<Position&>(s) = position_from_json(j.at("position"));
+    s.procedures = procedures_of(version);
     s.rng = rng_from_json(j.at("rng"));
     const auto bytes = core::from_hex(j.at("log").get<std::string>());
     if (!bytes || bytes->size() % 8 != 0) fail("log must be hex of 8-byte entries");
@@ -270,6 +271,7 @@ State state_from_json(const json& j) {
     for (const auto& u : j.at("undo")) {
       s.undo.push_back(UndoPoint{position_from_json(u.at("position")),
                                  u.at("log_size").get<std::uint32_t>(), small_from(u.at("side"))});
+      s.undo.back().position.procedures = s.procedures;
     }
     return s;
   } catch (const json::exception& e) {

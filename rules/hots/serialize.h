@@ -19,15 +19,15 @@ class StateFormatError : public std::runtime_error {
 // The complete state, secrets included (tools and tests; clients get `view`). Round-trips
 // exactly: from_json(to_json(s)) == s.
 nlohmann::json to_json(const State& s);
-// Throws StateFormatError when the JSON is not a state this engine wrote (under either rules
-// version: the state is the same; only its hash differs).
+// Throws StateFormatError when the JSON is not a state this engine wrote (under any rules
+// version it plays; "rules_version" gives the state's procedures).
 State state_from_json(const nlohmann::json& json);
 
-// SHA-256 (hex) identifying a state, undo history included; the format of the current rules
-// version (hots-2): SHA-256 of "hots-state-2", the position, the generator, the counts and the
-// scripted outcomes, the SHA-256 of the log's entries (8 bytes each), then the undo points.
-// The log, which grows by a few entries per action to ~1,300 in a year of play, enters as its
-// digest so that StateHasher can keep it between calls.
+// SHA-256 (hex) identifying a state, undo history included; the format of rules versions hots-2
+// and hots-3 (the version is the game's, kept with it, and not hashed): SHA-256 of "hots-state-2",
+// the position, the generator, the counts and the scripted outcomes, the SHA-256 of the log's
+// entries (8 bytes each), then the undo points. The log, which grows by a few entries per action to
+// ~1,300 in a year of play, enters as its digest so that StateHasher can keep it between calls.
 std::string state_hash(const State& s);
 // The hots-1 format: the same fields with the log's entries themselves between the scripted
 // outcomes and the undo points. Games created under hots-1 are verified with it.

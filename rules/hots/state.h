@@ -221,8 +221,8 @@ struct BattleMarker {
   bool operator==(const BattleMarker&) const = default;
 };
 
-// Named states of the game (RULES 14). The winter is entered but its decisions come with a
-// later rules issue; until then it offers no actions.
+// Named states of the game (RULES 14). The event states (#2-9) are one Phase with an
+// EventStage, the winter's (#18-26) one Phase with a WinterStep.
 enum class Phase : std::uint8_t {
   CardChoice,        // #1, both sides
   Event,             // #3-9, the event player
@@ -248,15 +248,18 @@ enum class EndReason : std::uint8_t {
 };
 
 // Steps of the winter turn that wait for a decision (RULES 10, 14 #18-26). The opaque steps
-// (13.1.4) are entered every winter and wait for their owner's `done`.
+// (13.1.4) are entered every winter and wait for their owner's `done`; Wallace's question (#23)
+// is asked only when it applies, within Scotland's step that others see as one "Scotland:
+// winter" (23-24). Values are stored: a new step goes at the end.
 enum class WinterStep : std::uint8_t {
   None,
   NobleHome,        // #18: a Bruce or Comyn home to choose (public)
   ScotlandHomes,    // #19-20 "Scotland: winter": Moray home, King to a cathedral
   EnglandDisband,   // #21-22 "England: winter": Edward, English disbanding
-  ScotlandDisband,  // #23-24 "Scotland: winter": Wallace, Scottish disbanding
+  ScotlandDisband,  // #24 "Scotland: winter": Scottish disbanding (hots-2: Wallace too, #23)
   ScotlandBuild,    // #25 "Scotland: winter": builds
   EnglandBuild,     // #26 "England: winter": builds
+  ScotlandWallace,  // #23 "Scotland: winter": Wallace to Selkirk or not (hots-3, before #24)
 };
 
 // Where the event card's resolution stands (RULES 7, 14 #2-9).
@@ -318,6 +321,13 @@ struct MovingBlock {
   bool operator==(const MovingBlock&) const = default;
 };
 
+// The table 14 a game follows. hots-3 (RULES 4.11, 5.12, 7.3.3, 10.8, 14 "Undo"): the move
+// phase ends only with `end_move_phase`, a regroup that public facts rule out is skipped, the
+// pillage gains end with the last step placed, Wallace has a step of his own before Scottish
+// disbanding, and the Bruce/Comyn home choices clear the undo history.
+inline constexpr std::uint8_t kProcedures2 = 2;  // hots-1 and hots-2
+inline constexpr std::uint8_t kProcedures3 = 3;  // hots-3
+
 struct Position {
   BlockTable blocks{};
   CardTable cards{};
@@ -329,6 +339,10 @@ struct Position {
 
   std::uint8_t scenario = 0;
   bool schiltroms = false;  // option (RULES 15.1)
+  // The procedures of the game's rules version (engine.h): kProcedures3, or kProcedures2 for a
+  // game created under hots-1 or hots-2. The formats name the version (to_json) or write it
+  // after their header (encode_state); append_position and so the state hash leave it out.
+  std::uint8_t procedures = kProcedures3;
   std::uint16_t year = 0;
   std::uint8_t turn = 0;  // game turn within the year, 1-5 (RULES 2.3)
   Phase phase = Phase::CardChoice;
@@ -358,6 +372,8 @@ struct Position {
 
   bool operator==(const Position&) const = default;
 };
+
+inline bool follows_hots3(const Position& p) { return p.procedures >= kProcedures3; }
 
 struct UndoPoint {
   Position position;

@@ -16,7 +16,8 @@ using nlohmann::json;
 std::string side_id(int side) { return std::string(core::role_name(side_of(side))); }
 json side_or_null(std::uint8_t side) { return side == kNone ? json() : json(side_id(side)); }
 
-// Outside battles (a later rules issue) only the owner sees a block on the map or in a pool.
+// Only the owner sees a block on the map or in a pool by name; a battle's revealed blocks are in
+// battle_view, and announced identities in the log (RULES 13.2-13.4).
 bool sees_block(Role role, BlockId b) { return role != Role::Observer && owner_of(b) == role; }
 
 json own_block(const Position& p, BlockId b) {
@@ -307,7 +308,7 @@ json view(const State& s, Role role, std::size_t log_from) {
   const auto result = outcome(s);
   json j = {
       {"game", "hots"},
-      {"rules_version", kRulesVersion},
+      {"rules_version", rules_version_of(s)},
       {"role", core::role_name(role)},
       {"scenario", data.scenarios[s.scenario].id},
       {"options", {{"schiltroms", s.schiltroms}}},

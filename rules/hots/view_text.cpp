@@ -736,7 +736,7 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
       },
       [&](JsonWriter& part) { pools_view(part, s, role); });
   w.field("role", core::role_name(role));
-  w.field("rules_version", kRulesVersion);
+  w.field("rules_version", rules_version_of(s));
   w.field("scenario", data.scenarios[s.scenario].id);
   // RULES 13.1.6: once the game is over everything may be shown, the seed included.
   if (result.finished) w.field("seed", core::to_hex(s.rng.stream().key()));

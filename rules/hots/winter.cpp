@@ -139,6 +139,13 @@ void next_winter_step(State& s) {
       enter_england_disband(s);
       return;
     case WinterStep::EnglandDisband:
+      if (follows_hots3(s)) {
+        enter_scotland_wallace(s);
+      } else {
+        enter_scotland_disband(s);
+      }
+      return;
+    case WinterStep::ScotlandWallace:
       enter_scotland_disband(s);
       return;
     case WinterStep::ScotlandDisband:
@@ -171,6 +178,9 @@ void winter_apply(State& s, Side side, const Action& action) {
     const BlockId b = s.winter.homing;
     if (s.blocks.loc[b] != action.a) relocate(s, b, action.a);
     add_log(s, LogKind::NobleHome, Audience::Public, b, action.a);  // public (13.4.5)
+    // RULES 14 "Undo": revealed to everybody, so it cannot be taken back (hots-3; under
+    // hots-2 the history was cleared only when the awaited side changed).
+    if (follows_hots3(s)) clear_undo(s);
     s.winter.homing = kNone;
     next_winter_step(s);
     return;

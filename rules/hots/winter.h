@@ -18,6 +18,7 @@ bool open_for(const Position& p, AreaId area, Side side);  // friendly or neutra
 // Opaque steps: entry (automatic parts), legal actions, handling.
 void enter_scotland_homes(State& s);
 void enter_england_disband(State& s);
+void enter_scotland_wallace(State& s);  // hots-3: Wallace (10.8), then Scottish disbanding
 void enter_scotland_disband(State& s);
 void enter_scotland_build(State& s);
 void enter_england_build(State& s);

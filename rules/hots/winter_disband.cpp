@@ -195,7 +195,10 @@ BlockList forced_scottish_disbands(const Position& p) {
 }
 
 void scotland_disband_legal(const State& s, ActionList& out) {
-  if (wallace_may_go_to_selkirk(s)) out.push_back(simple(ActionKind::ToSelkirk));
+  // hots-2 offered Wallace's move among the disbanding actions; hots-3 asks it first.
+  if (!follows_hots3(s) && wallace_may_go_to_selkirk(s)) {
+    out.push_back(simple(ActionKind::ToSelkirk));
+  }
   const auto forced = forced_scottish_disbands(s);
   for (BlockId b : forced) out.push_back(with_block(ActionKind::Disband, b));
   if (!forced.empty()) return;
@@ -228,10 +231,24 @@ void enter_england_disband(State& s) {
   }
 }
 
+// 10.8 before 10.9 (table 14 #23, #24). Others see one "Scotland: winter" step whether or not
+// Wallace has a question (13.1.4): the question is left out only when it does not apply, and
+// Scotland's disbanding is then asked at once, with nothing logged in between.
+void enter_scotland_wallace(State& s) {
+  s.active = index_of(Side::Scotland);
+  if (is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
+  if (wallace_may_go_to_selkirk(s)) {                             // 10.8.2
+    s.winter.step = WinterStep::ScotlandWallace;
+    return;
+  }
+  enter_scotland_disband(s);
+}
+
 void enter_scotland_disband(State& s) {
   s.winter.step = WinterStep::ScotlandDisband;
   s.active = index_of(Side::Scotland);
-  if (is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
+  // Under hots-2 Wallace's step (10.8) was part of this one; hots-3 healed him before.
+  if (!follows_hots3(s) && is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
 }
 
 void winter_step_legal(const State& s, Side side, ActionList& out) {
@@ -243,6 +260,10 @@ void winter_step_legal(const State& s, Side side, ActionList& out) {
       return;
     case WinterStep::EnglandDisband:
       england_disband_legal(s, out);
+      return;
+    case WinterStep::ScotlandWallace:
+      out.push_back(simple(ActionKind::ToSelkirk));
+      out.push_back(simple(ActionKind::Stay));
       return;
     case WinterStep::ScotlandDisband:
       scotland_disband_legal(s, out);
@@ -286,9 +307,13 @@ void winter_step_apply(State& s, Side side, const Action& action) {
       }
       return;
     case ActionKind::ToSelkirk:
-      relocate(s, data().wallace, area_named("selkirk"));
+      relocate(s, data().wallace, selkirk());
       clear_undo(s);
-      heal_wallace(s);
+      heal_wallace(s);  // announced (13.4.5)
+      if (s.winter.step == WinterStep::ScotlandWallace) enter_scotland_disband(s);
+      return;
+    case ActionKind::Stay:  // hidden: no line for anybody (10.8.3, 13.1.4)
+      enter_scotland_disband(s);
       return;
     case ActionKind::AddStep:
     case ActionKind::Draw:

@@ -170,9 +170,10 @@ TEST(BattleRetreat, EnglishBlocksInEnglandAreNeverOfferedRetreatD27) {
   EXPECT_EQ(awaited(f), kScotland) << "Scotland attacked and must retreat";
   EXPECT_TRUE(retreats(f, kScotland, "sco_douglas").count("annan"));
   f.act(kScotland, retreat_of("sco_douglas", "annan"));
-  // RULES 5.12.3: nor may the victor in England regroup into Scotland.
-  ASSERT_EQ(f.state().phase, Phase::Regroup);
-  EXPECT_EQ(legal_actions(f.state(), kEngland), std::vector<Action>{end_regroup()});
+  // RULES 5.12.3: nor may the victor in England regroup into Scotland, which everybody knows:
+  // the regroup is skipped (table 14 #16).
+  EXPECT_NE(f.state().phase, Phase::Regroup);
+  EXPECT_FALSE(f.offered(kEngland, end_regroup()));
 }
 
 // D-27 (RULES 5.10.4, 5.11.3): an English attacker in England cannot make the mandatory
@@ -355,6 +356,72 @@ TEST(BattleRetreat, NorseRegroupBySeaToFriendlyCoastOnly) {
   f.refuse(kScotland, regroup_of("sco_norse", "angus"));
   f.act(kScotland, regroup_of("sco_norse", "ross"));
   EXPECT_TRUE(is_at(f, "sco_norse", "ross"));
+}
+
+// Table 14 #16, 13.1.4: the regroup is skipped exactly when public facts rule it out. Douglas
+// defends Fife against York Infantry (1) from Angus; every land neighbour of Fife (Angus, Atholl,
+// Mentieth) holds English blocks, and Scotland holds `coast` (or nothing coastal). With the
+// reserve `reserve` (arrived by sea, never revealed: the battle ends in round 1) Scotland wins.
+Fixture fife_surrounded(std::string_view reserve, std::string_view coast, int procedures = 3) {
+  Fixture f = blank_map();
+  f.state().procedures = static_cast<std::uint8_t>(procedures);
+  f.place("sco_galloway", "badenoch")
+      .place("sco_bruce", "badenoch")
+      .place("sco_douglas", "fife")
+      .place("eng_york_infantry", "angus", 1)
+      .place("eng_durham_infantry", "angus")
+      .place("eng_wales_infantry", "atholl")
+      .place("eng_lancaster_infantry", "mentieth");
+  if (!reserve.empty()) f.place(reserve, "fife");
+  if (!coast.empty()) f.place("sco_fraser", coast);
+  england_first(f);
+  go(f, kEngland, "eng_york_infantry", {"fife"});
+  end_moves(f, kEngland);
+  if (!reserve.empty()) {  // as if it had come by sea in Scotland's move phase (4.6.1.3)
+    f.state().blocks.reserve.set(block(reserve), true);
+    f.state().blocks.entry[block(reserve)] = kEntryBySea;
+  }
+  end_moves(f, kScotland);
+  for (int guard = 0; guard < 20 && f.state().phase == Phase::Combat; ++guard) {
+    if (awaited(f) == kScotland) {
+      fire(f, kScotland, "sco_douglas", {6});
+    } else {
+      pass(f, kEngland, "eng_york_infantry");
+    }
+  }
+  return f;
+}
+
+TEST(BattleRetreat, RegroupIsSkippedWhenPublicFactsRuleItOut14n16) {
+  Fixture f = fife_surrounded("", "");
+  EXPECT_EQ(blk(f, "eng_york_infantry").loc, kPool);
+  EXPECT_NE(f.state().phase, Phase::Regroup);
+  EXPECT_FALSE(f.offered(kScotland, end_regroup()));
+  EXPECT_TRUE(f.state().battle.area == kNone);
+  // The same battle in a game of rules version hots-2: the regroup waits for its end.
+  Fixture g = fife_surrounded("", "", kProcedures2);
+  ASSERT_EQ(g.state().phase, Phase::Regroup);
+  EXPECT_EQ(legal_actions(g.state(), kScotland), std::vector<Action>{end_regroup()});
+}
+
+// A friendly coastal area (Ross) keeps the step for Scotland whether or not the Norse, who
+// could regroup there by sea (5.12.4), are among its hidden blocks in Fife: the skip never
+// depends on a hidden fact, and England sees the same either way.
+TEST(BattleRetreat, RegroupIsKeptWhenAHiddenBlockCouldRegroup14n16) {
+  Fixture norse = fife_surrounded("sco_norse", "ross");
+  Fixture other = fife_surrounded("sco_barclay", "ross");
+  for (Fixture* f : {&norse, &other}) {
+    ASSERT_EQ(f->state().phase, Phase::Regroup);
+    ASSERT_EQ(awaited(*f), kScotland);
+    EXPECT_TRUE(f->offered(kScotland, end_regroup()));
+  }
+  EXPECT_EQ(regroups(norse, kScotland, "sco_norse"), std::set<std::string>{"ross"});
+  EXPECT_EQ(legal_actions(other.state(), kScotland), std::vector<Action>{end_regroup()});
+  for (Role role : {kEngland, kObserver}) {
+    EXPECT_EQ(norse.view(role), other.view(role)) << core::role_name(role);
+  }
+  norse.act(kScotland, regroup_of("sco_norse", "ross")).act(kScotland, end_regroup());
+  EXPECT_TRUE(is_at(norse, "sco_norse", "ross"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ TEST(BinaryState, TheServersSnapshotsReadBackAsTheSameGame) {
   for (int step = 0; step < 400 && !game->outcome().finished; ++step) {
     if (step % 40 == 0) {
       game->write_snapshot(bytes);
-      ASSERT_TRUE(bytes.starts_with("hots-bin-1"));
+      ASSERT_TRUE(bytes.starts_with("hots-bin-2"));
       const auto restored = module().from_snapshot(kRulesVersion, bytes);
       ASSERT_TRUE(restored.game) << restored.error;
       EXPECT_EQ(restored.game->state_hash(), game->state_hash()) << "step " << step;
@@ -111,6 +111,28 @@ TEST(BinaryState, TheServersSnapshotsReadBackAsTheSameGame) {
     EXPECT_FALSE(refused.game) << bad;
     EXPECT_FALSE(refused.error.empty()) << bad;
   }
+  // A snapshot names its state's procedures: it is no state of another rules version.
+  EXPECT_FALSE(module().from_snapshot(kRulesVersion2, bytes).game);
+}
+
+// Snapshots written before hots-3 ("hots-bin-1", no procedures byte) are states of hots-2 or
+// hots-1 games, read back with their procedures.
+TEST(BinaryState, SnapshotsWrittenBeforeHots3ReadBackWithTheProceduresOfHots2) {
+  auto game = module().setup_as(kRulesVersion2, core::Seed{8}, "braveheart", nullptr).game;
+  ASSERT_TRUE(game);
+  std::string bytes;
+  game->write_snapshot(bytes);
+  ASSERT_TRUE(bytes.starts_with("hots-bin-2"));
+  EXPECT_EQ(static_cast<std::uint8_t>(bytes[10]), kProcedures2);
+  const std::string before_hots3 = "hots-bin-1" + bytes.substr(11);
+  const State state = decode_state(before_hots3);
+  EXPECT_EQ(state.procedures, kProcedures2);
+  const auto restored = module().from_snapshot(kRulesVersion2, before_hots3);
+  ASSERT_TRUE(restored.game) << restored.error;
+  EXPECT_EQ(restored.game->state_hash(), game->state_hash());
+  EXPECT_EQ(restored.game->to_json(), game->to_json());
+  EXPECT_EQ(restored.game->to_json()["rules_version"], "hots-2");
+  EXPECT_FALSE(module().from_snapshot(kRulesVersion, before_hots3).game);
 }
 
 }  // namespace

@@ -113,7 +113,6 @@ TEST(EventView, PillageNamesNoEnglishBlockToThePillagerJ11) {
   ASSERT_EQ(blk(f, "eng_durham_infantry").strength, 2);
   ASSERT_EQ(blk(f, "eng_york_knights").strength, 3);
   f.act(kScotland, gain_to("sco_douglas")).act(kScotland, gain_to("sco_douglas"));
-  f.act(kScotland, done());
 
   for (Role role : {kScotland, kObserver}) {
     const std::string dump = f.view(role).dump();
@@ -153,14 +152,14 @@ TEST(EventView, PillageLossesLookTheSameWithOrWithoutAChoice) {
 
   for (Fixture* f : {&choice, &forced}) {
     f->act(kScotland, gain_to("sco_douglas")).act(kScotland, gain_to("sco_douglas"));
-    f->act(kScotland, done());
     ASSERT_EQ(f->state().phase, Phase::Move);
   }
   expect_same_views(choice, forced, {kScotland, kObserver}, "after the Pillage");
 }
 
 // RULES 7.3.5: the area receiving the pillaged steps is public; which blocks gained and how
-// many steps are not.
+// many steps are not. The gains end with the last step placed, k of them or fewer when no
+// recipient is left (table 14 #6).
 TEST(EventView, PillageGainsShowTheAreaOnly) {
   Fixture one = blank_map();
   Fixture two = blank_map();
@@ -173,9 +172,7 @@ TEST(EventView, PillageGainsShowTheAreaOnly) {
   }
   one.act(kScotland, gain_to("sco_douglas"));
   two.act(kScotland, gain_to("sco_douglas")).act(kScotland, gain_to("sco_douglas"));
-  expect_same_views(one, two, {kEngland, kObserver}, "after the gains were placed");
-  one.act(kScotland, done());
-  two.act(kScotland, done());
+  for (Fixture* f : {&one, &two}) ASSERT_EQ(f->state().phase, Phase::Move);
   expect_same_views(one, two, {kEngland, kObserver}, "after the Pillage");
   for (Role role : {kEngland, kObserver}) {
     EXPECT_TRUE(logged_all(one, role, {"Scotland", "plunder", "Fife"})) << name_of(role);

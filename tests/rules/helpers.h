@@ -26,6 +26,8 @@ inline Action disband(std::string_view id) { return with_block(ActionKind::Disba
 
 inline Action winter() { return simple(ActionKind::Winter); }
 
+inline Action stay() { return simple(ActionKind::Stay); }
+
 inline BlockState blk(const Fixture& f, std::string_view id) {
   return f.state().blocks.get(block(id));
 }
@@ -114,8 +116,8 @@ inline void to_winter(Fixture& f) {
   ASSERT_EQ(f.state().phase, Phase::Winter);
 }
 
-// Plays on (first home offered, `done` when offered, else the first legal action) until the
-// winter reaches `until` or ends.
+// Plays on (first home offered, `done` or Wallace's `stay` when offered, else the first legal
+// action) until the winter reaches `until` or ends.
 inline void play_until(Fixture& f, WinterStep until) {
   for (int guard = 0; guard < 200; ++guard) {
     if (f.state().phase != Phase::Winter || step_of(f) == until) return;
@@ -123,8 +125,11 @@ inline void play_until(Fixture& f, WinterStep until) {
     const auto actions = legal(f, role);
     ASSERT_FALSE(actions.empty()) << "the winter waits for " << core::role_name(role)
                                   << " who has nothing to do";
-    const bool can_end = std::find(actions.begin(), actions.end(), done()) != actions.end();
-    f.act(role, can_end ? done() : actions.front());
+    const auto offered = [&](const Action& a) {
+      return std::find(actions.begin(), actions.end(), a) != actions.end();
+    };
+    const Action stay = simple(ActionKind::Stay);
+    f.act(role, offered(done()) ? done() : offered(stay) ? stay : actions.front());
   }
   FAIL() << "the winter did not progress";
 }

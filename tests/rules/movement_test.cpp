@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -106,11 +107,14 @@ TEST(Movement, GroupActivationChargesOneMpPerAreaC01) {
 
   f.act(kEngland, move_to("eng_westmor_infantry", "fife")).act(kEngland, stop());
   EXPECT_TRUE(is_at(f, "eng_westmor_infantry", "fife"));
-  // MP 0 and no unmoved block in an activated area: nothing can move, the phase ended (4.11).
-  EXPECT_FALSE(in_move_phase_of(f, kEngland));
+  // MP 0 and no unmoved block in an activated area: nothing can move, only the end of the
+  // phase is offered (4.11).
+  EXPECT_TRUE(in_move_phase_of(f, kEngland));
   EXPECT_FALSE(block_offered(f, kEngland, "eng_wales_infantry"));
   f.refuse(kEngland, move_to("eng_wales_infantry", "lothian"));
   EXPECT_TRUE(is_at(f, "eng_wales_infantry", "lanark"));
+  f.act(kEngland, end_phase());
+  EXPECT_FALSE(in_move_phase_of(f, kEngland));
 }
 
 // C-01, checked while England's move phase is still open (a third Lothian block is held
@@ -130,8 +134,8 @@ TEST(Movement, UnactivatedGroupCannotMoveAtZeroMpC01) {
   EXPECT_TRUE(is_activated(f, "mentieth"));
   f.act(kEngland, move_to("eng_durham_infantry", "dunbar")).act(kEngland, stop());
   EXPECT_TRUE(is_at(f, "eng_durham_infantry", "dunbar"));
-  // Free, and the last block that could move: the phase ended by itself (4.11).
-  EXPECT_FALSE(in_move_phase_of(f, kEngland));
+  // Free, and the last block that could move: the phase waits for its end (4.11).
+  EXPECT_TRUE(in_move_phase_of(f, kEngland));
   EXPECT_FALSE(block_offered(f, kEngland, "eng_wales_infantry"));
 }
 
@@ -327,8 +331,8 @@ TEST(Movement, EachBlockLeavingEnglandPaysOneMpC07) {
   EXPECT_EQ(crossings(f, kEngland, "england-dunbar"), 1);
   f.act(kEngland, move_to("eng_northumber_infantry", "annan")).act(kEngland, stop());
   EXPECT_TRUE(is_at(f, "eng_northumber_infantry", "annan"));
-  // MP 0, no activated area: nothing can move any more and the phase ended (4.11).
-  EXPECT_FALSE(in_move_phase_of(f, kEngland));
+  // MP 0, no activated area: nothing can move any more, only the end of the phase (4.11).
+  EXPECT_TRUE(in_move_phase_of(f, kEngland));
   EXPECT_FALSE(block_offered(f, kEngland, "eng_durham_infantry"));
   f.refuse(kEngland, move_to("eng_durham_infantry", "annan"));
   EXPECT_TRUE(is_at(f, "eng_durham_infantry", "england"));
@@ -603,6 +607,45 @@ TEST(Movement, MovePhaseDoesNotEndByItselfWhileMpRemain) {
   f.act(kScotland, end_phase());
   EXPECT_TRUE(in_move_phase_of(f, kEngland));
   EXPECT_EQ(f.state().mp, 1) << "England's own card; Scotland's 2 MP are lost";
+}
+
+// RULES 4.11, 14 #11: with no MP left and nothing that can move, the player is offered only
+// `end_move_phase` and `undo`; the phase never ends by itself, so his last move can be taken
+// back.
+TEST(Movement, TheLastMoveCanBeTakenBackAndOnlyEndMovePhaseEndsThePhase411) {
+  Fixture f = group_activation_position();
+  f.act(kEngland, move_to("eng_york_infantry", "dunbar")).act(kEngland, stop());
+  f.act(kEngland, move_to("eng_lancaster_infantry", "dunbar")).act(kEngland, stop());
+  f.act(kEngland, move_to("eng_durham_infantry", "dunbar")).act(kEngland, stop());
+  f.act(kEngland, move_to("eng_westmor_infantry", "fife")).act(kEngland, stop());
+  ASSERT_TRUE(in_move_phase_of(f, kEngland));
+  EXPECT_EQ(f.state().mp, 0);
+  EXPECT_EQ(legal_actions(f.state(), kEngland), (std::vector<Action>{end_phase(), undo()}));
+  // The last move (its stop, then its step) is taken back.
+  f.act(kEngland, undo()).act(kEngland, undo());
+  EXPECT_TRUE(is_at(f, "eng_westmor_infantry", "mentieth"));
+  EXPECT_EQ(f.state().mp, 1);
+  f.act(kEngland, move_to("eng_westmor_infantry", "fife")).act(kEngland, stop());
+  EXPECT_TRUE(in_move_phase_of(f, kEngland));
+  f.act(kEngland, end_phase());
+  EXPECT_FALSE(in_move_phase_of(f, kEngland));
+  EXPECT_TRUE(in_move_phase_of(f, kScotland));
+  EXPECT_FALSE(f.offered(kEngland, undo()));
+}
+
+// The same move phase in a game of rules version hots-2, whose procedures are kept for the
+// games created under it: the phase ends by itself once public facts show nothing can move.
+TEST(Movement, AHots2GamesMovePhaseStillEndsByItself) {
+  Fixture f;
+  f.state().procedures = kProcedures2;
+  f.clear({"lothian", "mentieth", "lanark", "fife", "annan"})
+      .place("eng_york_infantry", "lothian")
+      .place("eng_westmor_infantry", "mentieth")
+      .place("eng_wales_infantry", "lanark");
+  deal(f, "move1_1", "move2_1");
+  f.act(kEngland, move_to("eng_york_infantry", "dunbar")).act(kEngland, stop());
+  f.act(kEngland, move_to("eng_westmor_infantry", "fife")).act(kEngland, stop());
+  EXPECT_TRUE(in_move_phase_of(f, kScotland));
 }
 
 // RULES 4.1.1: moving nothing is allowed; England's turn follows.

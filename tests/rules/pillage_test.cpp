@@ -99,7 +99,7 @@ TEST(Pillage, DeclinedPillageDoesNothing) {
 
 // E-06 Pillage hits and gains (RULES 7.3.2, 7.3.3, 5.7.2-5.7.4): York Knights 4->3 without a
 // question; England then chooses between the two blocks at 3; Scotland must place both steps
-// in one friendly area next to Angus.
+// in one friendly area next to Angus, and the event ends with the second (table 14 #6).
 TEST(Pillage, HitsGoToTheStrongestAndGainsMustBePlacedE06) {
   Fixture f = blank_map();
   f.place("sco_douglas", "fife", 2)
@@ -133,15 +133,13 @@ TEST(Pillage, HitsGoToTheStrongestAndGainsMustBePlacedE06) {
   f.act(kScotland, gain_to("sco_douglas"));
   EXPECT_EQ(strength(f, "sco_douglas"), 4);
   EXPECT_EQ(strength(f, "sco_grant"), 1);
-  EXPECT_EQ(actions(f, kScotland), as_set({done()}));
-  f.act(kScotland, done());
   EXPECT_EQ(f.state().battle.area, kNone);
   EXPECT_TRUE(in_move_phase_of(f, kEngland));
 }
 
-// RULES 7.3.3: steps go only up to a block's maximum; the pillager ends the gains with `done`
-// once no step can be placed (13.1.4: the step is entered all the same).
-TEST(Pillage, GainsStopAtMaximumAndEndWithDone) {
+// RULES 7.3.3, table 14 #6: steps go only up to a block's maximum; the gains end by themselves
+// once no recipient is left, with fewer than k steps placed.
+TEST(Pillage, GainsEndWhenNoRecipientIsLeft) {
   Fixture f = blank_map();
   f.place("sco_douglas", "fife", 3).place("eng_york_knights", "angus", 4);
   scotland_pillages(f);
@@ -154,7 +152,19 @@ TEST(Pillage, GainsStopAtMaximumAndEndWithDone) {
   EXPECT_EQ(actions(f, kScotland), as_set({gain_to("sco_douglas")}));
   f.act(kScotland, gain_to("sco_douglas"));
   EXPECT_EQ(strength(f, "sco_douglas"), 4);
-  EXPECT_EQ(actions(f, kScotland), as_set({done()})) << "Douglas is full: 1 step is lost";
+  EXPECT_EQ(f.state().phase, Phase::Move) << "Douglas is full: 1 step is lost";
+  EXPECT_TRUE(in_move_phase_of(f, kEngland));
+}
+
+// The same pillage in a game of rules version hots-2: the gains wait for `done`.
+TEST(Pillage, AHots2GamesGainsEndWithDone) {
+  Fixture f = blank_map();
+  f.state().procedures = kProcedures2;
+  f.place("sco_douglas", "fife", 3).place("eng_york_knights", "angus", 4);
+  scotland_pillages(f);
+  f.act(kScotland, pillage_of("angus")).act(kEngland, done());
+  f.act(kScotland, gain_to("sco_douglas"));
+  EXPECT_EQ(actions(f, kScotland), as_set({done()}));
   f.act(kScotland, done());
   EXPECT_TRUE(in_move_phase_of(f, kEngland));
 }
@@ -178,7 +188,8 @@ TEST(Pillage, GainsStepIsEnteredEvenWithNoRoomForSteps) {
 // Eliminations (RULES 7.3.2, 5.8.3, 11)
 
 // E-07 Pillage kills go to the pool (RULES 7.3.2, 5.8.3): Hobelars (black cross) at 1 go to the
-// English pool, not dead; only 1 hit was inflicted, so Scotland adds only 1 step.
+// English pool, not dead; only 1 hit was inflicted, so Scotland adds only 1 step, and the
+// event ends with it (table 14 #6).
 TEST(Pillage, EliminatedBlackCrossBlockGoesToThePoolE07) {
   Fixture f = blank_map();
   f.place("sco_douglas", "fife", 2).place("eng_hobelars", "angus", 1);
@@ -194,8 +205,6 @@ TEST(Pillage, EliminatedBlackCrossBlockGoesToThePoolE07) {
   ASSERT_TRUE(in_event_of(f, kScotland));
   f.act(kScotland, gain_to("sco_douglas"));
   EXPECT_EQ(strength(f, "sco_douglas"), 3);
-  EXPECT_EQ(actions(f, kScotland), as_set({done()})) << "k = 1";
-  f.act(kScotland, done());
   EXPECT_EQ(f.state().battle.area, kNone);
   EXPECT_TRUE(in_move_phase_of(f, kEngland));
 }
@@ -222,7 +231,6 @@ TEST(Pillage, MorayRemovedByPillageGoesToThePool) {
   f.act(kScotland, done());
   ASSERT_TRUE(in_event_of(f, kEngland));
   f.act(kEngland, gain_to("eng_york_infantry")).act(kEngland, gain_to("eng_york_infantry"));
-  f.act(kEngland, done());
   EXPECT_TRUE(in_move_phase_of(f, kScotland));
 }
 
@@ -272,10 +280,10 @@ TEST(Pillage, CapturedNobleJoinsTheBattleInRoundTwoAsAttackerE08) {
   // The gains come first; Buchan himself (in the target) may not receive a step.
   ASSERT_TRUE(in_event_of(f, kScotland));
   EXPECT_EQ(actions(f, kScotland), as_set({gain_to("sco_grant")}));
-  f.act(kScotland, gain_to("sco_grant")).act(kScotland, gain_to("sco_grant"));
-  EXPECT_EQ(strength(f, "sco_grant"), 3);
+  f.act(kScotland, gain_to("sco_grant"));
   EXPECT_EQ(f.state().phase, Phase::Event) << "no battle before the gains are done";
-  f.act(kScotland, done());
+  f.act(kScotland, gain_to("sco_grant"));
+  EXPECT_EQ(strength(f, "sco_grant"), 3);
 
   // The battle: Scotland attacks, England defends; round 1, Buchan is a reserve.
   ASSERT_EQ(f.state().phase, Phase::Combat);
@@ -343,7 +351,6 @@ TEST(Pillage, NobleCapturedAloneIsNoBattleAndNoReserveE08) {
   ASSERT_TRUE(in_event_of(f, kScotland));
   EXPECT_EQ(actions(f, kScotland), as_set({gain_to("sco_grant")}));
   f.act(kScotland, gain_to("sco_grant")).act(kScotland, gain_to("sco_grant"));
-  f.act(kScotland, done());
 
   EXPECT_EQ(f.state().battle.area, kNone);
   EXPECT_EQ(f.state().battles[area("buchan")].attacker, kNone);
@@ -368,8 +375,8 @@ TEST(Pillage, CapturedNobleIsNoTargetForTheRemainingHits) {
   EXPECT_EQ(f.state().event.inflicted, 1);
   ASSERT_TRUE(in_event_of(f, kScotland));
   f.act(kScotland, gain_to("sco_grant"));
-  EXPECT_EQ(actions(f, kScotland), as_set({done()})) << "k = 1";
-  f.act(kScotland, done());
+  EXPECT_EQ(strength(f, "sco_grant"), 2);
+  EXPECT_NE(f.state().phase, Phase::Event) << "k = 1";
   EXPECT_TRUE(is_at(f, "sco_buchan", "buchan"));
   EXPECT_EQ(strength(f, "sco_buchan"), 1);
 }

@@ -22,13 +22,14 @@ namespace blockfog::hots::testing {
 namespace {
 
 // A position of `scenario` after random play: seed {9, scenario}, std::mt19937(21 + scenario),
-// random_legal_action; the first state from step 300 on with an undo point, or the state after
-// 700 steps.
+// random_legal_action, under hots-1's procedures; the first state from step 300 on with an undo
+// point, or the state after 700 steps.
 State played(int scenario, bool with_undo) {
   core::Seed seed{};
   seed[0] = 9;
   seed[1] = static_cast<std::uint8_t>(scenario);
   State s = setup(seed, scenario, Options{});
+  s.procedures = kProcedures2;  // the hashes were stored for games of hots-1
   std::mt19937 gen(static_cast<std::mt19937::result_type>(21 + scenario));
   for (int step = 0; step < 700 && s.phase != Phase::GameOver; ++step) {
     if (with_undo && step >= 300 && s.undo.size() > 0) return s;
@@ -263,7 +264,7 @@ TEST(StateHash, CopiesOfOneGamePlayedOnSeveralThreadsKeepTheirOwnHashes) {
 TEST(StateHash, AGameOfRulesVersionHots1IsHashedAsHots1) {
   const core::Seed seed{1, 2, 3};
   auto hots1 = module().setup_as(kRulesVersion1, seed, "braveheart", nullptr).game;
-  auto hots2 = module().setup_as(kRulesVersion, seed, "braveheart", nullptr).game;
+  auto hots2 = module().setup_as(kRulesVersion2, seed, "braveheart", nullptr).game;
   ASSERT_TRUE(hots1 && hots2);
   std::mt19937 gen(3);
   for (int step = 0; step < 200; ++step) {
@@ -286,8 +287,8 @@ TEST(StateHash, AGameOfRulesVersionHots1IsHashedAsHots1) {
   hots1->write_snapshot(snapshot);
   EXPECT_EQ(module().from_snapshot(kRulesVersion1, snapshot).game->state_hash(),
             hots1->state_hash());
-  EXPECT_FALSE(module().setup_as("hots-3", seed, "braveheart", nullptr).game);
-  EXPECT_FALSE(module().from_snapshot("hots-3", snapshot).game);
+  EXPECT_FALSE(module().setup_as("hots-4", seed, "braveheart", nullptr).game);
+  EXPECT_FALSE(module().from_snapshot("hots-4", snapshot).game);
 }
 
 }  // namespace

@@ -62,9 +62,9 @@ void to_winter(Fixture& f) {
   ASSERT_EQ(f.state().phase, Phase::Winter);
 }
 
-// The next winter action of the driver below: `done` when offered, else a step, else a draw
-// (scripted to a block other than Wallace, so that a case decides where Wallace is), else the
-// first legal action (a home, a forced disband).
+// The next winter action of the driver below: `done` (or Wallace's `stay`) when offered, else a
+// step, else a draw (scripted to a block other than Wallace, so that a case decides where
+// Wallace is), else the first legal action (a home, a forced disband).
 void winter_action(Fixture& f) {
   const Role role = side_of(f.state().active);
   const auto actions = legal_actions(f.state(), role);
@@ -75,6 +75,10 @@ void winter_action(Fixture& f) {
   };
   if (first_of(ActionKind::Done) != actions.end()) {
     f.act(role, done());
+    return;
+  }
+  if (first_of(ActionKind::Stay) != actions.end()) {  // Wallace stays (10.8.2)
+    f.act(role, simple(ActionKind::Stay));
     return;
   }
   if (const auto it = first_of(ActionKind::AddStep); it != actions.end()) {

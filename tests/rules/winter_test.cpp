@@ -153,6 +153,34 @@ TEST(WinterHomecoming, BruceWithBothHomesEnemyDefectsAndScotlandChoosesH04) {
   EXPECT_TRUE(log_has(f, kEngland, "Bruce goes home to Carrick"));
 }
 
+// RULES 14 "Undo", 13.4.5: a Bruce or Comyn home choice is public, so the undo history is
+// cleared with it, even when the same side decides next (here Scotland's winter step; and
+// England's second home choice, Comyn's, after Bruce's).
+TEST(WinterHomecoming, AHomeChoiceCannotBeTakenBack14Undo) {
+  Fixture f = quiet();
+  f.clear({"lanark", "annan", "carrick"})
+      .place("eng_bruce", "lanark", 3)
+      .place("sco_douglas", "annan")
+      .place("sco_campbell", "carrick");
+  to_winter(f);
+  ASSERT_TRUE(awaits(f, kScotland));
+  f.act(kScotland, home("carrick"));
+  ASSERT_EQ(step_of(f), WinterStep::ScotlandHomes);
+  ASSERT_TRUE(awaits(f, kScotland));
+  EXPECT_FALSE(f.offered(kScotland, simple(ActionKind::Undo)));
+  EXPECT_TRUE(f.state().undo.empty());
+
+  Fixture g = quiet();
+  g.clear({"carrick", "lochaber"});
+  to_winter(g);
+  ASSERT_EQ(step_of(g), WinterStep::NobleHome);
+  g.act(kEngland, home("carrick"));
+  ASSERT_EQ(step_of(g), WinterStep::NobleHome);
+  ASSERT_EQ(g.state().winter.homing, block("eng_comyn"));
+  ASSERT_TRUE(awaits(g, kEngland));
+  EXPECT_FALSE(g.offered(kEngland, simple(ActionKind::Undo)));
+}
+
 // H-05 (RULES 10.1.2): only Carrick is open to England: Bruce goes there without a prompt.
 TEST(WinterHomecoming, BruceWithOneHomeAllowedGoesThereH05) {
   Fixture f = quiet();
@@ -564,14 +592,16 @@ TEST(WinterWallace, WallaceFromEnglandToSelkirkH15) {
   Fixture f = quiet();
   f.place("sco_wallace", "england", 3);
   to_winter(f);
-  play_until(f, WinterStep::ScotlandDisband);
+  play_until(f, WinterStep::ScotlandWallace);
   ASSERT_TRUE(is_at(f, "sco_wallace", "england")) << "not removed by English disbanding";
-  // In England (limit 0) he must go unless he goes to Selkirk.
-  EXPECT_EQ(legal_texts(f, kScotland), texts({to_selkirk(), disband("sco_wallace")}));
+  // Wallace's own step (table 14 #23), before the disbanding in which, in England (limit 0),
+  // he would have to go.
+  EXPECT_EQ(legal_texts(f, kScotland), texts({to_selkirk(), stay()}));
   f.act(kScotland, to_selkirk());
   EXPECT_TRUE(is_at(f, "sco_wallace", "selkirk"));
   EXPECT_EQ(blk(f, "sco_wallace").strength, 4);
-  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::ToSelkirk));
+  EXPECT_EQ(step_of(f), WinterStep::ScotlandDisband);
+  EXPECT_FALSE(f.offered(kScotland, simple(ActionKind::Undo))) << "announced (13.4.5)";
   EXPECT_EQ(legal_texts(f, kScotland), texts({disband("sco_wallace"), done()}));
   f.act(kScotland, done());
   EXPECT_TRUE(is_at(f, "sco_wallace", "selkirk"));
@@ -592,17 +622,52 @@ TEST(WinterWallace, NoSelkirkWhenEnglandHoldsIt) {
   f.refuse(kScotland, to_selkirk());
 }
 
-// RULES 10.8.2: Wallace may go to Selkirk from anywhere, at any distance (16), and stays put
-// when Scotland says `done`.
+// RULES 10.8.2, 14 #23: Wallace may go to Selkirk from anywhere, at any distance (16), and
+// stays put when Scotland says `stay`; the disbanding follows (10.9), and `stay` can be taken
+// back while Scotland decides on.
 TEST(WinterWallace, WallaceFromAfarAndStaying) {
   Fixture f = quiet();
   f.clear("moray").place("sco_wallace", "moray", 2);
   to_winter(f);
-  play_until(f, WinterStep::ScotlandDisband);
-  EXPECT_TRUE(kind_offered(f, kScotland, ActionKind::ToSelkirk));
-  f.act(kScotland, done());
+  play_until(f, WinterStep::ScotlandWallace);
+  EXPECT_EQ(legal_texts(f, kScotland), texts({to_selkirk(), stay()}));
+  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::Done));
+  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::Disband)) << "10.8 before 10.9";
+  f.act(kScotland, stay());
   EXPECT_TRUE(is_at(f, "sco_wallace", "moray"));
   EXPECT_EQ(blk(f, "sco_wallace").strength, 2);
+  ASSERT_EQ(step_of(f), WinterStep::ScotlandDisband);
+  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::ToSelkirk));
+  EXPECT_TRUE(kind_offered(f, kScotland, ActionKind::Disband));
+  f.act(kScotland, simple(ActionKind::Undo));
+  EXPECT_EQ(step_of(f), WinterStep::ScotlandWallace);
+  f.act(kScotland, stay()).act(kScotland, done());
+  EXPECT_TRUE(is_at(f, "sco_wallace", "moray"));
+  EXPECT_FALSE(winter_log_has(f, kEngland, "Wallace"));
+}
+
+// RULES 10.8.1: Wallace in Selkirk heals without a question; Scotland's disbanding follows.
+TEST(WinterWallace, WallaceInSelkirkHealsWithoutAQuestion) {
+  Fixture f = quiet();
+  f.place("sco_wallace", "selkirk", 1);
+  to_winter(f);
+  play_until(f, WinterStep::ScotlandDisband);
+  EXPECT_EQ(blk(f, "sco_wallace").strength, 3);
+  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::ToSelkirk));
+  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::Stay));
+}
+
+// A game of rules version hots-2 keeps Wallace's move among the disbanding actions.
+TEST(WinterWallace, AHots2GameOffersToSelkirkWithTheDisbanding) {
+  Fixture f = quiet();
+  f.state().procedures = kProcedures2;
+  f.clear("moray").place("sco_wallace", "moray", 2);
+  to_winter(f);
+  play_until(f, WinterStep::ScotlandDisband);
+  EXPECT_TRUE(kind_offered(f, kScotland, ActionKind::ToSelkirk));
+  EXPECT_FALSE(kind_offered(f, kScotland, ActionKind::Stay));
+  f.act(kScotland, done());
+  EXPECT_TRUE(is_at(f, "sco_wallace", "moray"));
 }
 
 // --- Scottish disbanding (RULES 10.9) --------------------------------------------------------

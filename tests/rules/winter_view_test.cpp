@@ -120,7 +120,8 @@ void to_winter(Fixture& f) {
   ASSERT_EQ(f.state().phase, Phase::Winter);
 }
 
-// What the driver does next in a winter: `done` when offered, else a step, else a draw (its
+// What the driver does next in a winter: `done` or Wallace's `stay` when offered, else a step,
+// else a draw (its
 // block scripted: the first eligible pool block not in `avoid`), else the first legal action.
 // The draw's script is returned so that a twin game can be given the same one.
 struct Choice {
@@ -137,6 +138,7 @@ Choice next_choice(const Fixture& f, const std::set<std::string>& avoid = {}) {
                         [kind](const Action& a) { return a.kind == kind; });
   };
   if (first_of(ActionKind::Done) != actions.end()) return {role, done(), ""};
+  if (first_of(ActionKind::Stay) != actions.end()) return {role, simple(ActionKind::Stay), ""};
   if (const auto it = first_of(ActionKind::AddStep); it != actions.end()) return {role, *it, ""};
   if (const auto it = first_of(ActionKind::Draw); it != actions.end()) {
     const bool coastal = game_data().areas[it->a].coastal;
@@ -322,7 +324,7 @@ TEST(WinterView, WallaceToSelkirkHidesHisStrengthJ09) {
   b.place("sco_wallace", "lothian", 3);
   to_winter(a);
   to_winter(b);
-  lockstep(a, b, WinterStep::ScotlandDisband, {kEngland, kObserver});
+  lockstep(a, b, WinterStep::ScotlandWallace, {kEngland, kObserver});
   for (Fixture* f : {&a, &b}) f->act(kScotland, simple(ActionKind::ToSelkirk));
   expect_same_views(a, b, {kEngland, kObserver}, "after Wallace went to Selkirk");
   lockstep(a, b, WinterStep::None, {kEngland, kObserver});
@@ -438,8 +440,10 @@ TEST(WinterView, EdwardQuestionDoesNotShiftAutomaticDisbandingJ17) {
   expect_same_views(a, b, {kScotland, kObserver}, "after England's winter step");
 }
 
-// J-17 (RULES 13.1.4, 10.3, 10.5, 10.8): Scotland's winter steps look the same to England and
-// observers whether or not Moray, the King and Wallace have a decision (all answered "stay").
+// J-17 (RULES 13.1.4, 10.3, 10.5, 10.8, 14 #23): Scotland's winter steps look the same to
+// England and observers whether or not Moray, the King and Wallace have a decision (all
+// answered "stay"): Wallace's own step, asked only in `x`, is the same "Scotland: winter" as
+// the disbanding that `y` is asked at once, and leaves no line.
 TEST(WinterView, ScottishDecisionsAreInvisibleJ17) {
   Fixture x = quiet(1302);
   Fixture y = quiet(1302);
@@ -456,13 +460,19 @@ TEST(WinterView, ScottishDecisionsAreInvisibleJ17) {
   EXPECT_TRUE(x.offered(kScotland, simple(ActionKind::GoHome)));
   EXPECT_TRUE(x.offered(kScotland, with_area(ActionKind::MoveKing, area("fife"))));
   EXPECT_EQ(legal_actions(y.state(), kScotland), std::vector<Action>{done()});
-  lockstep(x, y, WinterStep::ScotlandDisband, {kEngland, kObserver});
-  ASSERT_EQ(step_of(x), WinterStep::ScotlandDisband);
-  EXPECT_TRUE(x.offered(kScotland, simple(ActionKind::ToSelkirk)));
+  lockstep(x, y, WinterStep::ScotlandWallace, {kEngland, kObserver});
+  ASSERT_EQ(step_of(x), WinterStep::ScotlandWallace);
+  ASSERT_EQ(step_of(y), WinterStep::ScotlandDisband) << "no Wallace question in y";
+  EXPECT_EQ(legal_actions(x.state(), kScotland),
+            (std::vector<Action>{simple(ActionKind::ToSelkirk), simple(ActionKind::Stay)}));
   EXPECT_FALSE(y.offered(kScotland, simple(ActionKind::ToSelkirk)));
   for (Role role : {kEngland, kObserver}) {
     EXPECT_EQ(x.view(role).at("phase_text"), "Scotland: winter");
   }
+  expect_same_views(x, y, {kEngland, kObserver}, "while Wallace's question is asked in x");
+  x.act(kScotland, simple(ActionKind::Stay));
+  ASSERT_EQ(step_of(x), WinterStep::ScotlandDisband);
+  expect_same_views(x, y, {kEngland, kObserver}, "after Wallace stayed");
   x.act(kScotland, done());
   y.act(kScotland, done());
   expect_same_views(x, y, {kEngland, kObserver}, "after Scotland's disbanding step");

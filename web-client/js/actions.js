@@ -6,19 +6,19 @@ const PLAIN_LABELS = {
   decline: 'Decline the event',
   truce: 'Put the Truce in force',
   stop: 'Stop this block here',
-  end_move_phase: 'End the move phase',
+  end_move_phase: 'End move phase',
   finish_retreat: 'Finish the retreat',
   end_regroup: 'End the regroup',
   go_home: 'Moray goes home',
   winter: 'Edward winters in Scotland',
-  to_selkirk: 'Wallace to Selkirk',
+  to_selkirk: 'Move Wallace to Selkirk to heal',
   done: 'Done',
   roll: 'Roll for the Herald',
   crown_bruce: 'Crown Bruce',
   crown_comyn: 'Crown Comyn',
   return_of_the_king: 'Return of the King (Balliol)',
   undo: 'Undo',
-  stay: 'Stay',
+  stay: 'Leave Wallace where he is', // Wallace's winter step (RULES 10.8.2)
   disband_edward: 'Disband',
 };
 

@@ -80,7 +80,10 @@ test('actions are described in words', async () => {
   assert.equal(describe({ kind: 'play_card', card: 'herald' }, data), 'Play Herald');
   assert.equal(describe({ kind: 'fire', block: 'eng_edward' }, data), 'Fire with Edward');
   assert.equal(describe({ kind: 'choose_battle', area: 'fife' }, data), 'Fight the battle in Fife');
-  assert.equal(describe({ kind: 'end_move_phase' }, data), 'End the move phase');
+  assert.equal(describe({ kind: 'end_move_phase' }, data), 'End move phase');
+  // Wallace's winter step (RULES 10.8.2, table 14 #23): its two answers in a player's words.
+  assert.equal(describe({ kind: 'to_selkirk' }, data), 'Move Wallace to Selkirk to heal');
+  assert.equal(describe({ kind: 'stay' }, data), 'Leave Wallace where he is');
   assert.equal(describe({ kind: 'something_new' }, data), 'Something new');
   assert.ok(sameAction({ kind: 'step', to: 'fife' }, { to: 'fife', kind: 'step' }));
   assert.ok(!sameAction({ kind: 'step', to: 'fife' }, { kind: 'step', to: 'mar' }));

@@ -63,6 +63,12 @@ export function renderPrompt(el, view, ctx) {
     if (nBlocks) bar.append(h('span', { class: 'hint' }, 'Choose a highlighted block.'));
     else if (nAreas) bar.append(h('span', { class: 'hint' }, 'Choose a highlighted area.'));
     else if (cls.cards.size) bar.append(h('span', { class: 'hint' }, 'Choose a card from your hand.'));
+    else if (cls.buttons.some((a) => a.kind === 'end_move_phase')) {
+      // RULES 4.11: the phase never ends by itself, so that the last move can be undone.
+      bar.append(h('span', { class: 'hint' }, 'Nothing more can move.'));
+    } else if (cls.buttons.some((a) => a.kind === 'to_selkirk')) {
+      bar.append(h('span', { class: 'hint' }, 'Wallace may winter in Selkirk:'));
+    }
   }
   for (const a of cls.nobles) bar.append(button(a));
   for (const a of cls.buttons) {
