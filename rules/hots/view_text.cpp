@@ -230,7 +230,7 @@ std::uint32_t dirty_areas(const AreaInputs& was, const Position& p, Role role) {
 // last view as it was written (commas included), so unchanged areas are copied from one
 // stretch of memory, a run of them in one copy: with a string of its own for each area's text,
 // the copies into every view read 23 places all over the heap (~5% of room-bench's samples at
-// 100 games: bench/RESULTS.md, session 10).
+// 100 games).
 struct ViewPartsMemo final : core::ViewMemo {
   bool filled = false;
   AreaInputs inputs;  // what `texts` was written from

@@ -1,6 +1,6 @@
-// LegalCache (bench/RESULTS.md "rules-perf4"): the lists it gives are the lists legal_actions
-// gives, in the same order, at every decision of random games (undo taken back and forth,
-// RULES 14), and applying through it makes the same states.
+// LegalCache: the lists it gives are the lists legal_actions gives, in the same order, at
+// every decision of random games (undo taken back and forth, RULES 14), and applying through
+// it makes the same states.
 
 #include <string>
 
