@@ -273,7 +273,16 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   await eng.page.locator('button.card[data-card^="move"]').first().click();
 
   // The mover moves a block with the keyboard only: focus the block, Enter, focus a target, Enter.
-  const mover = await waitForPhase([sco, eng], /move phase/);
+  // A move phase in which nothing can move waits for its end all the same (RULES 4.11): that
+  // player ends it, and the next mover is taken.
+  let mover = await waitForPhase([sco, eng], /move phase/);
+  for (let guard = 0; guard < 4; guard++) {
+    await mover.page.waitForSelector('.block.own.actionable, button.act-end_move_phase');
+    if (await mover.page.locator('.block.own.actionable').count()) break;
+    assert.match(await mover.page.locator('.prompt').innerText(), /Nothing more can move/);
+    await act(mover, 'button.act-end_move_phase');
+    mover = await waitForPhase([sco, eng], /move phase/);
+  }
   const block = mover.page.locator('.block.own.actionable').first();
   await block.focus();
   await mover.page.keyboard.press('Enter');
