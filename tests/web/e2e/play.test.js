@@ -277,7 +277,11 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   // player ends it, and the next mover is taken.
   let mover = await waitForPhase([sco, eng], /move phase/);
   for (let guard = 0; guard < 4; guard++) {
-    await mover.page.waitForSelector('.block.own.actionable, button.act-end_move_phase');
+    await mover.page.waitForSelector('.block.own.actionable, button.act-end_move_phase')
+      .catch(async (e) => {
+        throw new Error(`${mover.name}: no movable block and no End move phase; prompt: ` +
+          `${await mover.page.locator('.prompt').innerText()} (${e.message})`);
+      });
     if (await mover.page.locator('.block.own.actionable').count()) break;
     assert.match(await mover.page.locator('.prompt').innerText(), /Nothing more can move/);
     await act(mover, 'button.act-end_move_phase');
