@@ -271,7 +271,7 @@ Store::Store(const std::filesystem::path& path, ReadOnly)
         SQLITE_READONLY,
         "database " + path.string() + " is at schema version " + std::to_string(have) +
             " and this program needs " + std::to_string(want) +
-            "; opened read-only it cannot be migrated: " + "open it once for writing first");
+            "; opened read-only it cannot be migrated: open it once for writing first");
   }
 }
 
