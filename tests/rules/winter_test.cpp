@@ -124,15 +124,22 @@ TEST(WinterHomecoming, ScottishNobleDefectsAtHomeH03) {
   EXPECT_TRUE(log_has(f, kScotland, "Lennox changes sides at home in Lennox: now England"));
 }
 
-// H-04 (RULES 10.1.2): both homes hold Scots: the English Bruce becomes Scottish at strength 3
-// and Scotland, not England, chooses between Annan and Carrick.
-TEST(WinterHomecoming, BruceWithBothHomesEnemyDefectsAndScotlandChoosesH04) {
+// H-04's position in winter: the English Bruce in Lanark, both his homes held by Scots, so he
+// defects and Scotland chooses his home.
+Fixture bruce_defecting_with_both_homes_held() {
   Fixture f = quiet();
   f.clear({"lanark", "annan", "carrick"})
       .place("eng_bruce", "lanark", 3)
       .place("sco_douglas", "annan")
       .place("sco_campbell", "carrick");
   to_winter(f);
+  return f;
+}
+
+// H-04 (RULES 10.1.2): both homes hold Scots: the English Bruce becomes Scottish at strength 3
+// and Scotland, not England, chooses between Annan and Carrick.
+TEST(WinterHomecoming, BruceWithBothHomesEnemyDefectsAndScotlandChoosesH04) {
+  Fixture f = bruce_defecting_with_both_homes_held();
   ASSERT_EQ(step_of(f), WinterStep::NobleHome);
   ASSERT_TRUE(awaits(f, kScotland));
   EXPECT_TRUE(not_in_play(f, "eng_bruce"));
@@ -157,12 +164,7 @@ TEST(WinterHomecoming, BruceWithBothHomesEnemyDefectsAndScotlandChoosesH04) {
 // cleared with it, even when the same side decides next (here Scotland's winter step; and
 // England's second home choice, Comyn's, after Bruce's).
 TEST(WinterHomecoming, AHomeChoiceCannotBeTakenBack14Undo) {
-  Fixture f = quiet();
-  f.clear({"lanark", "annan", "carrick"})
-      .place("eng_bruce", "lanark", 3)
-      .place("sco_douglas", "annan")
-      .place("sco_campbell", "carrick");
-  to_winter(f);
+  Fixture f = bruce_defecting_with_both_homes_held();
   ASSERT_TRUE(awaits(f, kScotland));
   f.act(kScotland, home("carrick"));
   ASSERT_EQ(step_of(f), WinterStep::ScotlandHomes);

@@ -17,6 +17,7 @@
 #include "storage/sqlite.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
+#include "tests/storage/damage.h"
 
 namespace blockfog::server::testing {
 namespace {
@@ -84,27 +85,7 @@ class DbAtStart : public ::testing::Test {
   }
 
   // Overwrites the page that holds the action log's rows, as a failing disk would.
-  void damage_the_log() {
-    std::int64_t page = 0;
-    std::int64_t page_size = 0;
-    {
-      storage::Database reader(db(), storage::OpenMode::ReadOnly);
-      auto root = reader.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'actions'");
-      ASSERT_TRUE(root.step());
-      page = root.column_int64(0);
-      auto size = reader.prepare("PRAGMA page_size");
-      ASSERT_TRUE(size.step());
-      page_size = size.column_int64(0);
-    }
-    std::fstream file(db(), std::ios::binary | std::ios::in | std::ios::out);
-    file.seekg((page - 1) * page_size);
-    char type = 0;
-    file.read(&type, 1);
-    ASSERT_EQ(type, '\x0d') << "a few actions fit on the table's root, a leaf page";
-    file.seekp((page - 1) * page_size);
-    const std::string garbage(static_cast<std::size_t>(page_size), '\x55');
-    file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
-  }
+  void damage_the_log() const { storage::testing::overwrite_log_leaf_page(db()); }
 
   TempDir dir_;
 };
@@ -132,7 +113,7 @@ TEST_F(DbAtStart, ADamagedDatabaseIsRefusedAndCanBeCheckedOrServedReadOnly) {
   EXPECT_EQ(healthy_status, 0) << healthy;
   EXPECT_NE(healthy.find(": ok"), std::string::npos) << healthy;
 
-  damage_the_log();
+  ASSERT_NO_FATAL_FAILURE(damage_the_log());
   const auto bytes = read_bytes(db());
   auto [status, report] = run_server_binary({"--check-db", "--db", db().string()});
   EXPECT_EQ(status, 1) << report;
@@ -177,7 +158,7 @@ TEST_F(DbAtStart, DamageWhileServingIsReportedByTheNextIntegrityCheck) {
   EXPECT_TRUE(wait_for("\nblockfog_db_integrity_checks_total 2\n"));
   EXPECT_NE(metrics_text(server.port()).find("\nblockfog_db_integrity_ok 1\n"), std::string::npos);
   // Nothing is written to the log's page while nobody plays: the damage stays on disk.
-  damage_the_log();
+  ASSERT_NO_FATAL_FAILURE(damage_the_log());
   EXPECT_TRUE(wait_for("\nblockfog_db_integrity_ok 0\n")) << metrics_text(server.port());
   EXPECT_NE(server.log().find("found damage"), std::string::npos) << server.log();
 }

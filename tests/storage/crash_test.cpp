@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "tests/storage/damage.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
@@ -28,19 +29,7 @@ constexpr int kReadTimeoutMs = 60'000;
 
 std::int64_t create_active_game(const std::filesystem::path& path) {
   Store store(path, kNow);
-  const std::int64_t scot = store.create_account("scot", "kdf$scot", kNow)->id;
-  const std::int64_t eng = store.create_account("eng", "kdf$eng", kNow)->id;
-  NewGame game;
-  game.rules_version = "1";
-  game.scenario = "braveheart";
-  game.seed_hex = "00ff";
-  game.seed_sha256 = std::string(64, 'a');
-  game.created_by = scot;
-  game.creator_role = "scotland";
-  const std::int64_t id = store.create_game(game, kNow).id;
-  store.take_seat(id, "england", eng, kNow);
-  store.set_game_status(id, GameStatus::Active, kNow);
-  return id;
+  return testing::create_active_game(store, kNow);
 }
 
 // The child: opens its own connection (never one inherited through fork) and appends until

@@ -16,6 +16,7 @@
 #include "storage/integrity.h"
 #include "storage/migrations.h"
 #include "storage/store.h"
+#include "tests/storage/damage.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
@@ -206,39 +207,13 @@ class Damaged : public ::testing::Test {
   void SetUp() override {
     {
       Store store(path_, kNow);
-      const auto scot = store.create_account("scot", "h", kNow)->id;
-      const auto eng = store.create_account("eng", "h", kNow)->id;
-      NewGame game;
-      game.rules_version = "1";
-      game.scenario = "braveheart";
-      game.seed_hex = "00ff";
-      game.seed_sha256 = std::string(64, 'a');
-      game.created_by = scot;
-      game.creator_role = "scotland";
-      game_id_ = store.create_game(game, kNow).id;
-      store.take_seat(game_id_, "england", eng, kNow);
-      store.set_game_status(game_id_, GameStatus::Active, kNow);
+      game_id_ = testing::create_active_game(store, kNow);
       for (int seq = 1; seq <= 5; ++seq) {
         store.append_action(game_id_, seq, "scotland", R"({"kind":"pass"})",
                             "hash" + std::to_string(seq), kNow + seq, std::nullopt);
       }
     }  // closing checkpoints the WAL into the file
-    std::int64_t page = 0;
-    std::int64_t page_size = 0;
-    {
-      Database db(path_, OpenMode::ReadOnly);
-      auto root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'actions'");
-      ASSERT_TRUE(root.step());
-      page = root.column_int64(0);
-      auto size = db.prepare("PRAGMA page_size");
-      ASSERT_TRUE(size.step());
-      page_size = size.column_int64(0);
-    }
-    auto bytes = read_bytes(path_);
-    const auto at = static_cast<std::size_t>((page - 1) * page_size);
-    ASSERT_EQ(bytes.at(at), '\x0d') << "the actions table's root is a leaf page";
-    std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), page_size, '\x55');
-    write_bytes(path_, bytes);
+    ASSERT_NO_FATAL_FAILURE(testing::overwrite_log_leaf_page(path_));
   }
 
   testing::TempDir dir_;
