@@ -244,7 +244,12 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
     }
     std::string name = arg.substr(2);
     // The flags that take no value.
-    if (name == "read-only" || name == "check-db") {
+    const auto flag_name = name.substr(0, name.find('='));
+    if (flag_name == "read-only" || flag_name == "check-db") {
+      if (flag_name != name) {
+        result.error = "--" + flag_name + " takes no value";
+        return result;
+      }
       (name == "read-only" ? c.read_only : c.check_db) = true;
       continue;
     }

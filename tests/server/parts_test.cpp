@@ -86,6 +86,9 @@ TEST(Config, ReadOnlyAndCheckDbTakeNoValueAndIntegrityChecksAreHourly) {
       parse({}, {{"BLOCKFOG_INTEGRITY_CHECK_EVERY", "60"}}).config->integrity_check_every_seconds,
       60);
   EXPECT_FALSE(parse({"--integrity-check-every", "-1"}).config);
+  const auto valued = parse({"--read-only=yes"});
+  EXPECT_FALSE(valued.config);
+  EXPECT_EQ(valued.error, "--read-only takes no value");
 }
 
 TEST(Config, ListensOnAUnixSocketInsteadOfAPort) {
