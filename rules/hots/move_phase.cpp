@@ -131,9 +131,9 @@ void finish_move(State& s) {
   s.moving = MovingBlock{};
 }
 
-// Under hots-2's procedures the phase ended by itself when public facts alone showed that
-// nothing could move (no MP left and no unmoved block in an activated area), so that ending
-// it told the opponent nothing hidden (RULES 13.1.4). Under hots-3 it never ends by itself
+// Under hots-2's procedures the phase ends by itself when public facts alone show that
+// nothing can move (no MP left and no unmoved block in an activated area), so that ending it
+// tells the opponent nothing hidden (RULES 13.1.4). Under hots-3 it never ends by itself
 // (4.11): with nothing left to move, the player is offered `end_move_phase` and `undo`, so
 // that his last move can still be taken back.
 bool nothing_can_move_publicly(const Position& p, Side side) {

@@ -195,7 +195,7 @@ BlockList forced_scottish_disbands(const Position& p) {
 }
 
 void scotland_disband_legal(const State& s, ActionList& out) {
-  // hots-2 offered Wallace's move among the disbanding actions; hots-3 asks it first.
+  // hots-2 offers Wallace's move among the disbanding actions; hots-3 asks it first.
   if (!follows_hots3(s) && wallace_may_go_to_selkirk(s)) {
     out.push_back(simple(ActionKind::ToSelkirk));
   }
@@ -247,7 +247,8 @@ void enter_scotland_wallace(State& s) {
 void enter_scotland_disband(State& s) {
   s.winter.step = WinterStep::ScotlandDisband;
   s.active = index_of(Side::Scotland);
-  // Under hots-2 Wallace's step (10.8) was part of this one; hots-3 healed him before.
+  // Under hots-2 Wallace's step (10.8) is part of this one; under hots-3
+  // enter_scotland_wallace has healed him already.
   if (!follows_hots3(s) && is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
 }
 
