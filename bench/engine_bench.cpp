@@ -184,27 +184,25 @@ const std::vector<std::pair<hots::State, core::Role>>& consecutive_states() {
 }
 
 // Both sides' views after each action of a game, as the server writes them (each with its
-// layout, and counting log lines on from where its last view stopped): with each role's memo
+// layout, its lines found from the log's end; the counts cost a pass over the log here, which
+// the game keeps instead): with each role's memo
 // of area texts (arg 1) or without (arg 0). Per state: two views.
 void BM_ViewTextAfterEachAction(benchmark::State& bench) {
   const auto& states = consecutive_states();
   const bool memo = bench.range(0) != 0;
-  auto scotland = hots::new_view_memo();
-  auto england = hots::new_view_memo();
-  core::LogCursor scotland_log;
-  core::LogCursor england_log;
+  core::ViewMemo scotland;
+  core::ViewMemo england;
   std::size_t i = 0;
   std::string text;
   core::ViewLayout layout;
   for (auto _ : bench) {
     const auto& state = states[i++ % states.size()].first;
     const auto log = state.log.size();
-    benchmark::DoNotOptimize(hots::write_view(state, core::Role::Scotland, log, text, nullptr,
-                                              &scotland_log, memo ? scotland.get() : nullptr,
-                                              &layout));
-    benchmark::DoNotOptimize(hots::write_view(state, core::Role::England, log, text, nullptr,
-                                              &england_log, memo ? england.get() : nullptr,
-                                              &layout));
+    const auto readable = hots::count_readable(state);
+    benchmark::DoNotOptimize(hots::write_view(state, core::Role::Scotland, log, text, &layout,
+                                              memo ? &scotland : nullptr, &readable));
+    benchmark::DoNotOptimize(hots::write_view(state, core::Role::England, log, text, &layout,
+                                              memo ? &england : nullptr, &readable));
   }
 }
 BENCHMARK(BM_ViewTextAfterEachAction)->Arg(0)->Arg(1);

@@ -1,6 +1,6 @@
 #pragma once
 
-// The view frame built around view JSON text the engine wrote (core::Game::write_view_from),
+// The view frame built around view JSON text the engine wrote (core::Game::write_view),
 // for the server's hot path: no JSON DOM of the view is built or walked. The bytes are exactly
 // what encode(ViewMessage) gives for the same view parsed, so clients cannot tell the two apart
 // (tests/protocol/view_frame_test.cpp).

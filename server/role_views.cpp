@@ -20,12 +20,22 @@ storage::ViewVersions versions_of(const std::array<RoleView, kViewRoles>& views)
   return {views[0].version, views[1].version, views[2].version};
 }
 
+// Where the log's lines are in a view written with `layout`: between the brackets of "log".
+core::TextSpan lines_of(const WrittenView& written) {
+  for (const auto& member : written.layout.members) {
+    if (core::text_of(written.text, member.name) == "log") {
+      return {member.value.begin + 1, member.value.end - 1};
+    }
+  }
+  return {written.text.size(), written.text.size()};  // never: every view has a log
+}
+
 // A role's view with no log lines (its log_size still in it): where a room starts.
 RoleView first_view(const core::Game& game, Role role) {
   RoleView view;
   auto written = std::make_shared<WrittenView>();
-  view.log_size = game.write_view_from(role, kNoLines, written->text, &view.lines, &view.cursor,
-                                       nullptr, &written->layout);
+  view.log_size = game.write_view(role, kNoLines, written->text, &written->layout);
+  view.lines = lines_of(*written);
   view.written = std::move(written);
   return view;
 }
@@ -34,7 +44,7 @@ RoleView first_view(const core::Game& game, Role role) {
 // whole views grow with the log and a server may hold many games nobody is at.
 core::Digest whole_view(const core::Game& game, Role role) {
   std::string text;
-  game.write_view_from(role, 0, text);
+  game.write_view(role, 0, text);
   return core::sha256(text);
 }
 
@@ -46,12 +56,6 @@ std::string_view after_lines(const RoleView& view) {
 }
 
 }  // namespace
-
-core::ViewMemo* RoleViews::Memos::of(const core::Game& game, Role role) {
-  auto& memo = memos_[index(role)];
-  if (!memo) memo = game.new_view_memo();
-  return memo.get();
-}
 
 storage::ViewVersions ViewChange::versions() const { return versions_of(next); }
 
@@ -89,16 +93,13 @@ ViewChange RoleViews::change_to(const core::Game& next, PatchRoles patches) cons
     // both); the text around those lines is the key to compare.
     auto written = spares_.take(i);
     written->text.reserve(before.written->text.size() + kSlack);  // written in place
-    // `next` is one action past `before`'s game, so before's log cursor still holds.
-    after.cursor = before.cursor;
-    after.log_size = next.write_view_from(role, before.log_size, written->text, &after.lines,
-                                          &after.cursor, memos_.of(next, role), &written->layout);
+    after.log_size =
+        next.write_view(role, before.log_size, written->text, &written->layout, &memos_[i]);
+    after.lines = lines_of(*written);
     after.written = written;
     after.version = before.version;
     if (before_lines(after) == before_lines(before) && after_lines(after) == after_lines(before)) {
-      const auto cursor = after.cursor;  // the log may have changed unseen: keep it current
-      after = before;                    // the same key: keep the text that published this version
-      after.cursor = cursor;
+      after = before;  // the same key: keep the text that published this version
       after.stored = true;
       spares_.keep(i, std::move(written));  // unused: the next change writes over it
       continue;
@@ -153,7 +154,7 @@ void RoleViews::unpark(Role role, const core::Game& game) {
   if (!view.parked) return;
   const bool changed = whole_view(game, role) != *view.parked;
   const auto version = view.version + (changed ? 1 : 0);
-  view = first_view(game, role);  // a fresh log cursor too: the log moved on unseen
+  view = first_view(game, role);
   view.version = version;
 }
 

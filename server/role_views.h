@@ -50,8 +50,7 @@ struct RoleView {
   // views. Shared with the frames that published it, so a view is written once per action and
   // never copied. Null while the role is parked.
   std::shared_ptr<const WrittenView> written;
-  core::TextSpan lines;
-  core::LogCursor cursor;  // where this view stopped counting log lines: the next resumes there
+  core::TextSpan lines;  // where its log lines are in `written->text`
   // Set while the role is parked: the SHA-256 of its whole view when it was parked.
   std::optional<core::Digest> parked;
   // This view was written for the last action accepted, so its version is stored with it.
@@ -101,17 +100,18 @@ class RoleViews {
   static std::size_t index(core::Role role) { return static_cast<std::size_t>(role); }
 
  private:
-  // Each role's core::ViewMemo: the engine's cache of the parts of that role's views (an
-  // action changes few areas). A cache only, so a copy of RoleViews starts without one.
+  // Each role's core::ViewMemo: the cache of the parts of that role's views that the engine
+  // writes from it (an action changes few areas). A cache only, so a copy of RoleViews
+  // starts without one.
   class Memos {
    public:
     Memos() = default;
     Memos(const Memos&) {}
     Memos& operator=(const Memos&) { return *this; }
-    core::ViewMemo* of(const core::Game& game, core::Role role);
+    core::ViewMemo& operator[](std::size_t role) { return memos_[role]; }
 
    private:
-    std::array<std::unique_ptr<core::ViewMemo>, kViewRoles> memos_;
+    std::array<core::ViewMemo, kViewRoles> memos_;
   };
 
   // Each role's write before its current one, kept to be written over by a later change (its

@@ -42,6 +42,10 @@ struct Room::Commit {
 
 namespace {
 
+// How often an action's commit stores the state with it (and the last action always): a game
+// is loaded from its latest snapshot and the actions after it.
+constexpr std::int64_t kActionsPerSnapshot = 64;
+
 ErrorCode error_for(core::RuleErrorCode code) {
   switch (code) {
     case core::RuleErrorCode::MalformedAction:
@@ -133,8 +137,6 @@ void Room::leave(const RoomClient* client) {
   strand_([self = shared_from_this(), client] {
     self->members_.erase(client);
     std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
-    // A game nobody is at may wait days for its next action: it keeps one copy, not two.
-    if (self->members_.empty()) self->spare_.reset();
     // Nothing changes in a finished game any more, and an open one holds no game yet: either
     // leaves memory when its last client goes (a later client loads it again from the store).
     // An active game stays, for the lobby's summary of whose turn it is.
@@ -240,14 +242,8 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // The engine's apply checks the seat and membership in its own legal actions (DESIGN.md,
   // the engine contract) and leaves the state unchanged when it refuses; the copy keeps the
   // room's state as it was committed until the store has the action.
-  std::shared_ptr<core::Game> next;
-  if (spare_ && game_->copy_to(*spare_)) {
-    next = std::move(spare_);
-  } else {
-    next = game_->clone();
-  }
+  std::shared_ptr<core::Game> next = game_->clone();
   if (auto error = next->apply(member.role, message.action)) {
-    spare_ = std::move(next);
     return send_error(client, error_for(error->code), error->message, message.ref);
   }
 
@@ -259,9 +255,9 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   commit->action_json = message.action.dump();
   commit->state_hash = next->state_hash();
   const auto outcome = next->outcome();
-  // A snapshot whenever the turn passes (a new game turn or the winter) or the game ends: a
-  // cache for loading, never the truth (the log is).
-  if (outcome.finished || next->turn_marker() != game_->turn_marker()) {
+  // A snapshot every kActionsPerSnapshot actions and at the end: a cache for loading (at most
+  // that many actions are replayed), never the truth (the log is).
+  if (outcome.finished || commit->seq % kActionsPerSnapshot == 0) {
     next->write_snapshot(commit->snapshot.emplace());
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
@@ -337,9 +333,6 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again",
                commit->ref);
   } else {
-    // The game before the action becomes the next action's copy, unless somebody else holds
-    // it still (it is never changed under another holder).
-    if (game_.use_count() == 1) spare_ = std::move(game_);
     game_ = std::move(commit->next);
     actions_ = commit->seq;
     views_.accept(commit->views);
@@ -479,7 +472,7 @@ void Room::write_view_to(const RoomClient* client, bool whole_log, std::optional
   // Without the whole log: from the role's log_size on, no lines, and no walk through a long
   // log to write them.
   const std::size_t from = whole_log ? 0 : views_.log_size(role);
-  game_->write_view_from(role, from, view_text_);
+  game_->write_view(role, from, view_text_);
   it->second.client->send(std::make_shared<const std::string>(protocol::encode_view(
       views_.version(role), view_text_, static_cast<std::int64_t>(from), ref, stale)));
 }

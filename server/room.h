@@ -158,8 +158,7 @@ class Room : public std::enable_shared_from_this<Room> {
   storage::GameRow row_;
   Seats seats_;
   std::shared_ptr<core::Game> game_;
-  std::shared_ptr<core::Game> spare_;  // copied into for the next action (Game::copy_to)
-  std::int64_t actions_;               // in the log: the store's sequence, never shown to a client
+  std::int64_t actions_;  // in the log: the store's sequence, never shown to a client
   RoleViews views_;
   Strand strand_;
   DbWorker& db_;

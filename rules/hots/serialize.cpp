@@ -317,20 +317,11 @@ void append_undo(std::string& bytes, const State& s) {
   }
 }
 
-// One buffer per thread, its capacity kept: the server hashes every state it commits, and a
-// fresh buffer the size of the undo history (tens of KiB late in a turn) cost an allocation
-// that the allocator carved from and returned to its heap each time.
-std::string& hash_buffer(std::size_t size) {
-  thread_local std::string bytes;
-  bytes.clear();
-  bytes.reserve(size);
-  return bytes;
-}
-
 }  // namespace
 
 std::string state_hash_v1(const State& s) {
-  auto& bytes = hash_buffer(2048 + s.log.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
+  std::string bytes;
+  bytes.reserve(2048 + s.log.size() * 8 + s.undo.size() * (kPositionBytesMax + 5));
   bytes.append("hots-state-1");
   append_head(bytes, s);
   append_log(bytes, s.log);
@@ -376,8 +367,10 @@ void StateHasher::restart() {
 
 // Feeds the log's entries after the first fed_count_ to its digest, then hashes the state.
 std::string StateHasher::finish(const State& s) {
-  auto& bytes =
-      hash_buffer(2048 + kCheckpointEntries * 8 + s.undo.size() * (kPositionBytesMax + 5));
+  // A buffer of the hasher's own, its capacity kept: a late turn's undo history is tens of KiB.
+  auto& bytes = bytes_;
+  bytes.clear();
+  bytes.reserve(2048 + kCheckpointEntries * 8 + s.undo.size() * (kPositionBytesMax + 5));
   // Up to each checkpoint in turn, where the digest so far is kept.
   while (fed_count_ < s.log.size()) {
     const std::size_t next =

@@ -64,6 +64,7 @@ class StateHasher {
   std::size_t fed_count_ = 0;  // how many
   core::Sha256 log_;
   std::vector<core::Sha256> checkpoints_;  // fed_count_ / kCheckpointEntries of them
+  std::string bytes_;                      // what finish() hashes
 };
 
 }  // namespace blockfog::hots

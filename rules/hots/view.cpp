@@ -1,354 +1,752 @@
-#include "rules/hots/view.h"
+// The one view writer (view.h): what each role sees (RULES 13), as JSON text.
 
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cassert>
+#include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "rules/core/hex.h"
+#include "rules/core/json_writer.h"
 #include "rules/hots/engine.h"
-#include "rules/hots/phases.h"
 #include "rules/hots/serialize.h"
+#include "rules/hots/view.h"
 
 namespace blockfog::hots {
 namespace {
 
+using core::JsonWriter;
 using core::Role;
-using nlohmann::json;
 
-std::string side_id(int side) { return std::string(core::role_name(side_of(side))); }
-json side_or_null(std::uint8_t side) { return side == kNone ? json() : json(side_id(side)); }
+std::string_view side_id(int side) { return core::role_name(side_of(side)); }
 
-// Only the owner sees a block on the map or in a pool by name; a battle's revealed blocks are in
-// battle_view, and announced identities in the log (RULES 13.2-13.4).
-bool sees_block(Role role, BlockId b) { return role != Role::Observer && owner_of(b) == role; }
-
-json own_block(const Position& p, BlockId b) {
-  const BlockState block = p.blocks.get(b);
-  json j = {{"block", game_data().blocks[b].id},
-            {"strength", block.strength},
-            {"moved", block.moved},
-            {"reserve", block.reserve}};
-  return j;
+void side_or_null(JsonWriter& w, std::uint8_t side) {
+  if (side == kNone) {
+    w.null();
+  } else {
+    w.string(side_id(side));
+  }
 }
 
-std::string entry_name(std::uint8_t entry) {
+std::string_view entry_name(std::uint8_t entry) {
   if (entry == kEntryBySea) return "sea";
   if (entry == kEntryCaptured) return "captured";
   return game_data().borders[entry].id;
 }
 
+// Ids of `items` (areas, borders, nobles...) in sorted order, for objects keyed by them.
+template <typename Items, typename Key>
+std::vector<std::uint8_t> sorted_by(const Items& items, Key key) {
+  std::vector<std::uint8_t> order(items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint8_t>(i);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint8_t a, std::uint8_t b) { return key(items[a]) < key(items[b]); });
+  return order;
+}
+
+const std::vector<std::uint8_t>& borders_sorted() {
+  static const auto order =
+      sorted_by(game_data().borders, [](const auto& b) -> const std::string& { return b.id; });
+  return order;
+}
+
+const std::vector<std::uint8_t>& nobles_sorted() {
+  static const auto order =
+      sorted_by(game_data().nobles, [](const auto& n) -> const std::string& { return n.key; });
+  return order;
+}
+
+// Each side's blocks per area, in block order: one pass over the blocks for all 23 areas.
+struct AreaBlocks {
+  // Only the first `sizes` of each list are ever written or read: not cleared (two views per
+  // action, 1.3 KB each).
+  std::array<std::array<std::uint8_t, kBlocksPerSide>, kAreaCount * 2> blocks;
+  std::array<std::uint8_t, kAreaCount * 2> sizes{};
+
+  explicit AreaBlocks(const Position& p) {
+    for (BlockId b = 0; b < kBlockCount; ++b) {
+      const auto loc = p.blocks.loc[b];
+      if (loc >= kAreaCount) continue;
+      const int list = loc * 2 + index_of(owner_of(b));
+      blocks[list][sizes[list]++] = b;
+    }
+  }
+  std::span<const std::uint8_t> of(AreaId area, Side side) const {
+    const int list = area * 2 + index_of(side);
+    return {blocks[list].data(), sizes[list]};
+  }
+};
+
 // RULES 13.2: per area, counts for everybody; identities only for the owner.
-json area_side(const Position& p, Role role, AreaId area, Side side) {
+void area_side(JsonWriter& w, const Position& p, Role role, Side side,
+               std::span<const std::uint8_t> here) {
+  const auto& data = game_data();
+  const bool own = role == side;
+  if (here.empty()) {  // most areas hold none of a side's blocks: the text is a constant
+    w.raw(own ? R"({"blocks":[],"count":0,"moved":0,"reserves":[]})"
+              : R"({"count":0,"moved":0,"reserves":[]})");
+    return;
+  }
   int count = 0;
   int moved = 0;
-  json blocks = json::array();
-  json reserves = json::array();
-  for (BlockId b = 0; b < kBlockCount; ++b) {
+  for (const auto b : here) {
     const BlockState block = p.blocks.get(b);
-    if (block.loc != area || owner_of(b) != side) continue;
-    // 13.5.3: a retreating or regrouping block's destination is not yet known to others.
-    if (block.arrival_hidden && role != side) continue;
+    if (block.arrival_hidden && !own) continue;  // 13.5.3
     ++count;
-    // "Moved" matters, and is shown, only in the move phase (4.2): afterwards it would tell
-    // which retreating or regrouping block went where (13.5.2).
-    moved += block.moved && p.phase == Phase::Move;
-    if (block.reserve) reserves.push_back(entry_name(block.entry));
-    if (sees_block(role, b)) blocks.push_back(own_block(p, b));
+    moved += block.moved && p.phase == Phase::Move;  // 4.2, 13.5.2
   }
-  json j = {{"count", count}, {"moved", moved}, {"reserves", reserves}};
-  if (role == side) j["blocks"] = blocks;
-  return j;
+  w.begin_object();
+  if (own) {
+    w.key("blocks");
+    w.begin_array();
+    for (const auto b : here) {
+      const BlockState block = p.blocks.get(b);
+      w.begin_object();
+      w.plain_field("block", data.blocks[b].id);
+      w.field("moved", block.moved);
+      w.field("reserve", block.reserve);
+      w.field("strength", block.strength);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.field("count", count);
+  w.field("moved", moved);
+  w.key("reserves");
+  w.begin_array();
+  for (const auto b : here) {
+    const BlockState block = p.blocks.get(b);
+    if ((block.arrival_hidden && !own) || !block.reserve) continue;
+    w.plain_string(entry_name(block.entry));
+  }
+  w.end_array();
+  w.end_object();
 }
 
-json areas_view(const Position& p, Role role) {
+void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const AreaBlocks& here) {
   const auto& data = game_data();
-  json areas = json::array();
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    json area = {{"id", data.areas[a].id},
-                 {"scotland", area_side(p, role, a, Side::Scotland)},
-                 {"england", area_side(p, role, a, Side::England)}};
-    const auto& marker = p.battles[a];
-    if (marker.attacker != kNone) {
-      area["battle"] = {
-          {"attacker", side_id(marker.attacker)},
-          {"main_origin",
-           marker.main_origin == kNone ? json() : json(data.areas[marker.main_origin].id)},
-          {"main_border",
-           marker.main_border == kNone ? json() : json(data.borders[marker.main_border].id)}};
+  w.begin_object();
+  const auto& marker = p.battles[a];
+  if (marker.attacker != kNone) {
+    w.key("battle");
+    w.begin_object();
+    w.field("attacker", side_id(marker.attacker));
+    w.key("main_border");
+    if (marker.main_border == kNone) {
+      w.null();
+    } else {
+      w.string(data.borders[marker.main_border].id);
     }
-    areas.push_back(std::move(area));
+    w.key("main_origin");
+    if (marker.main_origin == kNone) {
+      w.null();
+    } else {
+      w.string(data.areas[marker.main_origin].id);
+    }
+    w.end_object();
   }
-  return areas;
+  w.key("england");
+  area_side(w, p, role, Side::England, here.of(a, Side::England));
+  w.plain_field("id", data.areas[a].id);
+  w.key("scotland");
+  area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
+  w.end_object();
 }
 
-json pools_view(const Position& p, Role role) {
-  json pools = json::object();
-  for (Side side : {Side::Scotland, Side::England}) {
-    int count = 0;
-    json blocks = json::array();
-    for (BlockId b = 0; b < kBlockCount; ++b) {
-      if (p.blocks.loc[b] != kPool || owner_of(b) != side) continue;
-      ++count;
-      if (role == side) blocks.push_back(game_data().blocks[b].id);
-    }
-    json j = {{"count", count}};
-    if (role == side) j["blocks"] = blocks;  // RULES 13.3: only the owner knows his pool
-    pools[side_id(index_of(side))] = j;
+// Everything area_object reads, for all areas at once, as it was when an areas array was
+// written: an area whose inputs are all as they were has the same text (RULES 13.2 decides
+// what the text shows; this only decides when it may have changed).
+struct AreaInputs {
+  Role role = Role::Observer;
+  bool move_phase = false;  // moved counts show only in the move phase
+  BlockBytes loc{};
+  BlockBytes strength{};
+  BlockBytes entry{};
+  BlockBits moved;
+  BlockBits reserve;
+  BlockBits arrival_hidden;
+  std::array<BattleMarker, kAreaCount> battles{};
+
+  void keep(const Position& p, Role r) {
+    role = r;
+    move_phase = p.phase == Phase::Move;
+    loc = p.blocks.loc;
+    strength = p.blocks.strength;
+    entry = p.blocks.entry;
+    moved = p.blocks.moved;
+    reserve = p.blocks.reserve;
+    arrival_hidden = p.blocks.arrival_hidden;
+    battles = p.battles;
   }
-  return pools;
+};
+
+static_assert(kAreaCount <= 32, "areas are a bit each in a 32-bit word");
+constexpr std::uint32_t kAllAreas = (std::uint32_t{1} << kAreaCount) - 1;
+
+// The blocks whose byte differs between two tables, a bit per block.
+std::uint64_t bytes_differ(const BlockBytes& a, const BlockBytes& b) {
+  if (a == b) return 0;  // the usual case for all but `loc`: one compare
+  std::uint64_t bits = 0;
+  for (int i = 0; i < kBlockCount; ++i) bits |= std::uint64_t{a[i] != b[i]} << i;
+  return bits;
+}
+
+// The areas whose text may differ from when `was` was kept, a bit per area: where a block
+// that changed in any field area_object reads is or was, and where the battle marker changed;
+// all of them when the role or the move phase did. Which of those changes the role may see is
+// area_object's alone to decide: this only narrows down where to ask it again. An action
+// changes one or two areas, so the others are copied from the last text.
+std::uint32_t dirty_areas(const AreaInputs& was, const Position& p, Role role) {
+  const bool move_phase = p.phase == Phase::Move;
+  if (was.role != role || was.move_phase != move_phase) return kAllAreas;
+  const auto& now = p.blocks;
+  std::uint64_t changed =
+      (was.moved.bits ^ now.moved.bits) | (was.reserve.bits ^ now.reserve.bits) |
+      (was.arrival_hidden.bits ^ now.arrival_hidden.bits) | bytes_differ(was.loc, now.loc) |
+      bytes_differ(was.strength, now.strength) | bytes_differ(was.entry, now.entry);
+  std::uint32_t dirty = 0;
+  for (; changed != 0; changed &= changed - 1) {
+    const int b = std::countr_zero(changed);
+    if (was.loc[b] < kAreaCount) dirty |= std::uint32_t{1} << was.loc[b];
+    if (now.loc[b] < kAreaCount) dirty |= std::uint32_t{1} << now.loc[b];
+  }
+  for (AreaId a = 0; a < kAreaCount; ++a) {
+    if (!(was.battles[a] == p.battles[a])) dirty |= std::uint32_t{1} << a;
+  }
+  return dirty;
+}
+
+// What was last written for one role (kept in the caller's core::ViewMemo): the areas array's text
+// with what it was written from, and some other parts with theirs. The texts are the areas array of
+// the last view as it was written (commas included), so unchanged areas are copied from one stretch
+// of memory, a run of them in one copy: with a string of its own for each area's text, the copies
+// into every view read 23 places all over the heap (~5% of room-bench's samples at 100 games).
+struct ViewPartsMemo final : core::ViewMemo::Parts {
+  bool filled = false;
+  AreaInputs inputs;  // what `texts` was written from
+  std::string texts;
+  std::array<core::TextSpan, kAreaCount> text_at{};  // area a's text in `texts`
+
+  std::string_view text(AreaId a) const { return core::text_of(texts, text_at[a]); }
+
+  // Other parts kept whole, each with the bytes it was written from (see memoized()).
+  struct Part {
+    bool filled = false;
+    std::string key;
+    std::string text;
+  };
+  enum PartId { kBorders, kCards, kNobles, kPools, kParts };
+  std::array<Part, kParts> parts;
+  std::string next_key;  // the key being made (capacity kept)
+};
+
+template <typename Bytes>
+void append_bytes(std::string& key, const Bytes& bytes) {
+  static_assert(sizeof(bytes[0]) == 1);
+  key.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void append_bits(std::string& key, std::uint64_t bits) {
+  key.append(reinterpret_cast<const char*>(&bits), sizeof bits);
+}
+
+// Writes one part of the view with `write(JsonWriter&)`, which must write it from nothing but
+// what `append_key(std::string&)` appends as bytes (the role included): from the memo when
+// those bytes are as the last time. Most actions change one or two of these parts at most.
+template <typename AppendKey, typename Write>
+void memoized(JsonWriter& w, ViewPartsMemo* memo, ViewPartsMemo::PartId id, AppendKey append_key,
+              Write write) {
+  if (!memo) return write(w);
+  auto& part = memo->parts[id];
+  auto& key = memo->next_key;
+  key.clear();
+  append_key(key);
+  if (part.filled && key == part.key) {
+#ifndef NDEBUG
+    std::string fresh;
+    JsonWriter check(fresh);
+    write(check);
+    assert(fresh == part.text);  // the key holds all the text is written from
+#endif
+  } else {
+    part.text.clear();
+    JsonWriter own(part.text);
+    write(own);
+    part.key.swap(key);
+    part.filled = true;
+  }
+  w.raw(part.text);
+}
+
+void areas_view(JsonWriter& w, std::string& out, const Position& p, Role role,
+                ViewPartsMemo* memo) {
+  const AreaBlocks here(p);
+  w.begin_array();
+  if (!memo) {
+    for (AreaId a = 0; a < kAreaCount; ++a) area_object(w, p, role, a, here);
+    w.end_array();
+    return;
+  }
+  const std::uint32_t dirty = memo->filled ? dirty_areas(memo->inputs, p, role) : kAllAreas;
+  std::array<core::TextSpan, kAreaCount> text_at{};  // where each area is written in `out`
+  for (AreaId a = 0; a < kAreaCount;) {
+    if ((dirty >> a) & 1U) {
+      text_at[a].begin = out.size() + (a > 0 ? 1 : 0);  // after the comma that separates it
+      area_object(w, p, role, a, here);
+      text_at[a].end = out.size();
+      ++a;
+      continue;
+    }
+    // A run of areas none of whose inputs changed: their last texts, in one copy.
+    AreaId last = a;
+    while (last + 1 < kAreaCount && !((dirty >> (last + 1)) & 1U)) ++last;
+    const auto from = memo->text_at[a].begin;
+    std::array<core::TextSpan, kAreaCount> spans;
+    for (AreaId k = a; k <= last; ++k) {
+      spans[k - a] = {memo->text_at[k].begin - from, memo->text_at[k].end - from};
+#ifndef NDEBUG
+      // The inputs must hold all an area's text is written from: checked on every reuse in
+      // debug builds.
+      std::string fresh;
+      JsonWriter area(fresh);
+      area_object(area, p, role, k, here);
+      assert(fresh == memo->text(k));
+#endif
+    }
+    const auto base = out.size() + (a > 0 ? 1 : 0);
+    w.raw_elements(std::string_view(memo->texts).substr(from, memo->text_at[last].end - from),
+                   std::span<const core::TextSpan>(spans.data(), last - a + 1));
+    for (AreaId k = a; k <= last; ++k) {
+      text_at[k] = {base + spans[k - a].begin, base + spans[k - a].end};
+    }
+    a = last + 1;
+  }
+  w.end_array();
+  // What was just written, from the first area's text to the last's, is the next memo.
+  const auto first = text_at[0].begin;
+  memo->texts.assign(out, first, text_at[kAreaCount - 1].end - first);
+  for (auto& span : text_at) span = {span.begin - first, span.end - first};
+  memo->text_at = text_at;
+  memo->inputs.keep(p, role);
+  memo->filled = true;
+}
+
+void pools_view(JsonWriter& w, const Position& p, Role role) {
+  w.begin_object();
+  for (Side side : {Side::England, Side::Scotland}) {
+    const int first = first_block(side);
+    w.key(side_id(index_of(side)));
+    w.begin_object();
+    int count = 0;
+    if (role == side) {  // RULES 13.3: only the owner knows his pool
+      w.key("blocks");
+      w.begin_array();
+      for (int b = first; b < first + kBlocksPerSide; ++b) {
+        if (p.blocks.loc[b] == kPool) w.plain_string(game_data().blocks[b].id);
+      }
+      w.end_array();
+    }
+    for (int b = first; b < first + kBlocksPerSide; ++b) count += p.blocks.loc[b] == kPool;
+    w.field("count", count);
+    w.end_object();
+  }
+  w.end_object();
 }
 
 // RULES 13.2: dead blocks and non-noble blocks not yet in play are public.
-json public_off_map(const Position& p, std::uint8_t place) {
-  json ids = json::array();
+void public_off_map(JsonWriter& w, const Position& p, std::uint8_t place) {
   const auto& data = game_data();
+  w.begin_array();
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (p.blocks.loc[b] != place) continue;
     if (place == kNotInPlay && data.blocks[b].noble >= 0) continue;  // implied by the roster
-    ids.push_back(data.blocks[b].id);
+    w.plain_string(data.blocks[b].id);
   }
-  return ids;
+  w.end_array();
 }
 
-// RULES 13.2: the two-block noble roster is public; Moray's status only to Scotland, or to
-// everybody once he is dead.
-json nobles_view(const Position& p, Role role) {
+// RULES 13.2: the roster is public; Moray's status only to Scotland, or to all once dead.
+void nobles_view(JsonWriter& w, const Position& p, Role role) {
   const auto& data = game_data();
-  json roster = json::object();
-  for (const auto& noble : data.nobles) {
-    const bool english = on_map(p, noble.blocks[index_of(Side::England)]);
-    roster[noble.key] = english ? "england" : "scotland";
+  w.begin_object();
+  w.key("england");
+  w.begin_object();
+  w.field("total", nobles_controlled(p, Side::England));
+  w.end_object();
+  w.key("roster");
+  w.begin_object();
+  for (auto n : nobles_sorted()) {
+    const auto& noble = data.nobles[n];
+    w.field(noble.key, on_map(p, noble.blocks[index_of(Side::England)]) ? "england" : "scotland");
   }
+  w.end_object();
+  w.key("scotland");
+  w.begin_object();
   const BlockState moray = p.blocks.get(data.moray);
-  json scotland = {{"two_block", two_block_nobles_controlled(p, Side::Scotland)}};
+  const int two_block = two_block_nobles_controlled(p, Side::Scotland);
   if (moray.loc == kDead) {
-    scotland["moray"] = "dead";
-    scotland["total"] = two_block_nobles_controlled(p, Side::Scotland);
+    w.field("moray", "dead");
+    w.field("total", two_block);
   } else if (role == Role::Scotland) {
-    scotland["moray"] = moray.loc == kPool ? "pool" : "on_map";
-    scotland["total"] = nobles_controlled(p, Side::Scotland);
+    w.field("moray", moray.loc == kPool ? "pool" : "on_map");
+    w.field("total", nobles_controlled(p, Side::Scotland));
   } else {
-    scotland["moray"] = "unknown";
+    w.field("moray", "unknown");
   }
-  return {{"roster", roster},
-          {"england", {{"total", nobles_controlled(p, Side::England)}}},
-          {"scotland", scotland}};
+  w.field("two_block", two_block);
+  w.end_object();
+  w.end_object();
 }
 
-json cards_view(const Position& p, Role role) {
+void cards_view(JsonWriter& w, const Position& p, Role role) {
   const auto& data = game_data();
-  json hand = json::array();
-  json chosen = {{"scotland", false}, {"england", false}};
-  json hand_sizes = {{"scotland", 0}, {"england", 0}};
-  json my_choice;
-  json played = json::array();
+  bool chosen[2] = {false, false};
+  int hand_sizes[2] = {0, 0};
+  CardId my_choice = kNone;
   for (CardId c = 0; c < kCardCount; ++c) {
     const CardState card = p.cards.get(c);
-    if (card.holder == kNone) continue;
-    const auto holder = side_id(card.holder);
-    const bool mine = role == side_of(card.holder);
-    if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
-      hand_sizes[holder] = hand_sizes[holder].get<int>() + 1;
-      if (mine) hand.push_back(data.cards[c].id);
-    }
+    if (card.holder > 1) continue;
+    hand_sizes[card.holder] += card.place == CardPlace::Hand || card.place == CardPlace::Chosen;
     if (card.place == CardPlace::Chosen) {
-      chosen[holder] = true;  // RULES 3.1.3: that, not which
-      if (mine) my_choice = data.cards[c].id;
-    }
-    if (card.place == CardPlace::Played) {
-      played.push_back({{"side", holder}, {"card", data.cards[c].id}, {"turn", card.turn}});
+      chosen[card.holder] = true;  // RULES 3.1.3: that, not which
+      if (role == side_of(card.holder)) my_choice = c;
     }
   }
-  json j = {{"hand_sizes", hand_sizes}, {"chosen", chosen}, {"played_this_year", played}};
+  w.begin_object();
+  w.key("chosen");
+  w.begin_object();
+  w.field("england", chosen[1]);
+  w.field("scotland", chosen[0]);
+  w.end_object();
   if (role != Role::Observer) {
-    j["hand"] = hand;
-    j["my_choice"] = my_choice;
+    w.key("hand");
+    w.begin_array();
+    for (CardId c = 0; c < kCardCount; ++c) {
+      const CardState card = p.cards.get(c);
+      if (card.holder > 1 || role != side_of(card.holder)) continue;
+      if (card.place == CardPlace::Hand || card.place == CardPlace::Chosen) {
+        w.plain_string(data.cards[c].id);
+      }
+    }
+    w.end_array();
   }
-  return j;
+  w.key("hand_sizes");
+  w.begin_object();
+  w.field("england", hand_sizes[1]);
+  w.field("scotland", hand_sizes[0]);
+  w.end_object();
+  if (role != Role::Observer) {
+    w.key("my_choice");
+    if (my_choice == kNone) {
+      w.null();
+    } else {
+      w.string(data.cards[my_choice].id);
+    }
+  }
+  w.key("played_this_year");
+  w.begin_array();
+  for (CardId c = 0; c < kCardCount; ++c) {
+    const CardState card = p.cards.get(c);
+    if (card.holder > 1 || card.place != CardPlace::Played) continue;
+    w.begin_object();
+    w.plain_field("card", data.cards[c].id);
+    w.field("side", side_id(card.holder));
+    w.field("turn", card.turn);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
 }
 
-json move_view(const Position& p, Role role) {
+void move_view(JsonWriter& w, const Position& p, Role role) {
   const auto& data = game_data();
-  json activated = json::array();
+  w.begin_object();
+  w.key("activated");
+  w.begin_array();
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if ((p.activated >> a) & 1U) activated.push_back(data.areas[a].id);
+    if ((p.activated >> a) & 1U) w.plain_string(data.areas[a].id);
   }
-  json j = {{"side", side_id(p.active)}, {"mp", p.mp}, {"activated", activated}};
+  w.end_array();
   if (p.moving.block != kNone) {
     // The moving block's path is public; which block it is, only its owner knows.
-    json moving = {{"origin", data.areas[p.moving.origin].id},
-                   {"at", data.areas[p.blocks.loc[p.moving.block]].id},
-                   {"steps", p.moving.steps}};
-    if (role == owner_of(p.moving.block)) moving["block"] = data.blocks[p.moving.block].id;
-    j["moving"] = moving;
+    w.key("moving");
+    w.begin_object();
+    w.field("at", data.areas[p.blocks.loc[p.moving.block]].id);
+    if (role == owner_of(p.moving.block)) w.field("block", data.blocks[p.moving.block].id);
+    w.field("origin", data.areas[p.moving.origin].id);
+    w.field("steps", p.moving.steps);
+    w.end_object();
   }
-  return j;
+  w.field("mp", p.mp);
+  w.field("side", side_id(p.active));
+  w.end_object();
 }
 
-json border_view(const Position& p, Role role) {
+void border_view(JsonWriter& w, const Position& p, Role role) {
   const auto& data = game_data();
-  json use = json::object();
-  for (BorderId b = 0; b < kBorderCount; ++b) {
-    if (p.border_use[b] != kNone) use[data.borders[b].id] = side_id(p.border_use[b]);
-  }
-  json j = {{"use", use}};
+  w.begin_object();
   if (role != Role::Observer) {
     // RULES 13.2: each player sees only his own crossing counters.
-    json counters = json::object();
-    for (BorderId b = 0; b < kBorderCount; ++b) {
+    w.key("my_crossings");
+    w.begin_object();
+    for (auto b : borders_sorted()) {
       const auto n = p.crossings[index_of(role)][b];
-      if (n > 0) counters[data.borders[b].id] = n;
+      if (n > 0) w.field(data.borders[b].id, n);
     }
-    j["my_crossings"] = counters;
+    w.end_object();
   }
-  return j;
+  w.key("use");
+  w.begin_object();
+  for (auto b : borders_sorted()) {
+    if (p.border_use[b] != kNone) {
+      w.plain_key(data.borders[b].id);
+      w.plain_string(side_id(p.border_use[b]));
+    }
+  }
+  w.end_object();
+  w.end_object();
 }
 
-// RULES 13.2: during a battle its non-reserve blocks are revealed to everybody; reserves stay
-// anonymous (their counts and entry borders are in the area entry).
-json battle_view(const Position& p) {
+// RULES 13.2: during a battle its non-reserve blocks are revealed to everybody.
+void battle_view(JsonWriter& w, const Position& p) {
   const auto& data = game_data();
   const auto& battle = p.battle;
   const Side attacking = side_of(battle.attacker);
-  json revealed = {{"scotland", json::array()}, {"england", json::array()}};
   const bool fighting = battle.victor == kNone;
   int retreating[2] = {0, 0};
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const BlockState block = p.blocks.get(b);
-    if (block.arrival_hidden) ++retreating[index_of(owner_of(b))];
-    if (!fighting || block.loc != battle.area || block.reserve) continue;
-    revealed[side_id(index_of(owner_of(b)))].push_back(
-        {{"block", data.blocks[b].id}, {"strength", block.strength}});
+    retreating[index_of(owner_of(b))] += p.blocks.arrival_hidden[b];
   }
   static constexpr const char* kSteps[] = {"defending A", "attacking A", "defending B",
                                            "attacking B", "defending C", "attacking C"};
-  json j = {{"area", data.areas[battle.area].id},
-            {"round", battle.round},
-            {"attacker", side_id(index_of(attacking))},
-            {"defender", side_id(index_of(core::other_side(attacking)))},
-            {"step", kSteps[battle.step % 6]},
-            {"revealed", revealed},
-            {"leaving", {{"scotland", retreating[0]}, {"england", retreating[1]}}},
-            {"hits_to_allocate", battle.hits}};
-  if (battle.victor != kNone) j["victor"] = side_id(battle.victor);
-  return j;
+  w.begin_object();
+  w.plain_field("area", data.areas[battle.area].id);
+  w.field("attacker", side_id(index_of(attacking)));
+  w.field("defender", side_id(index_of(core::other_side(attacking))));
+  w.field("hits_to_allocate", battle.hits);
+  w.key("leaving");
+  w.begin_object();
+  w.field("england", retreating[1]);
+  w.field("scotland", retreating[0]);
+  w.end_object();
+  w.key("revealed");
+  w.begin_object();
+  for (Side side : {Side::England, Side::Scotland}) {
+    w.key(side_id(index_of(side)));
+    w.begin_array();
+    const int first = first_block(side);
+    for (int b = first; fighting && b < first + kBlocksPerSide; ++b) {
+      const BlockState block = p.blocks.get(b);
+      if (block.loc != battle.area || block.reserve) continue;
+      w.begin_object();
+      w.plain_field("block", data.blocks[b].id);
+      w.field("strength", block.strength);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.field("round", battle.round);
+  w.field("step", kSteps[battle.step % 6]);
+  if (battle.victor != kNone) w.field("victor", side_id(battle.victor));
+  w.end_object();
 }
 
-// Lines are numbered within the role's own log: numbering the whole log would show how many
-// private lines of the other side there are (e.g. how many steps it built, 13.6).
-json log_view(const State& s, Role role, std::size_t from, std::size_t& size) {
-  json lines = json::array();
-  size = 0;
-  for (const auto& entry : s.log) {
+// The role's lines from its line `from` on, each with its number within the role's own log
+// (RULES 13: a role reads the public lines and its own). Returns the role's line count.
+std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
+                     const ReadableCounts* readable) {
+  std::size_t first = 0;  // the log entry counting starts at
+  std::size_t size = 0;   // the role's lines before it
+  if (readable) {
+    // Back from the log's end to the role's line `from`: a view is mostly asked for the few
+    // lines of the last action.
+    size = (*readable)[static_cast<std::size_t>(role)];
+    first = s.log.size();
+    while (size > from && first > 0) {
+      --first;
+      if (can_read(s.log[first].audience, role)) --size;
+    }
+  }
+  w.begin_array();
+  for (std::size_t i = first; i < s.log.size(); ++i) {
+    const auto& entry = s.log[i];
     if (!can_read(entry.audience, role)) continue;
-    if (size >= from) lines.push_back({{"i", size}, {"text", log_text(entry)}});
+    if (size >= from) {
+      w.begin_object();
+      w.field("i", size);
+      w.key("text");
+      w.string_from([&entry](std::string& text) { append_log_text(text, entry); });
+      w.end_object();
+    }
     ++size;
   }
-  return lines;
+  w.end_array();
+  return size;
+}
+
+// The memo's parts, made on first use.
+ViewPartsMemo* parts_of(core::ViewMemo* memo) {
+  if (!memo) return nullptr;
+  auto* parts = dynamic_cast<ViewPartsMemo*>(memo->parts.get());
+  if (!parts) {
+    auto made = std::make_unique<ViewPartsMemo>();
+    parts = made.get();
+    memo->parts = std::move(made);
+  }
+  return parts;
 }
 
 }  // namespace
 
-void append_phase_text(std::string& out, const State& s) {
-  if (s.phase == Phase::CardChoice) {
-    out += "Card choice";
-    return;
-  }
-  if (s.phase == Phase::GameOver) {
-    out += "Game over";
-    return;
-  }
-  if (s.phase == Phase::BorderRaid) {
-    out += "England: border raid";
-    return;
-  }
-  out += s.active == kNone ? "" : (s.active == 0 ? "Scotland" : "England");
-  switch (s.phase) {
-    case Phase::Event:
-      // 13.1.4: one public name per step, whatever sub-decision the owner faces.
-      out += s.event.stage == EventStage::PillageLosses ? ": pillage losses" : ": event";
-      return;
-    case Phase::Move:
-      out += ": move phase";
-      return;
-    case Phase::BattleChoice:
-      out += ": choose a battle";
-      return;
-    case Phase::Combat:
-      out += ": combat";
-      return;
-    case Phase::HitAllocation:
-      out += ": allocate hits";
-      return;
-    case Phase::MandatoryRetreat:
-      out += ": retreat";
-      return;
-    case Phase::Regroup:
-      out += ": regroup";
-      return;
-    case Phase::Winter:
-      // 13.1.4: others see only the owner's generic winter step, or a public homecoming.
-      out += s.winter.step == WinterStep::NobleHome ? ": noble homecoming" : ": winter";
-      return;
-    default:
-      return;
-  }
-}
-
-std::string phase_text(const State& s) {
-  std::string out;
-  append_phase_text(out, s);
-  return out;
-}
-
-json view(const State& s, Role role, std::size_t log_from) {
-  const auto& data = game_data();
-  json roles = json::array();
-  for (Role r : active_roles(s)) roles.push_back(core::role_name(r));
-  json actions = json::array();
-  for (const auto& a : legal_actions(s, role)) actions.push_back(action_to_json(a));
-  const auto result = outcome(s);
-  json j = {
-      {"game", "hots"},
-      {"rules_version", rules_version_of(s)},
-      {"role", core::role_name(role)},
-      {"scenario", data.scenarios[s.scenario].id},
-      {"options", {{"schiltroms", s.schiltroms}}},
-      {"year", s.year},
-      {"turn", s.turn},
-      {"phase", phase_name(s.phase)},
-      {"phase_text", phase_text(s)},
-      {"awaiting", roles},
-      {"player1", side_or_null(s.p1)},
-      {"edward", s.edward_ii ? "Edward II" : "Edward I"},
-      {"king_crowned", s.king_crowned},
-      {"french_knights_added", s.french_knights_added},
-      {"truce_against", side_or_null(s.truce_against)},
-      {"cards", cards_view(s, role)},
-      {"areas", areas_view(s, role)},
-      {"pools", pools_view(s, role)},
-      {"dead", public_off_map(s, kDead)},
-      {"not_in_play", public_off_map(s, kNotInPlay)},
-      {"nobles", nobles_view(s, role)},
-      {"borders", border_view(s, role)},
-      {"legal_actions", actions},
-  };
-  std::size_t log_size = 0;
-  j["log"] = log_view(s, role, log_from, log_size);
-  j["log_size"] = log_size;
-  if (s.phase == Phase::Move) j["move"] = move_view(s, role);
-  if (s.battle.area != kNone) j["battle"] = battle_view(s);
-  if (result.finished) {
-    j["outcome"] = {{"winner", result.winner ? json(core::role_name(*result.winner)) : json()},
-                    {"reason", result.reason}};
-    // RULES 13.1.6: once the game is over everything may be shown, the seed included.
-    j["seed"] = core::to_hex(s.rng.stream().key());
-    j["final_state"] = to_json(s);
-    json full_log = json::array();
-    for (const auto& entry : s.log) {
-      full_log.push_back({{"audience", audience_name(entry.audience)}, {"text", log_text(entry)}});
+ReadableCounts count_readable(const State& s, std::size_t from) {
+  ReadableCounts counts{};
+  for (std::size_t i = from; i < s.log.size(); ++i) {
+    for (Role role : {Role::Scotland, Role::England, Role::Observer}) {
+      counts[static_cast<std::size_t>(role)] += can_read(s.log[i].audience, role);
     }
-    j["full_log"] = full_log;
   }
-  return j;
+  return counts;
+}
+
+nlohmann::json view(const State& s, Role role, std::size_t log_from) {
+  std::string text;
+  write_view(s, role, log_from, text);
+  return nlohmann::json::parse(text);
+}
+
+std::size_t write_view(const State& s, Role role, std::size_t log_from, std::string& out,
+                       core::ViewLayout* layout, core::ViewMemo* memo,
+                       const ReadableCounts* readable) {
+  const auto& data = game_data();
+  out.clear();
+  JsonWriter w(out);
+  w.record_layout(layout);
+  const auto result = outcome(s);
+  w.begin_object();
+  w.key("areas");
+  auto* parts = parts_of(memo);
+  areas_view(w, out, s, role, parts);
+  w.key("awaiting");
+  w.begin_array();
+  const auto awaited = awaited_sides(s);
+  for (Side side : {Side::Scotland, Side::England}) {
+    if ((awaited >> index_of(side)) & 1U) w.string(core::role_name(side));
+  }
+  w.end_array();
+  if (s.battle.area != kNone) {
+    w.key("battle");
+    battle_view(w, s);
+  }
+  w.key("borders");
+  memoized(
+      w, parts, ViewPartsMemo::kBorders,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        for (const auto& crossings : s.crossings) append_bytes(key, crossings);
+        append_bytes(key, s.border_use);
+      },
+      [&](JsonWriter& part) { border_view(part, s, role); });
+  w.key("cards");
+  memoized(
+      w, parts, ViewPartsMemo::kCards,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        append_bytes(key, s.cards.place);
+        append_bytes(key, s.cards.holder);
+        append_bytes(key, s.cards.turn);
+      },
+      [&](JsonWriter& part) { cards_view(part, s, role); });
+  w.key("dead");
+  public_off_map(w, s, kDead);
+  w.field("edward", s.edward_ii ? "Edward II" : "Edward I");
+  if (result.finished) {
+    w.key("final_state");
+    w.raw(to_json(s).dump());
+  }
+  w.field("french_knights_added", s.french_knights_added);
+  if (result.finished) {
+    w.key("full_log");
+    w.begin_array();
+    for (const auto& entry : s.log) {
+      w.begin_object();
+      w.field("audience", audience_name(entry.audience));
+      w.key("text");
+      w.string_from([&entry](std::string& text) { append_log_text(text, entry); });
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.field("game", "hots");
+  w.field("king_crowned", s.king_crowned);
+  w.key("legal_actions");
+  w.begin_array();
+  ActionList legal;
+  legal_actions(s, role, legal);
+  for (const auto& a : legal) write_action(w, a);
+  w.end_array();
+  w.key("log");
+  const auto log_size = log_view(w, s, role, log_from, readable);
+  w.field("log_size", log_size);
+  if (s.phase == Phase::Move) {
+    w.key("move");
+    move_view(w, s, role);
+  }
+  w.key("nobles");
+  // The nobles are written from which blocks are on the map and where Moray is.
+  memoized(
+      w, parts, ViewPartsMemo::kNobles,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        append_bits(key, s.blocks.on_map());
+        key += static_cast<char>(s.blocks.loc[game_data().moray]);
+      },
+      [&](JsonWriter& part) { nobles_view(part, s, role); });
+  w.key("not_in_play");
+  public_off_map(w, s, kNotInPlay);
+  w.key("options");
+  w.begin_object();
+  w.field("schiltroms", s.schiltroms);
+  w.end_object();
+  if (result.finished) {
+    w.key("outcome");
+    w.begin_object();
+    w.field("reason", result.reason);
+    w.key("winner");
+    if (result.winner) {
+      w.string(core::role_name(*result.winner));
+    } else {
+      w.null();
+    }
+    w.end_object();
+  }
+  w.field("phase", phase_name(s.phase));
+  w.key("phase_text");
+  w.string_from([&s](std::string& text) { append_phase_text(text, s); });
+  w.key("player1");
+  side_or_null(w, s.p1);
+  w.key("pools");
+  memoized(
+      w, parts, ViewPartsMemo::kPools,
+      [&](std::string& key) {
+        key += static_cast<char>(role);
+        append_bits(key, s.blocks.at(kPool));
+      },
+      [&](JsonWriter& part) { pools_view(part, s, role); });
+  w.field("role", core::role_name(role));
+  w.field("rules_version", rules_version_of(s));
+  w.field("scenario", data.scenarios[s.scenario].id);
+  // RULES 13.1.6: once the game is over everything may be shown, the seed included.
+  if (result.finished) w.field("seed", core::to_hex(s.rng.stream().key()));
+  w.key("truce_against");
+  side_or_null(w, s.truce_against);
+  w.field("turn", s.turn);
+  w.field("year", s.year);
+  w.end_object();
+  return log_size;
 }
 
 }  // namespace blockfog::hots

@@ -1,8 +1,10 @@
-// The view written as text (write_view) is byte for byte the DOM view (view().dump()), for
-// every role, over complete random games of every scenario (RULES 13: both say the same, so the
-// fog-of-war tests of the DOM view hold for the text the server sends); the layout noted while
-// writing (core::ViewLayout) is where the view's parts are.
+// The one view writer (write_view), over complete random games of every scenario and every
+// role: its text is the dump of its own parse (so the JSON tree that tools and tests read,
+// view(), says exactly what the server sends); the caller's memo changes no byte of it; the
+// layout noted while writing (core::ViewLayout) is where the view's parts are; and the lines a
+// game finds from its log's end are those counted from the start, through undos.
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <random>
@@ -128,36 +130,35 @@ struct Coverage {
   long views = 0;
 };
 
-// `lines` is where the log's lines are in `text`: cut out, what is left is the view without
-// lines (the server's comparison key); put in brackets, they are the view's "log".
-void expect_lines_at(const std::string& text, const core::TextSpan& lines, const json& dom,
+// `lines` is where the log's lines are in `text` (the layout's "log" without its brackets):
+// cut out, what is left is the view without lines (the server's comparison key).
+void expect_lines_at(const std::string& text, const core::ViewLayout& layout, const json& parsed,
                      const std::string& without_lines) {
-  ASSERT_LE(lines.begin, lines.end);
-  ASSERT_GT(lines.begin, 0u);
-  ASSERT_LT(lines.end, text.size());
-  EXPECT_EQ(text[lines.begin - 1], '[');
-  EXPECT_EQ(text[lines.end], ']');
-  EXPECT_EQ(json::parse("[" + text.substr(lines.begin, lines.end - lines.begin) + "]"),
-            dom.at("log"));
+  const auto log = std::find_if(layout.members.begin(), layout.members.end(), [&](const auto& m) {
+    return core::text_of(text, m.name) == "log";
+  });
+  ASSERT_NE(log, layout.members.end());
+  const core::TextSpan lines{log->value.begin + 1, log->value.end - 1};
+  EXPECT_EQ(json::parse(core::text_of(text, log->value)), parsed.at("log"));
   EXPECT_EQ(text.substr(0, lines.begin) + text.substr(lines.end), without_lines);
 }
 
 // Each member of the layout is the member of the view of that name, with its value, and each
 // element of an array member is that element.
-void expect_parts_of(const std::string& text, const core::ViewLayout& layout, const json& dom) {
-  ASSERT_EQ(layout.members.size(), dom.size());
+void expect_parts_of(const std::string& text, const core::ViewLayout& layout, const json& parsed) {
+  ASSERT_EQ(layout.members.size(), parsed.size());
   std::size_t elements = 0;
   for (const auto& member : layout.members) {
     const std::string name(core::text_of(text, member.name));
-    ASSERT_TRUE(dom.contains(name)) << name;
-    EXPECT_EQ(json::parse(core::text_of(text, member.value)), dom.at(name)) << name;
-    EXPECT_EQ(member.array, dom.at(name).is_array()) << name;
+    ASSERT_TRUE(parsed.contains(name)) << name;
+    EXPECT_EQ(json::parse(core::text_of(text, member.value)), parsed.at(name)) << name;
+    EXPECT_EQ(member.array, parsed.at(name).is_array()) << name;
     if (!member.array) continue;
-    ASSERT_EQ(member.element_count, dom.at(name).size()) << name;
+    ASSERT_EQ(member.element_count, parsed.at(name).size()) << name;
     EXPECT_EQ(member.first_element, elements) << name;
     for (std::uint32_t k = 0; k < member.element_count; ++k) {
       EXPECT_EQ(json::parse(core::text_of(text, layout.elements[member.first_element + k])),
-                dom.at(name).at(k))
+                parsed.at(name).at(k))
           << name << "[" << k << "]";
     }
     elements += member.element_count;
@@ -165,24 +166,23 @@ void expect_parts_of(const std::string& text, const core::ViewLayout& layout, co
   EXPECT_EQ(elements, layout.elements.size());
 }
 
-// Each role's memo of area texts, kept through a whole game as the server keeps it.
-using Memos = std::array<std::unique_ptr<core::ViewMemo>, 3>;
+// Each role's memo, kept through a whole game as the server keeps it.
+using Memos = std::array<core::ViewMemo, 3>;
 
-void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage, Memos& memos) {
+void expect_sound_views(const State& s, std::size_t log_from, Coverage& coverage, Memos& memos) {
   std::string text;
   std::string without_lines;
   std::string with_memo;
   for (Role role : {kScotland, kEngland, kObserver}) {
-    core::TextSpan lines;
-    const auto size = write_view(s, role, log_from, text, &lines);
-    const auto dom = view(s, role, log_from);
-    ASSERT_EQ(text, dom.dump()) << "role " << core::role_name(role) << ", phase "
-                                << phase_name(s.phase) << ", log from " << log_from;
-    // Area texts reused from earlier states must be what this state gives.
-    auto& memo = memos[static_cast<std::size_t>(role)];
-    if (!memo) memo = new_view_memo();
+    const auto size = write_view(s, role, log_from, text);
+    const auto parsed = json::parse(text);
+    ASSERT_EQ(text, parsed.dump()) << "role " << core::role_name(role) << ", phase "
+                                   << phase_name(s.phase) << ", log from " << log_from;
+    // Parts reused from earlier states must be what this state gives.
     core::ViewLayout layout;
-    write_view(s, role, log_from, with_memo, nullptr, nullptr, memo.get(), &layout);
+    const auto readable = count_readable(s);
+    write_view(s, role, log_from, with_memo, &layout, &memos[static_cast<std::size_t>(role)],
+               &readable);
     ASSERT_EQ(with_memo, text) << "with the memo: role " << core::role_name(role) << ", phase "
                                << phase_name(s.phase);
     // The layout noted while writing is where the parts are.
@@ -190,10 +190,10 @@ void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage,
     ASSERT_TRUE(core::scan_view_layout(text, scanned));
     ASSERT_EQ(layout, scanned) << "role " << core::role_name(role) << ", phase "
                                << phase_name(s.phase);
-    if (coverage.views % 16 == 0) expect_parts_of(text, layout, dom);
-    EXPECT_EQ(size, dom.at("log_size").get<std::size_t>());
+    if (coverage.views % 16 == 0) expect_parts_of(text, layout, parsed);
+    EXPECT_EQ(size, parsed.at("log_size").get<std::size_t>());
     write_view(s, role, SIZE_MAX, without_lines);
-    expect_lines_at(text, lines, dom, without_lines);
+    expect_lines_at(text, layout, parsed, without_lines);
     ++coverage.views;
   }
   coverage.phases.insert(s.phase);
@@ -201,7 +201,7 @@ void expect_same_views(const State& s, std::size_t log_from, Coverage& coverage,
   coverage.game_overs += s.phase == Phase::GameOver;
 }
 
-TEST(ViewText, EqualsTheDomViewOverRandomGamesOfEveryScenario) {
+TEST(ViewText, IsItsOwnParsesDumpAndTheMemoChangesNothingOverRandomGames) {
   Coverage coverage;
   const char* scenarios[] = {"braveheart", "the_bruce", "campaign"};
   for (int n = 0; n < 3; ++n) {
@@ -210,9 +210,9 @@ TEST(ViewText, EqualsTheDomViewOverRandomGamesOfEveryScenario) {
     Memos memos;
     for (int step = 0; step < 20000; ++step) {
       // The whole log now and then (as the server asks), otherwise the last lines only.
-      expect_same_views(s,
-                        step % 97 == 0 ? 0 : s.log.size() - std::min<std::size_t>(s.log.size(), 5),
-                        coverage, memos);
+      expect_sound_views(s,
+                         step % 97 == 0 ? 0 : s.log.size() - std::min<std::size_t>(s.log.size(), 5),
+                         coverage, memos);
       if (::testing::Test::HasFatalFailure()) return;
       const auto choice = random_legal_action(s, gen);
       if (!choice) break;
@@ -240,94 +240,31 @@ TEST(ViewText, ReusesTheCallersBuffer) {
   EXPECT_EQ(text.size(), size);
 }
 
-TEST(ViewText, TheGameInterfaceWritesTheSameText) {
-  auto game = module().setup(seed_of(2), "braveheart", nullptr).game;
-  ASSERT_TRUE(game);
-  for (Role role : {kScotland, kEngland, kObserver}) {
-    EXPECT_EQ(game->view_text(role), game->view(role).dump());
-  }
-}
-
-// A module without a text writer of its own: core::Game's DOM-based write_view_from.
-class DomOnlyGame final : public core::Game {
- public:
-  explicit DomOnlyGame(const core::Game& game) : game_(game) {}
-  std::vector<Role> active_roles() const override { return game_.active_roles(); }
-  json legal_actions(Role role) const override { return game_.legal_actions(role); }
-  std::optional<core::RuleError> apply(Role, const json&) override { return std::nullopt; }
-  json view(Role role) const override { return game_.view(role); }
-  json view_from(Role role, std::size_t log_from) const override {
-    return game_.view_from(role, log_from);
-  }
-  core::Outcome outcome() const override { return game_.outcome(); }
-  std::int64_t turn_marker() const override { return game_.turn_marker(); }
-  json to_json() const override { return game_.to_json(); }
-  std::string state_hash() const override { return game_.state_hash(); }
-  std::vector<std::string> check_invariants() const override { return {}; }
-  std::unique_ptr<core::Game> clone() const override { return nullptr; }
-
- private:
-  const core::Game& game_;
-};
-
-TEST(ViewText, TheDefaultTextWriterFindsTheSameLines) {
-  auto game = module().setup(seed_of(3), "the_bruce", nullptr).game;
-  ASSERT_TRUE(game);
-  std::mt19937 gen(5);
-  const DomOnlyGame dom_only(*game);
-  for (int step = 0; step < 300; ++step) {
-    for (Role role : {kScotland, kEngland, kObserver}) {
-      for (std::size_t from : {std::size_t{0}, std::size_t{3}, SIZE_MAX}) {
-        std::string text, expected, without_lines;
-        core::TextSpan lines, expected_lines;
-        core::ViewLayout layout, expected_layout;
-        const auto size =
-            dom_only.write_view_from(role, from, text, &lines, nullptr, nullptr, &layout);
-        EXPECT_EQ(size, game->write_view_from(role, from, expected, &expected_lines, nullptr,
-                                              nullptr, &expected_layout));
-        ASSERT_EQ(text, expected);
-        EXPECT_EQ(layout, expected_layout);
-        EXPECT_EQ(lines.begin, expected_lines.begin);
-        EXPECT_EQ(lines.end, expected_lines.end);
-        game->write_view_from(role, SIZE_MAX, without_lines);
-        expect_lines_at(text, lines, game->view_from(role, from), without_lines);
-      }
-    }
-    std::vector<std::pair<Role, json>> choices;
-    for (Role role : {kScotland, kEngland}) {
-      for (const auto& a : game->legal_actions(role)) choices.emplace_back(role, a);
-    }
-    if (choices.empty()) break;
-    const auto& [role, action] = choices[gen() % choices.size()];
-    ASSERT_FALSE(game->apply(role, action).has_value());
-  }
-}
-
-}  // namespace
-// A view that resumes counting log lines where the role's last view stopped writes exactly what
-// one counting from the first line writes, through random play with its undos (an undo shortens
-// the log, sometimes below the cursor, which must then uncount the entries cut off).
-TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
+// A game finds a role's lines from `log_from` on from its log's end (it keeps how many lines
+// each role may read through every action): the lines, their numbers and the log_size are
+// those of the whole view, through random play with its undos (an undo shortens the log).
+TEST(ViewText, AGameFindsTheLinesARoleLacksThroughUndos) {
   for (const char* scenario : {"braveheart", "campaign"}) {
     auto game = module().setup(seed_of(11), scenario, nullptr).game;
     ASSERT_TRUE(game);
     std::mt19937 gen(17);
-    std::array<core::LogCursor, 3> cursors{};
     std::array<std::size_t, 3> held{};  // each role's log_size after its last view
     int undos = 0;
-    int resumed = 0;
-    int cut_back = 0;  // views after an undo cut the log back behind the cursor
+    int shortened = 0;  // views after an undo cut the role's lines back
     for (int step = 0; step < 1500; ++step) {
       for (Role role : {kScotland, kEngland, kObserver}) {
         const auto r = static_cast<std::size_t>(role);
-        std::string with_cursor, from_the_start;
-        const auto before = cursors[r];
-        const auto size = game->write_view_from(role, held[r], with_cursor, nullptr, &cursors[r]);
-        ASSERT_EQ(size, game->write_view_from(role, held[r], from_the_start)) << scenario << step;
-        ASSERT_EQ(with_cursor, from_the_start) << scenario << " step " << step;
-        EXPECT_EQ(cursors[r].visible, size);
-        resumed += before.raw > 0 && before.raw <= cursors[r].raw;
-        cut_back += before.raw > cursors[r].raw;
+        std::string text;
+        const auto size = game->write_view(role, held[r], text);
+        const auto whole = game->view(role);
+        ASSERT_EQ(size, whole.at("log_size").get<std::size_t>()) << scenario << " step " << step;
+        const auto lines = json::parse(text).at("log");
+        const auto& all = whole.at("log");
+        ASSERT_EQ(lines.size(), size - std::min(size, held[r])) << scenario << " step " << step;
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+          ASSERT_EQ(lines[k], all[all.size() - lines.size() + k]) << scenario << " step " << step;
+        }
+        shortened += size < held[r];
         held[r] = size;
       }
       std::vector<std::pair<Role, json>> choices;
@@ -340,9 +277,9 @@ TEST(ViewText, ALogCursorRenewedEveryActionChangesNothing) {
       ASSERT_FALSE(game->apply(role, action).has_value());
     }
     EXPECT_GT(undos, 0) << scenario;
-    EXPECT_GT(resumed, 0) << scenario;
-    EXPECT_GT(cut_back, 0) << scenario;
+    EXPECT_GT(shortened, 0) << scenario;
   }
 }
 
+}  // namespace
 }  // namespace blockfog::hots::testing

@@ -126,20 +126,24 @@ struct GameReport {
   std::string reason;
 };
 
-// How often the expensive checks run: the JSON round trip and the comparison of each text view
-// with the DOM view. They also run on the first and the last state of every game.
+// How often the expensive checks run: the JSON round trip, and each view written again without
+// the memo and compared with the one written with it, and with the dump of its own parse. They
+// also run on the first and the last state of every game.
 constexpr long kFullCheckEvery = 64;
 
 // Buffers reused from one check to the next, so that checking does not allocate per action.
 struct Checker {
   std::array<std::size_t, 3> log_seen{};  // per role, log lines already checked
   std::array<std::string, 3> views;
+  std::array<core::ViewMemo, 3> memos;  // per role, as the server keeps them
+  std::string plain;                    // a view written without a memo
   std::string bytes;
 };
 
 // Verifies one state; returns problems found. After every action: the invariants, the binary
 // round trip and the redaction of the three views (each log line checked once, when new). Every
-// kFullCheckEvery actions, and when `full`: the JSON round trip and text view == DOM view.
+// kFullCheckEvery actions, and when `full`: the JSON round trip, and each view as written from
+// the memo == as written without it == the dump of its parse.
 std::vector<std::string> check_state(const hots::State& s, Checker& checker, bool full) {
   auto problems = hots::check_invariants(s);
   hots::encode_state(s, checker.bytes);
@@ -153,10 +157,18 @@ std::vector<std::string> check_state(const hots::State& s, Checker& checker, boo
     const auto r = static_cast<int>(role);
     auto& text = checker.views[r];
     const auto log_from = checker.log_seen[r];
-    checker.log_seen[r] = hots::write_view(s, role, log_from, text);
-    if (full && text != hots::view(s, role, log_from).dump()) {
-      problems.push_back(std::string(core::role_name(role)) +
-                         " text view differs from the DOM view");
+    checker.log_seen[r] = hots::write_view(s, role, log_from, text, nullptr, &checker.memos[r]);
+    if (full) {
+      hots::write_view(s, role, log_from, checker.plain);
+      if (text != checker.plain) {
+        problems.push_back(std::string(core::role_name(role)) +
+                           " view written from the memo differs from the view written afresh");
+      }
+      const auto parsed = nlohmann::json::parse(text, nullptr, false);
+      if (parsed.is_discarded() || parsed.dump() != text) {
+        problems.push_back(std::string(core::role_name(role)) +
+                           " view is not the dump of its own JSON parse");
+      }
     }
     for (auto& leak : tools::find_leaks(s, role, text)) problems.push_back(std::move(leak));
   }
