@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-bash scripts/build.sh release
+bash scripts/build.sh release blockfog-server
 
 # >>> MAIN PROGRAM: the server on http://127.0.0.1:8080, its SQLite database in ./var/, serving
 # >>> the web client from ./web-client (defaults of blockfog-server; see docs/server.md).
