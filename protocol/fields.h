@@ -47,6 +47,15 @@ class FieldReader {
   std::optional<DecodeError> error_;
 };
 
+// What a decoder returns once every field it knows was read into `decoded`: the first error
+// of the reader, or any field left unread (BadField), or `decoded` itself.
+template <typename T>
+Decoded<T> finish(FieldReader& fields, T decoded) {
+  fields.reject_unread();
+  if (fields.error()) return *fields.error();
+  return decoded;
+}
+
 // Parses untrusted text into a JSON object: MalformedJson if it is not one (invalid UTF-8,
 // syntax, nesting deeper than `max_depth`), FrameTooLarge if longer than `max_bytes`.
 std::variant<nlohmann::json, DecodeError> parse_object(std::string_view text, std::size_t max_bytes,

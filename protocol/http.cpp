@@ -9,13 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-Decoded<T> finish(FieldReader& fields, T request) {
-  fields.reject_unread();
-  if (fields.error()) return *fields.error();
-  return request;
-}
-
 }  // namespace
 
 bool is_valid_username(std::string_view name) {

@@ -42,13 +42,6 @@ std::variant<Envelope, DecodeError> read_envelope(std::string_view text, std::si
   return envelope;
 }
 
-template <typename T>
-Decoded<T> finish(FieldReader& fields, T message) {
-  fields.reject_unread();
-  if (fields.error()) return *fields.error();
-  return message;
-}
-
 Decoded<ClientMessage> decode_client_fields(const Envelope& e) {
   FieldReader fields(e.object);
   fields.value("v", Need::Required);

@@ -21,7 +21,6 @@ using protocol::ErrorCode;
 using namespace api;
 
 constexpr std::int64_t kTouchEveryMs = 3600 * 1000;  // slide a session's expiry hourly
-constexpr std::int64_t kSessionMs = 30LL * 24 * 3600 * 1000;
 // Password hashings admitted at once (running or waiting for the hashing pool), in all and
 // per client address.
 constexpr std::size_t kKdfBudget = 4;

@@ -16,7 +16,6 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using namespace api;
 
-constexpr std::int64_t kSessionMs = 30LL * 24 * 3600 * 1000;  // a seat may be away for days
 constexpr std::int64_t kRegistrationWindowMs = 3600 * 1000;
 constexpr std::int64_t kRegistrationsPerAddress = 200;
 static_assert(kRegistrationWindowMs <= kFailedLoginRetentionMs,

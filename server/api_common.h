@@ -26,6 +26,8 @@ class DbWorker;
 namespace api {
 
 inline constexpr const char* kSessionCookie = "blockfog_session";
+// How long a session lives after sign-in or its last hourly touch: a seat may be away for days.
+inline constexpr std::int64_t kSessionMs = 30LL * 24 * 3600 * 1000;
 
 HttpResponse json_response(int status, const nlohmann::json& body);
 HttpResponse error(int status, protocol::ErrorCode code, const std::string& message);

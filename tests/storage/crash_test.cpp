@@ -19,12 +19,13 @@
 
 #include "storage/store.h"
 #include "tests/storage/damage.h"
+#include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
 namespace {
 
-constexpr std::int64_t kNow = 1'700'000'000'000;
+using testing::kNow;
 constexpr int kReadTimeoutMs = 60'000;
 
 std::int64_t create_active_game(const std::filesystem::path& path) {

@@ -17,12 +17,13 @@
 #include "storage/migrations.h"
 #include "storage/store.h"
 #include "tests/storage/damage.h"
+#include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
 namespace {
 
-constexpr std::int64_t kNow = 1'700'000'000'000;
+using testing::kNow;
 
 std::string read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

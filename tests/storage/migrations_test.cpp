@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
 namespace {
 
-constexpr std::int64_t kNow = 1'700'000'000'000;
+using testing::kNow;
 
 bool has_table(Database& db, const std::string& name) {
   Statement statement =
