@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# blockfog-load against a real server: a few games in the closed loop for two seconds, then idle
+# blockfog-load against a real server: a few games in the closed loop for five seconds, then idle
 # connections. In the loop every action sent is answered without an error, and almost none is
 # stale: a seat whose new view may be on its way waits for it instead of acting on the view
 # before (load_client.cpp, kViewGrace; before that wait about a tenth of all actions sent were
@@ -25,13 +25,15 @@ if [[ "$transport" == unix ]]; then
 else
   target=(--port "$(cat "$dir/port")")
 fi
-report=$("$load" "${target[@]}" --server-pid "$pid" --games 3 --duration 2 \
+report=$("$load" "${target[@]}" --server-pid "$pid" --games 3 --duration 5 \
   --warmup 30 --seed 5 | tail -1)
 echo "$report"
 number() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<< "$report"; }
 accepted=$(number accepted) stale=$(number stale)
 [[ "$report" == *'"errors":{}'* ]] || { echo "errors reported"; exit 1; }
-(( accepted >= 200 )) || { echo "only $accepted actions accepted"; exit 1; }
+# Enough actions for the stale share to mean something, even on a busy machine under the
+# sanitizers (~25 actions/s there at worst).
+(( accepted >= 100 )) || { echo "only $accepted actions accepted"; exit 1; }
 (( stale * 50 <= accepted )) || { echo "$stale stale actions of $accepted"; exit 1; }
 
 # Idle mode (bench/load.sh's memory goal): every connection opened gets its view and is held.
