@@ -57,7 +57,7 @@ const SITES = {
     [-3.70, 56.27, 'Strathearn'], [-3.75, 56.00, 'Falkirk'], [-3.72, 56.07, 'Kincardine'],
     [-3.79, 56.12, 'Alloa'], [-3.63, 56.06, 'Culross'],
     // The 1:50m coast closes the Forth at Queensferry; this keeps Fife and Lothian apart there.
-    [-3.40, 56.00, 'Queensferry']],
+    [-3.40, 56.03, 'Queensferry']],
   fife: [[-2.80, 56.34, 'St Andrews'], [-3.16, 56.11, 'Kirkcaldy'], [-3.15, 56.20, 'Falkland'],
     [-3.20, 56.35, 'Newburgh']],
   carrick: [[-4.63, 55.46, 'Ayr'], [-4.83, 55.32, 'Turnberry'], [-4.55, 55.62, 'Irvine'],
@@ -88,7 +88,26 @@ const WIDTH = 1000;
 const HEIGHT = 1300;
 
 const projection = geoTransverseMercator().rotate([4.2, 0]).center([0, 56.5]);
-const P = ([lon, lat]) => projection([lon, lat]);
+// Focus: a graphical fisheye (Sarkar and Brown) around the Forth magnifies the crowded
+// Lowlands up to FOCUS_GAIN + 1 times and leaves the map beyond FOCUS_RADIUS as it is. It is
+// continuous and one-to-one, so it changes no area's neighbours; it makes room for the stacks
+// of the small southern areas (Fife, Lothian, Mentieth) next to the wide Highlands.
+const FOCUS = [-3.4, 56.3];
+const FOCUS_RADIUS = 0.8; // of the map's width
+const FOCUS_GAIN = 1.0;
+let focus = null; // {c: [x, y], r} in projected units, once the projection is fitted
+let frame = (xy) => xy; // the last scale and shift onto the WIDTH x HEIGHT box
+function fisheye([x, y]) {
+  if (!focus) return [x, y];
+  const dx = x - focus.c[0];
+  const dy = y - focus.c[1];
+  const d = Math.hypot(dx, dy);
+  if (d === 0 || d >= focus.r) return [x, y];
+  const t = d / focus.r;
+  const k = ((FOCUS_GAIN + 1) * t) / (FOCUS_GAIN * t + 1) / t;
+  return [focus.c[0] + dx * k, focus.c[1] + dy * k];
+}
+const P = ([lon, lat]) => frame(fisheye(projection([lon, lat])));
 
 // Land polygons near Scotland, as projected rings.
 const landGeo = feature(land50, land50.objects.land);
@@ -110,6 +129,16 @@ const notOnBoard = (poly) => poly[0].every(([lon, lat]) => lon < -5.4 && lat < 5
 const landLL = near.filter((p) => !notOnBoard(p));
 projection.fitExtent([[20, 20], [WIDTH - 20, HEIGHT - 20]],
   { type: 'MultiPoint', coordinates: landLL.flatMap((poly) => poly[0]) });
+focus = { c: projection(FOCUS), r: FOCUS_RADIUS * WIDTH };
+{
+  const pts = landLL.flatMap((poly) => poly[0]).map((ll) => fisheye(projection(ll)));
+  const [x0, x1] = [Math.min(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[0]))];
+  const [y0, y1] = [Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[1]))];
+  const k = Math.min((WIDTH - 40) / (x1 - x0), (HEIGHT - 40) / (y1 - y0));
+  const ox = (WIDTH - k * (x1 - x0)) / 2;
+  const oy = (HEIGHT - k * (y1 - y0)) / 2;
+  frame = ([x, y]) => [ox + k * (x - x0), oy + k * (y - y0)];
+}
 const proj = (poly) => poly.map((ring) => ring.map(P));
 const land = landLL.map(proj);
 const ringArea = (r) => Math.abs(r.reduce((s, p, i) => {

@@ -13,6 +13,7 @@ import { renderBattle } from './panels/battle.js';
 import { renderStatus } from './panels/status.js';
 import { renderLog, chatLine } from './panels/log.js';
 import { SIDE_NAME } from './board.js';
+import { legend } from './legend.js';
 
 const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
 
@@ -75,20 +76,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     onArea: (area) => chooseArea(area),
     onBlock: (block) => select(block),
   });
-  let zoom = 1;
-  const zoomBy = (f) => {
-    zoom = Math.min(3, Math.max(1, zoom * f));
-    map.el.style.width = `${zoom * 100}%`;
-  };
-  mapHolder.append(
-    h('div', { class: 'zoom', role: 'group', 'aria-label': 'Map zoom' },
-      h('button', { 'aria-label': 'Zoom in', onclick: () => zoomBy(1.4) }, '+'),
-      h('button', { 'aria-label': 'Zoom out', onclick: () => zoomBy(1 / 1.4) }, '−')),
-    h('div', { class: 'map-scroll' }, map.el),
-    h('p', { class: 'legend' },
-      h('span', { class: 'lg black' }, 'black border: 6 blocks'),
-      h('span', { class: 'lg red' }, 'red border: 2 blocks, stop'),
-      h('span', { class: 'lg sco' }, 'Scotland'), h('span', { class: 'lg eng' }, 'England')));
+  mapHolder.append(map.el, legend());
   root.append(head, notice, prompt, h('div', { class: 'board' }, mapHolder,
     h('aside', { class: 'side' }, cards, battle, status, logPanel, chatPanel)));
 

@@ -74,7 +74,7 @@ export async function openReplay(root, { gameId }) {
         actionText(a, role, data)))));
   };
   root.append(controls, prompt, h('div', { class: 'board' },
-    h('div', { class: 'map-holder' }, h('div', { class: 'map-scroll' }, map.el)),
+    h('div', { class: 'map-holder' }, map.el),
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
       h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
 
