@@ -14,6 +14,7 @@ import { renderStatus } from './panels/status.js';
 import { renderLog, chatLine } from './panels/log.js';
 import { SIDE_NAME } from './board.js';
 import { legend } from './legend.js';
+import { nameIndex, linksOf, movesThisTurn } from './log_links.js';
 
 const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
 
@@ -48,8 +49,9 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   }
   const st = {
     view: null, seq: 0, ref: null, refs: 0, role: 'observer', welcome: null, chatMax: 0, selected: null,
-    pending: false, choice: null, notice: '', views: 0, syncing: false,
+    pending: false, choice: null, notice: '', views: 0, syncing: false, highlight: null,
   };
+  const names = nameIndex(data);
   clear(root);
   const head = h('header', { class: 'game-head' });
   const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
@@ -151,6 +153,30 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     const c = ctx();
     if (st.selected && !c.cls.blocks.has(st.selected)) st.selected = null;
     renderPrompt(prompt, view, ctx());
+    renderMap();
+    renderCards(cards, view, ctx());
+    renderBattle(battle, view, ctx());
+    renderStatus(status, view, ctx());
+    renderLog(logPanel, view, pointAt);
+    if (view.outcome) {
+      prompt.append(h('p', { class: 'finished' },
+        h('a', { href: `#/replay/${gameId}` }, 'Step through this game'), ' · ',
+        h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+          'Download the record')));
+    }
+    // Observers write only when the game allows it, and only when logged in.
+    chatForm.hidden = st.role === 'observer' && !(me && details.observer_chat);
+  }
+
+  // A log line pointed at lights up what it names; none: the map as the view has it.
+  function pointAt(text) {
+    st.highlight = text ? linksOf(text, names) : null;
+    if (st.view) renderMap();
+  }
+
+  function renderMap() {
+    const view = st.view;
+    const c = ctx();
     const targets = new Map();
     if (st.selected) {
       for (const [area, acts] of destinations(c.cls.blocks.get(st.selected))) {
@@ -161,24 +187,16 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
         targets.set(area, acts.length === 1 ? describe(acts[0], data) : `${data.area[area]?.name}: choose`);
       }
     }
+    const opponent = { scotland: 'england', england: 'scotland' }[st.role] ?? null;
     map.render(view, {
+      role: st.role,
+      traces: movesThisTurn(view.log || [], opponent, names),
+      highlight: st.highlight,
       selected: st.selected,
       blockActionable: new Set(st.pending ? [] : c.cls.blocks.keys()),
       areaTargets: st.pending ? new Map() : targets,
       moving: view.move?.moving || null,
     });
-    renderCards(cards, view, ctx());
-    renderBattle(battle, view, ctx());
-    renderStatus(status, view, ctx());
-    renderLog(logPanel, view);
-    if (view.outcome) {
-      prompt.append(h('p', { class: 'finished' },
-        h('a', { href: `#/replay/${gameId}` }, 'Step through this game'), ' · ',
-        h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
-          'Download the record')));
-    }
-    // Observers write only when the game allows it, and only when logged in.
-    chatForm.hidden = st.role === 'observer' && !(me && details.observer_chat);
   }
 
   // The view a `view` frame gives, or null if it is older than ours.

@@ -212,8 +212,9 @@ export async function renderInvite(root, { me, setMe, token, go }) {
   const notice = h('p', { role: 'status' });
   root.append(h('h1', {}, 'Invitation'), notice);
   try {
-    const { game } = await api.invite(token);
-    notice.textContent = `Game ${game.id}: ${game.scenario}, created by ${game.created_by}.`;
+    const [{ game }, data] = await Promise.all([api.invite(token), loadGameData()]);
+    notice.textContent = `Game ${game.id}: ${data.scenario[game.scenario]?.name ?? game.scenario}, `
+      + `created by ${game.created_by}.`;
     if (!me) {
       // Signing up or logging in here comes back to this invitation.
       root.append(h('p', {}, 'Log in or sign up to join this game.'),
