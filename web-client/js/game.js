@@ -53,6 +53,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const st = createState();
   const names = nameIndex(data);
   let conn = null;
+  let focusedFor = null; // the selected block whose prompt got the focus
   clear(root);
   const head = h('header', { class: 'game-head' });
   const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
@@ -88,6 +89,12 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     const c = ctx();
     if (st.selected && !c.cls.blocks.has(st.selected)) st.selected = null;
     renderPrompt(prompt, view, ctx());
+    // A block just chosen: focus goes to its first destination (or action) in the prompt, so
+    // that a keyboard player reaches it at once.
+    if (st.selected && st.selected !== focusedFor) {
+      prompt.querySelector('.act-dest, .action-bar button.act:not(.cancel)')?.focus();
+    }
+    focusedFor = st.selected;
     mapPanel.render();
     renderCards(cards, view, ctx());
     renderBattle(battle, view, ctx());

@@ -62,6 +62,7 @@ export function createMap(data, { onArea, onBlock, label = 'Map of Scotland and 
     areaShape.set(a.id, { ...m, rings: ringsOf(m.path) });
     const cell = s('path', {
       class: `cell${a.is_england ? ' england-area' : ''}`, d: m.path, 'data-area': a.id,
+      role: 'img',
     });
     cell.addEventListener('click', () => {
       if (currentTargets.has(a.id)) onArea(a.id);

@@ -114,6 +114,7 @@ test('routes', async () => {
   assert.deepEqual(parseRoute('#/game/12/observe'), { page: 'game', id: 12, observe: true });
   assert.deepEqual(parseRoute('#/replay/3'), { page: 'replay', id: 3 });
   assert.deepEqual(parseRoute('#/invite/abc'), { page: 'invite', token: 'abc' });
+  assert.deepEqual(parseRoute('#/help'), { page: 'help' });
   assert.deepEqual(parseRoute(''), { page: 'lobby' });
   assert.deepEqual(parseRoute('#/game/x'), { page: 'lobby' });
 });

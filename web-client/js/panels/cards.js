@@ -43,11 +43,11 @@ export function renderCards(el, view, ctx) {
       const acts = cls.cards.get(id) || [];
       const face = cardFace(data, id);
       if (acts.length) {
-        hand.append(h('button', {
+        hand.append(h('div', { role: 'listitem' }, h('button', {
           class: 'card', 'data-card': id, disabled: pending,
           'aria-label': `Play card ${cardName(data.card[id])}`,
           onclick: () => send(acts[0]),
-        }, face));
+        }, face)));
       } else hand.append(h('div', { class: 'card inert', role: 'listitem' }, face));
     }
     el.append(hand);
