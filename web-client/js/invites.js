@@ -24,8 +24,8 @@ export function inviteOf(gameId) {
 }
 
 // A read-only field with the link and a Copy button that says when it copied.
-export function inviteBox(h, link, label = 'Invitation link') {
-  const input = h('input', { class: 'invite-link', readonly: true, value: link, 'aria-label': label,
+export function inviteBox(h, link, label = 'Invitation link', cls = 'invite-link') {
+  const input = h('input', { class: cls, readonly: true, value: link, 'aria-label': label,
     onfocus: (e) => e.target.select() });
   const said = h('span', { class: 'copied', role: 'status' });
   const copy = async () => {

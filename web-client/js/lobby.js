@@ -62,7 +62,8 @@ function gameLine(g, data, me, { onJoin } = {}) {
     actions.push(h('a', { class: 'button secondary', href: `#/replay/${g.id}` }, 'Step through'));
   }
   const invite = seated && g.status === 'open' ? inviteOf(g.id) : null;
-  if (invite) actions.push(inviteBox(h, invite, `Invitation link of game ${g.id}`));
+  if (invite) actions.push(inviteBox(h, invite, `Invitation link of game ${g.id}`,
+    'invite-link-saved'));
   return h('li', { class: `game-line${g.your_turn ? ' awaiting-me' : ''}`, 'data-game': g.id },
     bits, h('span', { class: 'g-actions' }, actions));
 }
