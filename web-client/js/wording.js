@@ -6,8 +6,10 @@ import { SIDE_NAME } from './board.js';
 export function outcomeText(outcome, nobles = {}) {
   const w = outcome?.winner;
   const who = w ? `${SIDE_NAME[w]} wins` : 'A draw';
-  const sc = nobles.scotland;
-  const en = nobles.england;
+  // The view gives each side's nobles as {total, ...}; a plain number is taken as it is.
+  const total = (x) => (typeof x === 'number' ? x : x?.total);
+  const sc = total(nobles.scotland);
+  const en = total(nobles.england);
   const count = (a, b) => (a !== undefined && b !== undefined ? ` (${a} to ${b})` : '');
   const REASONS = {
     nobles_majority: () => `more nobles${w === 'scotland' ? count(sc, en) : count(en, sc)}`,

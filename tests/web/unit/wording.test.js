@@ -16,6 +16,9 @@ const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
 test('the outcome says why in words, with the nobles counted', () => {
   assert.equal(outcomeText({ winner: 'england', reason: 'nobles_majority' },
     { england: 9, scotland: 5 }), 'Game over: England wins: more nobles (9 to 5)');
+  assert.equal(outcomeText({ winner: 'scotland', reason: 'nobles_majority' },
+    { england: { total: 2 }, scotland: { total: 12, two_block: 11 } }),
+  'Game over: Scotland wins: more nobles (12 to 2)');
   assert.equal(outcomeText({ winner: 'scotland', reason: 'king_killed' }),
     'Game over: Scotland wins: the Scottish King is killed');
   assert.doesNotMatch(outcomeText({ winner: 'scotland', reason: 'wallace_tie_break' },
