@@ -69,6 +69,7 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games", Anyone, plain(&Api::list_open_games)},
       {"POST", "/api/games", Account, bind(&Api::create_game)},
       {"GET", "/api/games/mine", Account, bind(&Api::my_games)},
+      {"GET", "/api/games/live", Anyone, plain(&Api::list_live_games)},
       {"GET", "/api/games/{id}", Anyone, bind(&Api::game_details)},
       {"POST", "/api/games/{id}/join", Account, bind(&Api::join_game)},
       {"GET", "/api/games/{id}/record", Anyone, bind(&Api::game_record)},

@@ -89,6 +89,7 @@ class Api {
   HttpResponse scenarios();
   HttpResponse create_game(const RouteCall& call);
   HttpResponse list_open_games();
+  HttpResponse list_live_games();
   HttpResponse my_games(const RouteCall& call);
   HttpResponse game_details(const RouteCall& call);
   HttpResponse join_game(const RouteCall& call);

@@ -105,6 +105,23 @@ HttpResponse Api::list_open_games() {
   return json_response(200, {{"games", games}});
 }
 
+// The lobby's games to watch: public games under way, with whose turn it is. Read-only;
+// observers see only what the observer view shows (RULES 13).
+HttpResponse Api::list_live_games() {
+  const auto infos = db_.call([](storage::Store& store) {
+    std::vector<GameInfo> list;
+    for (const auto& row : store.list_live_public_games(100)) {
+      list.push_back(load_info(store, row));
+    }
+    return list;
+  });
+  json games = json::array();
+  for (const auto& info : infos) {
+    games.push_back(describe(info, rooms_.summary(info.row.id), std::nullopt));
+  }
+  return json_response(200, {{"games", games}});
+}
+
 HttpResponse Api::my_games(const RouteCall& call) {
   const auto& identity = call.identity;
   const auto infos = db_.call([&](storage::Store& store) {

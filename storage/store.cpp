@@ -411,6 +411,15 @@ std::vector<GameRow> Store::list_open_public_games(std::size_t limit) {
   return collect<GameRow>(statement, read_game);
 }
 
+std::vector<GameRow> Store::list_live_public_games(std::size_t limit) {
+  Statement statement = db_.prepare(
+      std::string(kGameColumns) +
+      "WHERE status = 'active' AND visibility = 'public' ORDER BY started_at DESC, id DESC"
+      " LIMIT ?1");
+  statement.bind(1, to_limit(limit));
+  return collect<GameRow>(statement, read_game);
+}
+
 std::int64_t Store::count_open_games_created_by(std::int64_t account_id) {
   Statement statement =
       db_.prepare("SELECT count(*) FROM games WHERE created_by = ?1 AND status = 'open'");

@@ -200,6 +200,8 @@ class Store {
   std::optional<GameRow> find_game(std::int64_t game_id);
   std::optional<GameRow> find_game_by_invite(std::string_view invite_token_hash);
   std::vector<GameRow> list_open_public_games(std::size_t limit = 100);  // newest first
+  // Public games under way (both seats taken, not finished), most recently started first.
+  std::vector<GameRow> list_live_public_games(std::size_t limit = 100);
   // Games where the account holds a seat or that it created; newest first.
   std::vector<GameRow> list_games_of_account(std::int64_t account_id, std::size_t limit = 100);
   // Games `account_id` created that still wait for an opponent.

@@ -123,6 +123,13 @@ TEST_F(ServerHttp, LobbyCreateListJoinAndInvite) {
   EXPECT_EQ(joined.json()["game"]["your_role"], "scotland");
   EXPECT_EQ(third.post("/api/games/" + id + "/join", json::object()).error_code(), "seat_taken");
   EXPECT_TRUE(anonymous.get("/api/games").json()["games"].empty());
+  // Now it is a game to watch, for anybody.
+  const auto live = anonymous.get("/api/games/live");
+  ASSERT_EQ(live.status, 200) << live.body;
+  ASSERT_EQ(live.json()["games"].size(), 1U);
+  EXPECT_EQ(live.json()["games"][0]["id"], game["id"]);
+  EXPECT_EQ(live.json()["games"][0]["status"], "active");
+  EXPECT_FALSE(live.json()["games"][0].contains("seed"));
 
   // My games say whose turn it is (both seats choose a card first).
   const auto mine = eng.get("/api/games/mine").json()["games"];
@@ -148,6 +155,10 @@ TEST_F(ServerHttp, LobbyCreateListJoinAndInvite) {
   EXPECT_EQ(anonymous.get("/api/invites/" + token).json()["game"]["id"].get<int>(),
             std::stoi(invite_id));
   EXPECT_EQ(third.post("/api/games/" + invite_id + "/join", {{"invite", token}}).status, 200);
+  // An invite-only game under way is no game to watch for strangers.
+  const auto live_now = anonymous.get("/api/games/live").json()["games"];
+  ASSERT_EQ(live_now.size(), 1U);
+  EXPECT_EQ(live_now[0]["id"], game["id"]);
 }
 
 TEST_F(ServerHttp, StaticFilesStayInsideTheWebRoot) {

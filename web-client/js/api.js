@@ -36,6 +36,7 @@ export const api = {
   scenarios: () => call('GET', '/api/scenarios'),
   openGames: () => call('GET', '/api/games'),
   myGames: () => call('GET', '/api/games/mine'),
+  liveGames: () => call('GET', '/api/games/live'),
   game: (id) => call('GET', `/api/games/${id}`),
   createGame: (req) => call('POST', '/api/games', req),
   join: (id, invite) => call('POST', `/api/games/${id}/join`, invite ? { invite } : {}),

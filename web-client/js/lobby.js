@@ -4,6 +4,7 @@ import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
 import { SIDE_NAME } from './board.js';
+import { rememberInvite, inviteOf, inviteBox } from './invites.js';
 
 function field(id, label, input) {
   input.id = id;
@@ -60,6 +61,9 @@ function gameLine(g, data, me, { onJoin } = {}) {
   if (g.status === 'finished') {
     actions.push(h('a', { class: 'button secondary', href: `#/replay/${g.id}` }, 'Step through'));
   }
+  const invite = seated && g.status === 'open' ? inviteOf(g.id) : null;
+  if (invite) actions.push(inviteBox(h, invite, `Invitation link of game ${g.id}`,
+    'invite-link-saved'));
   return h('li', { class: `game-line${g.your_turn ? ' awaiting-me' : ''}`, 'data-game': g.id },
     bits, h('span', { class: 'g-actions' }, actions));
 }
@@ -111,7 +115,8 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   const data = await loadGameData();
   clear(root);
   const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
-  root.append(h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'), notice);
+  root.append(h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'),
+    h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here')), notice);
   const join = async (g) => {
     try {
       await api.join(g.id);
@@ -145,9 +150,10 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
       h('section', { class: 'panel' }, createForm(data, scenarios, (res) => {
         if (res.invite) {
           const link = `${location.origin}/#/invite/${res.invite}`;
-          notice.replaceChildren(h('p', {}, `Game ${res.game.id} created. Send this invitation link (shown once): `,
-            h('input', { class: 'invite-link', readonly: true, value: link, 'aria-label': 'Invitation link',
-              onfocus: (e) => e.target.select() })));
+          rememberInvite(res.game.id, link);
+          notice.replaceChildren(h('p', {}, `Game ${res.game.id} created. Send this invitation `
+            + 'link to your opponent (it stays under My games until the game starts): ',
+          inviteBox(h, link)));
         } else {
           notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
         }
@@ -164,7 +170,18 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     };
   }
   const open = h('ul', { class: 'games open', 'aria-label': 'Open games' });
-  root.append(h('section', { class: 'panel' }, h('h2', {}, 'Open games'), open));
+  const live = h('ul', { class: 'games live', 'aria-label': 'Games to watch' });
+  root.append(h('section', { class: 'panel' }, h('h2', {}, 'Open games'), open),
+    h('section', { class: 'panel' }, h('h2', {}, 'Games to watch'), live));
+  const refreshLive = async () => {
+    try {
+      const { games } = await api.liveGames();
+      fill(live, 'live', games, (g) => gameLine(g, data, me), 'No games under way.');
+    } catch (ex) {
+      shown.delete('live');
+      live.replaceChildren(h('li', { class: 'error' }, ex.message));
+    }
+  };
   const refreshOpen = async () => {
     try {
       const { games } = await api.openGames();
@@ -183,7 +200,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     if (busy) return;
     busy = true;
     try {
-      await Promise.all([refreshMine(), refreshOpen()]);
+      await Promise.all([refreshMine(), refreshOpen(), refreshLive()]);
     } finally {
       busy = false;
       root.dataset.refreshes = String(++refreshes); // lets tests wait for a refresh
@@ -212,8 +229,9 @@ export async function renderInvite(root, { me, setMe, token, go }) {
   const notice = h('p', { role: 'status' });
   root.append(h('h1', {}, 'Invitation'), notice);
   try {
-    const { game } = await api.invite(token);
-    notice.textContent = `Game ${game.id}: ${game.scenario}, created by ${game.created_by}.`;
+    const [{ game }, data] = await Promise.all([api.invite(token), loadGameData()]);
+    notice.textContent = `Game ${game.id}: ${data.scenario[game.scenario]?.name ?? game.scenario}, `
+      + `created by ${game.created_by}.`;
     if (!me) {
       // Signing up or logging in here comes back to this invitation.
       root.append(h('p', {}, 'Log in or sign up to join this game.'),

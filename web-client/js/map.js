@@ -1,143 +1,175 @@
-// The SVG map: Voronoi cells around each area's map_xy, every border drawn by type (black,
-// limit 6: solid dark; red, limit 2: dashed red), labels with castle limit, cathedral and
-// home-noble marks, and a block layer redrawn from each view.
+// The SVG map drawn from map.json (tools/hots-map: real geography): area shapes, borders by
+// type on the shared edges (black, limit 6: solid; red, limit 2: dashed red), the Anglo-
+// Scottish border, labels with castle limit, cathedral, home-noble and coast marks, the Norse,
+// and a block layer redrawn from each view. Zoom and pan live in map_view.js.
 import { s, clickable, clear } from './dom.js';
-import { OUTLINE, voronoiCell, pathOf, blockSlots, BLOCK_SIZE } from './geometry.js';
-import { areaStacks, typeAbbrev, blockLabel, SIDE_NAME } from './board.js';
-
-const VIEWBOX = '230 170 1280 1820';
+import { ringsOf, stackLayout } from './geometry.js';
+import { areaStacks, SIDE_NAME } from './board.js';
+import { ownBlock, hiddenBlock } from './map_blocks.js';
+import { createMapView } from './map_view.js';
 
 function castleMark(x, y, limit, scottishLimit) {
   const label = scottishLimit !== limit
-    ? `castle limit ${limit} (${scottishLimit} for Scotland)` : `castle limit ${limit}`;
+    ? `castle limit ${limit} (${scottishLimit} for Scotland, cathedral)` : `castle limit ${limit}`;
   return s('g', { class: 'mark castle', transform: `translate(${x},${y})` },
     s('title', {}, label),
-    s('path', { d: 'M-14,12 V-8 H-9 V-13 H-4 V-8 H4 V-13 H9 V-8 H14 V12 Z' }),
-    s('text', { x: 0, y: 8, 'text-anchor': 'middle' }, String(limit)));
+    s('path', { d: 'M-8,7 V-5 H-5 V-8 H-2 V-5 H2 V-8 H5 V-5 H8 V7 Z' }),
+    s('text', { x: 0, y: 5, 'text-anchor': 'middle' }, String(limit)));
 }
 
 function cathedralMark(x, y) {
   return s('g', { class: 'mark cathedral', transform: `translate(${x},${y})` },
-    s('title', {}, 'cathedral (+1 castle limit for Scotland)'),
-    s('path', { d: 'M-3,-14 H3 V-6 H11 V0 H3 V14 H-3 V0 H-11 V-6 H-3 Z' }));
+    s('title', {}, 'cathedral: +1 castle limit for Scotland'),
+    s('path', { d: 'M-2,-8 H2 V-4 H7 V0 H2 V8 H-2 V0 H-7 V-4 H-2 Z' }));
 }
 
 function homeMark(x, y, nobles) {
   return s('g', { class: 'mark home', transform: `translate(${x},${y})` },
-    s('title', {}, `home area of ${nobles.join(' and ')}`),
-    s('path', { d: 'M-12,-12 H12 V2 Q12,12 0,16 Q-12,12 -12,2 Z' }),
-    s('text', { x: 0, y: 6, 'text-anchor': 'middle' }, nobles.map((n) => n[0]).join('')));
+    s('title', {}, `home of ${nobles.join(' and ')}`),
+    s('path', { d: 'M-8,-8 H8 V1 Q8,7 0,10 Q-8,7 -8,1 Z' }),
+    s('text', { x: 0, y: 3.5, 'text-anchor': 'middle' }, nobles.map((n) => n[0]).join('')));
 }
 
-// A block whose face the seat may see: its own, or an enemy block revealed in the battle.
-function ownBlock(b, x, y, opts) {
-  const g = s('g', {
-    class: `block ${b.revealed ? 'revealed' : 'own'} ${b.side}${b.moved ? ' moved' : ''}` +
-      `${b.reserve ? ' reserve' : ''}` +
-      `${opts.selected ? ' selected' : ''}${opts.actionable ? ' actionable' : ''}`,
-    transform: `translate(${x},${y})`,
-    'data-block': b.id,
-  },
-  s('title', {}, blockLabel(b)),
-  s('rect', { width: BLOCK_SIZE, height: BLOCK_SIZE, rx: 7 }),
-  s('text', { class: 'bname', x: BLOCK_SIZE / 2, y: 17, 'text-anchor': 'middle' },
-    b.name.length > 9 ? `${b.name.slice(0, 8)}.` : b.name),
-  s('text', { class: 'bstrength', x: BLOCK_SIZE / 2, y: 50, 'text-anchor': 'middle' },
-    String(b.strength)),
-  s('text', { class: 'bmeta', x: 5, y: BLOCK_SIZE - 6 }, b.combat),
-  s('text', { class: 'bmeta type', x: BLOCK_SIZE / 2, y: BLOCK_SIZE - 6, 'text-anchor': 'middle' },
-    typeAbbrev(b.type)),
-  s('text', { class: 'bmeta', x: BLOCK_SIZE - 5, y: BLOCK_SIZE - 6, 'text-anchor': 'end' },
-    `↦${b.movement ?? '–'}`));
-  if (opts.actionable) clickable(g, `${blockLabel(b)}: choose`, () => opts.onClick(b.id));
-  return g;
+function coastMark([x, y], seas) {
+  const which = seas.map((sea) => (sea === 'north' ? 'North Sea' : 'Irish Sea')).join(' and ');
+  return s('g', { class: 'mark coast', transform: `translate(${x},${y})` },
+    s('title', {}, `coast on the ${which}: sea moves (Norse, Sea Move card) land here`),
+    s('circle', { r: 6 }),
+    s('path', { d: 'M0,-3.5 V4 M-3,1 Q0,5 3,1 M-2,-2 H2' }));
 }
 
-function hiddenBlock(side, x, y) {
-  return s('rect', {
-    class: `block hidden ${side}`, x, y, width: BLOCK_SIZE, height: BLOCK_SIZE, rx: 7,
-  });
-}
+// Where an area's name sits: above its stack's anchor, within its room.
+const labelY = (m) => m.anchor[1] - Math.min(m.room, 70) * 0.72;
 
-export function createMap(data, { onArea, onBlock }) {
-  const sites = data.areas.map((a) => a.map_xy);
-  const centre = new Map(data.areas.map((a) => [a.id, a.map_xy]));
+export function createMap(data, { onArea, onBlock, label = 'Map of Scotland and England' }) {
+  const shape = data.shape;
   const svg = s('svg', {
-    class: 'map', viewBox: VIEWBOX, role: 'group', 'aria-label': 'Map of Scotland and England',
-    preserveAspectRatio: 'xMidYMid meet',
+    class: 'map', viewBox: `0 0 ${shape.width} ${shape.height}`, role: 'group',
+    'aria-label': label, preserveAspectRatio: 'xMidYMid meet',
   });
-  svg.append(s('path', { class: 'sea-outline', d: pathOf(OUTLINE) }));
+  svg.append(s('rect', { class: 'sea', x: -2000, y: -2000, width: 5000, height: 5000 }));
+  svg.append(s('path', { class: 'land', d: shape.land }));
+  for (const [sea, [x, y]] of Object.entries(shape.sea_labels || {})) {
+    svg.append(s('text', { class: 'sea-name', x, y, 'text-anchor': 'middle' },
+      sea === 'north' ? 'NORTH SEA' : 'IRISH SEA'));
+  }
   const cells = new Map();
+  const areaShape = new Map();
   let currentTargets = new Map();
   const cellLayer = s('g', { class: 'cells' });
-  data.areas.forEach((a, i) => {
+  for (const a of data.areas) {
+    const m = shape.area[a.id];
+    areaShape.set(a.id, { ...m, rings: ringsOf(m.path) });
     const cell = s('path', {
-      class: `cell${a.is_england ? ' england-area' : ''}`, d: pathOf(voronoiCell(sites, i)),
-      'data-area': a.id,
+      class: `cell${a.is_england ? ' england-area' : ''}`, d: m.path, 'data-area': a.id,
+      role: 'img',
     });
     cell.addEventListener('click', () => {
       if (currentTargets.has(a.id)) onArea(a.id);
     });
     cells.set(a.id, cell);
     cellLayer.append(cell);
-  });
+  }
   svg.append(cellLayer);
 
   const borderLayer = s('g', { class: 'borders' });
-  for (const b of data.borders) {
-    const [p, q] = b.areas.map((id) => centre.get(id));
+  for (const b of shape.borders) {
     const names = b.areas.map((id) => data.area[id].name).join('–');
-    borderLayer.append(s('line', {
-      class: `border ${b.type}`, x1: p[0], y1: p[1], x2: q[0], y2: q[1], 'data-border': b.id,
-    }, s('title', {}, `${names}: ${b.type} border, limit ${b.limit}`)));
+    const rule = b.type === 'red' ? 'at most 2 blocks, and they must stop' : 'at most 6 blocks';
+    borderLayer.append(s('path', { class: `border ${b.type}`, d: b.path, 'data-border': b.id },
+      s('title', {}, `${names}: ${b.type} border, ${rule}`)));
   }
+  borderLayer.append(s('path', { class: 'anglo-scottish', d: shape.anglo_scottish_border },
+    s('title', {}, 'The Anglo-Scottish border: crossing it costs a whole move point (RULES 4.5)')));
   svg.append(borderLayer);
 
   const labelLayer = s('g', { class: 'labels' });
   for (const a of data.areas) {
-    const [x, y] = a.map_xy;
-    const ly = y - 70;
-    labelLayer.append(s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' },
-      a.name.toUpperCase()));
+    const m = areaShape.get(a.id);
+    const [x, y] = m.anchor;
+    const ly = labelY(m);
+    const name = (a.display_name || a.name).toUpperCase();
+    labelLayer.append(s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' }, name));
     const marks = [];
-    if (!a.is_england) marks.push((mx) => castleMark(mx, ly + 22, a.castle_limit,
+    if (!a.is_england) marks.push((mx) => castleMark(mx, ly + 12, a.castle_limit,
       a.scottish_castle_limit));
-    if (a.cathedral) marks.push((mx) => cathedralMark(mx, ly + 22));
-    if (a.home_of.length) marks.push((mx) => homeMark(mx, ly + 22, a.home_of));
-    marks.forEach((make, k) => labelLayer.append(make(x + (k - (marks.length - 1) / 2) * 34)));
+    if (a.cathedral) marks.push((mx) => cathedralMark(mx, ly + 12));
+    if (a.home_of.length) marks.push((mx) => homeMark(mx, ly + 12, a.home_of));
+    marks.forEach((make, k) => labelLayer.append(make(x + (k - (marks.length - 1) / 2) * 19)));
+    if (m.coast) labelLayer.append(coastMark(m.coast, a.seas));
   }
+  const [nx, ny] = shape.norse;
+  labelLayer.append(s('g', { class: 'mark norse', transform: `translate(${nx},${ny})` },
+    s('title', {}, 'The Norse: Scottish, move only by sea between coastal areas (RULES 4.10)'),
+    s('path', { d: 'M-16,4 Q0,14 16,4 L12,-2 H-12 Z M0,-2 V-18 L10,-8 H0' }),
+    s('text', { x: 0, y: 26, 'text-anchor': 'middle' }, 'NORSE')));
   svg.append(labelLayer);
 
+  const traceLayer = s('g', { class: 'traces' });
   const markerLayer = s('g', { class: 'markers' });
   const blockLayer = s('g', { class: 'blocks' });
   const targetLayer = s('g', { class: 'targets' });
-  svg.append(markerLayer, blockLayer, targetLayer);
+  svg.append(traceLayer, markerLayer, blockLayer, targetLayer);
 
-  // ui: { selected, blockActionable: Set, areaTargets: Map(area -> label), moving }
+  const arrow = (from, to, cls, title) => {
+    const [p, q] = [areaShape.get(from).anchor, areaShape.get(to).anchor];
+    const [dx, dy] = [q[0] - p[0], q[1] - p[1]];
+    const len = Math.hypot(dx, dy) || 1;
+    const [ux, uy] = [dx / len, dy / len];
+    const [ex, ey] = [q[0] - ux * 22, q[1] - uy * 22];
+    return s('g', { class: cls },
+      s('title', {}, title),
+      s('path', { class: 'shaft', d: `M${p[0] + ux * 18},${p[1] + uy * 18}L${ex},${ey}` }),
+      s('path', { class: 'head', d: `M${ex + ux * 12},${ey + uy * 12}L${ex - uy * 8},${ey + ux * 8}`
+        + `L${ex + uy * 8},${ey - ux * 8}Z` }));
+  };
+
+  const holder = createMapView(svg, shape);
+  let shownChoices = '';
+
+  // ui: { selected, blockActionable: Set, areaTargets: Map(area -> label), moving,
+  //       traces: [{from, to, text}] (the opponent's last moves), highlight: {areas, blocks} }
   function render(view, ui) {
     clear(markerLayer);
     clear(blockLayer);
     clear(targetLayer);
-    for (const cell of cells.values()) cell.classList.remove('target', 'battle', 'moving');
+    clear(traceLayer);
+    for (const cell of cells.values()) {
+      cell.classList.remove('target', 'battle', 'moving', 'highlight', 'traced');
+    }
+    const highlight = ui.highlight || { areas: new Set(), blocks: new Set() };
+    for (const t of ui.traces || []) {
+      if (!areaShape.has(t.from) || !areaShape.has(t.to)) continue;
+      traceLayer.append(arrow(t.from, t.to, 'trace', t.text));
+      cells.get(t.to).classList.add('traced');
+    }
+    const tracedTo = new Set((ui.traces || []).map((t) => t.to));
     const stacks = areaStacks(view, data);
+    const wanted = []; // boxes of what the player may choose: kept in view
     for (const [areaId, info] of stacks) {
-      const c = centre.get(areaId);
+      const m = areaShape.get(areaId);
       const items = [];
       for (const st of info.stacks) {
         for (const b of st.own) items.push({ own: b });
         for (const b of st.revealed) items.push({ own: b });
         for (let k = 0; k < st.hidden; k++) items.push({ hidden: st.side });
       }
-      const slots = blockSlots(items.length, c);
+      const layout = stackLayout(items.length, [m.anchor[0], m.anchor[1] + 6], m.rings,
+        labelY(m) + 22);
       items.forEach((it, k) => {
-        const [x, y] = slots[k];
+        const [x, y] = layout.slots[k];
         if (it.own) {
-          blockLayer.append(ownBlock(it.own, x, y, {
+          if (ui.blockActionable.has(it.own.id)) wanted.push([x, y, x + layout.size, y + layout.size]);
+          blockLayer.append(ownBlock(it.own, x, y, layout.size, {
             selected: ui.selected === it.own.id,
             actionable: ui.blockActionable.has(it.own.id),
+            highlighted: highlight.blocks.has(it.own.id),
             onClick: onBlock,
           }));
-        } else blockLayer.append(hiddenBlock(it.hidden, x, y));
+        } else {
+          blockLayer.append(hiddenBlock(it.hidden, x, y, layout.size,
+            tracedTo.has(areaId) && it.hidden !== ui.role));
+        }
       });
       const counts = info.stacks.map((st) =>
         `${SIDE_NAME[st.side]} ${st.own.length + st.revealed.length + st.hidden}`);
@@ -146,32 +178,39 @@ export function createMap(data, { onArea, onBlock }) {
       if (info.battle) {
         cells.get(areaId).classList.add('battle');
         markerLayer.append(s('g', { class: 'battle-marker',
-          transform: `translate(${c[0] + 70},${c[1] - 95})` },
+          transform: `translate(${m.anchor[0] + 30},${m.anchor[1] - 40})` },
         s('title', {}, `battle: ${SIDE_NAME[info.battle.attacker]} attacks`),
-        s('circle', { r: 18 }), s('text', { y: 7, 'text-anchor': 'middle' }, '⚔')));
+        s('circle', { r: 12 }), s('text', { y: 5, 'text-anchor': 'middle' }, '⚔')));
       }
     }
-    if (ui.moving) {
-      const from = centre.get(ui.moving.origin);
-      const to = centre.get(ui.moving.at);
-      if (from && to) {
-        markerLayer.append(s('line', { class: 'move-path', x1: from[0], y1: from[1],
-          x2: to[0], y2: to[1] }));
+    for (const a of highlight.areas) cells.get(a)?.classList.add('highlight');
+    if (ui.moving && areaShape.has(ui.moving.origin) && areaShape.has(ui.moving.at)) {
+      if (ui.moving.origin !== ui.moving.at) {
+        markerLayer.append(arrow(ui.moving.origin, ui.moving.at, 'move-path', 'this move so far'));
       }
       cells.get(ui.moving.at)?.classList.add('moving');
     }
     currentTargets = ui.areaTargets;
-    for (const [areaId, label] of ui.areaTargets) {
-      const c = centre.get(areaId);
+    for (const [areaId, text] of ui.areaTargets) {
+      const m = areaShape.get(areaId);
       cells.get(areaId).classList.add('target');
       const t = s('g', { class: 'target-ring', 'data-target': areaId,
-        transform: `translate(${c[0]},${c[1] - 112})` },
-      s('circle', { r: 24 }),
-      s('text', { y: 9, 'text-anchor': 'middle' }, '▼'));
-      clickable(t, label, () => onArea(areaId));
+        transform: `translate(${m.anchor[0]},${labelY(m) - 26})` },
+      s('circle', { r: 14 }),
+      s('text', { y: 6, 'text-anchor': 'middle' }, '▼'));
+      clickable(t, text, () => onArea(areaId));
       targetLayer.append(t);
+      const ty = labelY(m) - 26;
+      wanted.push([m.anchor[0] - 14, ty - 14, m.anchor[0] + 14, ty + 14]);
     }
+    // Whenever the choices change, the map brings them all into view.
+    const key = [...ui.blockActionable, '|', ...ui.areaTargets.keys()].join(',');
+    if (wanted.length && key !== shownChoices) {
+      holder.ensure([Math.min(...wanted.map((b) => b[0])), Math.min(...wanted.map((b) => b[1])),
+        Math.max(...wanted.map((b) => b[2])), Math.max(...wanted.map((b) => b[3]))]);
+    }
+    shownChoices = key;
   }
 
-  return { el: svg, render };
+  return { el: holder.el, svg, render, view: holder };
 }

@@ -74,7 +74,7 @@ export async function openReplay(root, { gameId }) {
         actionText(a, role, data)))));
   };
   root.append(controls, prompt, h('div', { class: 'board' },
-    h('div', { class: 'map-holder' }, h('div', { class: 'map-scroll' }, map.el)),
+    h('div', { class: 'map-holder' }, map.el),
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
       h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
 
@@ -91,6 +91,7 @@ export async function openReplay(root, { gameId }) {
     return cache.get(key);
   };
   let token = 0;
+  let loggedFor = null;
   async function show() {
     const mine = ++token;
     const act = record.actions[seq - 1];
@@ -116,6 +117,8 @@ export async function openReplay(root, { gameId }) {
     renderCards(cards, view, ctx);
     renderBattle(battle, view, ctx);
     renderStatus(status, view, ctx);
+    if (loggedFor !== role) clear(logPanel).append(h('h2', {}, 'Log'));
+    loggedFor = role; // another seat's log is another log: drawn anew
     renderLog(logPanel, view);
     root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }

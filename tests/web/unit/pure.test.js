@@ -17,36 +17,41 @@ test('the client serves the engine\'s own copy of the game data', () => {
   assert.equal(web, engine, 'run: cp rules/hots/data/game-data.json web-client/data/');
 });
 
-test('every area gets a map cell that holds its centre', async () => {
-  const { voronoiCell, pointInPolygon, polygonArea, OUTLINE } = await js('geometry.js');
-  const sites = data.areas.map((a) => a.map_xy);
-  assert.equal(sites.length, 23);
-  let total = 0;
-  sites.forEach((site, i) => {
-    const cell = voronoiCell(sites, i);
-    assert.ok(cell.length >= 3, `${data.areas[i].id} has a cell`);
-    assert.ok(pointInPolygon(site, cell), `${data.areas[i].id}'s centre is in its cell`);
-    total += polygonArea(cell);
-  });
-  // The cells tile the outline (up to rounding).
-  assert.ok(Math.abs(total - polygonArea(OUTLINE)) / polygonArea(OUTLINE) < 0.01);
-});
-
-test('block slots do not overlap and are centred', async () => {
-  const { blockSlots, BLOCK_SIZE } = await js('geometry.js');
-  for (const n of [1, 2, 3, 4, 7, 12]) {
-    const slots = blockSlots(n, [500, 500]);
-    assert.equal(slots.length, n);
-    for (let a = 0; a < n; a++) {
-      for (let b = a + 1; b < n; b++) {
-        const [xa, ya] = slots[a];
-        const [xb, yb] = slots[b];
-        assert.ok(Math.abs(xa - xb) >= BLOCK_SIZE || Math.abs(ya - yb) >= BLOCK_SIZE);
+test('every area\'s stack fits inside its own shape up to six blocks', async () => {
+  const { ringsOf, pointInRings, stackLayout } = await js('geometry.js');
+  const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+  for (const a of shape.areas) {
+    const rings = ringsOf(a.path);
+    assert.ok(pointInRings(a.anchor, rings), `${a.id}'s anchor is inside it`);
+    for (let n = 1; n <= 6; n++) {
+      const { size, slots, fits } = stackLayout(n, a.anchor, rings);
+      assert.ok(fits, `${n} blocks fit in ${a.id}`);
+      assert.equal(slots.length, n);
+      for (const [x, y] of slots) {
+        for (const p of [[x, y], [x + size, y], [x, y + size], [x + size, y + size]]) {
+          assert.ok(pointInRings(p, rings), `${a.id}: block corner ${p} is inside the area`);
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const [[xi, yi], [xj, yj]] = [slots[i], slots[j]];
+          assert.ok(Math.abs(xi - xj) >= size || Math.abs(yi - yj) >= size, 'no overlap');
+        }
       }
     }
   }
-  assert.deepEqual(blockSlots(1, [500, 500]), [[500 - BLOCK_SIZE / 2, 510 - BLOCK_SIZE / 2]]);
-  assert.deepEqual(blockSlots(0, [0, 0]), []);
+});
+
+test('a block\'s label is turned so that its strength is on top', async () => {
+  const { edgeStrengths, nameLines } = await js('map_blocks.js');
+  // Top, right, bottom, left: one hit turns the next lower strength to the top.
+  assert.deepEqual(edgeStrengths(4, 4), [4, 3, 2, 1]);
+  assert.deepEqual(edgeStrengths(2, 4), [2, 1, 4, 3]);
+  assert.deepEqual(edgeStrengths(3, 3), [3, 2, 1, 0]); // a 3-step block has one blank edge
+  assert.deepEqual(edgeStrengths(1, 2), [1, 0, 0, 2]);
+  assert.deepEqual(nameLines('Wallace'), ['Wallace']);
+  assert.deepEqual(nameLines('French Knights'), ['French', 'Knights']);
+  assert.deepEqual(nameLines('Northumberland'), ['Northumberland']); // shrunk, never cut
 });
 
 test('legal actions are grouped by what is clicked', async () => {
@@ -109,6 +114,7 @@ test('routes', async () => {
   assert.deepEqual(parseRoute('#/game/12/observe'), { page: 'game', id: 12, observe: true });
   assert.deepEqual(parseRoute('#/replay/3'), { page: 'replay', id: 3 });
   assert.deepEqual(parseRoute('#/invite/abc'), { page: 'invite', token: 'abc' });
+  assert.deepEqual(parseRoute('#/help'), { page: 'help' });
   assert.deepEqual(parseRoute(''), { page: 'lobby' });
   assert.deepEqual(parseRoute('#/game/x'), { page: 'lobby' });
 });

@@ -1,6 +1,7 @@
 // The current battle: attackers, defenders and reserves, revealed blocks with their strength
 // (clickable when they have actions), the dice rolled and the hits, from this seat's log.
 import { h, clear } from '../dom.js';
+import { battleStepText } from '../wording.js';
 import { SIDE_NAME, typeAbbrev } from '../board.js';
 
 // Splits "Wallace fires: 6,3,1 - 2 hits." into its dice and hits.
@@ -27,7 +28,7 @@ export function renderBattle(el, view, ctx) {
   if (!b) return;
   const area = view.areas.find((a) => a.id === b.area) || {};
   el.append(h('h2', {}, `Battle in ${data.area[b.area]?.name ?? b.area}`),
-    h('p', { class: 'battle-head' }, `Round ${b.round} · ${b.step}` +
+    h('p', { class: 'battle-head' }, `Round ${b.round}: ${battleStepText(b.step, b.attacker, b.defender)}` +
       (b.hits_to_allocate ? ` · ${b.hits_to_allocate} hits to allocate` : '') +
       (b.victor ? ` · won by ${SIDE_NAME[b.victor]}` : '')));
   const side = (s) => {

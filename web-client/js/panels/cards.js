@@ -4,9 +4,12 @@ import { h, clear } from '../dom.js';
 import { cardName } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
 
+// An event card's text (RULES 7), shown on hover and in the list under the hand.
+const cardText = (c) => (c?.effect ? `${c.name}: ${c.effect} (RULES ${c.rules_section})` : null);
+
 function cardFace(data, id, extra = {}) {
   const c = data.card[id];
-  return h('span', { class: `card-face ${c?.kind ?? ''}` },
+  return h('span', { class: `card-face ${c?.kind ?? ''}`, title: cardText(c) },
     h('span', { class: 'card-value' }, c?.kind === 'move' ? String(c.value) : '★'),
     h('span', { class: 'card-name' }, cardName(c) ?? id), extra.note || null);
 }
@@ -40,16 +43,25 @@ export function renderCards(el, view, ctx) {
       const acts = cls.cards.get(id) || [];
       const face = cardFace(data, id);
       if (acts.length) {
-        hand.append(h('button', {
+        hand.append(h('div', { role: 'listitem' }, h('button', {
           class: 'card', 'data-card': id, disabled: pending,
           'aria-label': `Play card ${cardName(data.card[id])}`,
           onclick: () => send(acts[0]),
-        }, face));
+        }, face)));
       } else hand.append(h('div', { class: 'card inert', role: 'listitem' }, face));
     }
     el.append(hand);
+    const events = [...new Set(cards.hand || [])].map((id) => data.card[id])
+      .filter((c) => c?.effect);
+    if (events.length) {
+      el.append(h('details', { class: 'card-texts' }, h('summary', {}, 'What my event cards do'),
+        h('dl', {}, events.map((c) => [h('dt', {}, `${c.name} (RULES ${c.rules_section})`),
+          h('dd', {}, c.effect)]))));
+    }
   }
-  const played = cards.played_this_year || [];
+  // In the order they were played: by game turn, Scotland's card before England's.
+  const played = [...(cards.played_this_year || [])].sort((a, b) => a.turn - b.turn
+    || (a.side === 'scotland' ? -1 : 1) - (b.side === 'scotland' ? -1 : 1));
   if (played.length) {
     el.append(h('p', { class: 'played' }, h('strong', {}, 'Played this year: '),
       played.map((p) => `${SIDE_NAME[p.side]} ${cardName(data.card[p.card]) ?? p.card} (turn ${p.turn})`)

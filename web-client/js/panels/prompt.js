@@ -3,13 +3,31 @@
 import { h, clear } from '../dom.js';
 import { describe, shortLabel } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
+import { outcomeText, winterStep } from '../wording.js';
+
+// What choosing a highlighted block does, by the kinds of the blocks' actions.
+const BLOCK_HINTS = [
+  ['take_hit', 'Choose which of your blocks takes the hit.'],
+  ['fire', 'Choose a block to fire or pass with.'],
+  ['retreat', 'Choose a block to retreat, then where it goes.'],
+  ['regroup', 'Choose a block to regroup, then where it goes.'],
+  ['move', 'Choose a block to move, then where it goes.'],
+  ['sea_move', 'Choose a block to move by sea.'],
+  ['disband', 'Choose a block to disband.'],
+  ['raid_victim', 'Choose the block the border raid takes.'],
+  ['add_step', 'Choose a block to add a step to.'],
+];
+
+// The event card this game turn's events come from: the card the awaited side played.
+function eventCard(view, data) {
+  const played = view.cards?.played_this_year || [];
+  const mine = played.filter((p) => p.turn === view.turn && data.card[p.card]?.kind !== 'move');
+  const awaited = mine.find((p) => (view.awaiting || []).includes(p.side));
+  return data.card[(awaited || mine[0])?.card] || null;
+}
 
 export function awaitingText(view, role) {
-  if (view.outcome) {
-    const w = view.outcome.winner;
-    return `Game over: ${w ? `${SIDE_NAME[w]} wins` : 'a draw'}` +
-      (view.outcome.reason ? ` (${view.outcome.reason})` : '');
-  }
+  if (view.outcome) return outcomeText(view.outcome, view.nobles);
   const awaiting = view.awaiting || [];
   const mine = awaiting.includes(role);
   const others = awaiting.filter((r) => r !== role).map((r) => SIDE_NAME[r]);
@@ -36,6 +54,20 @@ export function renderPrompt(el, view, ctx) {
       (m.moving ? `; moving ${m.moving.block ? (data.block[m.moving.block]?.name ?? '') : 'a block'}` +
         ` from ${data.area[m.moving.origin]?.name} (now in ${data.area[m.moving.at]?.name})` : '')));
   }
+  const mine = (view.awaiting || []).includes(role);
+  const kinds = new Set((view.legal_actions || []).map((a) => a.kind));
+  const winter = mine && view.phase === 'winter' ? winterStep(kinds) : null;
+  if (winter) {
+    el.append(h('p', { class: 'step-info' }, h('strong', {}, `Winter: ${winter.title}. `),
+      winter.hint));
+  }
+  if (view.phase === 'event') {
+    const card = eventCard(view, data);
+    if (card) {
+      el.append(h('p', { class: 'event-info' }, h('strong', {}, `Event: ${card.name}. `),
+        card.effect, card.rules_section ? ` (RULES ${card.rules_section})` : ''));
+    }
+  }
   const bar = h('div', { class: 'action-bar', role: 'toolbar', 'aria-label': 'Actions' });
   const button = (a, label = describe(a, data), extra = '') => h('button', {
     class: `act act-${a.kind} ${extra}`, 'data-kind': a.kind, disabled: pending,
@@ -53,14 +85,28 @@ export function renderPrompt(el, view, ctx) {
     const name = data.block[selected]?.name ?? selected;
     bar.append(h('span', { class: 'hint' }, h('strong', {}, name), ': '));
     for (const a of acts.filter((x) => !x.to)) bar.append(button(a, shortLabel(a)));
-    if (acts.some((x) => x.to)) {
-      bar.append(h('span', { class: 'hint' }, 'choose a highlighted area on the map.'));
+    const dests = new Map();
+    for (const a of acts.filter((x) => x.to)) {
+      if (!dests.has(a.to)) dests.set(a.to, []);
+      dests.get(a.to).push(a);
+    }
+    if (dests.size) {
+      const verb = { retreat: 'Retreat', regroup: 'Regroup', sea_move: 'Sail' }[acts[0].kind] ?? 'Move';
+      bar.append(h('span', { class: 'hint' }, `${verb} to (or choose a highlighted area):`));
+      for (const [area, list] of dests) {
+        bar.append(h('button', {
+          class: `act act-dest act-${list[0].kind}`, 'data-kind': list[0].kind, 'data-to': area,
+          disabled: pending, onclick: () => (list.length === 1 ? send(list[0]) : setChoice(list)),
+        }, data.area[area]?.name ?? area));
+      }
     }
     bar.append(h('button', { class: 'act cancel', onclick: () => select(null) }, 'Cancel'));
   } else {
     const nBlocks = cls.blocks.size;
     const nAreas = cls.areas.size;
-    if (nBlocks) bar.append(h('span', { class: 'hint' }, 'Choose a highlighted block.'));
+    const blockKinds = new Set([...cls.blocks.values()].flat().map((a) => a.kind));
+    const blockHint = BLOCK_HINTS.find(([k]) => blockKinds.has(k))?.[1];
+    if (nBlocks) bar.append(h('span', { class: 'hint' }, blockHint ?? 'Choose a highlighted block.'));
     else if (nAreas) bar.append(h('span', { class: 'hint' }, 'Choose a highlighted area.'));
     else if (cls.cards.size) bar.append(h('span', { class: 'hint' }, 'Choose a card from your hand.'));
     else if (cls.buttons.some((a) => a.kind === 'end_move_phase')) {
@@ -72,7 +118,8 @@ export function renderPrompt(el, view, ctx) {
   }
   for (const a of cls.nobles) bar.append(button(a));
   for (const a of cls.buttons) {
-    bar.append(button(a, describe(a, data), a.kind === 'undo' ? 'undo' : ''));
+    const label = a.kind === 'done' && winter?.done ? winter.done : describe(a, data);
+    bar.append(button(a, label, a.kind === 'undo' ? 'undo' : ''));
   }
   el.append(bar);
 }

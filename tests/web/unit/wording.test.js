@@ -1,0 +1,64 @@
+// Plain English for identifiers and terse engine text, and what a log line names on the map.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const js = (m) => import(path.join(root, 'web-client/js', m));
+const { indexGameData } = await js('gamedata.js');
+const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
+const data = indexGameData(raw);
+const { outcomeText, battleStepText, winterStep, plainLog } = await js('wording.js');
+const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
+
+test('the outcome says why in words, with the nobles counted', () => {
+  assert.equal(outcomeText({ winner: 'england', reason: 'nobles_majority' },
+    { england: 9, scotland: 5 }), 'Game over: England wins: more nobles (9 to 5)');
+  assert.equal(outcomeText({ winner: 'scotland', reason: 'nobles_majority' },
+    { england: { total: 2 }, scotland: { total: 12, two_block: 11 } }),
+  'Game over: Scotland wins: more nobles (12 to 2)');
+  assert.equal(outcomeText({ winner: 'scotland', reason: 'king_killed' }),
+    'Game over: Scotland wins: the Scottish King is killed');
+  assert.doesNotMatch(outcomeText({ winner: 'scotland', reason: 'wallace_tie_break' },
+    { england: 7, scotland: 7 }), /_/);
+});
+
+test('battle steps, winter steps and log lines read as English', () => {
+  assert.equal(battleStepText('attacking A', 'scotland', 'england'),
+    'Scotland (attacker) fires with its A blocks');
+  assert.equal(battleStepText('defending B', 'scotland', 'england'),
+    'England (defender) fires with its B blocks');
+  assert.match(winterStep(new Set(['add_step', 'draw', 'done'])).done, /Done building/);
+  assert.match(winterStep(new Set(['disband', 'done'])).title, /castle limits/);
+  assert.match(winterStep(new Set(['home'])).hint, /home area/);
+  assert.equal(plainLog('A English reserve arrived in Fife across Angus-Fife.'),
+    'An English reserve arrived in Fife across Angus-Fife.');
+  assert.equal(plainLog('England moves with 1 move points.'), 'England moves with 1 move point.');
+  assert.equal(plainLog('A Scottish block moved from Fife to Lothian.'),
+    'A Scottish block moved from Fife to Lothian.');
+});
+
+test('a log line names its areas and blocks; the opponent\'s moves this turn are found', () => {
+  const index = nameIndex(data);
+  const l = linksOf('Wallace moved from Fife to Selkirk Forest.', index);
+  assert.deepEqual([...l.areas].sort(), ['fife', 'selkirk']);
+  assert.ok(l.blocks.has('sco_wallace'));
+  const log = [
+    'Game turn 1.', 'England moves with 2 move points.',
+    'A English block moved from England to Teviot.', 'England ended its move phase.',
+    'Game turn 2.', 'Scotland moves with 3 move points.',
+    'Wallace moved from Fife to Lothian.', 'The Norse sailed from Ross to Buchan.',
+    'Scotland ended its move phase.',
+    'England moves with 1 move points.', 'A English block moved from Teviot to Selkirk Forest.',
+    'England ended its move phase.',
+  ].map((text, i) => ({ i, text }));
+  assert.deepEqual(movesThisTurn(log, 'england', index).map((m) => [m.from, m.to]),
+    [['teviot', 'selkirk']]);
+  assert.deepEqual(movesThisTurn(log, 'scotland', index).map((m) => [m.from, m.to]),
+    [['fife', 'lothian'], ['ross', 'buchan']]);
+  assert.equal(movesThisTurn(log, null, index).length, 3);
+  // A new game turn clears them.
+  assert.deepEqual(movesThisTurn([...log, { i: 99, text: 'Game turn 3.' }], 'england', index), []);
+});

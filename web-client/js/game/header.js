@@ -1,0 +1,23 @@
+// The game page's header: the way back, the game, the seat, the players, the connection.
+import { h, clear } from '../dom.js';
+import { SIDE_NAME } from '../board.js';
+
+const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
+
+export function renderHeader(head, st, gameId) {
+  clear(head);
+  const w = st.welcome || {};
+  const players = w.players || {};
+  head.append(
+    h('a', { href: '#/', class: 'back' }, '← Lobby'),
+    h('h1', {}, `Game ${gameId}`),
+    h('span', { class: `seat ${st.role}` }, st.role === 'observer' ? 'Observing'
+      : `You play ${SIDE_NAME[st.role]}`),
+    h('span', { class: 'players' },
+      `Scotland: ${players.scotland ?? '—'} · England: ${players.england ?? '—'}`),
+    h('span', { class: `conn conn-${st.conn}`, 'data-conn': st.conn }, STATUS_TEXT[st.conn] ?? ''));
+  if (w.seed_sha256) {
+    head.append(h('span', { class: 'seed', title: 'SHA-256 of the seed' },
+      `seed sha256 ${w.seed_sha256.slice(0, 12)}…`));
+  }
+}

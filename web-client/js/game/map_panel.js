@@ -1,0 +1,40 @@
+// The map of the game page: the view's blocks, the choices the legal actions offer (blocks to
+// select, areas to click), the move under way, the opponent's moves this turn and the areas
+// and blocks of the log line pointed at. The legend under it.
+import { h } from '../dom.js';
+import { createMap } from '../map.js';
+import { legend } from '../legend.js';
+import { classify, destinations, describe } from '../actions.js';
+import { movesThisTurn } from '../log_links.js';
+
+export function createMapPanel(st, { data, names, intents }) {
+  const map = createMap(data, {
+    onArea: (area) => intents.chooseArea(area),
+    onBlock: (block) => intents.select(block),
+  });
+  const el = h('div', { class: 'map-holder' }, map.el, legend());
+
+  const targetLabel = (area, acts) => (acts.length === 1 ? describe(acts[0], data)
+    : `${data.area[area]?.name}: choose`);
+
+  function render() {
+    const view = st.view;
+    if (!view) return;
+    const cls = classify(view.legal_actions);
+    const targets = new Map();
+    const offered = st.selected ? destinations(cls.blocks.get(st.selected)) : cls.areas;
+    for (const [area, acts] of offered) targets.set(area, targetLabel(area, acts));
+    const opponent = { scotland: 'england', england: 'scotland' }[st.role] ?? null;
+    map.render(view, {
+      role: st.role,
+      traces: movesThisTurn(view.log || [], opponent, names),
+      highlight: st.highlight,
+      selected: st.selected,
+      blockActionable: new Set(st.pending ? [] : cls.blocks.keys()),
+      areaTargets: st.pending ? new Map() : targets,
+      moving: view.move?.moving || null,
+    });
+  }
+
+  return { el, render };
+}

@@ -1,0 +1,20 @@
+// The game page's state: the seat's latest view and what the player has chosen but not sent.
+// Every module of the page reads and writes this one object; render() draws it.
+export function createState() {
+  return {
+    view: null, // the seat's latest view (engine's Game::view, patched)
+    seq: 0, // its version
+    role: 'observer',
+    welcome: null,
+    conn: 'connecting',
+    ref: null, // the ref of the action awaiting its answer
+    refs: 0,
+    pending: false, // an action is sent and not yet answered
+    selected: null, // the block chosen on the map or in the battle panel
+    choice: null, // several actions for one click: the player picks one
+    highlight: null, // {areas, blocks} named by the log line pointed at
+    chatMax: 0,
+    views: 0,
+    syncing: false,
+  };
+}

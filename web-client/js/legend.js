@@ -1,0 +1,26 @@
+// The map's legend: what each border, mark and block look means. Folded on small screens.
+import { h } from './dom.js';
+
+const item = (cls, text) => h('li', {}, h('span', { class: `lg ${cls}`, 'aria-hidden': 'true' }), text);
+
+export function legend() {
+  return h('details', { class: 'legend' },
+    h('summary', {}, 'Legend'),
+    h('ul', {},
+      item('black', 'Black border: up to 6 blocks cross'),
+      item('red', 'Red border: up to 2 blocks cross, and they stop'),
+      item('anglo', 'Anglo-Scottish border: crossing costs a whole move point'),
+      item('castle', 'Castle limit (blocks that winter here)'),
+      item('cathedral', 'Cathedral: +1 castle limit for Scotland'),
+      item('home', 'Home of a noble (initials)'),
+      item('coast', 'Coast: sea moves land here'),
+      item('b-sco', 'Scottish block: pips on top are its strength now'),
+      item('b-eng', 'English block'),
+      item('b-hidden', 'Enemy block: face hidden'),
+      item('b-actionable', 'Gold outline: you can choose it'),
+      item('b-selected', 'White outline: chosen'),
+      item('b-moved', 'Dark corner, faded: moved this turn'),
+      item('b-revealed', 'Dashed outline: enemy block revealed in battle'),
+      item('b-traced', 'Purple: where the opponent\'s last moves went'),
+      item('b-highlighted', 'Glow: named by the log line under the pointer')));
+}

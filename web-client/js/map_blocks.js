@@ -1,0 +1,94 @@
+// How a block looks on the map. A block the seat may see shows its label as on the physical
+// block: the side's colour, the name in full (shrunk to fit, never cut), the current strength
+// as pips on the top edge (and as a number), the other strengths' pips on the other edges in
+// the order the block turns (RULES 1.3: one hit turns it a quarter so one pip less is on top),
+// and at the bottom the combat rating, the type and the movement allowance. Drawn in a 56-unit
+// box and scaled to the stack's size. The other side's blocks are only their backs.
+import { s, clickable } from './dom.js';
+import { typeAbbrev, blockLabel } from './board.js';
+
+const BOX = 56;
+
+// Pips of strength `n` along the top edge of the box, centred, at height y.
+function pipRow(n, y, r, spacing) {
+  const out = [];
+  for (let k = 0; k < n; k++) {
+    out.push(s('circle', { cx: BOX / 2 + (k - (n - 1) / 2) * spacing, cy: y, r }));
+  }
+  return out;
+}
+
+// The edge values of a label turned so that `strength` is on top: clockwise from the top
+// strength, strength-1, ... wrapping round the four edges (values 1..4; those above the
+// block's maximum are blank on the physical label).
+export function edgeStrengths(strength, max) {
+  return [0, 1, 2, 3].map((k) => {
+    const v = ((strength - 1 - k + 8) % 4) + 1;
+    return v <= max ? v : 0;
+  });
+}
+
+// Name lines that fit the label: one line if short, else split at a space.
+export function nameLines(name) {
+  if (name.length <= 9 || !name.includes(' ')) return [name];
+  const mid = name.length / 2;
+  let best = -1;
+  for (let i = 0; i < name.length; i++) {
+    if (name[i] === ' ' && (best < 0 || Math.abs(i - mid) < Math.abs(best - mid))) best = i;
+  }
+  return [name.slice(0, best), name.slice(best + 1)];
+}
+
+export function ownBlock(b, x, y, size, opts) {
+  const cls = ['block', b.revealed ? 'revealed' : 'own', b.side];
+  if (b.moved) cls.push('moved');
+  if (b.reserve) cls.push('reserve');
+  if (opts.selected) cls.push('selected');
+  if (opts.actionable) cls.push('actionable');
+  if (opts.highlighted) cls.push('highlighted');
+  const max = b.max || b.strength || 1;
+  const edges = edgeStrengths(b.strength, max);
+  const lines = nameLines(b.name);
+  const longest = Math.max(...lines.map((l) => l.length));
+  // Shrink the name to fit the label's width (46 units) at about 0.58 em per character.
+  const nameSize = Math.min(11, 46 / (longest * 0.58));
+  const nameY = lines.length === 1 ? 33 : 28.5;
+  const g = s('g', {
+    class: cls.join(' '),
+    transform: `translate(${x},${y}) scale(${size / BOX})`,
+    'data-block': b.id,
+  },
+  s('title', {}, blockLabel(b)),
+  s('rect', { class: 'body', width: BOX, height: BOX, rx: 6 }),
+  s('rect', { class: 'label', x: 3, y: 3, width: BOX - 6, height: BOX - 6, rx: 4 }),
+  s('g', { class: 'pips top' }, pipRow(edges[0], 8.5, 2.4, 6.2)),
+  s('g', { class: 'pips side', transform: `rotate(90 ${BOX / 2} ${BOX / 2})` },
+    pipRow(edges[1], 6.5, 1.3, 4)),
+  s('g', { class: 'pips side', transform: `rotate(180 ${BOX / 2} ${BOX / 2})` },
+    pipRow(edges[2], 6.5, 1.3, 4)),
+  s('g', { class: 'pips side', transform: `rotate(270 ${BOX / 2} ${BOX / 2})` },
+    pipRow(edges[3], 6.5, 1.3, 4)),
+  s('text', { class: 'bstrength', x: 47, y: 20, 'text-anchor': 'middle' }, String(b.strength)),
+  s('text', { class: 'bname', x: BOX / 2, y: nameY, 'text-anchor': 'middle',
+    'font-size': nameSize.toFixed(2) },
+  lines.map((l, k) => s('tspan', { x: BOX / 2, dy: k ? nameSize * 1.05 : 0 }, l))),
+  s('text', { class: 'bmeta', x: 7, y: 48 }, b.combat),
+  s('text', { class: 'bmeta type', x: BOX / 2, y: 48, 'text-anchor': 'middle' },
+    typeAbbrev(b.type)),
+  s('text', { class: 'bmeta', x: BOX - 7, y: 48, 'text-anchor': 'end' },
+    b.movement ? `${b.movement}` : '–'));
+  if (b.moved) {
+    g.append(s('path', { class: 'moved-mark', d: `M${BOX - 16},0 H${BOX - 6} Q${BOX},0 ${BOX},6 V16 Z` }));
+  }
+  if (opts.actionable) clickable(g, `${blockLabel(b)}: choose`, () => opts.onClick(b.id));
+  return g;
+}
+
+// A block whose face the seat may not see: its back, in the side's colour. `traced` marks a
+// block that stands where the opponent's last moves went.
+export function hiddenBlock(side, x, y, size, traced) {
+  return s('rect', {
+    class: `block hidden ${side}${traced ? ' traced' : ''}`, x, y, width: size, height: size,
+    rx: size * 0.11,
+  });
+}
