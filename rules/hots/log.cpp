@@ -12,6 +12,8 @@ using core::Role;
 
 std::string_view side_name(int side) { return side == 0 ? "Scotland" : "England"; }
 std::string_view side_adjective(int side) { return side == 0 ? "Scottish" : "English"; }
+// "A Scottish", "An English": a sentence's start.
+std::string_view a_side(int side) { return side == 0 ? "A Scottish" : "An English"; }
 std::string_view area_name(int area) {
   return area < kAreaCount ? std::string_view(game_data().areas[area].name) : "?";
 }
@@ -103,16 +105,17 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::TruceInForce:
       return cat(out, "Truce: ", side_name(e.a), " may not attack this game turn.");
     case LogKind::MovePhaseStart:
-      return cat(out, side_name(e.a), " moves with ", static_cast<int>(e.n), " move points.");
+      return cat(out, side_name(e.a), " moves with ", static_cast<int>(e.n),
+                 e.n == 1 ? " move point." : " move points.");
     case LogKind::MoveStep:
       return cat(out, block_name(e.a), " moved from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::MoveStepAnon:
-      return cat(out, "A ", side_adjective(e.a), " block moved from ", area_name(e.b), " to ",
+      return cat(out, a_side(e.a), " block moved from ", area_name(e.b), " to ",
                  area_name(e.c), ".");
     case LogKind::BattleCreated:
       return cat(out, side_name(e.a), " attacks ", area_name(e.b), ".");
     case LogKind::ReserveArrived:
-      return cat(out, "A ", side_adjective(e.a), " reserve arrived in ", area_name(e.b), " ",
+      return cat(out, a_side(e.a), " reserve arrived in ", area_name(e.b), " ",
                  BorderName{e.c}, ".");
     case LogKind::NorseMove:
       return cat(out, "The Norse sailed from ", area_name(e.b), " to ", area_name(e.c), ".");
@@ -150,7 +153,7 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::EliminatedDead:
       return cat(out, block_name(e.a), " is eliminated for good.");
     case LogKind::EliminatedAnon:
-      return cat(out, "A ", side_adjective(e.a), " block in ", area_name(e.b), " is eliminated.");
+      return cat(out, a_side(e.a), " block in ", area_name(e.b), " is eliminated.");
     case LogKind::NobleCaptured:
       return cat(out, block_name(e.a), " changes sides in ", area_name(e.b), ": now ",
                  side_name(static_cast<int>(game_data().blocks[e.a].owner)), ".");
@@ -201,7 +204,7 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::Disbanded:
       return cat(out, block_name(e.a), " in ", area_name(e.b), " disbands.");
     case LogKind::DisbandedAnon:
-      return cat(out, "A ", side_adjective(e.a), " block in ", area_name(e.b), " disbands.");
+      return cat(out, a_side(e.a), " block in ", area_name(e.b), " disbands.");
     case LogKind::WallaceSelkirk:
       return cat(out, "Wallace winters in Selkirk Forest.");
     case LogKind::FrenchKnightsAdded:
@@ -234,7 +237,7 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::SeaMoved:
       return cat(out, block_name(e.a), " sails from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::SeaMovedAnon:
-      return cat(out, "A ", side_adjective(e.a), " block sails from ", area_name(e.b), " to ",
+      return cat(out, a_side(e.a), " block sails from ", area_name(e.b), " to ",
                  area_name(e.c), ".");
     case LogKind::VictualsArea:
       return cat(out, side_name(e.a), " uses Victuals in ", area_name(e.b), ".");

@@ -491,8 +491,8 @@ TEST(ViewTest, J12NoEnglishActionsInScotlandsViewAndAnonymousMoves) {
     const auto lines = log_texts(f.view(role));
     const std::vector<std::string> moves(lines.begin() + static_cast<std::ptrdiff_t>(log_before),
                                          lines.end());
-    EXPECT_EQ(moves, (std::vector<std::string>{"A English block moved from Lothian to Lanark.",
-                                               "A English block moved from Lanark to Carrick."}))
+    EXPECT_EQ(moves, (std::vector<std::string>{"An English block moved from Lothian to Lanark.",
+                                               "An English block moved from Lanark to Carrick."}))
         << name_of(role);
     const json carrick = area_entry(f.view(role), "carrick").at("england");
     EXPECT_EQ(carrick, json({{"count", 1}, {"moved", 1}, {"reserves", json::array()}}));
