@@ -13,6 +13,7 @@ import { renderBattle } from './panels/battle.js';
 import { renderStatus } from './panels/status.js';
 import { renderLog, chatLine } from './panels/log.js';
 import { SIDE_NAME } from './board.js';
+import { setAwaiting } from './notify.js';
 
 const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
 
@@ -228,6 +229,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
       // A whole view (joining, sync) answers whatever was pending; a patch only our own action.
       if (answer || (msg.type === 'view' && msg.log_from === 0)) st.pending = false;
       st.choice = null;
+      setAwaiting(gameId, st.role !== 'observer' && !view.outcome
+        && (view.awaiting || []).includes(st.role), view.phase_text);
       // A stale action is answered by the fresh view: choose again, no dialog.
       say(answer && msg.stale ? 'The game had moved on; here is the current position.' : '');
     } else if (msg.type === 'chat') {
@@ -262,5 +265,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
-  return () => conn.stop();
+  return () => {
+    conn.stop();
+    setAwaiting(gameId, false);
+  };
 }
