@@ -140,7 +140,6 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
       "confirmation.\n";
   email.message_id = "<confirm-" + token.substr(0, 16) +
                      config_.smtp_from.substr(config_.smtp_from.rfind('@')) + ">";
-  email.unsubscribe_url = public_url_ + "/#/settings";
   try {
     mailer_(email);
   } catch (const std::exception& e) {

@@ -222,8 +222,10 @@ void send_email(const Config& config, const Email& email) {
   message += "Subject: " + email.subject + "\r\n";
   message += "Date: " + rfc5322_date() + "\r\n";
   message += "Message-ID: " + email.message_id + "\r\n";
-  message += "List-Unsubscribe: <" + email.unsubscribe_url + ">\r\n";
-  message += "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+  if (!email.unsubscribe_url.empty()) {
+    message += "List-Unsubscribe: <" + email.unsubscribe_url + ">\r\n";
+    message += "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+  }
   message += "Auto-Submitted: auto-generated\r\n";
   message += "MIME-Version: 1.0\r\n";
   message += "Content-Type: text/plain; charset=utf-8\r\n";

@@ -29,9 +29,11 @@ class DeliveryError : public std::runtime_error {
 struct Email {
   std::string to;
   std::string subject;
-  std::string body;             // plain text, lines separated by "\n"
-  std::string message_id;       // "<...@...>": the same on every attempt of one e-mail
-  std::string unsubscribe_url;  // List-Unsubscribe (RFC 2369) with One-Click (RFC 8058)
+  std::string body;        // plain text, lines separated by "\n"
+  std::string message_id;  // "<...@...>": the same on every attempt of one e-mail
+  // List-Unsubscribe (RFC 2369) with One-Click (RFC 8058); none for a confirmation e-mail,
+  // which subscribes nobody yet.
+  std::string unsubscribe_url;
 };
 
 constexpr std::chrono::seconds kChannelTimeout{10};
