@@ -33,6 +33,10 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::Conflict, "conflict"},
     std::pair{ErrorCode::TooManyConnections, "too_many_connections"},
     std::pair{ErrorCode::GameNotFinished, "game_not_finished"},
+    std::pair{ErrorCode::BadEmail, "bad_email"},
+    std::pair{ErrorCode::BadWebhookUrl, "bad_webhook_url"},
+    std::pair{ErrorCode::EmailNotConfirmed, "email_not_confirmed"},
+    std::pair{ErrorCode::EmailUnavailable, "email_unavailable"},
     std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},
 };

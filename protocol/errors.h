@@ -38,6 +38,11 @@ enum class ErrorCode {
   Conflict,         // the request does not fit the resource's state
   TooManyConnections,
   GameNotFinished,  // a record or replay asked for before the game ended
+  // Turn notice settings (docs/protocol.md, "Turn notices").
+  BadEmail,           // not an e-mail address notices can go to
+  BadWebhookUrl,      // not a webhook URL notices may be posted to
+  EmailNotConfirmed,  // e-mail notices turned on before an address was confirmed
+  EmailUnavailable,   // the server has no SMTP relay configured
   // Both.
   StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
   Internal,            // kept last: tests walk the codes up to it

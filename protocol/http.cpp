@@ -81,6 +81,36 @@ Decoded<JoinRequest> decode_join(std::string_view body) {
   return finish(fields, std::move(r));
 }
 
+Decoded<NoticePreferences> decode_notice_preferences(std::string_view body) {
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  NoticePreferences r;
+  if (const auto* url = fields.value("webhook_url", Need::Optional)) {
+    if (url->is_null()) {
+      r.webhook_url.emplace();
+    } else {
+      r.webhook_url = fields.string("webhook_url", Need::Required, 2000);
+    }
+  }
+  r.email = fields.boolean("email", Need::Optional);
+  r.webhook = fields.boolean("webhook", Need::Optional);
+  r.digest_hours = fields.integer("digest_hours", Need::Optional, 0, kMaxDigestHours);
+  return finish(fields, std::move(r));
+}
+
+Decoded<NoticeEmailRequest> decode_notice_email(std::string_view body) {
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  NoticeEmailRequest r;
+  const auto* email = fields.value("email", Need::Required);
+  if (email && !email->is_null()) r.email = fields.string("email", Need::Required, 1024);
+  return finish(fields, std::move(r));
+}
+
 json error_body(ErrorCode code, std::string_view message) {
   return {{"error", {{"code", error_code_name(code)}, {"message", message}}}};
 }

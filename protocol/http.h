@@ -41,11 +41,30 @@ struct JoinRequest {
   std::optional<std::string> invite;  // the invite token, for invite-only games
 };
 
+// POST /api/notices: what is absent stays as it was (docs/protocol.md, "Turn notices").
+struct NoticePreferences {
+  // Outer: present; inner: a URL, or none to remove the webhook (JSON null).
+  std::optional<std::optional<std::string>> webhook_url;
+  std::optional<bool> email;                 // e-mail notices on
+  std::optional<bool> webhook;               // webhook notices on
+  std::optional<std::int64_t> digest_hours;  // 0..168
+};
+inline constexpr std::int64_t kMaxDigestHours = 168;
+
+// POST /api/notices/email: an address to confirm, or none (JSON null) to remove it.
+struct NoticeEmailRequest {
+  std::optional<std::string> email;
+};
+
 bool is_valid_username(std::string_view name);
 
 Decoded<Credentials> decode_credentials(std::string_view body);
 Decoded<CreateGameRequest> decode_create_game(std::string_view body);
 Decoded<JoinRequest> decode_join(std::string_view body);  // an empty body is {}
+// The URL and address are only checked for type and length here; the server checks them
+// as a webhook and an e-mail address (bad_webhook_url, bad_email).
+Decoded<NoticePreferences> decode_notice_preferences(std::string_view body);
+Decoded<NoticeEmailRequest> decode_notice_email(std::string_view body);
 
 // {"error":{"code":...,"message":...}}
 nlohmann::json error_body(ErrorCode code, std::string_view message);

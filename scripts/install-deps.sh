@@ -12,6 +12,7 @@ packages=(
   nodejs    # runs those tests; the machines' nodejs package (v20) brings npm with it
   nginx     # the TLS reverse proxy of deploy/nginx/, started by its test (tests/deploy)
   curl      # the container's HEALTHCHECK command, run on the host by deploy/check-image.sh
+  python3-aiosmtpd  # the real SMTP server the turn notice tests send to (tests/server)
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

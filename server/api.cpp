@@ -75,6 +75,13 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games/{id}/record", Anyone, bind(&Api::game_record)},
       {"GET", "/api/games/{id}/replay/{rest}", Anyone, bind(&Api::replay_step)},
       {"GET", "/api/invites/{token}", Anyone, bind(&Api::invite)},
+      {"GET", "/api/notices", Account, bind(&Api::notice_settings)},
+      {"POST", "/api/notices", Account, bind(&Api::save_notice_settings)},
+      {"POST", "/api/notices/email", Account, bind(&Api::set_notice_email)},
+      {"GET", "/api/notices/confirm/{token}", Anyone, bind(&Api::confirm_notice_email)},
+      {"GET", "/api/notices/unsubscribe/{token}", Anyone, bind(&Api::unsubscribe_notices)},
+      {"POST", "/api/notices/unsubscribe/{token}", Anyone, bind(&Api::unsubscribe_notices),
+       "no such game", true},
   };
 }
 

@@ -7,6 +7,7 @@
 // network thread: password hashing on a pool of its own (runs_kdf), within a KdfBudget.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "server/kdf_budget.h"
 #include "server/limits.h"
 #include "server/login_throttle.h"
+#include "server/notice_channels.h"
 #include "server/replay.h"
 #include "server/room.h"
 #include "server/router.h"
@@ -64,6 +66,15 @@ class Api {
   // A place in the hashing budget for `request`, or null with the 429 to answer in `refusal`.
   std::unique_ptr<KdfBudget::Ticket> admit_kdf(const HttpRequest& request, HttpResponse& refusal);
 
+  // Where the links in e-mails point (--public-url, else the listener's URL) and how e-mails
+  // leave (notice_channels.h's send_email, throwing DeliveryError): set before the server
+  // takes requests.
+  using Mailer = std::function<void(const Email&)>;
+  void set_notices(std::string public_url, Mailer mailer) {
+    public_url_ = std::move(public_url);
+    mailer_ = std::move(mailer);
+  }
+
   // True when the request may change state: its Origin (if any) is this server or allowed.
   bool is_same_origin(const HttpRequest& request) const;
   // The WebSockets of each login session, closed when the session ends.
@@ -95,6 +106,13 @@ class Api {
   HttpResponse join_game(const RouteCall& call);
   HttpResponse invite(const RouteCall& call);
 
+  // api_notices.cpp
+  HttpResponse notice_settings(const RouteCall& call);
+  HttpResponse save_notice_settings(const RouteCall& call);
+  HttpResponse set_notice_email(const RouteCall& call);
+  HttpResponse confirm_notice_email(const RouteCall& call);
+  HttpResponse unsubscribe_notices(const RouteCall& call);
+
   // api_records.cpp
   HttpResponse game_record(const RouteCall& call);
   HttpResponse replay_step(const RouteCall& call);
@@ -110,6 +128,8 @@ class Api {
   LoginThrottle login_throttle_;
   KdfBudget kdf_budget_;
   SessionSockets session_sockets_;
+  std::string public_url_;
+  Mailer mailer_;           // null: no e-mail (no --smtp-host)
   std::string dummy_hash_;  // verified against when the account does not exist (same timing)
   Router router_;
 };

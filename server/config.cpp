@@ -136,6 +136,46 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     std::uint16_t port = 0;
     if (!parse_host_port(value, c.metrics_host, port)) return bad();
     c.metrics_port = port;
+  } else if (name == "smtp-host") {
+    c.smtp_host = value;
+  } else if (name == "smtp-port") {
+    if (!parse_number(value, c.smtp_port) || c.smtp_port == 0) return bad();
+  } else if (name == "smtp-starttls") {
+    if (value != "on" && value != "off") return bad() + " (on or off)";
+    c.smtp_starttls = value == "on";
+  } else if (name == "smtp-user") {
+    c.smtp_user = value;
+  } else if (name == "smtp-password") {
+    c.smtp_password = value;
+  } else if (name == "smtp-from") {
+    if (value.find('@') == std::string::npos ||
+        value.find_first_of("\r\n<>") != std::string::npos) {
+      return bad();
+    }
+    c.smtp_from = value;
+  } else if (name == "notice-ca-file") {
+    c.notice_ca_file = value;
+  } else if (name == "public-url") {
+    if (value.rfind("http://", 0) != 0 && value.rfind("https://", 0) != 0) return bad();
+    c.public_url = value;
+  } else if (name == "webhook-allow") {
+    std::vector<std::string> items;
+    if (!parse_list(value, items)) return bad();
+    for (const auto& item : items) {
+      if (item == "http") {
+        c.webhook_allow_http = true;
+      } else if (item == "private") {
+        c.webhook_allow_private = true;
+      } else {
+        return bad() + " (http, private)";
+      }
+    }
+  } else if (name == "notice-retry") {
+    if (!parse_number(value, c.notice_retry_seconds) || c.notice_retry_seconds < 1) return bad();
+  } else if (name == "notice-give-up") {
+    if (!parse_number(value, c.notice_give_up_seconds) || c.notice_give_up_seconds < 1) {
+      return bad();
+    }
   } else {
     return "unknown option --" + name;
   }
@@ -169,6 +209,14 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_ALLOWED_HOSTS", "allowed-host"},
     {"BLOCKFOG_METRICS_LISTEN", "metrics-listen"},
     {"BLOCKFOG_INTEGRITY_CHECK_EVERY", "integrity-check-every"},
+    {"BLOCKFOG_SMTP_HOST", "smtp-host"},
+    {"BLOCKFOG_SMTP_PORT", "smtp-port"},
+    {"BLOCKFOG_SMTP_STARTTLS", "smtp-starttls"},
+    {"BLOCKFOG_SMTP_USER", "smtp-user"},
+    {"BLOCKFOG_SMTP_PASSWORD", "smtp-password"},
+    {"BLOCKFOG_SMTP_FROM", "smtp-from"},
+    {"BLOCKFOG_NOTICE_CA_FILE", "notice-ca-file"},
+    {"BLOCKFOG_PUBLIC_URL", "public-url"},
 };
 
 }  // namespace
@@ -212,13 +260,29 @@ std::string usage_text() {
          "  --drain-timeout SECONDS on SIGTERM, longest wait for clients to close (default 5)\n"
          "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
          "                          X-Forwarded-Proto are believed (repeatable; default none)\n"
+         "Turn notices (docs/server.md, Turn notices); e-mail is off without --smtp-host:\n"
+         "  --smtp-host HOST        the SMTP relay that sends notice e-mails\n"
+         "  --smtp-port PORT        (default 587)\n"
+         "  --smtp-starttls on|off  STARTTLS before anything else is sent (default on)\n"
+         "  --smtp-user NAME        with --smtp-password: AUTH PLAIN (after STARTTLS)\n"
+         "  --smtp-password TEXT    (better: BLOCKFOG_SMTP_PASSWORD)\n"
+         "  --smtp-from ADDRESS     the notices' sender address (required with --smtp-host)\n"
+         "  --notice-ca-file FILE   PEM CA that signs the relay's and webhooks' certificates\n"
+         "                          (default: the system's CAs)\n"
+         "  --public-url URL        the server's address in notice links (default the listener)\n"
+         "  --webhook-allow http,private  allow webhooks over http, or to loopback and private\n"
+         "                          addresses (local testing only; default neither)\n"
+         "  --notice-retry SECONDS  first retry of a failed notice, doubling to an hour (30)\n"
+         "  --notice-give-up SECONDS  a notice not delivered this long fails (default 86400)\n"
          "Environment: BLOCKFOG_LISTEN, BLOCKFOG_DB, BLOCKFOG_WEB_ROOT, BLOCKFOG_LOG_LEVEL,\n"
          "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_POLL_US,\n"
          "BLOCKFOG_ALLOWED_ORIGIN, BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS,\n"
          "BLOCKFOG_SYNC, BLOCKFOG_MAX_CONNECTIONS, BLOCKFOG_IDLE_TIMEOUT,\n"
          "BLOCKFOG_DRAIN_TIMEOUT, BLOCKFOG_TRUSTED_PROXIES, BLOCKFOG_HTTP_RATE,\n"
          "BLOCKFOG_HTTP_BURST, BLOCKFOG_ALLOWED_HOSTS, BLOCKFOG_METRICS_LISTEN,\n"
-         "BLOCKFOG_INTEGRITY_CHECK_EVERY; flags win over them.\n";
+         "BLOCKFOG_INTEGRITY_CHECK_EVERY, BLOCKFOG_SMTP_HOST, BLOCKFOG_SMTP_PORT,\n"
+         "BLOCKFOG_SMTP_STARTTLS, BLOCKFOG_SMTP_USER, BLOCKFOG_SMTP_PASSWORD,\n"
+         "BLOCKFOG_SMTP_FROM, BLOCKFOG_NOTICE_CA_FILE, BLOCKFOG_PUBLIC_URL; flags win over them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {
@@ -275,6 +339,14 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
   if (c.tls() && !c.unix_socket.empty()) {
     // Only a proxy on this machine reaches a Unix socket, and that proxy terminates TLS.
     result.error = "--tls-cert cannot be used with --listen unix:PATH";
+    return result;
+  }
+  if (c.smtp() && c.smtp_from.empty()) {
+    result.error = "--smtp-host needs --smtp-from";
+    return result;
+  }
+  if (c.smtp_user.empty() != c.smtp_password.empty()) {
+    result.error = "--smtp-user and --smtp-password go together";
     return result;
   }
   result.config = c;

@@ -71,7 +71,22 @@ struct Config {
   // Seconds between full integrity checks while serving (0: none).
   int integrity_check_every_seconds = 3600;
 
+  // Turn notices (docs/server.md, "Turn notices"). E-mail is off unless smtp_host is set.
+  std::string smtp_host;
+  std::uint16_t smtp_port = 587;
+  bool smtp_starttls = true;  // STARTTLS before AUTH and the message; off only for a local relay
+  std::string smtp_user;      // both set: AUTH PLAIN after STARTTLS
+  std::string smtp_password;
+  std::string smtp_from;       // the sender address; required with smtp_host
+  std::string notice_ca_file;  // trust this CA for the relay and webhooks (default: system CAs)
+  std::string public_url;      // the links in notices; default http(s)://HOST:PORT
+  bool webhook_allow_http = false;     // for local testing only
+  bool webhook_allow_private = false;  // loopback and private addresses (for local testing)
+  int notice_retry_seconds = 30;       // first retry; doubles up to an hour
+  int notice_give_up_seconds = 86400;  // a notice undelivered this long after it was written fails
+
   bool tls() const { return !tls_cert.empty(); }
+  bool smtp() const { return !smtp_host.empty(); }
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;

@@ -23,6 +23,10 @@ class Metrics {
   std::atomic<std::int64_t> rooms_loaded{0};  // games held in memory (finished ones leave)
   std::atomic<std::int64_t> actions_applied{0};
   std::atomic<std::int64_t> http_requests{0};
+  // Turn notice deliveries (one per channel): delivered, failed and retried, given up on.
+  std::atomic<std::int64_t> notices_sent{0};
+  std::atomic<std::int64_t> notices_retried{0};
+  std::atomic<std::int64_t> notices_failed{0};
   // 1 while the store can write, 0 while it cannot (DbWorker::health); unset: not shown.
   std::function<bool()> storage_writable;
   // The database's last integrity check (IntegrityMonitor): 1 passed, 0 found damage, -1 none

@@ -3,6 +3,7 @@
 #include "server/net/common.h"
 #include "server/net/listener.h"
 #include "server/net/tls.h"
+#include "server/notice_sender.h"
 
 namespace blockfog::server {
 
@@ -103,6 +104,15 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     metrics_listener =
         std::make_shared<ProtocolListener<tcp>>(shared, nullptr, endpoint, nullptr, Port::Operator);
   }
+  // Turn notices leave from the outbox on their own thread (none when nothing can be written).
+  std::string public_url = config.public_url.empty() ? url : config.public_url;
+  while (!public_url.empty() && public_url.back() == '/') public_url.pop_back();
+  Api::Mailer mailer;
+  if (config.smtp()) mailer = [&config](const Email& email) { send_email(config, email); };
+  api.set_notices(public_url, std::move(mailer));
+  std::unique_ptr<NoticeSender> notice_sender;
+  if (!config.read_only)
+    notice_sender = std::make_unique<NoticeSender>(config, public_url, db, metrics);
   // Caught from here on: whoever sees the port (or the port file) may already send SIGTERM, and
   // it must drain, not kill.
   net::signal_set signals(ioc, SIGINT, SIGTERM);
@@ -166,6 +176,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   for (auto& t : threads) t.join();
   workers.join();
   kdf_workers.join();
+  notice_sender.reset();  // finishes the delivery in progress, which may need the store
   // Commits already queued finish before the process exits.
   db.stop();
   if (forced) {

@@ -10,7 +10,9 @@
 #include "server/db_worker.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/turn_notices.h"
 #include "storage/faults.h"
+#include "storage/notice_store.h"
 
 namespace blockfog::server {
 
@@ -34,6 +36,7 @@ struct Room::Commit {
   std::string state_hash;
   std::optional<std::string> snapshot;     // core::Game::write_snapshot's bytes
   std::optional<std::string> result_json;  // set when the action ends the game
+  std::vector<TurnNotice> notices;         // written in the action's transaction
   SteadyTime arrived;
   bool appended = false;
   std::string error;
@@ -261,6 +264,11 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     next->write_snapshot(commit->snapshot.emplace());
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
+  commit->notices = turn_notices(id_, game_.get(), *next, seats_, [this](std::int64_t account) {
+    return std::any_of(members_.begin(), members_.end(), [account](const auto& entry) {
+      return entry.second.player && entry.second.player->account_id == account;
+    });
+  });
   park_unwatched_roles();
   RoleViews::PatchRoles patches{};
   for (const auto& [key, other] : members_) {
@@ -279,13 +287,27 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
           const auto now = now_ms();
           std::optional<std::string_view> snapshot;
           if (commit->snapshot) snapshot = *commit->snapshot;
+          // The action and the notices it causes commit together (the outbox): a notice is
+          // neither lost nor sent for an action that was not kept.
+          storage::Transaction transaction(store.database());
           store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
                               commit->state_hash, now, snapshot, commit->views.stored_versions());
-          commit->appended = true;
+          storage::NoticeStore notices(store.database());
+          // The role acted: its notices still undelivered are not needed any more.
+          notices.drop_pending(self->id_, commit->role, now);
+          for (const auto& notice : commit->notices) {
+            notices.enqueue(self->id_, notice.role, commit->seq, notice.account_id,
+                            notice.content_json, now);
+          }
           if (commit->result_json) {
+            for (const char* role : {"scotland", "england"}) {
+              notices.drop_pending(self->id_, role, now);
+            }
             store.set_game_status(self->id_, storage::GameStatus::Finished, now,
                                   *commit->result_json);
           }
+          transaction.commit();
+          commit->appended = true;
         } catch (const storage::StorageError& e) {
           commit->error = e.what();
           commit->storage_unavailable = storage::is_unavailable(e.code());

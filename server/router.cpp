@@ -108,7 +108,7 @@ HttpResponse Router::dispatch(const HttpRequest& request) const {
     return r;
   }
 
-  if (!is_safe_method(method)) {
+  if (!is_safe_method(method) && !found->token_authorised) {
     if (!checks_.is_same_origin(request)) {
       return refusal(403, ErrorCode::Forbidden, "cross-site request refused");
     }

@@ -48,6 +48,10 @@ struct Route {
   RouteHandler handler;
   // What a path whose {id} is not a number is answered (the same as an id that does not exist).
   std::string not_found = "no such game";
+  // A state change authorised by the secret {token} of its path alone, which mail programs
+  // send from anywhere with a form body (one-click unsubscribe, RFC 8058): neither the origin
+  // nor the body type is checked.
+  bool token_authorised = false;
 };
 
 // The checks every request to a route passes before its handler, supplied by the API.

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "protocol/http.h"
 #include "protocol/messages.h"
 #include "tests/protocol/mini_schema.h"
 
@@ -123,6 +124,42 @@ TEST(Schemas, HttpBodies) {
   expect_valid("http/create_game.json", json{{"scenario", "braveheart"}, {"observer_chat", true}});
   expect_invalid("http/create_game.json", json{{"scenario", "braveheart"}, {"observer_chat", 1}});
   expect_valid("http/join.json", json::object());
+}
+
+// Turn notices: what the decoder takes, the schema takes, and what it refuses, the schema
+// refuses too (except what the server checks beyond types: the URL and the address).
+TEST(Schemas, NoticeBodies) {
+  for (const char* good : {R"({})", R"({"webhook_url":null})",
+                           R"({"webhook_url":"https://x.example/h","webhook":true})",
+                           R"({"email":false,"digest_hours":168})"}) {
+    expect_valid("http/notice_preferences.json", json::parse(good));
+    EXPECT_TRUE(std::holds_alternative<NoticePreferences>(decode_notice_preferences(good))) << good;
+  }
+  for (const char* bad : {R"({"digest_hours":169})", R"({"digest_hours":-1})", R"({"email":1})",
+                          R"({"webhook_url":3})", R"({"colour":"red"})"}) {
+    expect_invalid("http/notice_preferences.json", json::parse(bad));
+    EXPECT_TRUE(std::holds_alternative<DecodeError>(decode_notice_preferences(bad))) << bad;
+  }
+  for (const char* good : {R"({"email":"a@example.org"})", R"({"email":null})"}) {
+    expect_valid("http/notice_email.json", json::parse(good));
+    EXPECT_TRUE(std::holds_alternative<NoticeEmailRequest>(decode_notice_email(good))) << good;
+  }
+  for (const char* bad : {R"({})", R"({"email":5})", R"({"email":"a@b.c","x":1})"}) {
+    expect_invalid("http/notice_email.json", json::parse(bad));
+    EXPECT_TRUE(std::holds_alternative<DecodeError>(decode_notice_email(bad))) << bad;
+  }
+  expect_valid("notices/settings.json",
+               json::parse(R"({"notices":{"email":null,"email_pending":"a@example.org",
+                 "webhook_url":null,"channels":{"email":false,"webhook":false},
+                 "digest_hours":0,"email_available":true}})"));
+  expect_valid("notices/webhook.json",
+               json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"Scotland: winter",
+                 "url":"https://blockfog.example/#/game/3"}})"));
+  expect_invalid("notices/webhook.json",
+                 json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u",
+                 "blocks":["wallace"]}})"));
 }
 
 }  // namespace

@@ -45,4 +45,8 @@ export const api = {
   // A finished game's view after action `seq` for `role` (see replay.js).
   replayView: (id, seq, role) =>
     call('GET', `/api/games/${id}/replay/${seq}?role=${encodeURIComponent(role)}`),
+  // Turn notices (settings.js).
+  notices: () => call('GET', '/api/notices'),
+  saveNotices: (req) => call('POST', '/api/notices', req),
+  setNoticeEmail: (email) => call('POST', '/api/notices/email', { email }),
 };

@@ -20,6 +20,7 @@ import { renderHeader } from './game/header.js';
 import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
+import { setAwaiting } from './notify.js';
 
 // The server answers a game it does not show this visitor (an invite-only game to anybody but
 // its players) as not found, and refuses its WebSocket: say so instead of reconnecting forever.
@@ -109,11 +110,14 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     chat.allowWriting(st.role !== 'observer' || !!(me && details.observer_chat));
   }
 
-  const sync = createSync(st, { root, conn: () => conn, render, renderHead, say,
+  const sync = createSync(st, { gameId, root, conn: () => conn, render, renderHead, say,
     onChat: (msg) => chat.add(msg) });
   conn = new Connection(gameId, { observe, patches: true, handlers: sync });
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
-  return () => conn.stop();
+  return () => {
+    conn.stop();
+    setAwaiting(gameId, false);
+  };
 }

@@ -2,6 +2,7 @@
 // awaiting me first.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
+import { setAwaiting } from './notify.js';
 import { loadGameData } from './gamedata.js';
 import { SIDE_NAME } from './board.js';
 import { rememberInvite, inviteOf, inviteBox } from './invites.js';
@@ -162,6 +163,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     refreshMine = async () => {
       try {
         const { games } = await api.myGames();
+        games.forEach((g) => setAwaiting(g.id, !!g.your_turn));
         fill(mine, 'mine', awaitingFirst(games), (g) => gameLine(g, data, me), 'No games yet.');
       } catch (ex) {
         shown.delete('mine');

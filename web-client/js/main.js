@@ -1,5 +1,6 @@
 // Start-up and the hash router: #/ lobby, #/game/7, #/game/7/observe, #/replay/7,
-// #/invite/TOKEN, #/help. The account comes from GET /api/me (the session cookie is HttpOnly).
+// #/invite/TOKEN, #/help, #/settings. The account comes from GET /api/me (the session cookie
+// is HttpOnly).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { renderLobby, renderInvite } from './lobby.js';
@@ -7,6 +8,7 @@ import { openGame } from './game.js';
 import { openReplay } from './replay.js';
 import { parseRoute } from './route.js';
 import { renderHelp } from './help.js';
+import { openSettings } from './settings.js';
 
 const app = document.getElementById('app');
 const account = document.getElementById('account');
@@ -28,6 +30,7 @@ function renderAccount() {
   clear(account);
   if (!me) return;
   account.append(h('span', { class: 'who' }, `Logged in as `, h('strong', {}, me.username)),
+    h('a', { class: 'settings-link', href: '#/settings' }, 'Settings'),
     h('button', { class: 'logout', onclick: async () => {
       try {
         await api.logout();
@@ -59,6 +62,7 @@ async function route() {
     else if (r.page === 'replay') close = await openReplay(app, { gameId: r.id });
     else if (r.page === 'invite') await renderInvite(app, { me, setMe, token: r.token, go });
     else if (r.page === 'help') renderHelp(app);
+    else if (r.page === 'settings') close = await openSettings(app, { me });
     else close = await renderLobby(app, { me, setMe, go, refreshMs: lobbyRefreshMs() });
   } catch (ex) {
     clear(app).append(h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`));

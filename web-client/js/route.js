@@ -7,5 +7,6 @@ export function parseRoute(hash) {
   if (parts[0] === 'replay' && /^\d+$/.test(parts[1] || '')) return { page: 'replay', id: Number(parts[1]) };
   if (parts[0] === 'invite' && parts[1]) return { page: 'invite', token: parts[1] };
   if (parts[0] === 'help') return { page: 'help' };
+  if (parts[0] === 'settings') return { page: 'settings' };
   return { page: 'lobby' };
 }

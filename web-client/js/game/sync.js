@@ -1,8 +1,9 @@
 // The page's side of the protocol (docs/protocol.md): whole views, view patches (a patch that
 // does not apply asks for one sync), the answer to our own action, chat lines and errors.
 import { applyViewPatch, mergeLog } from '../view_patch.js';
+import { setAwaiting } from '../notify.js';
 
-export function createSync(st, { root, conn, render, renderHead, say, onChat }) {
+export function createSync(st, { gameId, root, conn, render, renderHead, say, onChat }) {
   // The view a `view` frame gives, or null if it is older than ours.
   function wholeView(msg) {
     // seq is this seat's view version: it only moves when what this seat sees changed.
@@ -38,6 +39,9 @@ export function createSync(st, { root, conn, render, renderHead, say, onChat }) 
       // A whole view (joining, sync) answers whatever was pending; a patch only our own action.
       if (answer || (msg.type === 'view' && msg.log_from === 0)) st.pending = false;
       st.choice = null;
+      // The tab's title and the optional alert: only while this seat is awaited (notify.js).
+      setAwaiting(gameId, st.role !== 'observer' && !view.outcome
+        && (view.awaiting || []).includes(st.role), view.phase_text);
       // A stale action is answered by the fresh view: choose again, no dialog.
       say(answer && msg.stale ? 'The game had moved on; here is the current position.' : '');
     } else if (msg.type === 'chat') {

@@ -1,0 +1,45 @@
+#pragma once
+
+// What a turn notice says and whom it goes to (docs/server.md, "Turn notices"). A notice
+// tells only what the recipient's own view tells (RULES 13): the game, his side, that it is
+// his turn, and the view's public year, turn and phase text ("Scotland: winter", 13.1.4); its
+// content is taken from Game::view of the recipient's role and from nothing else.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/core/game.h"
+
+namespace blockfog::server {
+
+struct Seats;
+
+// A notice to write with an action: `role`'s player, not connected, became awaited.
+struct TurnNotice {
+  std::string role;
+  std::int64_t account_id = 0;
+  std::string content_json;  // notice_content
+};
+
+// {"game": id, "role", "year", "turn", "phase_text"}: the fields of `view` (the recipient's
+// own) that a notice repeats.
+nlohmann::json notice_content(std::int64_t game_id, const nlohmann::json& view);
+
+// The roles awaited by `after` that `before` did not await (all awaited ones when `before` is
+// null: the start), whose seat holds a player that `connected` says has no client at the game.
+// None once the game is over.
+std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* before,
+                                     const core::Game& after, const Seats& seats,
+                                     const std::function<bool(std::int64_t account_id)>& connected);
+
+// The notice's one-line text, from its content alone: "Your turn in Blockfog game 12
+// (Scotland): 1297, turn 3, Scotland: winter."
+std::string notice_text(const nlohmann::json& content);
+// The link that opens the game (#/game/ID), under the server's public URL.
+std::string game_link(const std::string& public_url, std::int64_t game_id);
+
+}  // namespace blockfog::server

@@ -1,0 +1,129 @@
+// The turn notice outbox and settings (storage/notice_store.h, migration 8).
+
+#include "storage/notice_store.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "storage/store.h"
+#include "tests/storage/temp_dir.h"
+
+namespace blockfog::storage {
+namespace {
+
+constexpr std::int64_t kNow = 1'700'000'000'000;
+
+class NoticeStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scot_ = store_->create_account("scot", "kdf$scot", kNow)->id;
+    eng_ = store_->create_account("eng", "kdf$eng", kNow)->id;
+    NewGame game;
+    game.rules_version = "1";
+    game.scenario = "braveheart";
+    game.seed_hex = "00ff";
+    game.seed_sha256 = std::string(64, 'a');
+    game.created_by = scot_;
+    game.creator_role = "scotland";
+    game_ = store_->create_game(game, kNow).id;
+    store_->take_seat(game_, "england", eng_, kNow);
+    store_->set_game_status(game_, GameStatus::Active, kNow);
+  }
+
+  NoticeStore notices() { return NoticeStore(store_->database()); }
+
+  // Scotland with a confirmed address and a webhook, both on.
+  void subscribe_scot() {
+    notices().set_pending_email(scot_, "scot@example.org", "tokenhash", kNow, kNow + 1000);
+    ASSERT_EQ(notices().confirm_email("tokenhash", "unsub", kNow), scot_);
+    notices().save_preferences(scot_, "https://hooks.example.org/x", true, true, 0);
+  }
+
+  testing::TempDir dir_;
+  std::optional<Store> store_{std::in_place, dir_.file("blockfog.sqlite"), kNow};
+  std::int64_t scot_ = 0;
+  std::int64_t eng_ = 0;
+  std::int64_t game_ = 0;
+};
+
+TEST_F(NoticeStoreTest, NothingIsQueuedForAnAccountWithNoChannelOn) {
+  EXPECT_FALSE(notices().enqueue(game_, "england", 1, eng_, R"({"game":1})", kNow));
+  EXPECT_TRUE(notices().due(kNow, 10).empty());
+}
+
+TEST_F(NoticeStoreTest, OneNoticePerAwaitedTurnWithADeliveryPerChannel) {
+  subscribe_scot();
+  EXPECT_TRUE(notices().enqueue(game_, "scotland", 3, scot_, R"({"game":1})", kNow));
+  EXPECT_FALSE(notices().enqueue(game_, "scotland", 3, scot_, R"({"game":1})", kNow))
+      << "the same awaited turn is noticed once";
+  const auto due = notices().due(kNow, 10);
+  ASSERT_EQ(due.size(), 2u);
+  EXPECT_EQ(due[0].channel, "email");
+  EXPECT_EQ(due[1].channel, "webhook");
+  EXPECT_EQ(due[0].content_json, R"({"game":1})");
+}
+
+TEST_F(NoticeStoreTest, ActingDropsTheRolesUndeliveredNotices) {
+  subscribe_scot();
+  notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
+  notices().drop_pending(game_, "england", kNow);
+  EXPECT_EQ(notices().due(kNow, 10).size(), 2u);
+  notices().drop_pending(game_, "scotland", kNow);
+  EXPECT_TRUE(notices().due(kNow, 10).empty());
+  EXPECT_EQ(notices().delivery_state(1, "webhook"), "dropped");
+}
+
+TEST_F(NoticeStoreTest, AClaimedDeliveryWaitsForItsRetryTimeAcrossAReopen) {
+  subscribe_scot();
+  notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
+  notices().claim(1, "webhook", kNow + 5000);
+  store_.reset();  // as a server killed during the attempt
+  store_.emplace(dir_.file("blockfog.sqlite"), kNow);
+  EXPECT_EQ(notices().due(kNow + 4999, 10).size(), 1u);  // the e-mail only
+  const auto later = notices().due(kNow + 5000, 10);
+  ASSERT_EQ(later.size(), 2u);
+  EXPECT_EQ(later[1].attempts, 1);
+  notices().mark_sent(1, "webhook", kNow + 5000);
+  EXPECT_EQ(notices().due(kNow + 10'000, 10).size(), 1u);
+}
+
+TEST_F(NoticeStoreTest, AConfirmationTokenIsSingleUseAndExpires) {
+  notices().set_pending_email(scot_, "scot@example.org", "h1", kNow, kNow + 1000);
+  EXPECT_EQ(notices().confirm_email("h1", "u1", kNow + 1000), std::nullopt) << "expired";
+  notices().set_pending_email(scot_, "scot@example.org", "h2", kNow, kNow + 1000);
+  EXPECT_EQ(notices().confirm_email("h1", "u1", kNow), std::nullopt) << "replaced";
+  EXPECT_EQ(notices().confirm_email("h2", "u1", kNow), scot_);
+  EXPECT_EQ(notices().confirm_email("h2", "u1", kNow), std::nullopt) << "used";
+  const auto s = notices().settings(scot_);
+  EXPECT_EQ(s.email, "scot@example.org");
+  EXPECT_TRUE(s.email_on);
+  EXPECT_EQ(s.email_pending, std::nullopt);
+}
+
+TEST_F(NoticeStoreTest, UnsubscribeTurnsEmailOffAndDropsItsPendingNotices) {
+  subscribe_scot();
+  notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
+  EXPECT_EQ(notices().unsubscribe("unknown"), std::nullopt);
+  EXPECT_EQ(notices().unsubscribe("unsub"), scot_);
+  EXPECT_FALSE(notices().settings(scot_).email_on);
+  const auto due = notices().due(kNow, 10);
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].channel, "webhook");
+}
+
+TEST_F(NoticeStoreTest, ANoticeCommitsOrRollsBackWithTheActionsTransaction) {
+  subscribe_scot();
+  {
+    Transaction transaction(store_->database());
+    store_->append_action(game_, 1, "england", R"({"kind":"pass"})", "h1", kNow);
+    notices().enqueue(game_, "scotland", 1, scot_, "{}", kNow);
+    // Not committed: as a server killed before the COMMIT.
+  }
+  EXPECT_TRUE(notices().due(kNow, 10).empty());
+  EXPECT_TRUE(store_->load_actions(game_).empty());
+}
+
+}  // namespace
+}  // namespace blockfog::storage
