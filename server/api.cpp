@@ -75,6 +75,11 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games/{id}/record", Anyone, bind(&Api::game_record)},
       {"GET", "/api/games/{id}/replay/{rest}", Anyone, bind(&Api::replay_step)},
       {"GET", "/api/invites/{token}", Anyone, bind(&Api::invite)},
+      {"POST", "/api/games/{id}/resign", Account, bind(&Api::resign)},
+      {"POST", "/api/games/{id}/cancel", Account, bind(&Api::cancel)},
+      {"POST", "/api/games/{id}/rematch/{token}", Account, bind(&Api::rematch)},
+      {"GET", "/api/me/vacation", Account, bind(&Api::vacation)},
+      {"POST", "/api/me/vacation", Account, bind(&Api::vacation)},
   };
 }
 

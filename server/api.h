@@ -94,6 +94,12 @@ class Api {
   HttpResponse join_game(const RouteCall& call);
   HttpResponse invite(const RouteCall& call);
 
+  // api_play.cpp
+  HttpResponse resign(const RouteCall& call);
+  HttpResponse cancel(const RouteCall& call);
+  HttpResponse rematch(const RouteCall& call);   // {token}: offer, accept, decline
+  HttpResponse vacation(const RouteCall& call);  // GET and POST /api/me/vacation
+
   // api_records.cpp
   HttpResponse game_record(const RouteCall& call);
   HttpResponse replay_step(const RouteCall& call);

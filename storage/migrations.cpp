@@ -15,6 +15,7 @@ std::string_view migration_0004_sequence_from_log();
 std::string_view migration_0005_binary_snapshots();
 std::string_view migration_0006_actions_in_arrival_order();
 std::string_view migration_0007_latest_snapshot_only();
+std::string_view migration_0009_clocks();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -65,6 +66,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{5, "binary_snapshots", sql::migration_0005_binary_snapshots()},
       Migration{6, "actions_in_arrival_order", sql::migration_0006_actions_in_arrival_order()},
       Migration{7, "latest_snapshot_only", sql::migration_0007_latest_snapshot_only()},
+      Migration{9, "clocks", sql::migration_0009_clocks()},
   };
   return migrations;
 }
