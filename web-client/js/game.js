@@ -13,6 +13,7 @@ import { renderBattle } from './panels/battle.js';
 import { renderStatus } from './panels/status.js';
 import { renderLog, chatLine } from './panels/log.js';
 import { SIDE_NAME } from './board.js';
+import { mountGameControls } from './game_controls.js';
 
 const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
 
@@ -91,6 +92,9 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
       h('span', { class: 'lg sco' }, 'Scotland'), h('span', { class: 'lg eng' }, 'England')));
   root.append(head, notice, prompt, h('div', { class: 'board' }, mapHolder,
     h('aside', { class: 'side' }, cards, battle, status, logPanel, chatPanel)));
+  const extras = h('div', { class: 'game-extras' });
+  prompt.after(extras);
+  const controls = mountGameControls(extras, { gameId, details, me: me?.username ?? null });
 
   function ctx() {
     const cls = classify(st.view?.legal_actions);
@@ -213,6 +217,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   }
 
   function onMessage(msg) {
+    controls.onMessage(msg);
     if (msg.type === 'welcome') {
       st.welcome = msg;
       st.role = msg.role;
@@ -262,5 +267,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
-  return () => conn.stop();
+  return () => {
+    controls.stop();
+    conn.stop();
+  };
 }

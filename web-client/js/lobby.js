@@ -1,5 +1,6 @@
 // The lobby: sign up / log in / log out, open games, creating a game, and my games with those
 // awaiting me first.
+import { gameLineExtras, timeControlField } from './lobby_play.js';
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
@@ -42,6 +43,7 @@ function gameLine(g, data, me, { onJoin } = {}) {
     h('span', { class: 'g-seats' }, seats),
     h('span', { class: `g-status ${g.status}` }, g.status)];
   if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
+  bits.push(...gameLineExtras(g));
   const actions = [];
   const seated = g.your_role;
   if (g.status === 'open' && me && !seated && onJoin) {
@@ -74,13 +76,14 @@ function createForm(data, scenarios, onCreated) {
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
   const err = h('p', { class: 'error', role: 'alert' });
+  const clock = timeControlField();
   return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
     e.preventDefault();
     err.textContent = '';
     try {
       const res = await api.createGame({ scenario: scen.value, side: side.value,
         visibility: vis.value, options: { schiltroms: schiltroms.checked },
-        observer_chat: observerChat.checked });
+        observer_chat: observerChat.checked, time_control: clock.value() });
       onCreated(res);
     } catch (ex) {
       err.textContent = ex.message;
@@ -94,6 +97,7 @@ function createForm(data, scenarios, onCreated) {
     h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
   h('div', { class: 'field check' }, observerChat,
     h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
+  clock.el,
   h('button', { type: 'submit' }, 'Create game'), err);
 }
 
