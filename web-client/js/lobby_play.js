@@ -46,3 +46,44 @@ export function timeControlField() {
     },
   };
 }
+
+async function vacationCall(method, body) {
+  const res = await fetch('/api/me/vacation', {
+    method, credentials: 'same-origin',
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(json?.error?.message || `HTTP ${res.status}`);
+  return json;
+}
+
+// The vacation panel: days left this year, the vacations to come, and taking some ahead. A
+// vacation pauses every correspondence game of the player (docs/protocol.md, "Vacations").
+export function vacationPanel() {
+  const summary = h('p', { class: 'vacation-summary' });
+  const list = h('ul', { class: 'vacations' });
+  const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 21, value: 1 });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const show = (v) => {
+    summary.textContent = `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
+    list.replaceChildren(...v.vacations.map((x) => h('li', {},
+      `${new Date(x.starts_at).toLocaleString()} – ${new Date(x.ends_at).toLocaleString()}`
+      + (x.automatic ? ' (taken automatically)' : ''))));
+  };
+  const el = h('section', { class: 'panel vacation', 'aria-label': 'Vacation' },
+    h('h2', {}, 'Vacation'), summary, list,
+    h('form', { class: 'vacation-form', onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      try {
+        show(await vacationCall('POST', { days: Number(days.value) }));
+      } catch (ex) {
+        err.textContent = ex.message;
+      }
+    } },
+    h('label', { for: 'vacation-days' }, 'Days from now'), days,
+    h('button', { type: 'submit' }, 'Take vacation')), err);
+  vacationCall('GET').then(show).catch(() => {});
+  return el;
+}

@@ -51,7 +51,16 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   assert.match(await mine.locator('.g-activity').innerText(), /^bob active (just now|\d+ min ago)$/);
   assert.match(await mine.locator('.g-clocks').innerText(), /Scotland .* · England /);
   assert.match(await mine.locator('.g-turn').innerText(), /to play$/);
-  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png') });
+  // Taking vacation days ahead.
+  await lobby.waitForSelector('.vacation-summary:has-text("21 of 21")');
+  await lobby.fill('#vacation-days', '2');
+  await lobby.click('.vacation-form button[type=submit]');
+  await lobby.waitForSelector('.vacation-summary:has-text("19 of 21")');
+  assert.equal(await lobby.locator('ul.vacations li').count(), 1);
+  await lobby.fill('#vacation-days', '20');
+  await lobby.click('.vacation-form button[type=submit]');
+  await lobby.waitForSelector('.vacation .error:has-text("vacation")');
+  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
   await lobby.close();
 
   // Resigning asks first; keeping on playing changes nothing.
