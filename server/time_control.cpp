@@ -155,7 +155,9 @@ std::int64_t moment_after(std::int64_t from, std::int64_t amount_ms, std::vector
   std::int64_t left = std::max<std::int64_t>(0, amount_ms);
   for (const auto& p : merged(std::move(pauses))) {
     if (p.end <= at) continue;
-    if (p.start >= at + left) break;
+    // A pause that begins just when the time would run out (an automatic vacation) still
+    // postpones it.
+    if (p.start > at + left) break;
     if (p.start > at) left -= p.start - at;
     at = p.end;
   }

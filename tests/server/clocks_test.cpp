@@ -73,6 +73,8 @@ TEST(TimeControl, PausesStopTheClockAndMoveTheDeadline) {
   EXPECT_EQ(running_ms(0, 3 * kDayMs, {{kDayMs, 2 * kDayMs}, {kDayMs + kHour, 2 * kDayMs}}),
             2 * kDayMs);
   EXPECT_EQ(moment_after(5 * kDayMs, kDayMs, pauses), 6 * kDayMs);
+  // A pause that begins just when the time would run out postpones it.
+  EXPECT_EQ(moment_after(0, kDayMs, pauses), 2 * kDayMs);
 }
 
 // --- through the server ----------------------------------------------------------------------
@@ -279,8 +281,9 @@ TEST(ServerClocks, AVacationPausesTheCorrespondenceClockVisiblyAndIsTakenWhenTim
   // When the turn's day runs out, a vacation day is taken automatically instead of a loss.
   server.clock.advance(kDayMs);
   const auto paused = wait_for(opponent, id, [&](const json& g) {
-    return !g["clocks"][awaited]["vacation_until"].is_null();
+    return g["status"] != "active" || !g["clocks"][awaited]["vacation_until"].is_null();
   });
+  ASSERT_FALSE(paused.is_null());
   EXPECT_EQ(paused["status"], "active");
   EXPECT_EQ(player.get("/api/me/vacation").json()["days_left"], per_year - 3);
 }
