@@ -98,7 +98,7 @@ GameInfo load_info(storage::Store& store, const storage::GameRow& row) {
   }
   for (auto role : {core::Role::Scotland, core::Role::England}) {
     const auto& seat = info.seats.of(role);
-    const auto at = seat ? storage::last_activity(store, seat->account_id, row.id) : std::nullopt;
+    const auto at = seat ? storage::last_activity(store, seat->account_id) : std::nullopt;
     info.last_active[core::role_name(role)] = at ? json(*at) : json();
   }
   return info;

@@ -144,18 +144,12 @@ void settle_rematch(Store& store, std::int64_t game_id, RematchState state,
   update.run();
 }
 
-std::optional<std::int64_t> last_activity(Store& store, std::int64_t account_id,
-                                          std::int64_t game_id) {
-  auto select = store.database().cached(
-      "SELECT max(coalesce((SELECT max(last_seen) FROM sessions WHERE account_id = ?1), 0),"
-      " coalesce((SELECT max(a.applied_at) FROM actions AS a JOIN seats AS s"
-      " ON s.game_id = a.game_id AND s.role = a.role"
-      " WHERE s.account_id = ?1 AND a.game_id = ?2), 0))");
-  select->bind(1, account_id).bind(2, game_id);
+std::optional<std::int64_t> last_activity(Store& store, std::int64_t account_id) {
+  auto select =
+      store.database().cached("SELECT max(last_seen) FROM sessions WHERE account_id = ?1");
+  select->bind(1, account_id);
   select->step();
-  const auto at = select->column_int64(0);
-  if (at == 0) return std::nullopt;
-  return at;
+  return select->column_optional_int64(0);
 }
 
 }  // namespace blockfog::storage

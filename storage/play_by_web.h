@@ -65,9 +65,9 @@ bool offer_rematch(Store& store, std::int64_t game_id, std::int64_t offered_by, 
 void settle_rematch(Store& store, std::int64_t game_id, RematchState state,
                     std::optional<std::int64_t> new_game_id);
 
-// When the account was last seen: its latest use of a login session or its latest action in
-// the game, if any.
-std::optional<std::int64_t> last_activity(Store& store, std::int64_t account_id,
-                                          std::int64_t game_id);
+// When the account last used a login session (an HTTP request), if ever. Never the time of
+// its actions: an action may be a hidden decision (RULES 13.1.4), whose moment the other seat
+// may not learn.
+std::optional<std::int64_t> last_activity(Store& store, std::int64_t account_id);
 
 }  // namespace blockfog::storage
