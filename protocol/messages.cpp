@@ -150,6 +150,26 @@ Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
   }
   if (e.type == "restarting") return finish<ServerMessage>(fields, RestartingMessage{});
   if (e.type == "pong") return finish<ServerMessage>(fields, PongMessage{});
+  if (e.type == "game_ended") {
+    GameEndedMessage m;
+    m.status = fields.string("status", Need::Required, 16).value_or("");
+    if (const json* result = fields.value("result", Need::Required)) m.result = *result;
+    return finish<ServerMessage>(fields, std::move(m));
+  }
+  if (e.type == "clocks") {
+    ClocksMessage m;
+    if (const json* clocks = fields.value("clocks", Need::Required)) m.clocks = *clocks;
+    return finish<ServerMessage>(fields, std::move(m));
+  }
+  if (e.type == "rematch") {
+    RematchMessage m;
+    m.state = fields.string("state", Need::Required, 16).value_or("");
+    m.offered_by = fields.string("offered_by", Need::Required, 64).value_or("");
+    if (const json* id = fields.value("game_id", Need::Required); id && id->is_number_integer()) {
+      m.game_id = id->get<std::int64_t>();
+    }
+    return finish<ServerMessage>(fields, std::move(m));
+  }
   return DecodeError{ErrorCode::UnknownType, "unknown message type '" + e.type + "'"};
 }
 
@@ -188,6 +208,9 @@ std::string_view type_name(const ServerMessage& message) {
     std::string_view operator()(const ChatLine&) const { return "chat"; }
     std::string_view operator()(const RestartingMessage&) const { return "restarting"; }
     std::string_view operator()(const PongMessage&) const { return "pong"; }
+    std::string_view operator()(const GameEndedMessage&) const { return "game_ended"; }
+    std::string_view operator()(const ClocksMessage&) const { return "clocks"; }
+    std::string_view operator()(const RematchMessage&) const { return "rematch"; }
   };
   return std::visit(Visitor{}, message);
 }
@@ -235,6 +258,15 @@ json to_json(const ServerMessage& message) {
     j["user"] = nullable(c->user);
     j["text"] = c->text;
     j["at"] = c->at;
+  } else if (const auto* g = std::get_if<GameEndedMessage>(&message)) {
+    j["status"] = g->status;
+    j["result"] = g->result;
+  } else if (const auto* k = std::get_if<ClocksMessage>(&message)) {
+    j["clocks"] = k->clocks;
+  } else if (const auto* r = std::get_if<RematchMessage>(&message)) {
+    j["state"] = r->state;
+    j["offered_by"] = r->offered_by;
+    j["game_id"] = r->game_id ? json(*r->game_id) : json();
   }
   return j;
 }

@@ -94,9 +94,25 @@ struct ChatLine {
 // The server is stopping; the client should reconnect in a moment.
 struct RestartingMessage {};
 struct PongMessage {};
+// The game ended outside the rules engine's play (resigned, timeout) or was cancelled.
+struct GameEndedMessage {
+  std::string status;     // "finished" or "aborted"
+  nlohmann::json result;  // {"winner": role or null, "reason": ...}, or null when cancelled
+};
+// The game's clocks after a change (server/game_clocks.h, clocks_json).
+struct ClocksMessage {
+  nlohmann::json clocks;
+};
+// A rematch was offered, accepted (with the new game's id) or declined.
+struct RematchMessage {
+  std::string state;                    // "offered", "accepted", "declined"
+  std::string offered_by;               // user name
+  std::optional<std::int64_t> game_id;  // the new game, once accepted
+};
 
-using ServerMessage = std::variant<WelcomeMessage, ViewMessage, ViewPatchMessage, ErrorMessage,
-                                   ChatLine, RestartingMessage, PongMessage>;
+using ServerMessage =
+    std::variant<WelcomeMessage, ViewMessage, ViewPatchMessage, ErrorMessage, ChatLine,
+                 RestartingMessage, PongMessage, GameEndedMessage, ClocksMessage, RematchMessage>;
 
 struct DecodeError {
   ErrorCode code = ErrorCode::MalformedJson;

@@ -82,6 +82,11 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/notices/unsubscribe/{token}", Anyone, bind(&Api::unsubscribe_notices)},
       {"POST", "/api/notices/unsubscribe/{token}", Anyone, bind(&Api::unsubscribe_notices),
        "no such game", true},
+      {"POST", "/api/games/{id}/resign", Account, bind(&Api::resign)},
+      {"POST", "/api/games/{id}/cancel", Account, bind(&Api::cancel)},
+      {"POST", "/api/games/{id}/rematch/{token}", Account, bind(&Api::rematch)},
+      {"GET", "/api/me/vacation", Account, bind(&Api::vacation)},
+      {"POST", "/api/me/vacation", Account, bind(&Api::vacation)},
   };
 }
 

@@ -112,6 +112,11 @@ class Api {
   HttpResponse set_notice_email(const RouteCall& call);
   HttpResponse confirm_notice_email(const RouteCall& call);
   HttpResponse unsubscribe_notices(const RouteCall& call);
+  // api_play.cpp
+  HttpResponse resign(const RouteCall& call);
+  HttpResponse cancel(const RouteCall& call);
+  HttpResponse rematch(const RouteCall& call);   // {token}: offer, accept, decline
+  HttpResponse vacation(const RouteCall& call);  // GET and POST /api/me/vacation
 
   // api_records.cpp
   HttpResponse game_record(const RouteCall& call);

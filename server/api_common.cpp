@@ -5,8 +5,11 @@
 #include <charconv>
 
 #include "protocol/http.h"
+#include "server/clock.h"
 #include "server/db_worker.h"
+#include "server/game_clocks.h"
 #include "server/room_registry.h"
+#include "storage/play_by_web.h"
 
 namespace blockfog::server::api {
 
@@ -83,7 +86,22 @@ std::string lower(std::string s) {
 
 GameInfo load_info(storage::Store& store, const storage::GameRow& row) {
   const auto creator = store.find_account_by_id(row.created_by);
-  return {row, load_seats(store, row.id), creator ? creator->username : "?"};
+  GameInfo info;
+  info.row = row;
+  info.seats = load_seats(store, row.id);
+  info.creator = creator ? creator->username : "?";
+  const auto tc = load_time_control(store, row.id);
+  info.time_control = tc.to_json();
+  const auto now = now_ms();
+  if (row.status == storage::GameStatus::Active) {
+    info.clocks = clocks_json(store, row.id, tc, info.seats, now);
+  }
+  for (auto role : {core::Role::Scotland, core::Role::England}) {
+    const auto& seat = info.seats.of(role);
+    const auto at = seat ? storage::last_activity(store, seat->account_id) : std::nullopt;
+    info.last_active[core::role_name(role)] = at ? json(*at) : json();
+  }
+  return info;
 }
 
 std::optional<core::Role> role_of(const Seats& seats, std::int64_t account_id) {
@@ -127,7 +145,10 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"seed_sha256", row.seed_sha256},
       {"players",
        {{"scotland", player(core::Role::Scotland)}, {"england", player(core::Role::England)}}},
-      {"awaiting", json::array()}};
+      {"awaiting", json::array()},
+      {"time_control", info.time_control},
+      {"clocks", info.clocks},
+      {"last_active", info.last_active}};
   std::optional<core::Role> viewer_role;
   if (viewer) viewer_role = role_of(info.seats, viewer->account_id);
   // `seq` is the viewer's own view version, as on the WebSocket: the number of actions would

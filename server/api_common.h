@@ -46,10 +46,18 @@ struct GameInfo {
   storage::GameRow row;
   Seats seats;
   std::string creator;
+  nlohmann::json time_control;  // TimeControl::to_json
+  nlohmann::json clocks;        // game_clocks.h clocks_json: null without clocks
+  // Per role, when its player was last active (ms), or null.
+  nlohmann::json last_active = nlohmann::json::object();
 };
 
 GameInfo load_info(storage::Store& store, const storage::GameRow& row);
 std::optional<core::Role> role_of(const Seats& seats, std::int64_t account_id);
+// Sets an open game with both seats taken going (in one transaction): status active, the
+// snapshot after setup, the clocks. Returns the game as set up.
+std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t game_id,
+                                           std::int64_t now);
 // The game if `viewer` may see it. Nothing for a game that does not exist and for one hidden
 // from `viewer` alike, so that a stranger cannot tell an invite game from an unused id.
 std::optional<GameInfo> find_visible(DbWorker& db, std::int64_t game_id,

@@ -10,6 +10,8 @@
 #include "server/game_loader.h"
 #include "server/log.h"
 #include "server/room_registry.h"
+#include "server/time_control.h"
+#include "storage/play_by_web.h"
 
 namespace blockfog::server {
 
@@ -54,6 +56,11 @@ HttpResponse Api::create_game(const RouteCall& call) {
       !setup.game) {
     return error(400, ErrorCode::BadField, setup.error);
   }
+  const auto time_control = parse_time_control(&r.time_control);
+  if (auto* e = std::get_if<std::string>(&time_control)) {
+    return error(400, ErrorCode::BadField, *e);
+  }
+  const auto& tc = std::get<TimeControl>(time_control);
   std::string side;
   switch (r.side) {
     case protocol::SideChoice::Scotland:
@@ -79,7 +86,12 @@ HttpResponse Api::create_game(const RouteCall& call) {
   const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
     const auto waiting = store.count_open_games_created_by(identity->account_id);
     if (waiting >= kMaxOpenGames) return std::nullopt;
-    return load_info(store, store.create_game(game, now_ms()));
+    // The game and its time control stand or fall together.
+    storage::Transaction transaction(store.database());
+    const auto row = store.create_game(game, now_ms());
+    if (tc.timed()) storage::set_time_control(store, row.id, tc.to_json().dump());
+    transaction.commit();
+    return load_info(store, *store.find_game(row.id));
   });
   if (!info) {
     return error(409, ErrorCode::Conflict,
@@ -187,17 +199,8 @@ HttpResponse Api::join_game(const RouteCall& call) {
     Joined result;
     auto info = load_info(store, *store.find_game(game_id));
     if (info.seats.scotland && info.seats.england) {
-      auto loaded = setup_game(info.row);
-      if (!loaded.game) throw std::runtime_error(loaded.error);
-      // Seq 0 is the state right after setup; the game's log starts after it.
-      storage::Transaction transaction(store.database());
-      store.set_game_status(game_id, storage::GameStatus::Active, now);
-      std::string snapshot;
-      loaded.game->write_snapshot(snapshot);  // as the room writes the later ones
-      store.save_snapshot(game_id, 0, snapshot, loaded.game->state_hash(), now);
-      transaction.commit();
-      info.row = *store.find_game(game_id);
-      result.started = std::move(loaded.game);
+      result.started = start_in_store(store, game_id, now);
+      info = load_info(store, *store.find_game(game_id));
     }
     result.info = std::move(info);
     return result;

@@ -91,12 +91,15 @@ json game_record(const storage::GameRow& row, const std::vector<storage::ActionR
   for (const auto& a : actions) {
     list.push_back({{"seq", a.seq}, {"role", a.role}, {"action", json::parse(a.action_json)}});
   }
-  return {{"rules_version", row.rules_version},
-          {"game", row.kind},
-          {"scenario", row.scenario},
-          {"options", json::parse(row.options_json)},
-          {"seed", row.seed_hex},
-          {"actions", list}};
+  json record = {{"rules_version", row.rules_version},
+                 {"game", row.kind},
+                 {"scenario", row.scenario},
+                 {"options", json::parse(row.options_json)},
+                 {"seed", row.seed_hex},
+                 {"actions", list}};
+  // How it ended, also when not by the rules (resigned, timeout).
+  if (row.result_json) record["result"] = json::parse(*row.result_json, nullptr, false);
+  return record;
 }
 
 }  // namespace blockfog::server

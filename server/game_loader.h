@@ -45,7 +45,8 @@ LoadedGame replay_game(storage::Store& store, const storage::GameRow& row);
 std::string seed_commitment(std::string_view seed_hex);
 
 // The downloadable record of a game, enough to replay and verify it:
-// {"rules_version","game","scenario","options","seed","actions":[{"seq","role","action"}]}.
+// {"rules_version","game","scenario","options","seed","actions":[{"seq","role","action"}]},
+// and "result" ({"winner","reason"}) once the game has one.
 nlohmann::json game_record(const storage::GameRow& row,
                            const std::vector<storage::ActionRow>& actions);
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "server/clock.h"
 #include "server/config.h"
 #include "server/db_worker.h"
 #include "server/housekeeping.h"
@@ -49,6 +50,14 @@ int main(int argc, char** argv) {
   }
   const Config& config = *parsed.config;
   set_log_level(config.log_level);
+  // Test servers only: a clock the test moves (server/clock.h).
+  std::unique_ptr<FileClock> test_clock;
+  std::unique_ptr<ScopedClock> installed_clock;
+  if (const char* file = std::getenv("BLOCKFOG_TEST_CLOCK_FILE"); file && *file) {
+    test_clock = std::make_unique<FileClock>(file);
+    installed_clock = std::make_unique<ScopedClock>(*test_clock);
+    log_warn(std::string("the time is read from ") + file + " (BLOCKFOG_TEST_CLOCK_FILE)");
+  }
   const std::filesystem::path db_path(config.db_path);
   if (config.check_db) return check_database(db_path, std::cout);
   try {

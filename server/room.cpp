@@ -8,6 +8,7 @@
 #include "rules/core/rule_error.h"
 #include "server/clock.h"
 #include "server/db_worker.h"
+#include "server/game_clocks.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/turn_notices.h"
@@ -38,6 +39,14 @@ struct Room::Commit {
   std::optional<std::string> result_json;  // set when the action ends the game
   std::vector<TurnNotice> notices;         // written in the action's transaction
   SteadyTime arrived;
+  Seats seats;
+  // The roles awaited before and after the action, as every view shows them: the clocks run
+  // for those (server/game_clocks.h).
+  std::vector<Role> awaiting_before;
+  std::vector<Role> awaiting_after;
+  nlohmann::json clocks;                 // after the action; null without a time control
+  std::optional<std::string> timed_out;  // the game's result: the actor's time had run out
+  bool game_over = false;                // the game had ended (resigned, timeout) meanwhile
   bool appended = false;
   std::string error;
   bool storage_unavailable = false;  // not stored for want of storage (storage/faults.h)
@@ -201,6 +210,29 @@ void Room::drain() {
   });
 }
 
+void Room::end(storage::GameStatus status, std::optional<std::string> result_json) {
+  strand_([self = shared_from_this(), status, result = std::move(result_json)]() mutable {
+    self->end_here(status, std::move(result));
+  });
+}
+
+void Room::notify(protocol::ServerMessage message) {
+  strand_([self = shared_from_this(), message = std::move(message)] { self->broadcast(message); });
+}
+
+void Room::end_here(storage::GameStatus status, std::optional<std::string> result_json) {
+  if (row_.status == storage::GameStatus::Finished || row_.status == storage::GameStatus::Aborted) {
+    return;
+  }
+  row_.status = status;
+  row_.result_json = result_json;
+  if (counted_live_) --metrics_.games_live;
+  counted_live_ = false;
+  update_summary();
+  json result = result_json ? json::parse(*result_json, nullptr, false) : json();
+  broadcast(protocol::GameEndedMessage{std::string(storage::status_name(status)), result});
+}
+
 void Room::handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived) {
   if (!members_.contains(client)) return;  // left meanwhile
   if (auto* action = std::get_if<protocol::ActionMessage>(&message)) {
@@ -275,6 +307,9 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     if (other.updates == ViewUpdates::Patches) patches[RoleViews::index(other.role)] = true;
   }
   commit->views = views_.change_to(*next, patches);
+  commit->awaiting_before = public_awaiting(*game_);
+  commit->awaiting_after = public_awaiting(*next);
+  commit->seats = seats_;
   commit->next = std::move(next);
   commit->arrived = arrived;
   committing_ = true;
@@ -285,13 +320,33 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
       [self = shared_from_this(), commit](storage::Store& store) {
         try {
           const auto now = now_ms();
+          const auto tc = load_time_control(store, self->id_);
+          // The action, the notices it causes (the outbox) and the clocks stand or fall
+          // together: a notice is neither lost nor sent for an action that was not kept.
+          storage::Transaction transaction(store.database());
+          // An action that comes after its side's time ran out ends the game by time instead.
+          if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
+            stop_clocks(store, self->id_, tc, commit->seats, now);
+            const auto result = result_against(*loser, "timeout");
+            store.set_game_status(self->id_, storage::GameStatus::Finished, now, result);
+            transaction.commit();
+            commit->timed_out = result;
+            return;
+          }
           std::optional<std::string_view> snapshot;
           if (commit->snapshot) snapshot = *commit->snapshot;
-          // The action and the notices it causes commit together (the outbox): a notice is
-          // neither lost nor sent for an action that was not kept.
-          storage::Transaction transaction(store.database());
-          store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
-                              commit->state_hash, now, snapshot, commit->views.stored_versions());
+          try {
+            store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
+                                commit->state_hash, now, snapshot, commit->views.stored_versions());
+          } catch (const storage::ConstraintError&) {
+            // The game ended (resigned, cancelled, out of time) while the action was on its way.
+            const auto row = store.find_game(self->id_);
+            if (row && row->status != storage::GameStatus::Active) {
+              commit->game_over = true;
+              return;
+            }
+            throw;
+          }
           storage::NoticeStore notices(store.database());
           // The role acted: its notices still undelivered are not needed any more.
           notices.drop_pending(self->id_, commit->role, now);
@@ -305,7 +360,12 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
             }
             store.set_game_status(self->id_, storage::GameStatus::Finished, now,
                                   *commit->result_json);
+            stop_clocks(store, self->id_, tc, commit->seats, now);
+          } else {
+            pass_turn(store, self->id_, tc, commit->seats, commit->awaiting_before,
+                      commit->awaiting_after, now);
           }
+          commit->clocks = clocks_json(store, self->id_, tc, commit->seats, now);
           transaction.commit();
           commit->appended = true;
         } catch (const storage::StorageError& e) {
@@ -318,8 +378,9 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
       [self = shared_from_this(), commit, room_thread](bool stored) {
         // Only now is the action durable (its group's COMMIT returned), so only now may anyone
         // hear of it.
-        if (!stored && commit->appended) {
+        if (!stored && (commit->appended || commit->timed_out)) {
           commit->appended = false;
+          commit->timed_out.reset();
           commit->error = "the group commit holding the action failed";
           commit->storage_unavailable = true;
         }
@@ -336,7 +397,13 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
                                       std::to_string(commit->seq) + ": " + commit->error);
   }
-  if (!commit->appended && db_.health() == StorageHealth::Failed) {
+  if (commit->timed_out) {
+    send_error(commit->client, ErrorCode::GameOver, "your time ran out: the game is over",
+               commit->ref);
+    end_here(storage::GameStatus::Finished, commit->timed_out);
+  } else if (commit->game_over) {
+    send_error(commit->client, ErrorCode::GameOver, "the game is over", commit->ref);
+  } else if (!commit->appended && db_.health() == StorageHealth::Failed) {
     // A lost write (storage/faults.h): whether the action reached the disk is for the next
     // start's recovery to say, so the client is told neither way.
     send_error(commit->client, ErrorCode::StorageUnavailable,
@@ -366,6 +433,7 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     ++metrics_.actions_applied;
     update_summary();
     publish_views(commit->views, commit->client, commit->ref);
+    if (!commit->clocks.is_null()) broadcast(protocol::ClocksMessage{commit->clocks});
     metrics_.observe_action_latency(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived).count());
   }

@@ -107,6 +107,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void start(std::shared_ptr<core::Game> game, Seats seats);
   // The server is stopping: refuse new actions, tell every client, close them.
   void drain();
+  // The game ended (resigned, timeout) or was cancelled, as already committed: no more
+  // actions; every client is told (GameEndedMessage).
+  void end(storage::GameStatus status, std::optional<std::string> result_json);
+  // Sends `message` to every client (clocks, rematch offers).
+  void notify(protocol::ServerMessage message);
 
  private:
   struct Member {
@@ -153,6 +158,8 @@ class Room : public std::enable_shared_from_this<Room> {
                      const std::optional<std::string>& ref);
   void broadcast(const protocol::ServerMessage& message);
   void update_summary();
+  // See end(): on the strand.
+  void end_here(storage::GameStatus status, std::optional<std::string> result_json);
 
   const std::int64_t id_;
   storage::GameRow row_;

@@ -107,6 +107,33 @@ void RoomRegistry::start(std::int64_t game_id, std::shared_ptr<core::Game> game,
   }
 }
 
+void RoomRegistry::end(std::int64_t game_id, storage::GameStatus status,
+                       std::optional<std::string> result_json) {
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
+  }
+  if (room) {
+    room->end(status, std::move(result_json));
+  } else {
+    std::lock_guard lock(mutex_);
+    if (const auto it = summaries_.find(game_id); it != summaries_.end()) {
+      it->second.status = status;
+      it->second.awaiting.clear();
+    }
+  }
+}
+
+void RoomRegistry::broadcast(std::int64_t game_id, const protocol::ServerMessage& message) {
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
+  }
+  if (room) room->notify(message);
+}
+
 void RoomRegistry::drain_all() {
   std::lock_guard lock(mutex_);
   for (const auto& [id, room] : rooms_) room->drain();

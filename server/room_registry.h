@@ -29,6 +29,12 @@ class RoomRegistry : public RoomHost {
   std::shared_ptr<Room> open(std::int64_t game_id);
   // The start of a game was committed (both seats taken): hand its room the game.
   void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats);
+  // The game ended or was cancelled outside its room's play (resigned, timeout, cancel),
+  // committed already: its room, if loaded, tells its clients (GameEndedMessage).
+  void end(std::int64_t game_id, storage::GameStatus status,
+           std::optional<std::string> result_json);
+  // Sends `message` to every client of the game's room, if loaded.
+  void broadcast(std::int64_t game_id, const protocol::ServerMessage& message);
   void drain_all();
   // A finished game's room whose last client left: nothing will change in it any more, so it
   // leaves memory (a later client loads it again from the store).

@@ -16,6 +16,7 @@ std::string_view migration_0005_binary_snapshots();
 std::string_view migration_0006_actions_in_arrival_order();
 std::string_view migration_0007_latest_snapshot_only();
 std::string_view migration_0008_turn_notices();
+std::string_view migration_0009_clocks();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -67,6 +68,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{6, "actions_in_arrival_order", sql::migration_0006_actions_in_arrival_order()},
       Migration{7, "latest_snapshot_only", sql::migration_0007_latest_snapshot_only()},
       Migration{8, "turn_notices", sql::migration_0008_turn_notices()},
+      Migration{9, "clocks", sql::migration_0009_clocks()},
   };
   return migrations;
 }

@@ -112,7 +112,12 @@ TEST(ServerMessages, RoundTrip) {
       ChatLine{1, "scotland", "alice", "hi", 1700000000000},
       ChatLine{2, "system", std::nullopt, "game started", 1700000000001},
       RestartingMessage{},
-      PongMessage{}};
+      PongMessage{},
+      GameEndedMessage{"finished", json{{"winner", "england"}, {"reason", "timeout"}}},
+      GameEndedMessage{"aborted", nullptr},
+      ClocksMessage{json{{"now", 5}}},
+      RematchMessage{"offered", "alice", std::nullopt},
+      RematchMessage{"accepted", "alice", 8}};
   for (const auto& m : messages) {
     const auto decoded = decode_server(encode(m));
     ASSERT_TRUE(std::holds_alternative<ServerMessage>(decoded)) << encode(m);

@@ -111,6 +111,26 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
                to_json(ServerMessage{ChatLine{3, "system", std::nullopt, "started", 17}}));
   expect_valid("server/restarting.json", to_json(ServerMessage{RestartingMessage{}}));
   expect_valid("server/pong.json", to_json(ServerMessage{PongMessage{}}));
+  expect_valid("server/game_ended.json",
+               to_json(ServerMessage{GameEndedMessage{
+                   "finished", json{{"winner", "england"}, {"reason", "resigned"}}}}));
+  expect_valid("server/game_ended.json", to_json(ServerMessage{GameEndedMessage{"aborted", {}}}));
+  const json clock = {{"remaining_ms", 5000},
+                      {"bank_ms", 0},
+                      {"running", true},
+                      {"deadline", 9000},
+                      {"vacation_until", nullptr}};
+  expect_valid(
+      "server/clocks.json",
+      to_json(ServerMessage{ClocksMessage{
+          {{"time_control", {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 30}}},
+           {"now", 4000},
+           {"scotland", clock},
+           {"england", clock}}}}));
+  expect_valid("server/rematch.json",
+               to_json(ServerMessage{RematchMessage{"accepted", "alice", 12}}));
+  expect_invalid("server/rematch.json",
+                 to_json(ServerMessage{RematchMessage{"maybe", "alice", std::nullopt}}));
   expect_invalid("server/welcome.json",
                  to_json(ServerMessage{WelcomeMessage{1, "king", "active", "abc", {}, {}}}));
 }
@@ -124,6 +144,14 @@ TEST(Schemas, HttpBodies) {
   expect_valid("http/create_game.json", json{{"scenario", "braveheart"}, {"observer_chat", true}});
   expect_invalid("http/create_game.json", json{{"scenario", "braveheart"}, {"observer_chat", 1}});
   expect_valid("http/join.json", json::object());
+  expect_valid("http/create_game.json",
+               json{{"scenario", "braveheart"},
+                    {"time_control", {{"kind", "correspondence"}, {"days_per_turn", 3}}}});
+  expect_invalid(
+      "http/create_game.json",
+      json{{"scenario", "braveheart"}, {"time_control", {{"kind", "live"}, {"minutes", 0}}}});
+  expect_valid("http/vacation.json", json{{"days", 3}});
+  expect_invalid("http/vacation.json", json{{"days", 0}});
 }
 
 // Turn notices: what the decoder takes, the schema takes, and what it refuses, the schema

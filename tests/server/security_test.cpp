@@ -51,6 +51,10 @@ TEST_F(Security, EveryRouteChecksMethodOriginAndLoginBeforeItsHandler) {
   const auto created = alice.post("/api/games", {{"scenario", "braveheart"}});
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string game = "/api/games/" + std::to_string(created.json()["game"]["id"].get<int>());
+  // bob's own game: the one bob may cancel when the walk reaches the handler.
+  const auto own = bob.post("/api/games", {{"scenario", "braveheart"}});
+  ASSERT_EQ(own.status, 201) << own.body;
+  const std::string bob_game = "/api/games/" + std::to_string(own.json()["game"]["id"].get<int>());
   const std::vector<RouteCase> routes = {
       {"/api/register", {"POST"}, {}},
       {"/api/login", {"POST"}, {}},
@@ -64,6 +68,10 @@ TEST_F(Security, EveryRouteChecksMethodOriginAndLoginBeforeItsHandler) {
       {game + "/record", {"GET"}, {}},
       {game + "/replay/0", {"GET"}, {}},
       {"/api/invites/0123456789abcdef0123456789abcdef", {"GET"}, {}},
+      {game + "/resign", {"POST"}, {"POST"}},
+      {bob_game + "/cancel", {"POST"}, {"POST"}},
+      {game + "/rematch/offer", {"POST"}, {"POST"}},
+      {"/api/me/vacation", {"GET", "POST"}, {"GET", "POST"}},
   };
   // A body that would do something if a handler ran it: an account, a game, a seat.
   const std::string body = R"({"username":"mallory","password":"a-long-passphrase",)"

@@ -329,6 +329,7 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0xe800ffb7b230a637ull,  // 0006_actions_in_arrival_order.sql
       0xd04e049f04f0fcd7ull,  // 0007_latest_snapshot_only.sql
       0x63d5ee19f2681b75ull,  // 0008_turn_notices.sql
+      0xa95d0b0b267acac0ull,  // 0009_clocks.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());

@@ -21,6 +21,7 @@ import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { setAwaiting } from './notify.js';
+import { mountGameControls } from './game_controls.js';
 
 // The server answers a game it does not show this visitor (an invite-only game to anybody but
 // its players) as not found, and refuses its WebSocket: say so instead of reconnecting forever.
@@ -72,6 +73,10 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const chat = createChat((msg) => conn.send(msg));
   root.append(head, notice, prompt, h('div', { class: 'board' }, mapPanel.el,
     h('aside', { class: 'side' }, cards, battle, status, logPanel.el, chat.el)));
+  // Clocks, resign, cancel and rematch (game_controls.js), under the prompt.
+  const extras = h('div', { class: 'game-extras' });
+  prompt.after(extras);
+  const controls = mountGameControls(extras, { gameId, details, me: me?.username ?? null });
 
   function ctx() {
     const cls = classify(st.view?.legal_actions);
@@ -112,11 +117,18 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
 
   const sync = createSync(st, { gameId, root, conn: () => conn, render, renderHead, say,
     onChat: (msg) => chat.add(msg) });
-  conn = new Connection(gameId, { observe, patches: true, handlers: sync });
+  conn = new Connection(gameId, { observe, patches: true, handlers: {
+    ...sync,
+    onMessage: (msg) => {
+      controls.onMessage(msg);
+      sync.onMessage(msg);
+    },
+  } });
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
   return () => {
+    controls.stop();
     conn.stop();
     setAwaiting(gameId, false);
   };

@@ -1,5 +1,6 @@
 // The lobby: sign up / log in / log out, open games, creating a game, and my games with those
 // awaiting me first.
+import { gameLineExtras, timeControlField, vacationPanel } from './lobby_play.js';
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { setAwaiting } from './notify.js';
@@ -44,6 +45,7 @@ function gameLine(g, data, me, { onJoin } = {}) {
     h('span', { class: 'g-seats' }, seats),
     h('span', { class: `g-status ${g.status}` }, g.status)];
   if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
+  bits.push(...gameLineExtras(g));
   const actions = [];
   const seated = g.your_role;
   if (g.status === 'open' && me && !seated && onJoin) {
@@ -79,13 +81,14 @@ function createForm(data, scenarios, onCreated) {
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
   const err = h('p', { class: 'error', role: 'alert' });
+  const clock = timeControlField();
   return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
     e.preventDefault();
     err.textContent = '';
     try {
       const res = await api.createGame({ scenario: scen.value, side: side.value,
         visibility: vis.value, options: { schiltroms: schiltroms.checked },
-        observer_chat: observerChat.checked });
+        observer_chat: observerChat.checked, time_control: clock.value() });
       onCreated(res);
     } catch (ex) {
       err.textContent = ex.message;
@@ -99,6 +102,7 @@ function createForm(data, scenarios, onCreated) {
     h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
   h('div', { class: 'field check' }, observerChat,
     h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
+  clock.el,
   h('button', { type: 'submit' }, 'Create game'), err);
 }
 
@@ -159,7 +163,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
           notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
         }
         refresh();
-      }))));
+      }))), vacationPanel());
     refreshMine = async () => {
       try {
         const { games } = await api.myGames();

@@ -1,0 +1,194 @@
+#include "server/game_clocks.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "server/room_registry.h"
+#include "storage/play_by_web.h"
+
+namespace blockfog::server {
+
+using core::Role;
+using nlohmann::json;
+
+namespace {
+
+bool contains(const std::vector<Role>& roles, Role role) {
+  return std::find(roles.begin(), roles.end(), role) != roles.end();
+}
+
+Role role_from(const std::string& name) {
+  return name == "scotland" ? Role::Scotland : Role::England;
+}
+
+std::vector<Pause> pauses_of(storage::Store& store, const TimeControl& tc, const Seats& seats,
+                             Role role, std::int64_t from) {
+  std::vector<Pause> pauses;
+  const auto& seat = seats.of(role);
+  if (!tc.pauses_for_vacation() || !seat) return pauses;
+  for (const auto& v : storage::list_vacations(store, seat->account_id, from)) {
+    pauses.push_back({v.starts_at, v.ends_at});
+  }
+  return pauses;
+}
+
+std::optional<storage::ClockRow> clock_of(const std::vector<storage::ClockRow>& clocks, Role role) {
+  for (const auto& c : clocks) {
+    if (c.role == core::role_name(role)) return c;
+  }
+  return std::nullopt;
+}
+
+// Ends a running wait at `now`.
+storage::ClockRow stopped(storage::Store& store, const TimeControl& tc, const Seats& seats,
+                          const storage::ClockRow& clock, std::int64_t now) {
+  if (!clock.running_since) return clock;
+  const auto role = role_from(clock.role);
+  const auto used = running_ms(*clock.running_since, now,
+                               pauses_of(store, tc, seats, role, *clock.running_since));
+  return {clock.role, tc.bank_after(clock.bank_ms, used), std::nullopt};
+}
+
+}  // namespace
+
+std::vector<Role> public_awaiting(const core::Game& game) { return game.active_roles(); }
+
+TimeControl load_time_control(storage::Store& store, std::int64_t game_id) {
+  return stored_time_control(storage::time_control(store, game_id));
+}
+
+void start_clocks(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
+                  const std::vector<Role>& awaiting, std::int64_t now) {
+  if (!tc.timed()) return;
+  for (Role role : {Role::Scotland, Role::England}) {
+    std::optional<std::int64_t> since;
+    if (contains(awaiting, role)) since = now;
+    storage::save_clock(store, game_id,
+                        {std::string(core::role_name(role)), tc.initial_bank_ms(), since});
+  }
+}
+
+void pass_turn(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
+               const Seats& seats, const std::vector<Role>& before, const std::vector<Role>& after,
+               std::int64_t now) {
+  if (!tc.timed()) return;
+  const auto clocks = storage::load_clocks(store, game_id);
+  for (Role role : {Role::Scotland, Role::England}) {
+    const bool was = contains(before, role);
+    const bool is = contains(after, role);
+    if (was == is) continue;
+    auto clock = clock_of(clocks, role);
+    if (!clock) continue;
+    if (was) {
+      storage::save_clock(store, game_id, stopped(store, tc, seats, *clock, now));
+    } else {
+      clock->running_since = now;
+      storage::save_clock(store, game_id, *clock);
+    }
+  }
+}
+
+void stop_clocks(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
+                 const Seats& seats, std::int64_t now) {
+  if (!tc.timed()) return;
+  for (const auto& clock : storage::load_clocks(store, game_id)) {
+    if (clock.running_since) {
+      storage::save_clock(store, game_id, stopped(store, tc, seats, clock, now));
+    }
+  }
+}
+
+std::optional<Role> expired_role(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
+                                 const Seats& seats, std::int64_t now) {
+  if (!tc.timed()) return std::nullopt;
+  for (const auto& clock : storage::load_clocks(store, game_id)) {
+    if (!clock.running_since) continue;
+    const auto role = role_from(clock.role);
+    const auto since = *clock.running_since;
+    // Each automatic vacation moves the deadline on by a day; the days of a year are few.
+    for (;;) {
+      const auto deadline = moment_after(since, tc.allowance_ms(clock.bank_ms),
+                                         pauses_of(store, tc, seats, role, since));
+      if (deadline > now) break;
+      const auto& seat = seats.of(role);
+      if (tc.pauses_for_vacation() && seat &&
+          vacation_days_left(store, seat->account_id, deadline) > 0) {
+        storage::add_vacation(store, seat->account_id, deadline, deadline + kDayMs, true, now);
+        continue;
+      }
+      return role;
+    }
+  }
+  return std::nullopt;
+}
+
+json clocks_json(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
+                 const Seats& seats, std::int64_t now) {
+  if (!tc.timed()) return nullptr;
+  const auto clocks = storage::load_clocks(store, game_id);
+  if (clocks.empty()) return nullptr;
+  json j = {{"time_control", tc.to_json()}, {"now", now}};
+  for (const auto& clock : clocks) {
+    const auto role = role_from(clock.role);
+    const auto from = clock.running_since.value_or(now);
+    const auto pauses = pauses_of(store, tc, seats, role, std::min(from, now));
+    json c = {{"bank_ms", clock.bank_ms}, {"running", clock.running_since.has_value()}};
+    const auto allowance = tc.allowance_ms(clock.bank_ms);
+    if (clock.running_since) {
+      c["remaining_ms"] =
+          std::max<std::int64_t>(0, allowance - running_ms(*clock.running_since, now, pauses));
+      c["deadline"] = moment_after(*clock.running_since, allowance, pauses);
+    } else {
+      c["remaining_ms"] = allowance;
+      c["deadline"] = nullptr;
+    }
+    c["vacation_until"] = nullptr;
+    for (const auto& p : pauses) {
+      if (p.start <= now && now < p.end) c["vacation_until"] = p.end;
+    }
+    j[clock.role] = c;
+  }
+  return j;
+}
+
+std::string result_against(Role loser, std::string_view reason) {
+  const Role winner = loser == Role::Scotland ? Role::England : Role::Scotland;
+  return json{{"winner", core::role_name(winner)}, {"reason", reason}}.dump();
+}
+
+std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now) {
+  std::vector<EndedGame> ended;
+  for (const auto game_id : storage::list_timed_active_games(store)) {
+    storage::Transaction transaction(store.database());
+    const auto tc = load_time_control(store, game_id);
+    const auto seats = load_seats(store, game_id);
+    if (const auto loser = expired_role(store, game_id, tc, seats, now)) {
+      stop_clocks(store, game_id, tc, seats, now);
+      auto result = result_against(*loser, "timeout");
+      store.set_game_status(game_id, storage::GameStatus::Finished, now, result);
+      ended.push_back({game_id, std::move(result)});
+    }
+    transaction.commit();
+  }
+  return ended;
+}
+
+Year year_of(std::int64_t ms) {
+  using namespace std::chrono;
+  const sys_days day = floor<days>(sys_time<milliseconds>(milliseconds(ms)));
+  const year_month_day ymd(day);
+  const auto start = sys_days(ymd.year() / January / 1);
+  const auto end = sys_days((ymd.year() + years(1)) / January / 1);
+  return {static_cast<int>(ymd.year()),
+          duration_cast<milliseconds>(start.time_since_epoch()).count(),
+          duration_cast<milliseconds>(end.time_since_epoch()).count()};
+}
+
+std::int64_t vacation_days_left(storage::Store& store, std::int64_t account_id, std::int64_t at) {
+  const auto year = year_of(at);
+  const auto used =
+      storage::vacation_ms_starting_within(store, account_id, year.start_ms, year.end_ms);
+  return std::max<std::int64_t>(0, kVacationDaysPerYear - (used + kDayMs - 1) / kDayMs);
+}
+
+}  // namespace blockfog::server

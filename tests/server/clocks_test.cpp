@@ -1,0 +1,401 @@
+// Issue 35's clocks, vacations, resignation, cancel and rematch, through the real server with
+// its clock driven by the test (BLOCKFOG_TEST_CLOCK_FILE, server/clock.h): the arithmetic of
+// time controls, each endpoint and its errors, and a whole correspondence game over days with
+// a restart mid-turn and a loss on time.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "server/time_control.h"
+#include "tests/server/game_helpers.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kHour = 3600 * 1000;
+constexpr std::int64_t kStart = 1780000000000;  // 2026-05-28, a fixed "now" for the server
+
+// --- the arithmetic ------------------------------------------------------------------------
+
+TEST(TimeControl, RefusesOutOfRangeAndUnknownSettingsWithAMessage) {
+  const auto refused = [](const json& j) {
+    const auto parsed = parse_time_control(&j);
+    return std::holds_alternative<std::string>(parsed);
+  };
+  EXPECT_TRUE(refused({{"kind", "live"}, {"minutes", 0}}));
+  EXPECT_TRUE(refused({{"kind", "live"}, {"minutes", 601}}));
+  EXPECT_TRUE(refused({{"kind", "live"}, {"increment_seconds", -1}}));
+  EXPECT_TRUE(refused({{"kind", "live"}, {"minutes", "60"}}));
+  EXPECT_TRUE(refused({{"kind", "correspondence"}, {"days_per_turn", 31}}));
+  EXPECT_TRUE(refused({{"kind", "correspondence"}, {"bank_days", 61}}));
+  EXPECT_TRUE(refused({{"kind", "correspondence"}, {"vacation", 1}}));
+  EXPECT_TRUE(refused({{"kind", "correspondence"}, {"minutes", 5}}));
+  EXPECT_TRUE(refused({{"kind", "blitz"}}));
+  EXPECT_TRUE(refused(json::array()));
+  const json live = {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 30}};
+  const auto tc = std::get<TimeControl>(parse_time_control(&live));
+  EXPECT_EQ(tc.to_json(), live);
+  EXPECT_FALSE(std::get<TimeControl>(parse_time_control(nullptr)).timed());
+}
+
+TEST(TimeControl, LiveGetsItsIncrementAndCorrespondenceSpendsItsBankBeyondTheTurn) {
+  TimeControl live;
+  live.kind = TimeControl::Kind::Live;
+  live.minutes = 60;
+  live.increment_seconds = 30;
+  EXPECT_EQ(live.initial_bank_ms(), 60 * kMinuteMs);
+  EXPECT_EQ(live.bank_after(60 * kMinuteMs, 10 * kMinuteMs), 50 * kMinuteMs + 30000);
+
+  TimeControl mail;
+  mail.kind = TimeControl::Kind::Correspondence;
+  mail.days_per_turn = 3;
+  mail.bank_days = 7;
+  EXPECT_EQ(mail.allowance_ms(mail.initial_bank_ms()), 10 * kDayMs);
+  EXPECT_EQ(mail.bank_after(7 * kDayMs, 2 * kDayMs), 7 * kDayMs);  // within the turn: untouched
+  EXPECT_EQ(mail.bank_after(7 * kDayMs, 4 * kDayMs), 6 * kDayMs);
+}
+
+TEST(TimeControl, PausesStopTheClockAndMoveTheDeadline) {
+  // A day's pause inside a two-day wait.
+  const std::vector<Pause> pauses{{kDayMs, 2 * kDayMs}};
+  EXPECT_EQ(running_ms(0, 3 * kDayMs, pauses), 2 * kDayMs);
+  EXPECT_EQ(moment_after(0, 2 * kDayMs, pauses), 3 * kDayMs);
+  // Overlapping pauses count once; a pause before the start does not count.
+  EXPECT_EQ(running_ms(0, 3 * kDayMs, {{kDayMs, 2 * kDayMs}, {kDayMs + kHour, 2 * kDayMs}}),
+            2 * kDayMs);
+  EXPECT_EQ(moment_after(5 * kDayMs, kDayMs, pauses), 6 * kDayMs);
+  // A pause that begins just when the time would run out postpones it.
+  EXPECT_EQ(moment_after(0, kDayMs, pauses), 2 * kDayMs);
+}
+
+// --- through the server ----------------------------------------------------------------------
+
+// The server's clock: a file the test writes.
+class TestClock {
+ public:
+  explicit TestClock(const std::filesystem::path& dir) : path_(dir / "clock") { set(kStart); }
+  void set(std::int64_t ms) {
+    now_ = ms;
+    std::ofstream(path_.string() + ".tmp") << ms;
+    std::filesystem::rename(path_.string() + ".tmp", path_);
+  }
+  void advance(std::int64_t ms) { set(now_ + ms); }
+  std::int64_t now() const { return now_; }
+  std::vector<std::pair<std::string, std::string>> env() const {
+    return {{"BLOCKFOG_TEST_CLOCK_FILE", path_.string()}};
+  }
+
+ private:
+  std::filesystem::path path_;
+  std::int64_t now_ = 0;
+};
+
+struct Server {
+  TempDir dir;
+  TestClock clock{dir.path()};
+  std::unique_ptr<ServerProcess> process =
+      std::make_unique<ServerProcess>(dir.path(), std::vector<std::string>{}, clock.env());
+  int port() const { return process->port(); }
+  void restart() {
+    process->kill9();
+    process = std::make_unique<ServerProcess>(dir.path(), std::vector<std::string>{}, clock.env());
+  }
+};
+
+std::string path(std::int64_t game_id, const std::string& rest = "") {
+  return "/api/games/" + std::to_string(game_id) + rest;
+}
+
+// A game created by `a` (Scotland) and joined by `b`.
+std::int64_t started_game(HttpClient& a, HttpClient& b, const json& time_control) {
+  json request = {{"scenario", "braveheart"}, {"side", "scotland"}};
+  if (!time_control.is_null()) request["time_control"] = time_control;
+  const auto created = a.post("/api/games", request);
+  EXPECT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["game"]["id"];
+  const auto joined = b.post(path(id, "/join"), json::object());
+  EXPECT_EQ(joined.status, 200) << joined.body;
+  return id;
+}
+
+json details(HttpClient& client, std::int64_t id) {
+  const auto got = client.get(path(id));
+  EXPECT_EQ(got.status, 200) << got.body;
+  return got.json()["game"];
+}
+
+// Polls the game until `done` holds (the clock check runs every few seconds).
+json wait_for(HttpClient& client, std::int64_t id, const std::function<bool(const json&)>& done) {
+  for (int i = 0; i < 150; ++i) {
+    auto game = details(client, id);
+    if (done(game)) return game;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ADD_FAILURE() << "the game never reached the awaited state: " << details(client, id).dump();
+  return nullptr;
+}
+
+// The awaited seat plays its first legal action; returns its role.
+std::string play_one(Connection& scotland, Connection& england, const std::string& ref) {
+  for (Connection* c : {&scotland, &england}) {
+    if (c->view["legal_actions"].empty()) continue;
+    c->send_action(c->view["legal_actions"].front(), c->seq, ref);
+    EXPECT_TRUE(c->read_answer(ref));
+    return c->role;
+  }
+  ADD_FAILURE() << "nobody may act";
+  return "";
+}
+
+TEST(ServerClocks, ABadTimeControlIsATypedErrorAndStoresNoGame) {
+  Server server;
+  auto alice = register_user(server.port(), "tc_alice");
+  for (const json& bad : {json{{"kind", "live"}, {"minutes", 0}},
+                          json{{"kind", "correspondence"}, {"days_per_turn", 99}},
+                          json{{"kind", "sometimes"}}, json("3 days")}) {
+    const auto created =
+        alice.post("/api/games", {{"scenario", "braveheart"}, {"time_control", bad}});
+    EXPECT_EQ(created.status, 400) << created.body;
+    EXPECT_EQ(created.error_code(), "bad_field") << created.body;
+  }
+  EXPECT_TRUE(alice.get("/api/games/mine").json()["games"].empty());
+  const auto fine = alice.post(
+      "/api/games",
+      {{"scenario", "braveheart"},
+       {"time_control", {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 30}}}});
+  ASSERT_EQ(fine.status, 201) << fine.body;
+  EXPECT_EQ(fine.json()["game"]["time_control"]["minutes"], 60);
+}
+
+TEST(ServerClocks, AWholeCorrespondenceGameOverDaysRestartsMidTurnAndIsLostOnTime) {
+  Server server;
+  auto scot = register_user(server.port(), "mail_scot");
+  auto eng = register_user(server.port(), "mail_eng");
+  const json tc = {
+      {"kind", "correspondence"}, {"days_per_turn", 1}, {"bank_days", 1}, {"vacation", false}};
+  const auto id = started_game(scot, eng, tc);
+  auto s = connect(server.port(), id, scot.session_cookie());
+  auto e = connect(server.port(), id, eng.session_cookie());
+  ASSERT_TRUE(s && e && s->read_first_view() && e->read_first_view());
+
+  // Turns pass with hours between the actions: the clock runs for the awaited role only, as
+  // the public `awaiting` says.
+  for (int i = 0; i < 12; ++i) {
+    const auto before = details(scot, id);
+    const std::string awaited = before["awaiting"].front();
+    const std::int64_t left = before["clocks"][awaited]["remaining_ms"];
+    server.clock.advance(3 * kHour);
+    const auto during = details(eng, id);
+    EXPECT_EQ(during["clocks"][awaited]["remaining_ms"], left - 3 * kHour) << during.dump();
+    EXPECT_TRUE(during["clocks"][awaited]["running"]);
+    play_one(*s, *e, "a" + std::to_string(i));
+    // Both are told the clocks after each action.
+    for (Connection* c : {s.get(), e.get()}) {
+      bool clocks = false;
+      for (int n = 0; n < 20 && !clocks; ++n) {
+        if (!c->read_one()) break;
+        clocks = c->last["type"] == "clocks";
+      }
+      EXPECT_TRUE(clocks) << c->role;
+      EXPECT_EQ(c->last["clocks"]["time_control"], tc);
+    }
+  }
+
+  // A restart mid-turn neither loses nor adds time: the clock is recomputed from the store.
+  const auto before = details(scot, id);
+  const std::string awaited = before["awaiting"].front();
+  const std::int64_t left = before["clocks"][awaited]["remaining_ms"];
+  server.clock.advance(5 * kHour);
+  server.restart();
+  auto again = HttpClient(server.port());
+  again.set_session_cookie(scot.session_cookie());
+  const auto after = details(again, id);
+  EXPECT_EQ(after["clocks"][awaited]["remaining_ms"], left - 5 * kHour) << after.dump();
+  EXPECT_EQ(after["clocks"][awaited]["deadline"], server.clock.now() + (left - 5 * kHour));
+
+  // Past the deadline the awaited side loses by time, with nobody acting.
+  s = connect(server.port(), id, scot.session_cookie());
+  ASSERT_TRUE(s && s->read_first_view());
+  server.clock.advance(left);
+  const auto ended = wait_for(again, id, [](const json& g) { return g["status"] == "finished"; });
+  ASSERT_FALSE(ended.is_null());
+  EXPECT_EQ(ended["result"]["reason"], "timeout");
+  EXPECT_EQ(ended["result"]["winner"], awaited == "scotland" ? "england" : "scotland");
+  // The connected client is told.
+  bool told = false;
+  for (int i = 0; i < 20 && !told; ++i) {
+    if (!s->read_one()) break;
+    told = s->last["type"] == "game_ended";
+  }
+  EXPECT_TRUE(told);
+  EXPECT_EQ(s->last["result"]["reason"], "timeout");
+  // The record shows it, and so does the lobby.
+  const auto record = again.get(path(id, "/record"));
+  ASSERT_EQ(record.status, 200) << record.body;
+  EXPECT_EQ(record.json()["result"]["reason"], "timeout");
+  const auto mine = again.get("/api/games/mine").json()["games"];
+  ASSERT_FALSE(mine.empty());
+  EXPECT_EQ(mine[0]["result"]["reason"], "timeout");
+}
+
+TEST(ServerClocks, AVacationPausesTheCorrespondenceClockVisiblyAndIsTakenWhenTimeRunsOut) {
+  Server server;
+  auto scot = register_user(server.port(), "vac_scot");
+  auto eng = register_user(server.port(), "vac_eng");
+  const json tc = {{"kind", "correspondence"}, {"days_per_turn", 1}, {"bank_days", 0}};
+  const auto id = started_game(scot, eng, tc);
+  const auto game = details(scot, id);
+  const std::string awaited = game["awaiting"].front();
+  auto& player = awaited == "scotland" ? scot : eng;
+  auto& opponent = awaited == "scotland" ? eng : scot;
+
+  const auto vacation = player.get("/api/me/vacation").json();
+  EXPECT_EQ(vacation["days_left"], vacation["days_per_year"]);
+  EXPECT_EQ(player.post("/api/me/vacation", {{"days", 0}}).error_code(), "bad_field");
+  EXPECT_EQ(player.post("/api/me/vacation", {{"days", "2"}}).error_code(), "bad_field");
+  EXPECT_EQ(player.post("/api/me/vacation", {{"days", 2}, {"extra", 1}}).error_code(), "bad_field");
+  const auto taken = player.post("/api/me/vacation", {{"days", 2}});
+  ASSERT_EQ(taken.status, 200) << taken.body;
+  const std::int64_t per_year = vacation["days_per_year"];
+  EXPECT_EQ(taken.json()["days_left"], per_year - 2);
+
+  // Two days later the clock has not moved, and the opponent sees why.
+  const std::int64_t left = details(opponent, id)["clocks"][awaited]["remaining_ms"];
+  EXPECT_EQ(left, kDayMs);
+  EXPECT_EQ(details(opponent, id)["clocks"][awaited]["vacation_until"],
+            server.clock.now() + 2 * kDayMs);
+  server.clock.advance(2 * kDayMs - kHour);
+  EXPECT_EQ(details(opponent, id)["clocks"][awaited]["remaining_ms"], kDayMs);
+  server.clock.advance(kHour + 6 * kHour);
+  EXPECT_EQ(details(opponent, id)["clocks"][awaited]["remaining_ms"], kDayMs - 6 * kHour);
+
+  // When the turn's day runs out, a vacation day is taken automatically instead of a loss.
+  server.clock.advance(kDayMs);
+  const auto paused = wait_for(opponent, id, [&](const json& g) {
+    return g["status"] != "active" || !g["clocks"][awaited]["vacation_until"].is_null();
+  });
+  ASSERT_FALSE(paused.is_null());
+  EXPECT_EQ(paused["status"], "active");
+  EXPECT_EQ(player.get("/api/me/vacation").json()["days_left"], per_year - 3);
+}
+
+TEST(ServerGames, ResignAndCancelAnswerEachCaseAndTellTheRoom) {
+  Server server;
+  auto a = register_user(server.port(), "rs_a");
+  auto b = register_user(server.port(), "rs_b");
+  auto c = register_user(server.port(), "rs_c");
+
+  // Cancel: only the creator, only before the start.
+  const auto open = a.post("/api/games", {{"scenario", "braveheart"}, {"side", "england"}});
+  const std::int64_t open_id = open.json()["game"]["id"];
+  EXPECT_EQ(b.post(path(open_id, "/cancel"), json::object()).error_code(), "forbidden");
+  EXPECT_EQ(a.post(path(open_id, "/resign"), json::object()).error_code(), "game_not_started");
+  EXPECT_EQ(a.post(path(999, "/cancel"), json::object()).status, 404);
+  const auto cancelled = a.post(path(open_id, "/cancel"), json::object());
+  ASSERT_EQ(cancelled.status, 200) << cancelled.body;
+  EXPECT_EQ(cancelled.json()["game"]["status"], "aborted");
+  EXPECT_EQ(a.post(path(open_id, "/cancel"), json::object()).error_code(), "conflict");
+  EXPECT_EQ(b.post(path(open_id, "/join"), json::object()).status, 409);
+
+  // Resign: a player of a started game, at any moment.
+  const auto id = started_game(a, b, nullptr);
+  EXPECT_EQ(a.post(path(id, "/cancel"), json::object()).error_code(), "conflict");
+  EXPECT_EQ(c.post(path(id, "/resign"), json::object()).error_code(), "not_seated");
+  auto watcher = connect(server.port(), id, b.session_cookie());
+  ASSERT_TRUE(watcher && watcher->read_first_view());
+  const auto resigned = a.post(path(id, "/resign"), json::object());
+  ASSERT_EQ(resigned.status, 200) << resigned.body;
+  EXPECT_EQ(resigned.json()["game"]["result"],
+            (json{{"winner", "england"}, {"reason", "resigned"}}));
+  EXPECT_EQ(b.post(path(id, "/resign"), json::object()).error_code(), "game_over");
+  bool told = false;
+  for (int i = 0; i < 20 && !told; ++i) {
+    if (!watcher->read_one()) break;
+    told = watcher->last["type"] == "game_ended";
+  }
+  ASSERT_TRUE(told);
+  EXPECT_EQ(watcher->last["result"]["reason"], "resigned");
+  // No action is taken after it.
+  watcher->send_action(json::object(), watcher->seq, "late");
+  ASSERT_TRUE(watcher->read_answer("late"));
+  EXPECT_EQ(watcher->last["code"], "game_over");
+  const auto record = a.get(path(id, "/record"));
+  ASSERT_EQ(record.status, 200);
+  EXPECT_EQ(record.json()["result"]["reason"], "resigned");
+}
+
+TEST(ServerGames, ARematchSwapsSidesAndKeepsTheSettingsOnceTheOtherAccepts) {
+  Server server;
+  auto a = register_user(server.port(), "rm_a");
+  auto b = register_user(server.port(), "rm_b");
+  auto c = register_user(server.port(), "rm_c");
+  const json tc = {{"kind", "live"}, {"minutes", 90}, {"increment_seconds", 10}};
+  const auto id = started_game(a, b, tc);  // a plays Scotland
+  EXPECT_EQ(a.post(path(id, "/rematch/offer"), json::object()).error_code(), "game_not_finished");
+  ASSERT_EQ(b.post(path(id, "/resign"), json::object()).status, 200);
+  EXPECT_EQ(c.post(path(id, "/rematch/offer"), json::object()).error_code(), "not_seated");
+  EXPECT_EQ(a.post(path(id, "/rematch/accept"), json::object()).error_code(), "conflict");
+  EXPECT_EQ(a.post(path(id, "/rematch/maybe"), json::object()).status, 404);
+
+  auto watcher = connect(server.port(), id, b.session_cookie());
+  ASSERT_TRUE(watcher && watcher->read_first_view());
+  const auto offered = a.post(path(id, "/rematch/offer"), json::object());
+  ASSERT_EQ(offered.status, 200) << offered.body;
+  EXPECT_EQ(a.post(path(id, "/rematch/offer"), json::object()).error_code(), "conflict");
+  EXPECT_EQ(a.post(path(id, "/rematch/accept"), json::object()).error_code(), "conflict");
+  bool told = false;
+  for (int i = 0; i < 20 && !told; ++i) {
+    if (!watcher->read_one()) break;
+    told = watcher->last["type"] == "rematch";
+  }
+  ASSERT_TRUE(told);
+  EXPECT_EQ(watcher->last["state"], "offered");
+  EXPECT_EQ(watcher->last["offered_by"], "rm_a");
+
+  const auto accepted = b.post(path(id, "/rematch/accept"), json::object());
+  ASSERT_EQ(accepted.status, 200) << accepted.body;
+  const std::int64_t next = accepted.json()["rematch"]["game_id"];
+  const auto game = details(a, next);
+  EXPECT_EQ(game["status"], "active");
+  EXPECT_EQ(game["players"]["scotland"], "rm_b");
+  EXPECT_EQ(game["players"]["england"], "rm_a");
+  EXPECT_EQ(game["scenario"], "braveheart");
+  EXPECT_EQ(game["time_control"], tc);
+  EXPECT_EQ(game["clocks"]["scotland"]["bank_ms"], 90 * kMinuteMs);
+  EXPECT_EQ(b.post(path(id, "/rematch/decline"), json::object()).error_code(), "conflict");
+
+  // Declining another game's offer.
+  const auto other = started_game(a, b, nullptr);
+  ASSERT_EQ(a.post(path(other, "/resign"), json::object()).status, 200);
+  ASSERT_EQ(b.post(path(other, "/rematch/offer"), json::object()).status, 200);
+  const auto declined = a.post(path(other, "/rematch/decline"), json::object());
+  ASSERT_EQ(declined.status, 200) << declined.body;
+  EXPECT_EQ(declined.json()["rematch"]["state"], "declined");
+}
+
+TEST(ServerGames, MyGamesShowsTheOpponentsLastActivityAndTheClocks) {
+  Server server;
+  auto a = register_user(server.port(), "act_a");
+  auto b = register_user(server.port(), "act_b");
+  const auto id = started_game(a, b, json{{"kind", "correspondence"}});
+  server.clock.advance(2 * kHour);
+  const auto mine = a.get("/api/games/mine").json()["games"];
+  ASSERT_EQ(mine.size(), 1u);
+  EXPECT_EQ(mine[0]["id"], id);
+  // b was last seen when he joined, two hours ago by the server's clock.
+  EXPECT_EQ(mine[0]["last_active"]["england"], kStart);
+  EXPECT_TRUE(mine[0]["clocks"].is_object());
+  EXPECT_EQ(mine[0]["time_control"]["days_per_turn"], 3);
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing

@@ -1,0 +1,114 @@
+// End to end in headless Chromium: cancelling an unstarted game, both clocks on the game page
+// and in the lobby, resigning (with its confirmation) and a rematch offered and accepted, each
+// side told over its WebSocket (docs/protocol.md, "Time controls, resignation, rematches").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { useServerAndBrowser, outputDir } from './harness.js';
+import { newPlayer, startGame } from './helpers.js';
+
+const running = useServerAndBrowser();
+const shots = process.env.BLOCKFOG_SHOTS || outputDir();
+const shot = (p, name) => p.page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+test('cancel, clocks, resign with confirmation, and a rematch with sides swapped', async () => {
+  // An unstarted game is cancelled by its creator from its page.
+  const erin = await newPlayer(running.browser, running.server, 'erin');
+  await erin.page.click('form.create button[type=submit]');
+  const line = erin.page.locator('.games.mine .game-line').first();
+  await line.waitFor();
+  const openId = await line.getAttribute('data-game');
+  await erin.page.goto(`${running.server.url}/#/game/${openId}`);
+  await erin.page.click('[data-act=cancel]');
+  await erin.page.waitForSelector('.game-result');
+  assert.equal(await erin.page.locator('.game-result').innerText(), 'The game was cancelled.');
+  await shot(erin, 'cancelled');
+  await erin.context.close();
+
+  const alice = await newPlayer(running.browser, running.server, 'alice');
+  const bob = await newPlayer(running.browser, running.server, 'bob');
+  // A live game: both pages show both clocks, those of the awaited seats running.
+  await alice.page.selectOption('#create-time', 'live');
+  const id = await startGame(alice, bob);
+  for (const p of [alice, bob]) {
+    await p.page.waitForSelector('.clocks .clock-scotland .clock-time');
+    const times = await p.page.locator('.clocks .clock-time').allInnerTexts();
+    assert.equal(times.length, 2);
+    for (const t of times) assert.match(t, /^(1:00:00|59:\d\d)$/);
+    // At the start both seats choose a card: both clocks run.
+    assert.equal(await p.page.locator('.clocks .clock.running').count(), 2);
+  }
+  await shot(alice, 'clocks-desktop');
+  await bob.page.setViewportSize({ width: 390, height: 844 });
+  await shot(bob, 'clocks-phone');
+  await bob.page.setViewportSize({ width: 1440, height: 900 });
+
+  // The lobby's "my games": whose turn, the opponent's activity, the clocks.
+  const lobby = await alice.context.newPage();
+  await lobby.goto(`${running.server.url}/#/`);
+  const mine = lobby.locator(`.games.mine .game-line[data-game="${id}"]`);
+  await mine.waitFor();
+  assert.match(await mine.locator('.g-activity').innerText(), /^bob active (just now|\d+ min ago)$/);
+  assert.match(await mine.locator('.g-clocks').innerText(), /Scotland .* · England /);
+  assert.match(await mine.locator('.g-turn').innerText(), /to play$/);
+  // Taking vacation days ahead.
+  await lobby.waitForSelector('.vacation-summary:has-text("21 of 21")');
+  await lobby.fill('#vacation-days', '2');
+  await lobby.click('.vacation-form button[type=submit]');
+  await lobby.waitForSelector('.vacation-summary:has-text("19 of 21")');
+  assert.equal(await lobby.locator('ul.vacations li').count(), 1);
+  await lobby.fill('#vacation-days', '20');
+  await lobby.click('.vacation-form button[type=submit]');
+  await lobby.waitForSelector('.vacation .error:has-text("vacation")');
+  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
+  await lobby.close();
+
+  // Resigning asks first; keeping on playing changes nothing.
+  await bob.page.click('[data-act=resign]');
+  await bob.page.waitForSelector('.confirm-resign:not([hidden])');
+  await shot(bob, 'resign-confirm');
+  await bob.page.click('.confirm-resign button:not(.danger)');
+  assert.equal(await bob.page.locator('.confirm-resign').isHidden(), true);
+  assert.equal(await bob.page.locator('.game-result').count(), 0);
+  await bob.page.click('[data-act=resign]');
+  await bob.page.click('[data-act=confirm-resign]');
+  for (const p of [alice, bob]) {
+    await p.page.waitForSelector('.game-result');
+    assert.equal(await p.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
+  }
+  await shot(alice, 'resigned');
+
+  // Alice offers a rematch; Bob is told at once and accepts: the new game has the sides swapped.
+  await alice.page.click('[data-act=rematch]');
+  await bob.page.waitForSelector('[data-act=accept]');
+  await shot(bob, 'rematch-offered');
+  await bob.page.click('[data-act=accept]');
+  for (const p of [alice, bob]) await p.page.waitForSelector('[data-act=open-rematch]');
+  const href = await alice.page.locator('[data-act=open-rematch]').getAttribute('href');
+  const next = Number(href.split('/').pop());
+  assert.notEqual(next, id);
+  const game = await alice.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, next);
+  assert.deepEqual(game.players, { scotland: 'bob', england: 'alice' });
+  assert.equal(game.status, 'active');
+  assert.equal(game.time_control.kind, 'live');
+
+  await alice.context.close();
+  await bob.context.close();
+});
+
+test('a rematch can be declined', async () => {
+  const carol = await newPlayer(running.browser, running.server, 'carol');
+  const dave = await newPlayer(running.browser, running.server, 'dave');
+  await startGame(carol, dave);
+  await carol.page.click('[data-act=resign]');
+  await carol.page.click('[data-act=confirm-resign]');
+  await dave.page.waitForSelector('[data-act=rematch]');
+  await dave.page.click('[data-act=rematch]');
+  await carol.page.waitForSelector('[data-act=decline]');
+  await carol.page.click('[data-act=decline]');
+  for (const p of [carol, dave]) {
+    await p.page.waitForFunction(() => document.body.innerText.includes('The rematch was declined.'));
+  }
+  await carol.context.close();
+  await dave.context.close();
+});

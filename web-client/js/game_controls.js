@@ -1,0 +1,109 @@
+// The game page's resign, cancel and rematch controls (docs/protocol.md, "Time controls,
+// resignation, rematches, vacations"), and its clocks (clock_view.js). Told of the server's
+// game_ended, clocks and rematch messages by game.js.
+import { h, clear } from './dom.js';
+import { mountClocks } from './clock_view.js';
+
+async function post(path) {
+  const res = await fetch(path, {
+    method: 'POST', credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' }, body: '{}',
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(json?.error?.message || `HTTP ${res.status}`);
+  return json;
+}
+
+const REASON = { resigned: 'by resignation', timeout: 'on time' };
+
+export function resultText(result) {
+  if (!result) return 'The game was cancelled.';
+  const winner = result.winner ? `${result.winner[0].toUpperCase()}${result.winner.slice(1)} wins` : 'No winner';
+  return `${winner} ${REASON[result.reason] || `(${result.reason})`}.`;
+}
+
+// Mounts the controls in `holder` for the game `details` (a Game object) seen by `me` (the
+// account name, or null). Returns { onMessage(msg), stop() }.
+export function mountGameControls(holder, { gameId, details, me }) {
+  const box = h('section', { class: 'panel game-controls', 'aria-label': 'Game controls' });
+  const note = h('p', { class: 'controls-note', role: 'status', 'aria-live': 'polite' });
+  holder.append(box);
+  const clocks = mountClocks(holder);
+  clocks.update(details.clocks);
+  const st = {
+    status: details.status, result: details.result || null, yourRole: details.your_role,
+    creator: details.created_by === me, rematch: null,
+  };
+  const run = async (path, done) => {
+    try {
+      const body = await post(`/api/games/${gameId}${path}`);
+      done(body);
+    } catch (ex) {
+      note.textContent = ex.message;
+    }
+    draw();
+  };
+  const draw = () => {
+    const parts = [];
+    if (st.status === 'active' && st.yourRole) {
+      const confirm = h('span', { class: 'confirm-resign', hidden: true },
+        'Resign this game? ',
+        h('button', { type: 'button', class: 'danger', 'data-act': 'confirm-resign',
+          onclick: () => run('/resign', (b) => { st.status = b.game.status; st.result = b.game.result; }) },
+        'Yes, resign'),
+        h('button', { type: 'button', onclick: () => { confirm.hidden = true; } }, 'Keep playing'));
+      parts.push(h('button', { type: 'button', 'data-act': 'resign',
+        onclick: () => { confirm.hidden = false; } }, 'Resign…'), confirm);
+    }
+    if (st.status === 'open' && st.creator) {
+      parts.push(h('button', { type: 'button', 'data-act': 'cancel',
+        onclick: () => run('/cancel', (b) => { st.status = b.game.status; }) }, 'Cancel game'));
+    }
+    if (st.status === 'finished' || st.status === 'aborted') {
+      parts.push(h('p', { class: 'game-result' }, resultText(st.status === 'aborted' ? null : st.result)));
+    }
+    if (st.status === 'finished' && st.yourRole) {
+      const r = st.rematch;
+      if (!r) {
+        parts.push(h('button', { type: 'button', 'data-act': 'rematch',
+          onclick: () => run('/rematch/offer', (b) => { st.rematch = b.rematch; }) }, 'Rematch'));
+      } else if (r.state === 'offered' && r.offered_by !== me) {
+        parts.push(h('p', {}, `${r.offered_by} offers a rematch with sides swapped.`),
+          h('button', { type: 'button', 'data-act': 'accept',
+            onclick: () => run('/rematch/accept', (b) => { st.rematch = b.rematch; }) }, 'Accept'),
+          h('button', { type: 'button', 'data-act': 'decline',
+            onclick: () => run('/rematch/decline', (b) => { st.rematch = b.rematch; }) }, 'Decline'));
+      } else if (r.state === 'offered') {
+        parts.push(h('p', {}, 'Rematch offered; waiting for your opponent.'));
+      } else if (r.state === 'accepted') {
+        parts.push(h('a', { class: 'button', href: `#/game/${r.game_id}`, 'data-act': 'open-rematch' },
+          'Open the rematch'));
+      } else {
+        parts.push(h('p', {}, 'The rematch was declined.'));
+      }
+    }
+    clear(box).append(...parts, note);
+    box.hidden = parts.length === 0 && !note.textContent;
+  };
+  draw();
+  return {
+    onMessage(msg) {
+      if (msg.type === 'game_ended') {
+        st.status = msg.status;
+        st.result = msg.result;
+        clocks.update(null);
+      } else if (msg.type === 'clocks') {
+        clocks.update(msg.clocks);
+        return;
+      } else if (msg.type === 'rematch') {
+        st.rematch = msg;
+      } else if (msg.type === 'welcome') {
+        st.status = msg.status;
+      } else {
+        return;
+      }
+      draw();
+    },
+    stop() { clocks.stop(); },
+  };
+}

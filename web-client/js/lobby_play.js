@@ -1,0 +1,89 @@
+// What the lobby shows of play over days (docs/protocol.md, "Time controls"): in "my games",
+// whose turn it is, the opponent's last activity and the clocks; in the create form, the time
+// control. Kept apart from lobby.js, which calls in here.
+import { h } from './dom.js';
+import { formatAgo, formatRemaining, remainingAt } from './clock_view.js';
+import { SIDE_NAME } from './board.js';
+
+// The extra parts of one game line of "my games".
+export function gameLineExtras(g, now = Date.now()) {
+  const bits = [];
+  if (g.status === 'active') {
+    const awaited = (g.awaiting || []).map((r) => SIDE_NAME[r] ?? r).join(' and ');
+    if (awaited) bits.push(h('span', { class: 'g-turn' }, `${awaited} to play`));
+  }
+  if (g.your_role) {
+    const other = g.your_role === 'scotland' ? 'england' : 'scotland';
+    const name = g.players?.[other];
+    if (name) {
+      bits.push(h('span', { class: 'g-activity' },
+        `${name} active ${formatAgo(g.last_active?.[other], now)}`));
+    }
+  }
+  if (g.clocks) {
+    const c = g.clocks;
+    bits.push(h('span', { class: 'g-clocks' },
+      ['scotland', 'england'].map((side) =>
+        `${SIDE_NAME[side]} ${formatRemaining(remainingAt(c, side, now, now))}`
+        + (c[side].vacation_until ? ' (vacation)' : '')).join(' · ')));
+  }
+  return bits;
+}
+
+// The create form's time control: { el, value() }.
+export function timeControlField() {
+  const kind = h('select', { id: 'create-time' },
+    h('option', { value: 'none' }, 'No clock'),
+    h('option', { value: 'live' }, 'Live: 60 min + 30 s per turn'),
+    h('option', { value: 'correspondence' }, 'Correspondence: 3 days per turn + 7 days bank'));
+  const el = h('div', { class: 'field' }, h('label', { for: 'create-time' }, 'Time control'), kind);
+  return {
+    el,
+    value() {
+      if (kind.value === 'live') return { kind: 'live', minutes: 60, increment_seconds: 30 };
+      if (kind.value === 'correspondence') return { kind: 'correspondence', days_per_turn: 3, bank_days: 7 };
+      return { kind: 'none' };
+    },
+  };
+}
+
+async function vacationCall(method, body) {
+  const res = await fetch('/api/me/vacation', {
+    method, credentials: 'same-origin',
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(json?.error?.message || `HTTP ${res.status}`);
+  return json;
+}
+
+// The vacation panel: days left this year, the vacations to come, and taking some ahead. A
+// vacation pauses every correspondence game of the player (docs/protocol.md, "Vacations").
+export function vacationPanel() {
+  const summary = h('p', { class: 'vacation-summary' });
+  const list = h('ul', { class: 'vacations' });
+  const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 21, value: 1 });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const show = (v) => {
+    summary.textContent = `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
+    list.replaceChildren(...v.vacations.map((x) => h('li', {},
+      `${new Date(x.starts_at).toLocaleString()} – ${new Date(x.ends_at).toLocaleString()}`
+      + (x.automatic ? ' (taken automatically)' : ''))));
+  };
+  const el = h('section', { class: 'panel vacation', 'aria-label': 'Vacation' },
+    h('h2', {}, 'Vacation'), summary, list,
+    h('form', { class: 'vacation-form', onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      try {
+        show(await vacationCall('POST', { days: Number(days.value) }));
+      } catch (ex) {
+        err.textContent = ex.message;
+      }
+    } },
+    h('label', { for: 'vacation-days' }, 'Days from now'), days,
+    h('button', { type: 'submit' }, 'Take vacation')), err);
+  vacationCall('GET').then(show).catch(() => {});
+  return el;
+}
