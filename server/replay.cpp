@@ -6,6 +6,7 @@
 
 #include "protocol/http.h"
 #include "rules/core/role.h"
+#include "server/api_common.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
 #include "server/log.h"
@@ -16,14 +17,8 @@ namespace {
 using nlohmann::json;
 using protocol::ErrorCode;
 
-HttpResponse json_response(int status, const json& body) {
-  return {
-      status, "application/json", body.dump(-1, ' ', false, json::error_handler_t::replace), {}};
-}
-
-HttpResponse error(int status, ErrorCode code, const std::string& message) {
-  return json_response(status, protocol::error_body(code, message));
-}
+using api::error;
+using api::json_response;
 
 std::optional<std::size_t> parse_seq(std::string_view text) {
   std::size_t seq = 0;

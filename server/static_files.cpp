@@ -5,15 +5,14 @@
 #include <sstream>
 
 #include "protocol/http.h"
+#include "server/api_common.h"
 
 namespace blockfog::server {
 namespace {
 
 namespace fs = std::filesystem;
 
-HttpResponse error(int status, protocol::ErrorCode code, const std::string& message) {
-  return {status, "application/json", protocol::error_body(code, message).dump(), {}};
-}
+using api::error;
 
 }  // namespace
 

@@ -110,13 +110,13 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::MoveStep:
       return cat(out, block_name(e.a), " moved from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::MoveStepAnon:
-      return cat(out, a_side(e.a), " block moved from ", area_name(e.b), " to ",
-                 area_name(e.c), ".");
+      return cat(out, a_side(e.a), " block moved from ", area_name(e.b), " to ", area_name(e.c),
+                 ".");
     case LogKind::BattleCreated:
       return cat(out, side_name(e.a), " attacks ", area_name(e.b), ".");
     case LogKind::ReserveArrived:
-      return cat(out, a_side(e.a), " reserve arrived in ", area_name(e.b), " ",
-                 BorderName{e.c}, ".");
+      return cat(out, a_side(e.a), " reserve arrived in ", area_name(e.b), " ", BorderName{e.c},
+                 ".");
     case LogKind::NorseMove:
       return cat(out, "The Norse sailed from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::MovePhaseEnd:
@@ -237,8 +237,8 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::SeaMoved:
       return cat(out, block_name(e.a), " sails from ", area_name(e.b), " to ", area_name(e.c), ".");
     case LogKind::SeaMovedAnon:
-      return cat(out, a_side(e.a), " block sails from ", area_name(e.b), " to ",
-                 area_name(e.c), ".");
+      return cat(out, a_side(e.a), " block sails from ", area_name(e.b), " to ", area_name(e.c),
+                 ".");
     case LogKind::VictualsArea:
       return cat(out, side_name(e.a), " uses Victuals in ", area_name(e.b), ".");
     case LogKind::Coronation: {

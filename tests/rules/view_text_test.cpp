@@ -128,6 +128,7 @@ struct Coverage {
   int battles = 0;
   int game_overs = 0;
   long views = 0;
+  long states = 0;
 };
 
 // `lines` is where the log's lines are in `text` (the layout's "log" without its brackets):
@@ -173,24 +174,27 @@ void expect_sound_views(const State& s, std::size_t log_from, Coverage& coverage
   std::string text;
   std::string without_lines;
   std::string with_memo;
+  // The memo is checked at every state (a stale part would show in the next one only if its
+  // area changed again); the parse, the layout and the lines at every 8th.
+  const bool full = coverage.states++ % 8 == 0;
   for (Role role : {kScotland, kEngland, kObserver}) {
     const auto size = write_view(s, role, log_from, text);
-    const auto parsed = json::parse(text);
-    ASSERT_EQ(text, parsed.dump()) << "role " << core::role_name(role) << ", phase "
-                                   << phase_name(s.phase) << ", log from " << log_from;
-    // Parts reused from earlier states must be what this state gives.
     core::ViewLayout layout;
     const auto readable = count_readable(s);
     write_view(s, role, log_from, with_memo, &layout, &memos[static_cast<std::size_t>(role)],
                &readable);
     ASSERT_EQ(with_memo, text) << "with the memo: role " << core::role_name(role) << ", phase "
                                << phase_name(s.phase);
+    if (!full) continue;
+    const auto parsed = json::parse(text);
+    ASSERT_EQ(text, parsed.dump()) << "role " << core::role_name(role) << ", phase "
+                                   << phase_name(s.phase) << ", log from " << log_from;
     // The layout noted while writing is where the parts are.
     core::ViewLayout scanned;
     ASSERT_TRUE(core::scan_view_layout(text, scanned));
     ASSERT_EQ(layout, scanned) << "role " << core::role_name(role) << ", phase "
                                << phase_name(s.phase);
-    if (coverage.views % 16 == 0) expect_parts_of(text, layout, parsed);
+    if (coverage.views % 2 == 0) expect_parts_of(text, layout, parsed);
     EXPECT_EQ(size, parsed.at("log_size").get<std::size_t>());
     write_view(s, role, SIZE_MAX, without_lines);
     expect_lines_at(text, layout, parsed, without_lines);
@@ -222,7 +226,7 @@ TEST(ViewText, IsItsOwnParsesDumpAndTheMemoChangesNothingOverRandomGames) {
   }
   EXPECT_EQ(coverage.game_overs, 3);
   EXPECT_GT(coverage.battles, 50);
-  EXPECT_GT(coverage.views, 3000);
+  EXPECT_GT(coverage.views, 1000);
   for (Phase phase : {Phase::CardChoice, Phase::Event, Phase::Move, Phase::BattleChoice,
                       Phase::Combat, Phase::HitAllocation, Phase::Regroup, Phase::Winter}) {
     EXPECT_TRUE(coverage.phases.count(phase)) << phase_name(phase) << " never compared";
@@ -251,7 +255,7 @@ TEST(ViewText, AGameFindsTheLinesARoleLacksThroughUndos) {
     std::array<std::size_t, 3> held{};  // each role's log_size after its last view
     int undos = 0;
     int shortened = 0;  // views after an undo cut the role's lines back
-    for (int step = 0; step < 1500; ++step) {
+    for (int step = 0; step < 500; ++step) {
       for (Role role : {kScotland, kEngland, kObserver}) {
         const auto r = static_cast<std::size_t>(role);
         std::string text;

@@ -116,7 +116,7 @@ std::string path(std::int64_t game_id, const std::string& rest = "") {
 }
 
 // A game created by `a` (Scotland) and joined by `b`.
-std::int64_t started_game(HttpClient& a, HttpClient& b, const json& time_control) {
+std::int64_t started_timed_game(HttpClient& a, HttpClient& b, const json& time_control) {
   json request = {{"scenario", "braveheart"}, {"side", "scotland"}};
   if (!time_control.is_null()) request["time_control"] = time_control;
   const auto created = a.post("/api/games", request);
@@ -182,7 +182,7 @@ TEST(ServerClocks, AWholeCorrespondenceGameOverDaysRestartsMidTurnAndIsLostOnTim
   auto eng = register_user(server.port(), "mail_eng");
   const json tc = {
       {"kind", "correspondence"}, {"days_per_turn", 1}, {"bank_days", 1}, {"vacation", false}};
-  const auto id = started_game(scot, eng, tc);
+  const auto id = started_timed_game(scot, eng, tc);
   auto s = connect(server.port(), id, scot.session_cookie());
   auto e = connect(server.port(), id, eng.session_cookie());
   ASSERT_TRUE(s && e && s->read_first_view() && e->read_first_view());
@@ -252,7 +252,7 @@ TEST(ServerClocks, AVacationPausesTheCorrespondenceClockVisiblyAndIsTakenWhenTim
   auto scot = register_user(server.port(), "vac_scot");
   auto eng = register_user(server.port(), "vac_eng");
   const json tc = {{"kind", "correspondence"}, {"days_per_turn", 1}, {"bank_days", 0}};
-  const auto id = started_game(scot, eng, tc);
+  const auto id = started_timed_game(scot, eng, tc);
   const auto game = details(scot, id);
   const std::string awaited = game["awaiting"].front();
   auto& player = awaited == "scotland" ? scot : eng;
@@ -307,7 +307,7 @@ TEST(ServerGames, ResignAndCancelAnswerEachCaseAndTellTheRoom) {
   EXPECT_EQ(b.post(path(open_id, "/join"), json::object()).status, 409);
 
   // Resign: a player of a started game, at any moment.
-  const auto id = started_game(a, b, nullptr);
+  const auto id = started_timed_game(a, b, nullptr);
   EXPECT_EQ(a.post(path(id, "/cancel"), json::object()).error_code(), "conflict");
   EXPECT_EQ(c.post(path(id, "/resign"), json::object()).error_code(), "not_seated");
   auto watcher = connect(server.port(), id, b.session_cookie());
@@ -339,7 +339,7 @@ TEST(ServerGames, ARematchSwapsSidesAndKeepsTheSettingsOnceTheOtherAccepts) {
   auto b = register_user(server.port(), "rm_b");
   auto c = register_user(server.port(), "rm_c");
   const json tc = {{"kind", "live"}, {"minutes", 90}, {"increment_seconds", 10}};
-  const auto id = started_game(a, b, tc);  // a plays Scotland
+  const auto id = started_timed_game(a, b, tc);  // a plays Scotland
   EXPECT_EQ(a.post(path(id, "/rematch/offer"), json::object()).error_code(), "game_not_finished");
   ASSERT_EQ(b.post(path(id, "/resign"), json::object()).status, 200);
   EXPECT_EQ(c.post(path(id, "/rematch/offer"), json::object()).error_code(), "not_seated");
@@ -374,7 +374,7 @@ TEST(ServerGames, ARematchSwapsSidesAndKeepsTheSettingsOnceTheOtherAccepts) {
   EXPECT_EQ(b.post(path(id, "/rematch/decline"), json::object()).error_code(), "conflict");
 
   // Declining another game's offer.
-  const auto other = started_game(a, b, nullptr);
+  const auto other = started_timed_game(a, b, nullptr);
   ASSERT_EQ(a.post(path(other, "/resign"), json::object()).status, 200);
   ASSERT_EQ(b.post(path(other, "/rematch/offer"), json::object()).status, 200);
   const auto declined = a.post(path(other, "/rematch/decline"), json::object());
@@ -386,7 +386,7 @@ TEST(ServerGames, MyGamesShowsTheOpponentsLastActivityAndTheClocks) {
   Server server;
   auto a = register_user(server.port(), "act_a");
   auto b = register_user(server.port(), "act_b");
-  const auto id = started_game(a, b, json{{"kind", "correspondence"}});
+  const auto id = started_timed_game(a, b, json{{"kind", "correspondence"}});
   server.clock.advance(2 * kHour);
   const auto mine = a.get("/api/games/mine").json()["games"];
   ASSERT_EQ(mine.size(), 1u);

@@ -8,12 +8,13 @@
 #include <string>
 
 #include "storage/store.h"
+#include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
 
 namespace blockfog::storage {
 namespace {
 
-constexpr std::int64_t kNow = 1'700'000'000'000;
+using testing::kNow;
 
 class NoticeStoreTest : public ::testing::Test {
  protected:
