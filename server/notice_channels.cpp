@@ -182,10 +182,9 @@ std::string rfc5322_date() {
   return buffer;
 }
 
-}  // namespace
-
-void send_email(const Config& config, const Email& email) {
-  net::io_context ioc;
+// A TLS client context that checks the peer's certificate against the system's authorities,
+// or against --notice-ca-file when given (tests).
+ssl::context client_tls(const Config& config) {
   ssl::context tls(ssl::context::tls_client);
   tls.set_verify_mode(ssl::verify_peer);
   if (config.notice_ca_file.empty()) {
@@ -193,6 +192,14 @@ void send_email(const Config& config, const Email& email) {
   } else {
     tls.load_verify_file(config.notice_ca_file);
   }
+  return tls;
+}
+
+}  // namespace
+
+void send_email(const Config& config, const Email& email) {
+  net::io_context ioc;
+  ssl::context tls = client_tls(config);
   SmtpSession smtp(ioc, tls);
   smtp.connect(config.smtp_host, config.smtp_port);
   smtp.expect(2, "greeting");
@@ -288,13 +295,7 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
     throw DeliveryError("webhook answered HTTP " + std::to_string(status), !retry);
   };
   if (parsed->https) {
-    ssl::context tls(ssl::context::tls_client);
-    tls.set_verify_mode(ssl::verify_peer);
-    if (config.notice_ca_file.empty()) {
-      tls.set_default_verify_paths();
-    } else {
-      tls.load_verify_file(config.notice_ca_file);
-    }
+    ssl::context tls = client_tls(config);
     beast::ssl_stream<beast::tcp_stream> stream(ioc, tls);
     if (!SSL_set_tlsext_host_name(stream.native_handle(), parsed->host.c_str())) {
       throw DeliveryError("webhook: cannot set the TLS server name", false);

@@ -128,6 +128,14 @@ std::optional<std::int64_t> NoticeStore::confirm_email(std::string_view token_ha
   return account_id;
 }
 
+void NoticeStore::drop_pending_email(std::int64_t account_id) {
+  db_.prepare(
+         "UPDATE notice_deliveries SET state = 'dropped' WHERE state = 'pending'"
+         " AND channel = 'email' AND notice_id IN (SELECT id FROM notices WHERE account_id = ?1)")
+      .bind(1, account_id)
+      .run();
+}
+
 void NoticeStore::remove_email(std::int64_t account_id) {
   Transaction transaction(db_);
   db_.prepare(
@@ -137,11 +145,7 @@ void NoticeStore::remove_email(std::int64_t account_id) {
          " unsubscribe_token = NULL WHERE account_id = ?1")
       .bind(1, account_id)
       .run();
-  db_.prepare(
-         "UPDATE notice_deliveries SET state = 'dropped' WHERE state = 'pending'"
-         " AND channel = 'email' AND notice_id IN (SELECT id FROM notices WHERE account_id = ?1)")
-      .bind(1, account_id)
-      .run();
+  drop_pending_email(account_id);
   transaction.commit();
 }
 
@@ -154,11 +158,7 @@ std::optional<std::int64_t> NoticeStore::unsubscribe(std::string_view unsubscrib
   db_.prepare("UPDATE notice_settings SET email_on = 0 WHERE account_id = ?1")
       .bind(1, account_id)
       .run();
-  db_.prepare(
-         "UPDATE notice_deliveries SET state = 'dropped' WHERE state = 'pending'"
-         " AND channel = 'email' AND notice_id IN (SELECT id FROM notices WHERE account_id = ?1)")
-      .bind(1, account_id)
-      .run();
+  drop_pending_email(account_id);
   transaction.commit();
   return account_id;
 }

@@ -95,6 +95,8 @@ class NoticeStore {
   std::optional<std::string> delivery_state(std::int64_t notice_id, std::string_view channel);
 
  private:
+  // The account's e-mail deliveries not sent yet will not be: its address is gone or off.
+  void drop_pending_email(std::int64_t account_id);
   void ensure_row(std::int64_t account_id);
   Database& db_;
 };
