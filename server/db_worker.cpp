@@ -1,5 +1,6 @@
 #include "server/db_worker.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "server/clock.h"
@@ -7,6 +8,32 @@
 #include "storage/faults.h"
 
 namespace blockfog::server {
+
+CallFailure CallFailure::current() {
+  try {
+    throw;
+  } catch (const storage::ConstraintError& e) {
+    return {Kind::Constraint, e.code(), e.what()};
+  } catch (const storage::StorageError& e) {
+    return {Kind::Storage, e.code(), e.what()};
+  } catch (const std::exception& e) {
+    return {Kind::Other, 0, e.what()};
+  } catch (...) {
+    return {Kind::Other, 0, "an exception of unknown type"};
+  }
+}
+
+void CallFailure::raise() const {
+  switch (kind) {
+    case Kind::Constraint:
+      throw storage::ConstraintError(code, message);
+    case Kind::Storage:
+      throw storage::StorageError(code, message);
+    case Kind::Other:
+      break;
+  }
+  throw std::runtime_error(message);
+}
 
 std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path& path,
                                                      storage::Sync sync) {

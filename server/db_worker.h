@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -42,6 +43,20 @@
 #include "storage/store.h"
 
 namespace blockfog::server {
+
+// What DbWorker::call carries from the storage thread to its caller instead of the exception
+// itself: the family, SQLite's code and the message.
+struct CallFailure {
+  enum class Kind { Constraint, Storage, Other };
+  Kind kind;
+  int code = 0;  // SQLite's extended result code, for Constraint and Storage
+  std::string message;
+
+  // Describes the exception being handled; call it only inside a catch block.
+  static CallFailure current();
+  // Throws a fresh exception of the family: ConstraintError, StorageError, std::runtime_error.
+  [[noreturn]] void raise() const;
+};
 
 enum class StorageHealth { Ok, Degraded, Failed, ReadOnly };
 
@@ -85,15 +100,19 @@ class DbWorker {
   void post_or_run(std::int64_t source, Task task, Done done);
   static constexpr std::chrono::microseconds kConcurrentWindow{1000};
 
-  // Runs `fn(store)` on the storage thread and waits for its result (or rethrows its
-  // exception). Never call it from a task, or from a room's strand.
+  // Runs `fn(store)` on the storage thread and waits for its result. An exception `fn` throws
+  // is thrown again here as a fresh object of the same family (ConstraintError, StorageError
+  // with its code, else std::runtime_error with its what()): an exception object is never
+  // shared between the two threads, whose reference count the race detector cannot see.
+  // Never call it from a task, or from a room's strand.
   template <typename F>
   auto call(F fn) -> std::invoke_result_t<F, storage::Store&> {
     using R = std::invoke_result_t<F, storage::Store&>;
+    using Value = std::conditional_t<std::is_void_v<R>, bool, R>;
     struct Outcome {
-      std::promise<R> promise;
-      std::conditional_t<std::is_void_v<R>, bool, std::optional<R>> value{};
-      std::exception_ptr error;
+      std::promise<void> promise;
+      std::optional<Value> value;
+      std::optional<CallFailure> failure;
     };
     auto outcome = std::make_shared<Outcome>();
     auto future = outcome->promise.get_future();
@@ -102,26 +121,24 @@ class DbWorker {
           try {
             if constexpr (std::is_void_v<R>) {
               fn(store);
+              outcome->value.emplace(true);
             } else {
               outcome->value.emplace(fn(store));
             }
           } catch (...) {
-            outcome->error = std::current_exception();
+            outcome->failure = CallFailure::current();
           }
         },
         [outcome](bool committed) {
-          if (outcome->error) return outcome->promise.set_exception(outcome->error);
-          if (!committed) {
-            return outcome->promise.set_exception(std::make_exception_ptr(
-                storage::StorageError(SQLITE_IOERR, "the transaction could not be committed")));
+          if (!outcome->failure && !committed) {
+            outcome->failure = CallFailure{CallFailure::Kind::Storage, SQLITE_IOERR,
+                                           "the transaction could not be committed"};
           }
-          if constexpr (std::is_void_v<R>) {
-            outcome->promise.set_value();
-          } else {
-            outcome->promise.set_value(std::move(*outcome->value));
-          }
+          outcome->promise.set_value();
         });
-    return future.get();
+    future.get();
+    if (outcome->failure) outcome->failure->raise();
+    if constexpr (!std::is_void_v<R>) return std::move(*outcome->value);
   }
 
   // Runs `task` on the storage thread every `interval` (the first time one interval from
