@@ -313,7 +313,7 @@ TEST(BattleRetreat, RegroupIgnoresBorderControlButKeepsLimitsD31) {
 
 // D-32 position: the Norse defend Fife against York Infantry from Angus. Scotland's parked
 // nobles go inland, so no coastal area is Scottish unless `ross_friendly`.
-Fixture norse_position(bool ross_friendly, int york_strength = 0) {
+Fixture norse_retreat_position(bool ross_friendly, int york_strength = 0) {
   Fixture f = blank_map();
   f.place("sco_galloway", "badenoch")
       .place("sco_bruce", "badenoch")
@@ -327,7 +327,7 @@ Fixture norse_position(bool ross_friendly, int york_strength = 0) {
 
 // D-32 Norse retreat (RULES 5.10.6): by sea to a friendly coastal area only.
 TEST(BattleRetreat, NorseRetreatBySeaToFriendlyCoastOnlyD32) {
-  Fixture f = norse_position(true);
+  Fixture f = norse_retreat_position(true);
   ASSERT_EQ(acting_blocks(f), std::set<std::string>{"sco_norse"});
   EXPECT_EQ(retreats(f, kScotland, "sco_norse"), std::set<std::string>{"ross"});
   for (auto to : {"moray", "england", "fife", "lennox"}) {
@@ -341,7 +341,7 @@ TEST(BattleRetreat, NorseRetreatBySeaToFriendlyCoastOnlyD32) {
 
 // D-32 (RULES 5.10.6): with no friendly coastal area the Norse cannot retreat at all.
 TEST(BattleRetreat, NorseWithoutFriendlyCoastCannotRetreatD32) {
-  Fixture f = norse_position(false);
+  Fixture f = norse_retreat_position(false);
   ASSERT_EQ(acting_blocks(f), std::set<std::string>{"sco_norse"});
   EXPECT_TRUE(retreats(f, kScotland, "sco_norse").empty());
   EXPECT_FALSE(has_kind(f, kScotland, ActionKind::Retreat));
@@ -349,7 +349,7 @@ TEST(BattleRetreat, NorseWithoutFriendlyCoastCannotRetreatD32) {
 
 // RULES 5.12.4: the Norse regroup the same way, by sea to a friendly coastal area.
 TEST(BattleRetreat, NorseRegroupBySeaToFriendlyCoastOnly) {
-  Fixture f = norse_position(true, 1);
+  Fixture f = norse_retreat_position(true, 1);
   fire(f, kScotland, "sco_norse", {1, 6, 6});
   ASSERT_EQ(f.state().phase, Phase::Regroup);
   EXPECT_EQ(regroups(f, kScotland, "sco_norse"), std::set<std::string>{"ross"});

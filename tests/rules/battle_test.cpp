@@ -29,18 +29,6 @@ int celtic_rolls(const Fixture& f, std::string_view id) {
   }));
 }
 
-// The revealed blocks of one side in a role's view of the battle, as id -> strength.
-std::set<std::pair<std::string, int>> revealed(const Fixture& f, Role role, Side side) {
-  std::set<std::pair<std::string, int>> out;
-  const json v = f.view(role);
-  if (!v.contains("battle")) return out;
-  for (const auto& r :
-       v.at("battle").at("revealed").at(side == kScotland ? "scotland" : "england")) {
-    out.insert({r.at("block").get<std::string>(), r.at("strength").get<int>()});
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Combat order (RULES 5.4)
 

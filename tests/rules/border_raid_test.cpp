@@ -12,17 +12,12 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
-
-void end_moves(Fixture& f, Role side) {
-  if (f.state().phase == Phase::Move && f.state().active == index_of(side)) {
-    f.act(side, simple(ActionKind::EndMovePhase));
-  }
-}
 
 // A game turn in which nobody moves: England P1 (2 MP), Scotland P2 (1 MP); spare cards keep
 // the year going.
@@ -31,8 +26,6 @@ void quiet_turn(Fixture& f) {
   end_moves(f, kEngland);
   end_moves(f, kScotland);
 }
-
-BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
 
 Action raid_on(std::string_view id) { return with_block(ActionKind::RaidVictim, block(id)); }
 
@@ -45,27 +38,11 @@ std::set<std::string> raid_choices(const Fixture& f) {
   return ids;
 }
 
-std::vector<std::string> log_lines(const json& v) {
-  std::vector<std::string> lines;
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
-
 int english_count(const json& v, std::string_view area_id) {
   for (const auto& a : v.at("areas")) {
     if (a.at("id") == area_id) return a.at("england").at("count").get<int>();
   }
   return -1;
-}
-
-// Lines of `lines` containing every fragment (the checks do not depend on wording).
-int count_lines(const std::vector<std::string>& lines,
-                std::initializer_list<std::string_view> fragments) {
-  return static_cast<int>(std::count_if(lines.begin(), lines.end(), [&](const std::string& line) {
-    return std::all_of(fragments.begin(), fragments.end(), [&](std::string_view fragment) {
-      return line.find(fragment) != std::string::npos;
-    });
-  }));
 }
 
 // J-10 (RULES 9.4): Scotland's and the observer's views and logs name no raided block, show

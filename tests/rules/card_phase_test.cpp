@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -42,7 +43,7 @@ std::set<std::string> hand_in_state(const State& s, Side side) {
 }
 
 // The played cards of this year as (side, card, turn) rows, in a comparable form.
-std::set<std::tuple<std::string, std::string, int>> played(const json& view) {
+std::set<std::tuple<std::string, std::string, int>> played_cards(const json& view) {
   std::set<std::tuple<std::string, std::string, int>> rows;
   for (const auto& row : view.at("cards").at("played_this_year")) {
     rows.emplace(row.at("side").get<std::string>(), row.at("card").get<std::string>(),
@@ -58,13 +59,6 @@ bool has_take_back(const Fixture& f, Role role) {
 std::string player1(const Fixture& f) {
   const auto p1 = f.view(Role::Observer).at("player1");
   return p1.is_null() ? "" : p1.get<std::string>();
-}
-
-// Ends every move phase as soon as it starts, so that nobody moves.
-void end_move_phases(Fixture& f) {
-  for (int guard = 0; guard < 4 && f.state().phase == Phase::Move; ++guard) {
-    f.act(side_of(f.state().active), simple(ActionKind::EndMovePhase));
-  }
 }
 
 const std::vector<std::string_view> kScotlandHand = {"move3_2", "move2_2", "move2_3", "move1_3",
@@ -132,7 +126,7 @@ TEST(CardPhase, EnglandMayTakeBackItsCardUntilScotlandChooses) {
   const auto revealed = std::set<std::tuple<std::string, std::string, int>>{
       {"england", "move2_1", 1}, {"scotland", "move2_2", 1}};
   for (Role role : {Role::Scotland, Role::England, Role::Observer}) {
-    EXPECT_EQ(played(f.view(role)), revealed) << core::role_name(role);
+    EXPECT_EQ(played_cards(f.view(role)), revealed) << core::role_name(role);
   }
   EXPECT_FALSE(has_take_back(f, Role::England));
   EXPECT_FALSE(has_take_back(f, Role::Scotland));
@@ -259,7 +253,7 @@ TEST(CardPhase, WinterStartsAfterTheFifthGameTurn) {
   EXPECT_EQ(v["cards"]["hand_sizes"], (json{{"scotland", 0}, {"england", 0}}));
   int by_scotland = 0;
   int by_england = 0;
-  for (const auto& [side, id, turn] : played(v)) {
+  for (const auto& [side, id, turn] : played_cards(v)) {
     (side == "scotland" ? by_scotland : by_england) += 1;
   }
   EXPECT_EQ(by_scotland, 5);
@@ -281,7 +275,7 @@ TEST(CardPhase, EveryRoleSeesTheFourCardsPlayedAfterTurnTwo) {
                                                                         {"scotland", "move1_3", 2},
                                                                         {"england", "move2_1", 2}};
   for (Role role : {Role::Scotland, Role::England, Role::Observer}) {
-    EXPECT_EQ(played(f.view(role)), expected) << core::role_name(role);
+    EXPECT_EQ(played_cards(f.view(role)), expected) << core::role_name(role);
   }
 }
 

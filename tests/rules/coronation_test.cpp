@@ -12,47 +12,16 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-// Scotland plays `event` and England a move card: Scotland is P1 (RULES 3.2.2).
-void scotland_event(Fixture& f, std::string_view event) {
-  f.hands({event, "move1_7"}, {"move2_1", "move2_2"}).play_cards(event, "move2_1");
-}
-// Both play events (RULES 3.3): England is P1 and resolves first.
-void double_event(Fixture& f, std::string_view scotland_card, std::string_view england_card) {
-  f.hands({scotland_card, "move1_7"}, {england_card, "move1_6"})
-      .play_cards(scotland_card, england_card);
-}
-
-std::uint8_t noble_index(std::string_view key) {
-  const auto& nobles = game_data().nobles;
-  for (std::size_t i = 0; i < nobles.size(); ++i) {
-    if (nobles[i].key == key) return static_cast<std::uint8_t>(i);
-  }
-  return kNone;
-}
-
 Action crown_bruce() { return simple(ActionKind::CrownBruce); }
 Action crown_comyn() { return simple(ActionKind::CrownComyn); }
 Action return_of_the_king() { return simple(ActionKind::ReturnOfTheKing); }
-Action herald_of(std::string_view key) { return {ActionKind::Herald, noble_index(key), kNone}; }
-
-BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
-bool is_at(const Fixture& f, std::string_view id, std::string_view area_id) {
-  return blk(f, id).loc == area(area_id);
-}
-int strength(const Fixture& f, std::string_view id) { return blk(f, id).strength; }
-
-bool in_event_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Event && f.state().active == index_of(side);
-}
-bool in_move_phase_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Move && f.state().active == index_of(side);
-}
 
 // The coronations offered to Scotland now, by action name.
 std::set<std::string> coronations(const Fixture& f) {
@@ -65,7 +34,6 @@ std::set<std::string> coronations(const Fixture& f) {
   }
   return out;
 }
-std::string name_of(ActionKind kind) { return std::string(action_kind_name(kind)); }
 
 std::set<std::string> battle_choices(const Fixture& f, Role role) {
   std::set<std::string> out;
@@ -75,8 +43,9 @@ std::set<std::string> battle_choices(const Fixture& f, Role role) {
   return out;
 }
 
-// Passes every combat turn until the battle leaves its combat rounds.
-void pass_to_end_of_rounds(Fixture& f) {
+// Passes every combat turn, with the first block offered a pass, until the battle leaves its
+// combat rounds.
+void pass_first_offered_to_end_of_rounds(Fixture& f) {
   for (int guard = 0; guard < 100 && f.state().phase == Phase::Combat; ++guard) {
     const Role side = side_of(f.state().active);
     const auto actions = legal_actions(f.state(), side);
@@ -386,7 +355,7 @@ TEST(Coronation, OnlyCoronationsStillPossibleAfterEnglandsEventF07) {
   // The Herald battle in Fife: everybody passes; England, the attacker, retreats to Angus.
   ASSERT_EQ(f.state().phase, Phase::Combat);
   EXPECT_EQ(f.state().battle.attacker, index_of(kEngland));
-  pass_to_end_of_rounds(f);
+  pass_first_offered_to_end_of_rounds(f);
   ASSERT_EQ(f.state().phase, Phase::MandatoryRetreat);
   f.act(kEngland, to_area(ActionKind::Retreat, block("eng_bruce"), area("angus")));
   ASSERT_EQ(f.state().phase, Phase::Regroup);

@@ -41,7 +41,8 @@ std::string parse_error(const std::string& text) {
   return "";
 }
 
-json& area_entry(json& doc, std::string_view id) {
+// A game-data document's entry for an area, to edit in place; throws when there is none.
+json& area_entry_to_edit(json& doc, std::string_view id) {
   for (auto& a : doc["areas"]) {
     if (a["id"] == id) return a;
   }
@@ -206,7 +207,7 @@ TEST(GameDataParse, RejectsAMissingBorderBecauseTheCountIsOff) {
   ASSERT_NE(it, borders.end());
   borders.erase(it);
   for (const auto& [x, y] : {std::pair{"mentieth", "lothian"}, std::pair{"lothian", "mentieth"}}) {
-    auto& list = area_entry(doc, x)["neighbors"];
+    auto& list = area_entry_to_edit(doc, x)["neighbors"];
     list.erase(std::find(list.begin(), list.end(), y));
   }
   const auto message = parse_error(doc.dump());
@@ -216,7 +217,7 @@ TEST(GameDataParse, RejectsAMissingBorderBecauseTheCountIsOff) {
 TEST(GameDataParse, RejectsANeighbourListThatDoesNotMatchTheBorders) {
   {
     auto doc = embedded_doc();
-    auto& list = area_entry(doc, "england")["neighbors"];
+    auto& list = area_entry_to_edit(doc, "england")["neighbors"];
     list.erase(std::find(list.begin(), list.end(), "teviot"));  // Teviot still lists England
     const auto message = parse_error(doc.dump());
     EXPECT_NE(message.find("area england"), std::string::npos) << message;
@@ -224,7 +225,7 @@ TEST(GameDataParse, RejectsANeighbourListThatDoesNotMatchTheBorders) {
   }
   {
     auto doc = embedded_doc();
-    area_entry(doc, "fife")["neighbors"].push_back("lothian");  // no such border
+    area_entry_to_edit(doc, "fife")["neighbors"].push_back("lothian");  // no such border
     const auto message = parse_error(doc.dump());
     EXPECT_NE(message.find("area fife"), std::string::npos) << message;
   }

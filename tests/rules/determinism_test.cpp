@@ -19,6 +19,7 @@
 #include "rules/hots/module.h"
 #include "rules/hots/serialize.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -26,14 +27,6 @@ namespace {
 using core::RuleErrorCode;
 using core::ScriptedOutcome;
 using nlohmann::json;
-
-core::Seed seed_of(int n) {
-  core::Seed seed{};
-  for (std::size_t i = 0; i < seed.size(); ++i) {
-    seed[i] = static_cast<std::uint8_t>((n * 131 + static_cast<int>(i) * 17 + 5) & 0xff);
-  }
-  return seed;
-}
 
 struct Move {
   Role role;
@@ -76,7 +69,11 @@ const std::vector<RandomGame>& random_games() {
     std::vector<RandomGame> out;
     int total = 0;
     for (int n = 0; total < kMinActions && n < 100; ++n) {
-      RandomGame g{seed_of(n), *scenario_index(scenarios[n % 3]), Options{n % 2 == 1}, {}, {}};
+      RandomGame g{patterned_seed(n, 131, 17, 5),
+                   *scenario_index(scenarios[n % 3]),
+                   Options{n % 2 == 1},
+                   {},
+                   {}};
       std::mt19937 gen(static_cast<std::mt19937::result_type>(4242 + n));
       State s = start(g);
       // Up to 120 actions per game, so that every scenario is played.
@@ -97,7 +94,8 @@ const std::vector<RandomGame>& random_games() {
   return games;
 }
 
-std::set<std::string> hand_of(const State& s, Side side) {
+// The ids of the cards in a side's hand (chosen cards not included).
+std::set<std::string> cards_in_hand(const State& s, Side side) {
   std::set<std::string> ids;
   for (CardId c = 0; c < kCardCount; ++c) {
     if (s.cards.place[c] == CardPlace::Hand && s.cards.holder[c] == index_of(side)) {
@@ -209,11 +207,11 @@ TEST(Determinism, DifferentSeedsDealDifferentOpeningHands) {
   const int braveheart = *scenario_index("braveheart");
   int different = 0;
   for (int n = 0; n < 20; ++n) {
-    const State x = setup(seed_of(n), braveheart, Options{});
-    const State y = setup(seed_of(n + 1000), braveheart, Options{});
-    EXPECT_EQ(hand_of(x, Side::Scotland).size(), 5u);
-    different += hand_of(x, Side::Scotland) != hand_of(y, Side::Scotland) ||
-                 hand_of(x, Side::England) != hand_of(y, Side::England);
+    const State x = setup(patterned_seed(n, 131, 17, 5), braveheart, Options{});
+    const State y = setup(patterned_seed(n + 1000, 131, 17, 5), braveheart, Options{});
+    EXPECT_EQ(cards_in_hand(x, Side::Scotland).size(), 5u);
+    different += cards_in_hand(x, Side::Scotland) != cards_in_hand(y, Side::Scotland) ||
+                 cards_in_hand(x, Side::England) != cards_in_hand(y, Side::England);
   }
   EXPECT_GE(different, 1);
 }
@@ -392,7 +390,7 @@ TEST(StateFromJson, NeverCrashesOnACorruptedField) {
 
 // RULES 1.9 (tests): scripted outcomes are consumed before the stream is used.
 TEST(ScriptedRng, ScriptedDiceComeBeforeTheStream) {
-  const core::Seed seed = seed_of(3);
+  const core::Seed seed = patterned_seed(3, 131, 17, 5);
   core::Rng scripted(seed);
   core::Rng plain(seed);
   scripted.script({{ScriptedOutcome::Kind::Die, 5}, {ScriptedOutcome::Kind::Die, 2}});
@@ -408,7 +406,7 @@ TEST(ScriptedRng, ScriptedDiceComeBeforeTheStream) {
 }
 
 TEST(ScriptedRng, UnscriptedDiceAreFairFaces) {
-  core::Rng rng(seed_of(9));
+  core::Rng rng(patterned_seed(9, 131, 17, 5));
   std::set<int> faces;
   for (int i = 0; i < 600; ++i) {
     const int face = rng.roll_die();
@@ -422,22 +420,22 @@ TEST(ScriptedRng, UnscriptedDiceAreFairFaces) {
 TEST(ScriptedRng, ScriptThatDoesNotMatchTheRequestThrows) {
   const std::vector<int> items = {1, 2, 3};
   {
-    core::Rng rng(seed_of(1));
+    core::Rng rng(patterned_seed(1, 131, 17, 5));
     rng.script({{ScriptedOutcome::Kind::Pick, 9}});
     EXPECT_THROW(rng.pick(items), core::ScriptMismatch);
   }
   {
-    core::Rng rng(seed_of(1));
+    core::Rng rng(patterned_seed(1, 131, 17, 5));
     rng.script({{ScriptedOutcome::Kind::Die, 4}});
     EXPECT_THROW(rng.pick(items), core::ScriptMismatch);
   }
   {
-    core::Rng rng(seed_of(1));
+    core::Rng rng(patterned_seed(1, 131, 17, 5));
     rng.script({{ScriptedOutcome::Kind::Pick, 2}});
     EXPECT_THROW(rng.roll_die(), core::ScriptMismatch);
   }
   {
-    core::Rng rng(seed_of(1));
+    core::Rng rng(patterned_seed(1, 131, 17, 5));
     rng.script({{ScriptedOutcome::Kind::Die, 7}});
     EXPECT_THROW(rng.roll_die(), core::ScriptMismatch);
   }
@@ -448,9 +446,9 @@ TEST(ScriptedRng, ScriptThatDoesNotMatchTheRequestThrows) {
 TEST(ScriptedRng, ScriptedLevyOfABlockOutsideThePoolThrows) {
   const int braveheart = *scenario_index("braveheart");
   for (std::string_view id : {"eng_cumbria_infantry", "sco_campbell", "eng_bruce"}) {
-    EXPECT_THROW(
-        setup(seed_of(1), braveheart, Options{}, {{ScriptedOutcome::Kind::Pick, block(id)}}),
-        core::ScriptMismatch)
+    EXPECT_THROW(setup(patterned_seed(1, 131, 17, 5), braveheart, Options{},
+                       {{ScriptedOutcome::Kind::Pick, block(id)}}),
+                 core::ScriptMismatch)
         << id;
   }
 }
@@ -459,7 +457,7 @@ TEST(ScriptedRng, ScriptedLevyOfABlockOutsideThePoolThrows) {
 
 std::unique_ptr<core::Game> new_game(std::string_view scenario = "braveheart",
                                      const json& options = json::object()) {
-  auto result = module().setup(seed_of(11), scenario, options);
+  auto result = module().setup(patterned_seed(11, 131, 17, 5), scenario, options);
   if (!result.game) ADD_FAILURE() << "setup failed: " << result.error;
   return std::move(result.game);
 }
@@ -473,14 +471,14 @@ TEST(Module, OffersTheThreeScenarios) {
 }
 
 TEST(Module, SetupWithAnUnknownScenarioOrOptionReturnsAnError) {
-  const auto unknown = module().setup(seed_of(1), "agincourt", json::object());
+  const auto unknown = module().setup(patterned_seed(1, 131, 17, 5), "agincourt", json::object());
   EXPECT_EQ(unknown.game, nullptr);
   EXPECT_NE(unknown.error.find("agincourt"), std::string::npos) << unknown.error;
 
   for (const json& options :
        {json{{"fog", true}}, json{{"schiltroms", "yes"}}, json{{"schiltroms", true}, {"extra", 1}},
         json::array({1}), json("schiltroms")}) {
-    const auto result = module().setup(seed_of(1), "braveheart", options);
+    const auto result = module().setup(patterned_seed(1, 131, 17, 5), "braveheart", options);
     EXPECT_EQ(result.game, nullptr) << options.dump();
     EXPECT_FALSE(result.error.empty()) << options.dump();
   }

@@ -21,41 +21,11 @@ namespace {
 
 using nlohmann::json;
 
-// Scotland plays `event` and England a move card: Scotland is P1 (RULES 3.2.2) and resolves
-// its event first. Each side keeps a spare card so that the year goes on.
-void scotland_event(Fixture& f, std::string_view event) {
-  f.hands({event, "move1_7"}, {"move2_1", "move2_2"}).play_cards(event, "move2_1");
-}
 // England plays `event` and Scotland a move card: England is P1.
 void england_event(Fixture& f, std::string_view event) {
   f.hands({"move2_1", "move2_2"}, {event, "move1_7"}).play_cards("move2_1", event);
 }
-// Both play events (RULES 3.3): England is P1 and resolves first.
-void double_event(Fixture& f, std::string_view scotland_card, std::string_view england_card) {
-  f.hands({scotland_card, "move1_7"}, {england_card, "move1_6"})
-      .play_cards(scotland_card, england_card);
-}
-
-std::uint8_t noble_index(std::string_view key) {
-  const auto& nobles = game_data().nobles;
-  for (std::size_t i = 0; i < nobles.size(); ++i) {
-    if (nobles[i].key == key) return static_cast<std::uint8_t>(i);
-  }
-  throw std::invalid_argument("no noble " + std::string(key));
-}
-
-Action roll() { return simple(ActionKind::Roll); }
 Action truce() { return simple(ActionKind::Truce); }
-Action herald_of(std::string_view key) { return {ActionKind::Herald, noble_index(key), kNone}; }
-Action sea(std::string_view block_id, std::string_view to) {
-  return to_area(ActionKind::SeaMove, block(block_id), area(to));
-}
-Action victual_to(std::string_view block_id) {
-  return with_block(ActionKind::Victual, block(block_id));
-}
-Action move_to(std::string_view block_id, std::string_view to) {
-  return move(block(block_id), area(to));
-}
 
 std::vector<Action> of_kind(const Fixture& f, Role role, ActionKind kind) {
   std::vector<Action> out;
@@ -63,11 +33,6 @@ std::vector<Action> of_kind(const Fixture& f, Role role, ActionKind kind) {
     if (a.kind == kind) out.push_back(a);
   }
   return out;
-}
-
-bool no_border_record(const Fixture& f) {
-  const auto& use = f.state().border_use;
-  return std::all_of(use.begin(), use.end(), [](std::uint8_t u) { return u == kNone; });
 }
 
 // ---------------------------------------------------------------------------------------------

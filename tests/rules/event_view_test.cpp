@@ -14,74 +14,16 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-// Scotland plays `event` and England a move card: Scotland is P1 (RULES 3.2.2).
-void scotland_event(Fixture& f, std::string_view event) {
-  f.hands({event, "move1_7"}, {"move2_1", "move2_2"}).play_cards(event, "move2_1");
-}
-
-std::uint8_t noble_index(std::string_view key) {
-  const auto& nobles = game_data().nobles;
-  for (std::size_t i = 0; i < nobles.size(); ++i) {
-    if (nobles[i].key == key) return static_cast<std::uint8_t>(i);
-  }
-  return kNone;
-}
-
-Action done() { return simple(ActionKind::Done); }
-Action roll() { return simple(ActionKind::Roll); }
-Action herald_of(std::string_view key) { return {ActionKind::Herald, noble_index(key), kNone}; }
-Action pillage_of(std::string_view area_id) {
-  return with_area(ActionKind::Pillage, area(area_id));
-}
-Action hit_on(std::string_view id) { return with_block(ActionKind::TakeHit, block(id)); }
-Action gain_to(std::string_view id) { return with_block(ActionKind::Gain, block(id)); }
-Action victual_to(std::string_view id) { return with_block(ActionKind::Victual, block(id)); }
-Action sea(std::string_view id, std::string_view to) {
-  return to_area(ActionKind::SeaMove, block(id), area(to));
-}
-
-BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
-
-std::string name_of(Role role) { return std::string(core::role_name(role)); }
-bool has(const std::string& text, std::string_view needle) {
-  return text.find(needle) != std::string::npos;
-}
-
-std::vector<std::string> log_of(const Fixture& f, Role role) {
-  const json v = f.view(role);
-  std::vector<std::string> lines;
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
-// True when one log line of `role` contains every fragment (the wording may change; the facts
-// may not).
-bool logged_all(const Fixture& f, Role role, std::initializer_list<std::string_view> fragments) {
-  const auto lines = log_of(f, role);
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
-    return std::all_of(fragments.begin(), fragments.end(),
-                       [&](std::string_view fragment) { return has(line, fragment); });
-  });
-}
 int lines_containing(const std::vector<std::string>& lines, std::string_view text) {
   return static_cast<int>(std::count_if(lines.begin(), lines.end(),
                                         [&](const std::string& l) { return has(l, text); }));
-}
-
-// The full views of `roles` are identical in both games.
-void expect_same_views(const Fixture& a, const Fixture& b, std::initializer_list<Role> roles,
-                       std::string_view when) {
-  for (Role role : roles) {
-    const json va = a.view(role);
-    const json vb = b.view(role);
-    EXPECT_EQ(va, vb) << name_of(role) << " tells the games apart " << when << ":\n"
-                      << json::diff(va, vb).dump(1);
-  }
 }
 
 // One side's entry for an area in a role's view.
@@ -122,15 +64,15 @@ TEST(EventView, PillageNamesNoEnglishBlockToThePillagerJ11) {
     const json angus = area_side(f, role, "angus", "england");
     EXPECT_EQ(angus, (json{{"count", 2}, {"moved", 0}, {"reserves", json::array()}}))
         << name_of(role) << ": a count, no block and no strength";
-    const auto lines = log_of(f, role);
-    EXPECT_TRUE(logged_all(f, role, {"Scotland", "pillages", "Angus"})) << name_of(role);
-    EXPECT_TRUE(logged_all(f, role, {"Angus", "2 hits"})) << name_of(role);
+    const auto lines = log_lines(f, role);
+    EXPECT_TRUE(logged(f, role, {"Scotland", "pillages", "Angus"})) << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Angus", "2 hits"})) << name_of(role);
     EXPECT_EQ(lines_containing(lines, "loses a step"), 0) << name_of(role);
     EXPECT_EQ(lines_containing(lines, "left)"), 0) << name_of(role);
   }
   // England reads its own losses.
-  EXPECT_TRUE(logged_all(f, kEngland, {"York Knights", "(3 left)"}));
-  EXPECT_TRUE(logged_all(f, kEngland, {"Durham Infantry", "(2 left)"}));
+  EXPECT_TRUE(logged(f, kEngland, {"York Knights", "(3 left)"}));
+  EXPECT_TRUE(logged(f, kEngland, {"Durham Infantry", "(2 left)"}));
 }
 
 // RULES 13.1.4, 14 #5: "pillage losses" waits for England and looks the same to Scotland and
@@ -175,11 +117,11 @@ TEST(EventView, PillageGainsShowTheAreaOnly) {
   for (Fixture* f : {&one, &two}) ASSERT_EQ(f->state().phase, Phase::Move);
   expect_same_views(one, two, {kEngland, kObserver}, "after the Pillage");
   for (Role role : {kEngland, kObserver}) {
-    EXPECT_TRUE(logged_all(one, role, {"Scotland", "plunder", "Fife"})) << name_of(role);
-    EXPECT_EQ(lines_containing(log_of(one, role), "gains a step"), 0) << name_of(role);
+    EXPECT_TRUE(logged(one, role, {"Scotland", "plunder", "Fife"})) << name_of(role);
+    EXPECT_EQ(lines_containing(log_lines(one, role), "gains a step"), 0) << name_of(role);
     EXPECT_FALSE(has(one.view(role).dump(), "Douglas")) << name_of(role);
   }
-  EXPECT_TRUE(logged_all(two, kScotland, {"Douglas", "gains a step", "4"}));
+  EXPECT_TRUE(logged(two, kScotland, {"Douglas", "gains a step", "4"}));
 }
 
 // RULES 7.3.5: a non-noble block removed by the pillage is announced as an anonymous block.
@@ -193,12 +135,12 @@ TEST(EventView, PillagedBlockRemovedAnonymously) {
     const std::string dump = f.view(role).dump();
     EXPECT_FALSE(has(dump, "Hobelars")) << name_of(role);
     EXPECT_FALSE(has(dump, "eng_hobelars")) << name_of(role);
-    EXPECT_EQ(lines_containing(log_of(f, role), "block in Angus is eliminated"), 1)
+    EXPECT_EQ(lines_containing(log_lines(f, role), "block in Angus is eliminated"), 1)
         << name_of(role);
     EXPECT_EQ(f.view(role)["pools"]["england"]["count"],
               f.view(kEngland)["pools"]["england"]["count"]);
   }
-  EXPECT_TRUE(logged_all(f, kEngland, {"Hobelars", "eliminated"}));
+  EXPECT_TRUE(logged(f, kEngland, {"Hobelars", "eliminated"}));
 }
 
 // J-14 (RULES 7.3.5, 13.4.1): a noble captured by Pillage is named, with its area and new side.
@@ -208,8 +150,7 @@ TEST(EventView, PillageCaptureIsPublicJ14) {
   scotland_event(f, "pillage");
   f.act(kScotland, pillage_of("buchan"));
   for (Role role : {kScotland, kEngland, kObserver}) {
-    EXPECT_TRUE(logged_all(f, role, {"Buchan changes sides in Buchan", "Scotland"}))
-        << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Buchan changes sides in Buchan", "Scotland"})) << name_of(role);
     EXPECT_EQ(f.view(role)["nobles"]["roster"]["buchan"], "scotland") << name_of(role);
     EXPECT_EQ(area_side(f, role, "buchan", "scotland")["count"], 1) << name_of(role);
     EXPECT_EQ(area_side(f, role, "buchan", "england")["count"], 0) << name_of(role);
@@ -240,7 +181,7 @@ TEST(EventView, VictualsShowTheAreaNeverTheSteps) {
   three.act(kScotland, done());
   expect_same_views(one, three, {kEngland, kObserver}, "after Victuals");
   for (Role role : {kEngland, kObserver}) {
-    const auto lines = log_of(three, role);
+    const auto lines = log_lines(three, role);
     EXPECT_EQ(lines_containing(lines, "Victuals in Fife"), 1) << name_of(role);
     EXPECT_EQ(lines_containing(lines, "gains a step"), 0) << name_of(role);
     const std::string dump = three.view(role).dump();
@@ -273,7 +214,7 @@ TEST(EventView, SeaMoveShowsOriginDestinationAndNumberOnly) {
   expect_same_views(a, b, {kEngland, kObserver}, "after the Sea Move");
 
   for (Role role : {kEngland, kObserver}) {
-    EXPECT_EQ(lines_containing(log_of(a, role), "block sails from Fife to Moray."), 2)
+    EXPECT_EQ(lines_containing(log_lines(a, role), "block sails from Fife to Moray."), 2)
         << name_of(role);
     EXPECT_EQ(area_side(a, role, "fife", "scotland")["count"], 1) << name_of(role);
     EXPECT_EQ(area_side(a, role, "moray", "scotland")["count"], 3) << name_of(role);
@@ -283,7 +224,7 @@ TEST(EventView, SeaMoveShowsOriginDestinationAndNumberOnly) {
       EXPECT_FALSE(has(dump, name)) << name_of(role) << " sees " << name;
     }
   }
-  EXPECT_TRUE(logged_all(a, kScotland, {"Douglas sails from Fife to Moray"}));
+  EXPECT_TRUE(logged(a, kScotland, {"Douglas sails from Fife to Moray"}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,14 +239,14 @@ TEST(EventView, FailedHeraldRollNamesNoNoble) {
   }
   std::size_t seen[3] = {0, 0, 0};
   for (Role role : {kScotland, kEngland, kObserver}) {
-    seen[static_cast<int>(role)] = log_of(f, role).size();
+    seen[static_cast<int>(role)] = log_lines(f, role).size();
   }
   const json roster = f.view(kObserver)["nobles"];
   f.dice({6});
   f.act(kScotland, roll());
   for (Role role : {kScotland, kEngland, kObserver}) {
-    EXPECT_TRUE(logged_all(f, role, {"Herald rolls 6", "no effect"})) << name_of(role);
-    const auto lines = log_of(f, role);
+    EXPECT_TRUE(logged(f, role, {"Herald rolls 6", "no effect"})) << name_of(role);
+    const auto lines = log_lines(f, role);
     for (std::size_t i = seen[static_cast<int>(role)]; i < lines.size(); ++i) {
       for (const auto& noble : game_data().nobles) {
         EXPECT_FALSE(has(lines[i], noble.name)) << name_of(role) << ": " << lines[i];
@@ -337,8 +278,8 @@ TEST(EventView, HeraldConversionIsPublicJ14) {
   f.dice({4});
   f.act(kScotland, roll()).act(kScotland, herald_of("buchan"));
   for (Role role : {kScotland, kEngland, kObserver}) {
-    EXPECT_TRUE(logged_all(f, role, {"Herald rolls 4", "success"})) << name_of(role);
-    EXPECT_TRUE(logged_all(f, role, {"Buchan in Buchan is won over", "Scotland"})) << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Herald rolls 4", "success"})) << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Buchan in Buchan is won over", "Scotland"})) << name_of(role);
     EXPECT_EQ(f.view(role)["nobles"]["roster"]["buchan"], "scotland") << name_of(role);
   }
 }
@@ -358,9 +299,9 @@ TEST(EventView, CoronationAndDefectionsArePublicJ14) {
   const int fife_before = area_side(f, kEngland, "fife", "scotland")["count"];
   f.act(kScotland, simple(ActionKind::CrownBruce));
   for (Role role : {kScotland, kEngland, kObserver}) {
-    EXPECT_TRUE(logged_all(f, role, {"Bruce is crowned", "Fife"})) << name_of(role);
-    EXPECT_TRUE(logged_all(f, role, {"Galloway in Galloway defects", "England"})) << name_of(role);
-    EXPECT_TRUE(logged_all(f, role, {"Ross in Ross defects", "England"})) << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Bruce is crowned", "Fife"})) << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Galloway in Galloway defects", "England"})) << name_of(role);
+    EXPECT_TRUE(logged(f, role, {"Ross in Ross defects", "England"})) << name_of(role);
     const json v = f.view(role);
     EXPECT_EQ(v["king_crowned"], true) << name_of(role);
     EXPECT_EQ(v["nobles"]["roster"]["galloway"], "england") << name_of(role);

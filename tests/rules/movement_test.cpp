@@ -14,52 +14,13 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
-BorderId border(std::string_view id) {
-  const auto b = game_data().border_by_id(id);
-  if (!b) throw std::invalid_argument("no border " + std::string(id));
-  return *b;
-}
-
-Action move_to(std::string_view block_id, std::string_view to) {
-  return move(block(block_id), area(to));
-}
-Action step_to(std::string_view to) { return step(area(to)); }
-Action stop() { return simple(ActionKind::Stop); }
-Action end_phase() { return simple(ActionKind::EndMovePhase); }
-Action undo() { return simple(ActionKind::Undo); }
-
-BlockState blk(const Fixture& f, std::string_view block_id) {
-  return f.state().blocks.get(block(block_id));
-}
-bool is_at(const Fixture& f, std::string_view block_id, std::string_view area_id) {
-  return blk(f, block_id).loc == area(area_id);
-}
-bool is_activated(const Fixture& f, std::string_view area_id) {
-  return (f.state().activated >> area(area_id)) & 1U;
-}
 int crossings(const Fixture& f, Role side, std::string_view border_id) {
   return f.state().crossings[index_of(side)][border(border_id)];
-}
-bool is_moving(const Fixture& f) { return f.state().moving.block != kNone; }
-bool in_move_phase_of(const Fixture& f, Role side) {
-  return f.state().phase == Phase::Move && f.state().active == index_of(side);
-}
-
-// Is `role` offered any move of this block (any first step)?
-bool block_offered(const Fixture& f, Role role, std::string_view block_id) {
-  const auto actions = legal_actions(f.state(), role);
-  return std::any_of(actions.begin(), actions.end(), [&](const Action& a) {
-    return a.kind == ActionKind::Move && a.a == block(block_id);
-  });
-}
-bool kind_offered(const Fixture& f, Role role, ActionKind kind) {
-  const auto actions = legal_actions(f.state(), role);
-  return std::any_of(actions.begin(), actions.end(),
-                     [&](const Action& a) { return a.kind == kind; });
 }
 
 // Completes the current block's move if it is still open. A block whose movement allowance is
@@ -68,12 +29,6 @@ bool kind_offered(const Fixture& f, Role role, ActionKind kind) {
 // stop (red border, enemy area, England, no further step) happens by itself.
 void finish(Fixture& f, Role side) {
   if (is_moving(f)) f.act(side, stop());
-}
-
-// Deals one card to each side and plays them: P1 follows RULES 3.2 (higher move card, ties
-// England), so the state is then P1's move phase.
-Fixture& deal(Fixture& f, std::string_view scotland_card, std::string_view england_card) {
-  return f.hands({scotland_card}, {england_card}).play_cards(scotland_card, england_card);
 }
 
 // C-01 position: 3 E blocks in Lothian, 1 in Mentieth, 1 in Lanark, no Scots around; E has a

@@ -28,11 +28,6 @@ void england_pillages(Fixture& f) {
   f.hands({"move2_1", "move2_2"}, {"pillage", "move1_7"}).play_cards("move2_1", "pillage");
 }
 
-Action pillage_of(std::string_view area_id) {
-  return with_area(ActionKind::Pillage, area(area_id));
-}
-Action gain_to(std::string_view id) { return with_block(ActionKind::Gain, block(id)); }
-
 std::set<std::string> pillage_targets(const Fixture& f, Role role) {
   std::set<std::string> out;
   for (const auto& a : legal_actions(f.state(), role)) {

@@ -12,24 +12,18 @@
 #include "rules/hots/engine.h"
 #include "rules/hots/view.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-core::Seed seed_of(std::uint8_t byte) {
-  core::Seed seed{};
-  seed.fill(byte);
-  seed[0] = static_cast<std::uint8_t>(byte * 37 + 1);
-  return seed;
-}
-
 State setup_scenario(std::string_view scenario, std::uint8_t seed_byte,
                      std::vector<core::ScriptedOutcome> script = {}) {
   const auto index = scenario_index(scenario);
   if (!index) throw std::invalid_argument("no scenario " + std::string(scenario));
-  return setup(seed_of(seed_byte), *index, Options{}, std::move(script));
+  return setup(filled_seed(seed_byte), *index, Options{}, std::move(script));
 }
 
 // Ids of `side`'s blocks at `loc` (an area, kPool, kNotInPlay or kDead).

@@ -17,6 +17,7 @@
 #include "rules/hots/module.h"
 #include "rules/hots/serialize.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 // A position of `scenario` after random play: seed {9, scenario}, std::mt19937(21 + scenario),
 // random_legal_action, under hots-1's procedures; the first state from step 300 on with an undo
 // point, or the state after 700 steps.
-State played(int scenario, bool with_undo) {
+State played_state(int scenario, bool with_undo) {
   core::Seed seed{};
   seed[0] = 9;
   seed[1] = static_cast<std::uint8_t>(scenario);
@@ -53,10 +54,10 @@ TEST(StateHash, Hots1HashesAreThoseStoredBeforeHots2) {
       "8d97a531490822023fa4fb5b0615abdd56991d6c1f9e9182829d9eac25c8bb75",
       "2ad54d79e29a5a016a06473664a5b5920c6a01329337adc735fcbd8472ebafe7"};
   for (int scenario = 0; scenario < 3; ++scenario) {
-    const State early = played(scenario, true);
+    const State early = played_state(scenario, true);
     EXPECT_GT(early.undo.size(), 0U);
     EXPECT_EQ(state_hash_v1(early), with_undo[scenario]) << "scenario " << scenario;
-    const State late = played(scenario, false);
+    const State late = played_state(scenario, false);
     EXPECT_GT(late.log.size(), 1000U);
     EXPECT_EQ(state_hash_v1(late), after_700[scenario]) << "scenario " << scenario;
     EXPECT_NE(state_hash(late), state_hash_v1(late));
@@ -88,8 +89,8 @@ TEST(StateHash, TheHasherKeptThroughAGameGivesEveryStatesOwnHash) {
 
   // A hasher handed an unrelated state (another game, a shorter log) starts again.
   StateHasher hasher;
-  const State long_game = played(0, false);
-  const State other = played(1, true);
+  const State long_game = played_state(0, false);
+  const State other = played_state(1, true);
   EXPECT_EQ(hasher.hash(long_game), state_hash(long_game));
   EXPECT_EQ(hasher.hash(other), state_hash(other));
   State same_length = long_game;  // same length, one early entry changed
@@ -127,7 +128,7 @@ TEST(StateHash, TheTrustingHasherGivesEveryStatesOwnHash) {
   EXPECT_GT(cut_back, 5) << "no undo cut the log back: the test tests too little";
 
   StateHasher fooled;
-  State a = played(0, false);
+  State a = played_state(0, false);
   EXPECT_EQ(fooled.hash_grown(a, false), state_hash(a));
   a.log[3].a ^= 1;  // not grown, but claimed to be
   EXPECT_NE(fooled.hash_grown(a, true), state_hash(a));
@@ -137,7 +138,7 @@ TEST(StateHash, TheTrustingHasherGivesEveryStatesOwnHash) {
 // last checkpoint within that start (every 128 entries), whatever entries follow it, and gives
 // the state's own hash.
 TEST(StateHash, TheHasherResumesFromACheckpointWhenTheLogIsCutBack) {
-  const State late = played(0, false);
+  const State late = played_state(0, false);
   ASSERT_GT(late.log.size(), 600U);
   StateHasher fed;
   ASSERT_EQ(fed.hash_grown(late, false), state_hash(late));

@@ -13,24 +13,16 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-Action done() { return simple(ActionKind::Done); }
-Action end_phase() { return simple(ActionKind::EndMovePhase); }
-
-std::vector<std::string> log_of(const Fixture& f, Role role) {
-  std::vector<std::string> lines;
-  const json v = f.view(role);
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
 // Index of the last log line of `role` containing `text`, or -1.
 int last_line(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_of(f, role);
+  const auto lines = log_lines(f, role);
   for (int i = static_cast<int>(lines.size()) - 1; i >= 0; --i) {
     if (lines[static_cast<std::size_t>(i)].find(text) != std::string::npos) return i;
   }
@@ -51,21 +43,11 @@ Fixture with_roster(std::string_view scenario, const std::vector<std::string_vie
   return f;
 }
 
-void end_move_phases(Fixture& f) {
-  while (f.state().phase == Phase::Move) f.act(side_of(f.state().active), end_phase());
-}
-
-// One card each, both move phases ended: with empty hands the winter starts.
-void to_winter(Fixture& f) {
-  f.hands({"move1_1"}, {"move1_2"}).play_cards("move1_1", "move1_2");
-  end_move_phases(f);
-  ASSERT_EQ(f.state().phase, Phase::Winter);
-}
-
-// The next winter action of the driver below: `done` (or Wallace's `stay`) when offered, else a
-// step, else a draw (scripted to a block other than Wallace, so that a case decides where
-// Wallace is), else the first legal action (a home, a forced disband).
-void winter_action(Fixture& f) {
+// The next winter action of the driver below (it builds, unlike play_until's): `done` (or
+// Wallace's `stay`) when offered, else a step, else a draw (scripted to a block other than
+// Wallace, so that a case decides where Wallace is), else the first legal action (a home, a
+// forced disband).
+void winter_action_with_builds(Fixture& f) {
   const Role role = side_of(f.state().active);
   const auto actions = legal_actions(f.state(), role);
   ASSERT_FALSE(actions.empty());
@@ -100,15 +82,15 @@ void winter_action(Fixture& f) {
   f.act(role, actions.front());
 }
 
-void play_until(Fixture& f, WinterStep until) {
+void play_until_with_builds(Fixture& f, WinterStep until) {
   for (int guard = 0; guard < 300; ++guard) {
     if (f.state().phase != Phase::Winter || f.state().winter.step == until) return;
-    winter_action(f);
+    winter_action_with_builds(f);
   }
   FAIL() << "the winter did not progress";
 }
-// Plays the winter out.
-void finish_winter(Fixture& f) { play_until(f, WinterStep::None); }
+// Plays the winter out with the driver above.
+void finish_winter_with_builds(Fixture& f) { play_until_with_builds(f, WinterStep::None); }
 
 void expect_won(const Fixture& f, Role winner, std::string_view reason) {
   const auto result = outcome(f.state());
@@ -191,7 +173,7 @@ TEST(VictoryAllNobles, WinterDefectionEndsTheGameAfterTheWinterI03) {
   EXPECT_EQ(nobles_controlled(f.state(), Side::England), 0) << "Angus defected at home";
   expect_running(f);
   EXPECT_EQ(f.state().phase, Phase::Winter) << "the winter goes on";
-  finish_winter(f);
+  finish_winter_with_builds(f);
   expect_won(f, kScotland, kAllNoblesScotland);
   EXPECT_EQ(f.state().year, 1297);
   EXPECT_EQ(last_line(f, kObserver, "Year 1298"), -1);
@@ -275,7 +257,7 @@ TEST(VictoryScenarioEnd, MajorityAfterTheLastWinterI04) {
   f.place("sco_moray", "moray");
   f.state().year = 1305;
   to_winter(f);
-  finish_winter(f);
+  finish_winter_with_builds(f);
   expect_won(f, kEngland, kMajority);
   EXPECT_NE(last_line(f, kObserver, "End of 1305: England 8 nobles, Scotland 6"), -1);
   const int levy = last_line(f, kObserver, "England levied");
@@ -297,7 +279,7 @@ TEST(VictoryScenarioEnd, TieBrokenByWallaceI05) {
     if (std::string_view(c.wallace) == "dead") f.kill("sco_wallace");
     f.state().year = 1305;
     to_winter(f);
-    finish_winter(f);
+    finish_winter_with_builds(f);
     ASSERT_EQ(nobles_controlled(f.state(), Side::England), 7);
     ASSERT_EQ(nobles_controlled(f.state(), Side::Scotland), 7);
     expect_won(f, c.winner, kTieBreak);
@@ -318,12 +300,12 @@ TEST(VictoryScenarioEnd, FinalWinterCountsI06) {
         .place("sco_grant", "fife");
     f.state().year = 1305;
     to_winter(f);
-    play_until(f, WinterStep::ScotlandDisband);
+    play_until_with_builds(f, WinterStep::ScotlandDisband);
     ASSERT_FALSE(f.offered(kScotland, done())) << "Fife holds 4 (limit 3)";
     f.act(kScotland,
           with_block(ActionKind::Disband, block(drop_wallace ? "sco_wallace" : "sco_grant")));
     f.act(kScotland, done());
-    finish_winter(f);
+    finish_winter_with_builds(f);
     expect_won(f, drop_wallace ? kEngland : kScotland, kTieBreak);
   }
 }
@@ -347,7 +329,7 @@ TEST(VictoryScenarioEnd, TheBruceIsDecidedByMajorityI07) {
         nobles_controlled(f.state(), Side::England) + nobles_controlled(f.state(), Side::Scotland),
         13);
     to_winter(f);
-    finish_winter(f);
+    finish_winter_with_builds(f);
     expect_won(f, c.winner, kMajority);
   }
 }
@@ -358,7 +340,7 @@ TEST(VictoryScenarioEnd, TheBruceGoesOnBefore1314I07) {
   f.state().year = 1313;
   f.state().edward_ii = true;
   to_winter(f);
-  finish_winter(f);
+  finish_winter_with_builds(f);
   expect_running(f);
   EXPECT_EQ(f.state().year, 1314);
 }
@@ -368,7 +350,7 @@ TEST(VictoryScenarioEnd, BraveheartGoesOnBefore1305) {
   Fixture f = with_roster("braveheart", kEightEnglish);
   f.state().year = 1304;
   to_winter(f);
-  finish_winter(f);
+  finish_winter_with_builds(f);
   expect_running(f);
   EXPECT_EQ(f.state().year, 1305);
 }
@@ -381,7 +363,7 @@ TEST(VictoryCampaign, GoesOnAfter1305I08) {
   f.place("sco_moray", "moray");
   f.state().year = 1305;
   to_winter(f);
-  finish_winter(f);
+  finish_winter_with_builds(f);
   expect_running(f);
   EXPECT_EQ(f.state().year, 1306);
   EXPECT_EQ(f.state().phase, Phase::CardChoice);
@@ -397,7 +379,7 @@ TEST(VictoryCampaign, MajorityAfter1314AndLaterI08) {
     f.state().year = static_cast<std::uint16_t>(year);
     f.state().edward_ii = true;
     to_winter(f);
-    finish_winter(f);
+    finish_winter_with_builds(f);
     expect_won(f, kEngland, kMajority);
   }
 }
@@ -417,12 +399,12 @@ TEST(VictoryCampaign, TieContinuesWhateverWallaceI08) {
     f.state().year = 1314;
     f.state().edward_ii = true;
     to_winter(f);
-    finish_winter(f);
+    finish_winter_with_builds(f);
     expect_running(f);
     ASSERT_EQ(f.state().year, 1315);
     EXPECT_NE(last_line(f, kObserver, "End of 1314: England 7 nobles, Scotland 7"), -1);
     to_winter(f);
-    finish_winter(f);
+    finish_winter_with_builds(f);
     EXPECT_NE(last_line(f, kObserver, "End of 1315"), -1) << "counted again";
     expect_running(f);
     EXPECT_EQ(f.state().year, 1316);
@@ -439,7 +421,7 @@ TEST(VictoryCampaign, BackstopIn1400UsesWallaceI08) {
     f.state().year = 1400;
     f.state().edward_ii = true;
     to_winter(f);
-    finish_winter(f);
+    finish_winter_with_builds(f);
     expect_won(f, wallace_on_map ? kScotland : kEngland, kTieBreak);
   }
 }

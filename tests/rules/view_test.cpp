@@ -20,6 +20,7 @@
 #include "rules/hots/engine.h"
 #include "rules/hots/view.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
@@ -28,12 +29,6 @@ using nlohmann::json;
 
 constexpr std::array<Role, 3> kRoles = {Role::Scotland, Role::England, Role::Observer};
 constexpr std::array<std::string_view, 3> kScenarios = {"braveheart", "the_bruce", "campaign"};
-
-std::string name_of(Role role) { return std::string(core::role_name(role)); }
-
-bool has(const std::string& text, std::string_view needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 std::string in_quotes(std::string_view id) { return "\"" + std::string(id) + "\""; }
 
@@ -69,12 +64,6 @@ bool has_distinctive_name(int b) {
   const auto& areas = game_data().areas;
   return std::none_of(areas.begin(), areas.end(),
                       [&](const AreaInfo& a) { return a.name == info.name; });
-}
-
-std::vector<std::string> log_texts(const json& view) {
-  std::vector<std::string> lines;
-  for (const auto& line : view.at("log")) lines.push_back(line.at("text").get<std::string>());
-  return lines;
 }
 
 std::set<std::string> key_set(const json& object) {
@@ -119,13 +108,6 @@ std::set<std::string> strings_of(const json& array) {
   std::set<std::string> out;
   for (const auto& item : array) out.insert(item.get<std::string>());
   return out;
-}
-
-const json& area_entry(const json& view, std::string_view area_id) {
-  for (const auto& a : view.at("areas")) {
-    if (a.at("id") == area_id) return a;
-  }
-  throw std::invalid_argument("no area " + std::string(area_id) + " in the view");
 }
 
 // RULES 13.1.1, 13.2, 13.3: no id or distinctive name of a hidden block anywhere in the text.
@@ -242,14 +224,6 @@ void expect_fog(const State& s, const std::string& when) {
     if (s.phase != Phase::GameOver) expect_no_seed(s, v, when);
     if (role == Role::Observer) expect_observer_sees_nothing_private(s, v, when);
   }
-}
-
-core::Seed seed_of(std::uint32_t n) {
-  core::Seed seed{};
-  for (std::size_t i = 0; i < seed.size(); ++i) {
-    seed[i] = static_cast<std::uint8_t>((n * 131U + i * 29U + 17U) & 0xffU);
-  }
-  return seed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,7 +388,8 @@ void expect_levy_hidden(std::string_view scenario, const std::vector<std::string
   SCOPED_TRACE(std::string(scenario));
   std::vector<core::ScriptedOutcome> script;
   for (auto id : levied) script.push_back({core::ScriptedOutcome::Kind::Pick, block(id)});
-  const State s = setup(seed_of(3), *scenario_index(scenario), Options{}, script);
+  const State s =
+      setup(patterned_seed(3, 131, 29, 17), *scenario_index(scenario), Options{}, script);
   const auto england = area("england");
   for (auto id : levied) ASSERT_EQ(s.blocks.loc[block(id)], england) << id;
   ASSERT_EQ(count_in_area(s, england, Side::England), static_cast<int>(levied.size()));
@@ -424,7 +399,7 @@ void expect_levy_hidden(std::string_view scenario, const std::vector<std::string
   for (Role role : {Role::Scotland, Role::Observer}) {
     const json v = view(s, role);
     const std::string text = v.dump();
-    const auto lines = log_texts(v);
+    const auto lines = log_lines(v);
     for (auto id : levied) {
       EXPECT_FALSE(has(text, id)) << name_of(role) << " learns that " << id << " was levied";
       const auto& name = game_data().blocks[block(id)].name;
@@ -436,7 +411,7 @@ void expect_levy_hidden(std::string_view scenario, const std::vector<std::string
     EXPECT_EQ(area_entry(v, "england").at("england").at("count").get<int>(),
               static_cast<int>(levied.size()));
   }
-  const auto lines = log_texts(view(s, Role::England));
+  const auto lines = log_lines(view(s, Role::England));
   for (auto id : levied) {
     const std::string line = "Levied " + game_data().blocks[block(id)].name + " into England.";
     EXPECT_EQ(std::count(lines.begin(), lines.end(), line), 1) << "England's log lacks " << line;
@@ -472,7 +447,7 @@ TEST(ViewTest, J12NoEnglishActionsInScotlandsViewAndAnonymousMoves) {
   };
   check_scotland("England's move phase begins");
 
-  const std::size_t log_before = log_texts(f.view(Role::Scotland)).size();
+  const std::size_t log_before = log_lines(f.view(Role::Scotland)).size();
   f.act(Role::England, move(block("eng_cumbria_infantry"), area("lanark")));
   check_scotland("Cumbria Infantry in Lanark, still moving");
   for (Role role : {Role::Scotland, Role::Observer}) {
@@ -488,7 +463,7 @@ TEST(ViewTest, J12NoEnglishActionsInScotlandsViewAndAnonymousMoves) {
   if (f.state().moving.block != kNone) f.act(Role::England, simple(ActionKind::Stop));
   check_scotland("Cumbria Infantry in Carrick");
   for (Role role : {Role::Scotland, Role::Observer}) {
-    const auto lines = log_texts(f.view(role));
+    const auto lines = log_lines(f.view(role));
     const std::vector<std::string> moves(lines.begin() + static_cast<std::ptrdiff_t>(log_before),
                                          lines.end());
     EXPECT_EQ(moves, (std::vector<std::string>{"An English block moved from Lothian to Lanark.",
@@ -497,7 +472,7 @@ TEST(ViewTest, J12NoEnglishActionsInScotlandsViewAndAnonymousMoves) {
     const json carrick = area_entry(f.view(role), "carrick").at("england");
     EXPECT_EQ(carrick, json({{"count", 1}, {"moved", 1}, {"reserves", json::array()}}));
   }
-  const auto own = log_texts(f.view(Role::England));
+  const auto own = log_lines(f.view(Role::England));
   EXPECT_NE(std::find(own.begin(), own.end(), "Cumbria Infantry moved from Lanark to Carrick."),
             own.end());
 }
@@ -538,7 +513,7 @@ TEST(ViewTest, J12PauseAfterSecondStepRevealsNoMovementAllowance) {
 
 TEST(ViewTest, J13NoSeedInAnyViewBeforeGameOver) {
   for (auto scenario : kScenarios) {
-    State s = setup(seed_of(11), *scenario_index(scenario), Options{});
+    State s = setup(patterned_seed(11, 131, 29, 17), *scenario_index(scenario), Options{});
     for (Role role : kRoles) expect_no_seed(s, view(s, role), std::string(scenario) + " set-up");
     const auto scotland = legal_actions(s, Role::Scotland);
     ASSERT_FALSE(scotland.empty());
@@ -666,7 +641,7 @@ TEST(ViewTest, TruceShownToAllAndClearedNextTurn) {
   for (Role role : kRoles) {
     const json v = f.view(role);
     EXPECT_EQ(v.at("truce_against"), "scotland") << name_of(role);
-    const auto lines = log_texts(v);
+    const auto lines = log_lines(v);
     EXPECT_NE(
         std::find(lines.begin(), lines.end(), "Truce: Scotland may not attack this game turn."),
         lines.end())
@@ -686,14 +661,14 @@ bool is_implemented(Phase phase) {
   return phase == Phase::CardChoice || phase == Phase::Event || phase == Phase::Move;
 }
 
-struct Coverage {
+struct FogCoverage {
   std::set<Phase> phases;
   std::set<std::string> kinds;
 };
 
-void play_random_game(std::string_view scenario, std::uint32_t n, Coverage& coverage) {
+void play_random_fog_game(std::string_view scenario, std::uint32_t n, FogCoverage& coverage) {
   SCOPED_TRACE(std::string(scenario) + " game " + std::to_string(n));
-  State s = setup(seed_of(n), *scenario_index(scenario), Options{});
+  State s = setup(patterned_seed(n, 131, 29, 17), *scenario_index(scenario), Options{});
   std::mt19937 pick(n);
   expect_fog(s, "set-up");
   for (int i = 0; i < 600 && is_implemented(s.phase); ++i) {
@@ -716,10 +691,10 @@ void play_random_game(std::string_view scenario, std::uint32_t n, Coverage& cove
 }
 
 TEST(ViewFogPropertyTest, RandomLegalPlayNeverLeaks) {
-  Coverage coverage;
+  FogCoverage coverage;
   for (auto scenario : kScenarios) {
     for (std::uint32_t n = 1; n <= 12; ++n) {
-      play_random_game(scenario, n, coverage);
+      play_random_fog_game(scenario, n, coverage);
       if (HasFailure()) return;
     }
   }

@@ -45,12 +45,6 @@ int pool_size(const Fixture& f, Side side) {
   }
   return n;
 }
-int count_lines(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_of(f, role);
-  return static_cast<int>(std::count_if(lines.begin(), lines.end(), [text](const std::string& l) {
-    return l.find(text) != std::string::npos;
-  }));
-}
 // Places the Scottish twin of each noble at its (first) home.
 void scottish_nobles(Fixture& f, std::initializer_list<std::string_view> keys) {
   for (auto key : keys) {

@@ -31,7 +31,7 @@ bool not_in_play(const Fixture& f, std::string_view id) { return blk(f, id).loc 
 
 // Index of the first log line of `role` containing `text`, or -1.
 int log_index(const Fixture& f, Role role, std::string_view text) {
-  const auto lines = log_of(f, role);
+  const auto lines = log_lines(f, role);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].find(text) != std::string::npos) return static_cast<int>(i);
   }

@@ -16,29 +16,16 @@
 
 #include "rules/hots/engine.h"
 #include "tests/rules/fixture.h"
+#include "tests/rules/helpers.h"
 
 namespace blockfog::hots::testing {
 namespace {
 
 using nlohmann::json;
 
-Action done() { return simple(ActionKind::Done); }
-Action disband(std::string_view id) { return with_block(ActionKind::Disband, block(id)); }
-
-std::string name_of(Role role) { return std::string(core::role_name(role)); }
-
-BlockState blk(const Fixture& f, std::string_view id) { return f.state().blocks.get(block(id)); }
-WinterStep step_of(const Fixture& f) { return f.state().winter.step; }
-
-std::vector<std::string> log_of(const Fixture& f, Role role) {
-  std::vector<std::string> lines;
-  const json v = f.view(role);
-  for (const auto& line : v.at("log")) lines.push_back(line.at("text"));
-  return lines;
-}
 // The log lines of `role` since the last winter began.
 std::vector<std::string> winter_log(const Fixture& f, Role role) {
-  const auto lines = log_of(f, role);
+  const auto lines = log_lines(f, role);
   std::size_t start = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].rfind("Winter of", 0) == 0) start = i;
@@ -49,75 +36,6 @@ bool contains(const std::vector<std::string>& lines, std::string_view text) {
   return std::any_of(lines.begin(), lines.end(), [text](const std::string& line) {
     return line.find(text) != std::string::npos;
   });
-}
-
-const json& area_entry(const json& view, std::string_view area_id) {
-  for (const auto& a : view.at("areas")) {
-    if (a.at("id") == area_id) return a;
-  }
-  throw std::invalid_argument("no area " + std::string(area_id));
-}
-
-std::string clip(const json& j) {
-  std::string text = j.dump();
-  return text.size() > 200 ? text.substr(0, 200) + "..." : text;
-}
-// The first place where two JSON values differ ("path: left vs right"), or "" when equal.
-std::string first_difference(const json& a, const json& b, const std::string& path = "") {
-  if (a.type() != b.type()) return path + ": " + clip(a) + " vs " + clip(b);
-  if (a.is_object()) {
-    for (const auto& item : a.items()) {
-      if (!b.contains(item.key())) return path + "/" + item.key() + ": only on the left";
-      auto d = first_difference(item.value(), b.at(item.key()), path + "/" + item.key());
-      if (!d.empty()) return d;
-    }
-    for (const auto& item : b.items()) {
-      if (!a.contains(item.key())) return path + "/" + item.key() + ": only on the right";
-    }
-    return "";
-  }
-  if (a.is_array()) {
-    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-      auto d = first_difference(a[i], b[i], path + "/" + std::to_string(i));
-      if (!d.empty()) return d;
-    }
-    if (a.size() != b.size()) {
-      const json& longer = a.size() > b.size() ? a : b;
-      return path + ": " + std::to_string(a.size()) + " vs " + std::to_string(b.size()) +
-             " items, first extra " + clip(longer[std::min(a.size(), b.size())]);
-    }
-    return "";
-  }
-  return a == b ? "" : path + ": " + clip(a) + " vs " + clip(b);
-}
-void expect_same_views(const Fixture& a, const Fixture& b, std::initializer_list<Role> roles,
-                       const std::string& when) {
-  for (Role role : roles) {
-    EXPECT_EQ(first_difference(a.view(role), b.view(role)), "")
-        << name_of(role) << "'s views differ " << when;
-  }
-}
-
-// A quiet position: every non-noble in its pool, every noble at home as set up, Bruce English
-// in Annan; the Scottish Galloway waits in Carrick and the Scottish Ross in Lochaber, so that the
-// English Bruce and Comyn have one open home each (10.1.2) before those two go home (10.2). In
-// winter nobody then has anything to decide, and no area has a replacement point with a use.
-Fixture quiet(int year = 1297) {
-  Fixture f;
-  f.state().year = static_cast<std::uint16_t>(year);
-  f.clear_non_nobles();
-  f.clear({"annan", "carrick", "lochaber"});
-  f.place("eng_bruce", "annan").place("sco_galloway", "carrick").place("sco_ross", "lochaber");
-  return f;
-}
-
-// One card each, both move phases ended without moving: the empty hands start the winter.
-void to_winter(Fixture& f) {
-  f.hands({"move1_1"}, {"move1_2"}).play_cards("move1_1", "move1_2");
-  while (f.state().phase == Phase::Move) {
-    f.act(side_of(f.state().active), simple(ActionKind::EndMovePhase));
-  }
-  ASSERT_EQ(f.state().phase, Phase::Winter);
 }
 
 // What the driver does next in a winter: `done` or Wallace's `stay` when offered, else a step,
@@ -157,7 +75,9 @@ void apply_choice(Fixture& f, const Choice& c) {
   if (!c.scripted.empty()) f.draws({c.scripted});
   f.act(c.role, c.action);
 }
-void play_until(Fixture& f, WinterStep until, const std::set<std::string>& avoid = {}) {
+// Plays the driver's choices (next_choice: it builds and draws, unlike play_until's) until the
+// winter reaches `until` or ends.
+void play_choices_until(Fixture& f, WinterStep until, const std::set<std::string>& avoid = {}) {
   for (int guard = 0; guard < 300; ++guard) {
     if (f.state().phase != Phase::Winter || step_of(f) == until) return;
     apply_choice(f, next_choice(f, avoid));
@@ -216,7 +136,7 @@ TEST(WinterView, ScottishDrawShowsOnlyABlockAppearingJ08) {
   Fixture f = quiet();
   f.clear("lanark").place("sco_steward", "lanark");
   to_winter(f);
-  play_until(f, WinterStep::ScotlandBuild);
+  play_choices_until(f, WinterStep::ScotlandBuild);
   const json before = f.view(kEngland);
   f.draws({"sco_graham"});
   f.act(kScotland, with_area(ActionKind::Draw, area("lanark")));
@@ -246,7 +166,7 @@ TEST(WinterView, ScottishDrawShowsOnlyABlockAppearingJ08) {
 TEST(WinterView, LevyShowsOnlyTheNumberJ08) {
   Fixture f = quiet();
   to_winter(f);
-  play_until(f, WinterStep::EnglandBuild);
+  play_choices_until(f, WinterStep::EnglandBuild);
   f.act(kEngland, done());
   ASSERT_EQ(f.state().year, 1298);
   const int levied = count_in_area(f.state(), game_data().england, Side::England);
@@ -281,7 +201,7 @@ TEST(WinterView, StepAdditionsAreInvisibleJ09) {
   Fixture f = quiet();
   f.place("sco_douglas", "fife", 1).place("sco_barclay", "fife", 2).place("sco_keith", "fife", 1);
   to_winter(f);
-  play_until(f, WinterStep::ScotlandBuild);
+  play_choices_until(f, WinterStep::ScotlandBuild);
   for (std::string_view id : {"sco_douglas", "sco_douglas", "sco_keith"}) {
     const json england = f.view(kEngland);
     const json observer = f.view(kObserver);
@@ -312,7 +232,7 @@ TEST(WinterView, WallaceHealingIsInvisibleJ09) {
   lockstep(a, b, WinterStep::None, {kEngland, kObserver});
   EXPECT_EQ(blk(a, "sco_wallace").strength, 3);
   EXPECT_EQ(blk(b, "sco_wallace").strength, 4);
-  EXPECT_TRUE(contains(log_of(a, kEngland), "Wallace winters in Selkirk"));
+  EXPECT_TRUE(contains(log_lines(a, kEngland), "Wallace winters in Selkirk"));
   EXPECT_EQ(a.state().year, 1298);
 }
 
@@ -349,7 +269,7 @@ TEST(WinterView, VictualsStepsAreInvisibleJ09) {
   ASSERT_EQ(blk(a, "sco_douglas").strength + blk(a, "sco_barclay").strength, 3);
   ASSERT_EQ(blk(b, "sco_douglas").strength + blk(b, "sco_barclay").strength, 5);
   expect_same_views(a, b, {kEngland, kObserver}, "after Scotland's Victuals");
-  EXPECT_TRUE(contains(log_of(a, kEngland), "Scotland uses Victuals in Fife."));
+  EXPECT_TRUE(contains(log_lines(a, kEngland), "Scotland uses Victuals in Fife."));
 }
 
 // --- J-17: the opaque winter steps (RULES 13.1.4, 14) ---------------------------------------
@@ -359,7 +279,7 @@ TEST(WinterView, VictualsStepsAreInvisibleJ09) {
 // `with_automatic` adds blocks that disband without a choice (10.7.1, 10.7.2): Durham Infantry
 // in England and Lancaster Knights in Lothian.
 Fixture edward_case(bool edward_in_fife, bool with_automatic = false) {
-  Fixture f = quiet(1298);
+  Fixture f = quiet_in_year(1298);
   f.place(edward_in_fife ? "eng_edward" : "eng_york_infantry", "fife");
   if (with_automatic) {
     f.place("eng_durham_infantry", "england").place("eng_lancaster_knights", "lothian");
@@ -407,8 +327,8 @@ TEST(WinterView, EdwardWinteringDiffersOnlyByItsAnnouncementJ17) {
   for (Role role : {kScotland, kObserver}) {
     json va = a.view(role);
     json vb = b.view(role);
-    std::vector<std::string> la = log_of(a, role);
-    std::vector<std::string> lb = log_of(b, role);
+    std::vector<std::string> la = log_lines(a, role);
+    std::vector<std::string> lb = log_lines(b, role);
     lb.erase(std::remove(lb.begin(), lb.end(), "Edward I winters in Fife."), lb.end());
     EXPECT_EQ(la, lb) << name_of(role);
     for (const char* key : {"log", "log_size"}) {
@@ -416,7 +336,7 @@ TEST(WinterView, EdwardWinteringDiffersOnlyByItsAnnouncementJ17) {
       vb.erase(key);
     }
     EXPECT_EQ(first_difference(va, vb), "") << name_of(role);
-    EXPECT_TRUE(contains(log_of(b, role), "Edward I winters in Fife.")) << name_of(role);
+    EXPECT_TRUE(contains(log_lines(b, role), "Edward I winters in Fife.")) << name_of(role);
   }
 }
 
@@ -445,8 +365,8 @@ TEST(WinterView, EdwardQuestionDoesNotShiftAutomaticDisbandingJ17) {
 // answered "stay"): Wallace's own step, asked only in `x`, is the same "Scotland: winter" as
 // the disbanding that `y` is asked at once, and leaves no line.
 TEST(WinterView, ScottishDecisionsAreInvisibleJ17) {
-  Fixture x = quiet(1302);
-  Fixture y = quiet(1302);
+  Fixture x = quiet_in_year(1302);
+  Fixture y = quiet_in_year(1302);
   x.state().king_crowned = true;
   y.state().king_crowned = true;
   x.place("sco_moray", "fife").place("sco_king", "strathspey").place("sco_wallace", "lothian");
@@ -484,18 +404,18 @@ TEST(WinterView, ScottishDecisionsAreInvisibleJ17) {
 // disbanded in winter) or in the pool: after the winter England and observers see the same
 // Scottish total and no Moray status; Scotland sees its exact total.
 TEST(WinterView, MorayWhereaboutsAfterTheWinterJ18) {
-  Fixture kept = quiet(1299);
-  Fixture disbanded = quiet(1299);
-  Fixture pooled = quiet(1299);
+  Fixture kept = quiet_in_year(1299);
+  Fixture disbanded = quiet_in_year(1299);
+  Fixture pooled = quiet_in_year(1299);
   kept.place("sco_moray", "fife");
   disbanded.place("sco_moray", "fife");
   for (Fixture* f : {&kept, &disbanded, &pooled}) to_winter(*f);
   const std::set<std::string> avoid = {"sco_moray"};  // no draw brings him back here
-  play_until(kept, WinterStep::None, avoid);
-  play_until(disbanded, WinterStep::ScotlandDisband, avoid);
+  play_choices_until(kept, WinterStep::None, avoid);
+  play_choices_until(disbanded, WinterStep::ScotlandDisband, avoid);
   disbanded.act(kScotland, disband("sco_moray"));
-  play_until(disbanded, WinterStep::None, avoid);
-  play_until(pooled, WinterStep::None, avoid);
+  play_choices_until(disbanded, WinterStep::None, avoid);
+  play_choices_until(pooled, WinterStep::None, avoid);
   ASSERT_EQ(kept.state().year, 1300);
   ASSERT_EQ(blk(kept, "sco_moray").loc, area("fife"));
   ASSERT_EQ(blk(disbanded, "sco_moray").loc, kPool);
@@ -519,7 +439,7 @@ TEST(WinterView, MorayWhereaboutsAfterTheWinterJ18) {
 // J-18 (RULES 13.2): a dead Moray is public, and the total then leaves him out. (Here he is
 // made dead by the fixture; his death in battle belongs to the battle tests.)
 TEST(WinterView, DeadMorayIsPublicJ18) {
-  Fixture f = quiet(1299);
+  Fixture f = quiet_in_year(1299);
   f.kill("sco_moray");
   for (Role role : {kScotland, kEngland, kObserver}) {
     const json scotland = f.view(role).at("nobles").at("scotland");
@@ -534,7 +454,7 @@ TEST(WinterView, DeadMorayIsPublicJ18) {
 // own role's actions, others see only "<side>: winter" (or a public homecoming), and no view
 // names a hidden block of the other side.
 TEST(WinterView, BusyWinterLeaksNothing) {
-  Fixture f = quiet(1298);
+  Fixture f = quiet_in_year(1298);
   f.state().king_crowned = true;
   f.clear("lanark")
       .place("sco_moray", "fife")
