@@ -38,7 +38,8 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       static_files_(config.web_root),
       replays_(db),
       kdf_budget_(kKdfBudget, kKdfPerAddress),
-      dummy_hash_(hash_password("not a password of anybody")),
+      password_params_{std::uint64_t{1} << config.password_cost},
+      dummy_hash_(hash_password("not a password of anybody", password_params_)),
       router_(routes(), RouteChecks{[this](const HttpRequest& r) { return is_same_origin(r); },
                                     [this](const HttpRequest& r) { return authenticate(r); }}) {
   if (config.games_per_hour > 0) {

@@ -15,6 +15,7 @@
 
 #include "server/api_common.h"
 #include "server/config.h"
+#include "server/crypto.h"
 #include "server/http_types.h"
 #include "server/kdf_budget.h"
 #include "server/limits.h"
@@ -134,8 +135,9 @@ class Api {
   KdfBudget kdf_budget_;
   SessionSockets session_sockets_;
   std::string public_url_;
-  Mailer mailer_;           // null: no e-mail (no --smtp-host)
-  std::string dummy_hash_;  // verified against when the account does not exist (same timing)
+  Mailer mailer_;                 // null: no e-mail (no --smtp-host)
+  ScryptParams password_params_;  // for new hashes: Config::password_cost
+  std::string dummy_hash_;        // verified against when the account does not exist (same timing)
   Router router_;
 };
 

@@ -57,7 +57,7 @@ HttpResponse Api::register_account(const RouteCall& call) {
     return too_many(ErrorCode::TooManyAttempts, "too many accounts from this address",
                     kRegistrationWindowMs / 1000);
   }
-  const auto hash = hash_password(credentials.password);
+  const auto hash = hash_password(credentials.password, password_params_);
   const auto account = db_.call([&](storage::Store& store) {
     auto created = store.create_account(credentials.username, hash, now_ms());
     if (created) store.record_failed_login(address_key, now_ms(), kRegistrationWindowMs);

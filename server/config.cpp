@@ -88,6 +88,11 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
       return bad();
   } else if (name == "poll-us") {
     if (!parse_number(value, c.poll_us) || c.poll_us < 0 || c.poll_us > 100000) return bad();
+  } else if (name == "password-cost") {
+    if (!parse_number(value, c.password_cost) || c.password_cost < Config::kMinPasswordCost ||
+        c.password_cost > Config::kMaxPasswordCost) {
+      return bad() + " (10 to 20)";
+    }
   } else if (name == "max-connections-per-address") {
     if (!parse_number(value, c.max_connections_per_address) || c.max_connections_per_address < 1) {
       return bad();
@@ -195,6 +200,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_TLS_KEY", "tls-key"},
     {"BLOCKFOG_THREADS", "threads"},
     {"BLOCKFOG_POLL_US", "poll-us"},
+    {"BLOCKFOG_PASSWORD_COST", "password-cost"},
     {"BLOCKFOG_ALLOWED_ORIGIN", "allowed-origin"},
     {"BLOCKFOG_WS_RATE", "ws-rate"},
     {"BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS", "max-connections-per-address"},
@@ -234,6 +240,8 @@ std::string usage_text() {
          "  --threads N             network threads (default twice the cores, 2 to 64)\n"
          "  --poll-us N             microseconds a network thread out of work polls before it\n"
          "                          sleeps (default 200; 0: sleep at once)\n"
+         "  --password-cost N       scrypt cost of new password hashes, N = 2^N (default 15,\n"
+         "                          10 to 20; lower only for tests)\n"
          "  --max-connections N     open connections in all (default 20000)\n"
          "  --max-connections-per-address N   (default 256)\n"
          "  --ws-rate N             WebSocket messages per second per connection (default 20)\n"

@@ -70,6 +70,12 @@ struct Config {
   bool check_db = false;
   // Seconds between full integrity checks while serving (0: none).
   int integrity_check_every_seconds = 3600;
+  // scrypt's N = 2^password_cost for passwords set from now on (kMinPasswordCost..
+  // kMaxPasswordCost). Each hash keeps its own cost, so changing it leaves every account able to
+  // log in. Lower than the default only for tests, whose servers register many accounts.
+  int password_cost = 15;
+  static constexpr int kMinPasswordCost = 10;
+  static constexpr int kMaxPasswordCost = 20;
 
   // Turn notices (docs/server.md, "Turn notices"). E-mail is off unless smtp_host is set.
   std::string smtp_host;

@@ -68,6 +68,12 @@ TEST(Config, DefaultsEnvironmentAndFlags) {
   EXPECT_EQ(parse({}, {{"BLOCKFOG_POLL_US", "50"}}).config->poll_us, 50);
   EXPECT_FALSE(parse({"--poll-us", "-1"}).config);
   EXPECT_FALSE(parse({"--poll-us", "100001"}).config);
+
+  EXPECT_EQ(defaults.config->password_cost, 15);  // scrypt N = 32768: 32 MiB per hash
+  EXPECT_EQ(parse({"--password-cost", "12"}).config->password_cost, 12);
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_PASSWORD_COST", "18"}}).config->password_cost, 18);
+  EXPECT_FALSE(parse({"--password-cost", "9"}).config);  // too cheap to protect anything
+  EXPECT_FALSE(parse({"--password-cost", "21"}).config);
 }
 
 TEST(Config, ReadOnlyAndCheckDbTakeNoValueAndIntegrityChecksAreHourly) {

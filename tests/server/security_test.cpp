@@ -219,6 +219,7 @@ TEST_F(Security, GuessingIsSlowedPerAccountAndAddressWithoutLockingTheOwnerOut) 
 }
 
 TEST_F(Security, PasswordHashingIsBoundedPerAddress) {
+  start({"--password-cost", "15"});  // hashes as slow as in production, so that they overlap
   register_user(port(), "douglas", "castle-dangerous-1307");
   std::atomic<int> busy{0};
   std::atomic<int> answered{0};
@@ -240,6 +241,22 @@ TEST_F(Security, PasswordHashingIsBoundedPerAddress) {
   for (auto& t : threads) t.join();
   EXPECT_GT(busy.load(), 0) << "four clients of one address hashed at once";
   EXPECT_GT(answered.load(), 0);
+}
+
+TEST_F(Security, NewPasswordsAreHashedAtTheConfiguredCostAndOldOnesStillLogIn) {
+  register_user(port(), "wishart", "bishop-of-glasgow-1297");  // the test servers' cost 10
+  EXPECT_NE(stored().find("scrypt$1024$8$1$"), std::string::npos);
+  start({"--password-cost", "12"});
+  register_user(port(), "lamberton", "bishop-of-st-andrews-1297");
+  EXPECT_NE(stored().find("scrypt$4096$8$1$"), std::string::npos);
+  HttpClient client(port());
+  EXPECT_EQ(
+      client.post("/api/login", {{"username", "wishart"}, {"password", "bishop-of-glasgow-1297"}})
+          .status,
+      200);
+  EXPECT_EQ(
+      client.post("/api/login", {{"username", "wishart"}, {"password", "wrong-guess"}}).status,
+      401);
 }
 
 TEST_F(Security, AnAccountHoldsABoundedNumberOfSessions) {

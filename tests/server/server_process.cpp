@@ -56,7 +56,9 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
                                    // tests flood past these (extra flags win).
                                    "--ws-rate", "1000", "--http-rate", "10000",
                                    // The operator's port, for the tests that read /metrics.
-                                   "--metrics-listen", "127.0.0.1:0"};
+                                   "--metrics-listen", "127.0.0.1:0",
+                                   // Cheap password hashes: the tests register many accounts.
+                                   "--password-cost", "10"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");

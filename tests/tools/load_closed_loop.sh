@@ -14,7 +14,7 @@ trap cleanup EXIT
 listen=127.0.0.1:0
 [[ "$transport" == unix ]] && listen="unix:$dir/blockfog.sock"
 "$server" --listen "$listen" --port-file "$dir/port" --db "$dir/load.db" --web-root "$web_root" \
-  --log-level warn --ws-rate 100000 --http-rate 0 2> "$dir/server.log" &
+  --log-level warn --ws-rate 100000 --http-rate 0 --password-cost 10 2> "$dir/server.log" &
 pid=$!
 for _ in $(seq 100); do [[ -s "$dir/port" ]] && break; sleep 0.1; done
 [[ -s "$dir/port" ]] || { echo "the server did not start"; cat "$dir/server.log"; exit 1; }

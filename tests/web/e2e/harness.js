@@ -31,7 +31,9 @@ export async function startServer(extraArgs = []) {
   const portFile = path.join(dir, 'port');
   const child = spawn(serverBinary(), ['--listen', '127.0.0.1:0', '--port-file', portFile,
     '--db', path.join(dir, 'test.db'), '--web-root', path.join(repoRoot, 'web-client'),
-    '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'inherit', 'inherit'],
+    // Cheap password hashes: the tests register many accounts.
+    '--log-level', 'warn', '--password-cost', '10', ...extraArgs],
+  { stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=0' } });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const deadline = Date.now() + 60000;
