@@ -10,6 +10,9 @@
 #                 server's Unix-domain socket (--listen unix:PATH, as a proxy on the same
 #                 machine reaches it); "tcp unix" runs both
 #
+# BLOCKFOG_LOAD_BIN=DIR takes blockfog-server and blockfog-load from DIR instead (another build,
+# e.g. an older commit's, to compare two builds in one sitting); the JSON lines then go beside it.
+#
 # The server runs with limits raised for a load test only (bench/load-common.sh). Server and
 # load client share this machine's cores.
 set -euo pipefail
@@ -17,9 +20,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 syncs=${1:-"full normal"}
 seconds=${2:-20}
 transports=${3:-tcp}
-bin=build/release-pgo/bin
-[[ -x $bin/blockfog-load && -x $bin/blockfog-server ]] || bash scripts/build.sh release-pgo
-out=build/release-pgo/load-results.jsonl
+bin=${BLOCKFOG_LOAD_BIN:-build/release-pgo/bin}
+if [[ -z ${BLOCKFOG_LOAD_BIN:-} ]]; then
+  [[ -x $bin/blockfog-load && -x $bin/blockfog-server ]] || bash scripts/build.sh release-pgo
+fi
+out=$bin/../load-results.jsonl
 : > "$out"
 ulimit -n "$(ulimit -Hn)"
 
