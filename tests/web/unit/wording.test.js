@@ -33,9 +33,10 @@ test('battle steps, winter steps and log lines read as English', () => {
   assert.match(winterStep(new Set(['add_step', 'draw', 'done'])).done, /Done building/);
   assert.match(winterStep(new Set(['disband', 'done'])).title, /castle limits/);
   assert.match(winterStep(new Set(['home'])).hint, /home area/);
-  assert.equal(plainLog('A English reserve arrived in Fife across Angus-Fife.'),
-    'An English reserve arrived in Fife across Angus-Fife.');
-  assert.equal(plainLog('England moves with 1 move points.'), 'England moves with 1 move point.');
+  assert.equal(plainLog('England levied 1 blocks into England.'),
+    'England levied 1 block into England.');
+  assert.equal(plainLog('England levied 2 blocks into England.'),
+    'England levied 2 blocks into England.');
   assert.equal(plainLog('A Scottish block moved from Fife to Lothian.'),
     'A Scottish block moved from Fife to Lothian.');
 });
