@@ -68,7 +68,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   };
   const renderHead = () => renderHeader(head, st, gameId);
   const intents = createIntents(st, { data, conn: () => conn, render, say });
-  const mapPanel = createMapPanel(st, { data, names, intents });
+  const mapPanel = createMapPanel(st, { data, names, intents, say });
   const logPanel = createLogPanel(st, { names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
   root.append(head, notice, prompt, h('div', { class: 'board' }, mapPanel.el,

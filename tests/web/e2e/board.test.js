@@ -170,6 +170,64 @@ test('a whole game turn played with the keyboard alone', async () => {
   await eng.context.close();
 });
 
+for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  test(`${size}: a pinned block has its own look, says why when tapped, and is in the legend`, async () => {
+    const p = await newPlayer(running.browser, running.server, `pin${size}`, { viewport });
+    // The map module drawn in the page from a view in which Wallace stands alone in Fife
+    // against two English blocks (RULES 4.7: F = 1 <= E = 2) and Bruce may move.
+    const result = await p.page.evaluate(async () => {
+      const { createMap } = await import('/js/map.js');
+      const { loadGameData } = await import('/js/gamedata.js');
+      const { pinnedBlocks } = await import('/js/pinning.js');
+      const { legend } = await import('/js/legend.js');
+      const data = await loadGameData();
+      const app = document.getElementById('app');
+      app.replaceChildren();
+      window.pinTold = [];
+      const map = createMap(data, { onArea() {}, onBlock() {},
+        onPinned: (r) => window.pinTold.push(r) });
+      // Laid out as on the game page (game.js, map_panel.js).
+      const board = Object.assign(document.createElement('div'), { className: 'board' });
+      const holder = Object.assign(document.createElement('div'), { className: 'map-holder' });
+      holder.append(map.el, legend());
+      board.append(holder);
+      app.append(board);
+      const own = (block) => ({ block, moved: false, reserve: false, strength: 3 });
+      const view = { role: 'scotland', phase: 'move', legal_actions: [{ kind: 'move', block: 'sco_bruce' }],
+        areas: data.areas.map((a) => ({ id: a.id,
+          scotland: a.id === 'fife' ? { blocks: [own('sco_wallace')], count: 1 }
+            : a.id === 'annan' ? { blocks: [own('sco_bruce')], count: 1 } : { blocks: [], count: 0 },
+          england: { count: a.id === 'fife' ? 2 : 0 } })) };
+      map.render(view, { role: 'scotland', selected: null, blockActionable: new Set(['sco_bruce']),
+        pinned: pinnedBlocks(view), areaTargets: new Map(), traces: [] });
+      const g = document.querySelector('.block.pinned');
+      return { pinned: [...document.querySelectorAll('.block.pinned')].map((b) => b.dataset.block),
+        title: g?.querySelector('title')?.textContent ?? '',
+        label: g?.getAttribute('aria-label') ?? '',
+        stripes: g ? getComputedStyle(g.querySelector('.label')).fill : '',
+        freeFill: getComputedStyle(document.querySelector('.block[data-block="sco_bruce"] .label')).fill,
+        legend: document.querySelector('.legend')?.textContent ?? '' };
+    });
+    assert.deepEqual(result.pinned, ['sco_wallace']);
+    assert.match(result.title, /pinned: 2 enemy blocks in this area hold your 1/);
+    assert.match(result.label, /pinned: 2 enemy blocks/);
+    assert.notEqual(result.stripes, result.freeFill, 'a pinned label looks unlike a free one');
+    assert.match(result.legend, /pinned by enemy blocks/);
+    // Tapped on the phone; reached and pressed by keyboard on the desktop.
+    if (size === 'phone') await p.page.click('.block.pinned');
+    else {
+      await p.page.focus('.block.pinned');
+      await p.page.keyboard.press('Enter');
+    }
+    const told = await p.page.evaluate(() => window.pinTold);
+    assert.equal(told.length, 1, 'the pinned block, tapped or pressed, tells why');
+    assert.match(told[0], /may leave only while yours outnumber them/);
+    await p.page.evaluate(() => document.querySelector('.legend').open = true);
+    await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned.png`) });
+    await p.context.close();
+  });
+}
+
 test('a log update at 3,000 lines appends one line, fast', async () => {
   const p = await newPlayer(running.browser, running.server, 'logtime', { viewport: DESKTOP });
   const result = await p.page.evaluate(async () => {
