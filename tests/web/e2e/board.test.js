@@ -224,6 +224,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     assert.match(told[0], /may leave only while yours outnumber them/);
     await p.page.evaluate(() => document.querySelector('.legend').open = true);
     await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned.png`) });
+    await p.page.locator('.block.pinned').screenshot({ path: path.join(shots, `board-${size}-pinned-block.png`) });
     await p.context.close();
   });
 }
