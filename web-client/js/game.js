@@ -68,7 +68,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   };
   const renderHead = () => renderHeader(head, st, gameId);
   const intents = createIntents(st, { data, conn: () => conn, render, say });
-  const mapPanel = createMapPanel(st, { data, names, intents });
+  const mapPanel = createMapPanel(st, { data, names, intents, say });
   const logPanel = createLogPanel(st, { names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
   root.append(head, notice, prompt, h('div', { class: 'board' }, mapPanel.el,
@@ -95,10 +95,11 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     const c = ctx();
     if (st.selected && !c.cls.blocks.has(st.selected)) st.selected = null;
     renderPrompt(prompt, view, ctx());
-    // A block just chosen: focus goes to its first destination (or action) in the prompt, so
-    // that a keyboard player reaches it at once.
+    // A block just chosen: focus goes to its first destination (else its first action) in the
+    // prompt, so that a keyboard player reaches it at once.
     if (st.selected && st.selected !== focusedFor) {
-      prompt.querySelector('.act-dest, .action-bar button.act:not(.cancel)')?.focus();
+      (prompt.querySelector('.act-dest')
+        ?? prompt.querySelector('.action-bar button.act:not(.cancel)'))?.focus();
     }
     focusedFor = st.selected;
     mapPanel.render();

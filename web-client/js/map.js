@@ -41,12 +41,18 @@ function coastMark([x, y], seas) {
 // Where an area's name sits: above its stack's anchor, within its room.
 const labelY = (m) => m.anchor[1] - Math.min(m.room, 70) * 0.72;
 
-export function createMap(data, { onArea, onBlock, label = 'Map of Scotland and England' }) {
+export function createMap(data, { onArea, onBlock, onPinned = () => {},
+  label = 'Map of Scotland and England' }) {
   const shape = data.shape;
   const svg = s('svg', {
     class: 'map', viewBox: `0 0 ${shape.width} ${shape.height}`, role: 'group',
     'aria-label': label, preserveAspectRatio: 'xMidYMid meet',
   });
+  // The stripes of a pinned block's label (RULES 4.7), in block units.
+  svg.append(s('defs', {}, s('pattern', { id: 'pinned-stripes', width: 6, height: 6,
+    patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+  s('rect', { width: 6, height: 6, fill: '#f7f1e1' }),
+  s('rect', { width: 3, height: 6, fill: '#ddd3bb' }))));
   svg.append(s('rect', { class: 'sea', x: -2000, y: -2000, width: 5000, height: 5000 }));
   svg.append(s('path', { class: 'land', d: shape.land }));
   for (const [sea, [x, y]] of Object.entries(shape.sea_labels || {})) {
@@ -127,7 +133,8 @@ export function createMap(data, { onArea, onBlock, label = 'Map of Scotland and 
   const holder = createMapView(svg, shape);
   let shownChoices = '';
 
-  // ui: { selected, blockActionable: Set, areaTargets: Map(area -> label), moving,
+  // ui: { selected, blockActionable: Set, pinned: Map(block -> reason), areaTargets:
+  //       Map(area -> label), moving,
   //       traces: [{from, to, text}] (the opponent's last moves), highlight: {areas, blocks} }
   function render(view, ui) {
     clear(markerLayer);
@@ -164,7 +171,9 @@ export function createMap(data, { onArea, onBlock, label = 'Map of Scotland and 
             selected: ui.selected === it.own.id,
             actionable: ui.blockActionable.has(it.own.id),
             highlighted: highlight.blocks.has(it.own.id),
+            pinned: ui.pinned?.get(it.own.id) ?? null,
             onClick: onBlock,
+            onPinned,
           }));
         } else {
           blockLayer.append(hiddenBlock(it.hidden, x, y, layout.size,

@@ -46,6 +46,8 @@ export function ownBlock(b, x, y, size, opts) {
   if (opts.selected) cls.push('selected');
   if (opts.actionable) cls.push('actionable');
   if (opts.highlighted) cls.push('highlighted');
+  const pinned = opts.pinned && !opts.actionable ? opts.pinned : null;
+  if (pinned) cls.push('pinned');
   const max = b.max || b.strength || 1;
   const edges = edgeStrengths(b.strength, max);
   const lines = nameLines(b.name);
@@ -58,7 +60,7 @@ export function ownBlock(b, x, y, size, opts) {
     transform: `translate(${x},${y}) scale(${size / BOX})`,
     'data-block': b.id,
   },
-  s('title', {}, blockLabel(b)),
+  s('title', {}, pinned ? `${blockLabel(b)}. ${pinned}` : blockLabel(b)),
   s('rect', { class: 'body', width: BOX, height: BOX, rx: 6 }),
   s('rect', { class: 'label', x: 3, y: 3, width: BOX - 6, height: BOX - 6, rx: 4 }),
   s('g', { class: 'pips top' }, pipRow(edges[0], 8.5, 2.4, 6.2)),
@@ -79,6 +81,12 @@ export function ownBlock(b, x, y, size, opts) {
     b.movement ? `${b.movement}` : '–'));
   if (b.moved) {
     g.append(s('path', { class: 'moved-mark', d: `M${BOX - 16},0 H${BOX - 6} Q${BOX},0 ${BOX},6 V16 Z` }));
+  }
+  if (pinned) {
+    // A pin through the block's top-left corner; a tap or Enter tells why (RULES 4.7).
+    g.append(s('g', { class: 'pin-mark' }, s('circle', { cx: 9, cy: 9, r: 6.5 }),
+      s('path', { d: 'M9,5 V13 M6,9 H12' })));
+    clickable(g, `${blockLabel(b)}: ${pinned}`, () => opts.onPinned(pinned));
   }
   if (opts.actionable) clickable(g, `${blockLabel(b)}: choose`, () => opts.onClick(b.id));
   return g;

@@ -33,9 +33,10 @@ test('battle steps, winter steps and log lines read as English', () => {
   assert.match(winterStep(new Set(['add_step', 'draw', 'done'])).done, /Done building/);
   assert.match(winterStep(new Set(['disband', 'done'])).title, /castle limits/);
   assert.match(winterStep(new Set(['home'])).hint, /home area/);
-  assert.equal(plainLog('A English reserve arrived in Fife across Angus-Fife.'),
-    'An English reserve arrived in Fife across Angus-Fife.');
-  assert.equal(plainLog('England moves with 1 move points.'), 'England moves with 1 move point.');
+  assert.equal(plainLog('England levied 1 blocks into England.'),
+    'England levied 1 block into England.');
+  assert.equal(plainLog('England levied 2 blocks into England.'),
+    'England levied 2 blocks into England.');
   assert.equal(plainLog('A Scottish block moved from Fife to Lothian.'),
     'A Scottish block moved from Fife to Lothian.');
 });
@@ -61,4 +62,26 @@ test('a log line names its areas and blocks; the opponent\'s moves this turn are
   assert.equal(movesThisTurn(log, null, index).length, 3);
   // A new game turn clears them.
   assert.deepEqual(movesThisTurn([...log, { i: 99, text: 'Game turn 3.' }], 'england', index), []);
+});
+
+test('pinned blocks: outnumbered or matched by the enemy in their area, in the mover\'s phase', async () => {
+  const { pinnedBlocks } = await js('pinning.js');
+  const own = (block, extra = {}) => ({ block, moved: false, reserve: false, strength: 2, ...extra });
+  const view = {
+    role: 'scotland', phase: 'move', legal_actions: [{ kind: 'move' }],
+    areas: [
+      // 2 Scottish (one a reserve) against 1 English: F = 1 <= E = 1, the other is pinned.
+      { id: 'fife', scotland: { blocks: [own('sco_wallace'), own('sco_douglas', { reserve: true })], count: 2 },
+        england: { count: 1 } },
+      // 2 against 1: one may leave, none is pinned.
+      { id: 'lothian', scotland: { blocks: [own('sco_bruce'), own('sco_fraser')], count: 2 },
+        england: { count: 1 } },
+      { id: 'mar', scotland: { blocks: [own('sco_mar')], count: 1 }, england: { count: 0 } },
+    ],
+  };
+  const pinned = pinnedBlocks(view);
+  assert.deepEqual([...pinned.keys()], ['sco_wallace']);
+  assert.match(pinned.get('sco_wallace'), /^pinned: 1 enemy block in this area holds your 1/);
+  assert.equal(pinnedBlocks({ ...view, phase: 'combat' }).size, 0, 'only in movement');
+  assert.equal(pinnedBlocks({ ...view, legal_actions: [] }).size, 0, 'only in the seat\'s own move');
 });

@@ -1,16 +1,18 @@
 // The map of the game page: the view's blocks, the choices the legal actions offer (blocks to
-// select, areas to click), the move under way, the opponent's moves this turn and the areas
+// select, areas to click), the blocks pinned where they stand (a tap says why), the move under way, the opponent's moves this turn and the areas
 // and blocks of the log line pointed at. The legend under it.
 import { h } from '../dom.js';
 import { createMap } from '../map.js';
 import { legend } from '../legend.js';
 import { classify, destinations, describe } from '../actions.js';
 import { movesThisTurn } from '../log_links.js';
+import { pinnedBlocks } from '../pinning.js';
 
-export function createMapPanel(st, { data, names, intents }) {
+export function createMapPanel(st, { data, names, intents, say }) {
   const map = createMap(data, {
     onArea: (area) => intents.chooseArea(area),
     onBlock: (block) => intents.select(block),
+    onPinned: (reason) => say(reason[0].toUpperCase() + reason.slice(1)),
   });
   const el = h('div', { class: 'map-holder' }, map.el, legend());
 
@@ -31,6 +33,7 @@ export function createMapPanel(st, { data, names, intents }) {
       highlight: st.highlight,
       selected: st.selected,
       blockActionable: new Set(st.pending ? [] : cls.blocks.keys()),
+      pinned: pinnedBlocks(view),
       areaTargets: st.pending ? new Map() : targets,
       moving: view.move?.moving || null,
     });
