@@ -199,7 +199,7 @@ HttpResponse Api::join_game(const RouteCall& call) {
     Joined result;
     auto info = load_info(store, *store.find_game(game_id));
     if (info.seats.scotland && info.seats.england) {
-      result.started = start_in_store(store, game_id, now);
+      result.started = start_in_store(store, game_id, identity->account_id, now);
       info = load_info(store, *store.find_game(game_id));
     }
     result.info = std::move(info);

@@ -13,6 +13,8 @@
 #include "server/game_loader.h"
 #include "server/log.h"
 #include "server/room_registry.h"
+#include "server/turn_notices.h"
+#include "storage/notice_store.h"
 #include "storage/play_by_web.h"
 
 namespace blockfog::server {
@@ -24,7 +26,7 @@ using namespace api;
 namespace api {
 
 std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t game_id,
-                                           std::int64_t now) {
+                                           std::int64_t started_by, std::int64_t now) {
   const auto row = store.find_game(game_id);
   if (!row) throw std::runtime_error("no game " + std::to_string(game_id));
   auto loaded = setup_game(*row);
@@ -37,6 +39,13 @@ std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t g
   store.save_snapshot(game_id, 0, snapshot, loaded.game->state_hash(), now);
   start_clocks(store, game_id, load_time_control(store, game_id), public_awaiting(*loaded.game),
                now);
+  // The start's turn notices, in the same transaction (never lost, as an action's).
+  storage::NoticeStore notices(store.database());
+  for (const auto& notice :
+       turn_notices(game_id, nullptr, *loaded.game, load_seats(store, game_id),
+                    [started_by](std::int64_t account) { return account == started_by; })) {
+    notices.enqueue(game_id, notice.role, 0, notice.account_id, notice.content_json, now);
+  }
   transaction.commit();
   return std::move(loaded.game);
 }
@@ -217,7 +226,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
       storage::set_time_control(store, created.id, *tc);
     }
     store.take_seat(created.id, core::role_name(other(*role)), identity->account_id, now);
-    result.started = start_in_store(store, created.id, now);
+    result.started = start_in_store(store, created.id, identity->account_id, now);
     storage::settle_rematch(store, call.id, storage::RematchState::Accepted, created.id);
     transaction.commit();
     result.new_game = created.id;

@@ -167,6 +167,12 @@ void Room::receive(const RoomClient* client, protocol::ClientMessage message, St
   });
 }
 
+bool Room::is_connected(std::int64_t account_id) const {
+  return std::any_of(members_.begin(), members_.end(), [account_id](const auto& entry) {
+    return entry.second.player && entry.second.player->account_id == account_id;
+  });
+}
+
 void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
   strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats)]() mutable {
     if (self->game_) return;  // loaded from the store after the start was committed
@@ -186,6 +192,21 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
       self->counted_live_ = true;
     }
     self->update_summary();
+    // The start wrote a turn notice for each awaited seat but its starter's (start_in_store):
+    // a player connected here already knows.
+    std::vector<std::string> told;
+    for (Role role : public_awaiting(*self->game_)) {
+      const auto& seat = self->seats_.of(role);
+      if (seat && self->is_connected(seat->account_id)) {
+        told.emplace_back(core::role_name(role));
+      }
+    }
+    if (!told.empty()) {
+      self->db_.post([id = self->id_, told](storage::Store& store) {
+        storage::NoticeStore notices(store.database());
+        for (const auto& role : told) notices.drop_pending(id, role, now_ms());
+      });
+    }
     for (auto& [key, member] : self->members_) {
       // An account that took the second seat while watching now plays it.
       for (Role role : {Role::Scotland, Role::England}) {
@@ -296,11 +317,8 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
     next->write_snapshot(commit->snapshot.emplace());
   }
   if (outcome.finished) commit->result_json = result_of(outcome).dump();
-  commit->notices = turn_notices(id_, game_.get(), *next, seats_, [this](std::int64_t account) {
-    return std::any_of(members_.begin(), members_.end(), [account](const auto& entry) {
-      return entry.second.player && entry.second.player->account_id == account;
-    });
-  });
+  commit->notices = turn_notices(id_, game_.get(), *next, seats_,
+                                 [this](std::int64_t account) { return is_connected(account); });
   park_unwatched_roles();
   RoleViews::PatchRoles patches{};
   for (const auto& [key, other] : members_) {

@@ -146,6 +146,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // The two above: the client's role's current view, with the whole log or none of it.
   void write_view_to(const RoomClient* client, bool whole_log, std::optional<std::string> ref,
                      bool stale);
+  // Whether `account_id` has a client at the game.
+  bool is_connected(std::int64_t account_id) const;
   // Parks the view of each role nobody is connected as (role_views.h), before an action.
   void park_unwatched_roles();
   // The clients that joined as a parked role while a commit was in flight get their view once
