@@ -77,6 +77,35 @@ std::vector<json> candidates_of(const json& view) {
   return out;
 }
 
+// The view-only rule for phases the sampler does not rebuild: the kinds of action that add
+// strength or deal hits first (RULES 5.6, 10.11), fighting before passing or retreating,
+// ending a phase last; a seeded pick among the best kind.
+int preference(const std::string& kind) {
+  if (kind == "fire") return 9;
+  if (kind == "add_step" || kind == "draw" || kind == "victual" || kind == "gain") return 8;
+  if (kind.rfind("crown_", 0) == 0 || kind == "return_of_the_king") return 7;
+  if (kind == "pillage" || kind == "herald" || kind == "roll" || kind == "play_card") return 6;
+  if (kind == "take_hit" || kind == "regroup" || kind == "choose_battle") return 5;
+  if (kind == "pass") return 2;
+  if (kind == "retreat" || kind == "disband") return 1;
+  if (kind.rfind("end_", 0) == 0 || kind == "done" || kind == "finish_retreat") return 0;
+  return 3;
+}
+
+json view_choice(const std::vector<json>& candidates, Random& random) {
+  int best = -1;
+  std::vector<const json*> top;
+  for (const auto& c : candidates) {
+    const int p = preference(c.value("kind", ""));
+    if (p > best) {
+      best = p;
+      top.clear();
+    }
+    if (p == best) top.push_back(&c);
+  }
+  return *top[random() % top.size()];
+}
+
 }  // namespace
 
 std::optional<Level> level_from_name(std::string_view name) {
@@ -92,8 +121,8 @@ json choose_action(const json& view, const std::vector<json>& history, Level lev
   const auto candidates = candidates_of(view);
   if (candidates.empty()) return view.at("legal_actions").at(0);
   if (candidates.size() == 1) return candidates[0];
-  // The view-only choice: where no determinization is built, a seeded pick of the view's list.
-  const json fallback = candidates[random() % candidates.size()];
+  // The view-only choice, where no determinization is built.
+  const json fallback = view_choice(candidates, random);
   const auto role = *core::role_from_name(view.at("role").get<std::string>());
   const int me = core::side_index(role);
   std::vector<hots::Action> actions;
