@@ -17,7 +17,7 @@
 //     dealt at random to the enemy hand (its public size), the enemy's chosen card and the deck;
 //   - the dice come from a fresh generator keyed by the sampler's seed, never the game's.
 // Nothing else is read, so two true states behind the same views give the same
-// determinizations (tests/ai/honesty_test.cpp). A sample is kept only when the engine's own
+// determinizations (tests/ai/player_test.cpp, AiHonesty). A sample is kept only when the engine's own
 // view of it for the seat equals the view the seat was given (log aside): consistency is
 // checked by the same writer that decides what the seat may know.
 
