@@ -14,8 +14,8 @@ namespace blockfog::ai {
 
 namespace {
 
-using nlohmann::json;
 using hots::game_data;
+using nlohmann::json;
 
 constexpr int kDraws = 8;  // draws tried before giving up on a view
 
@@ -99,8 +99,8 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
                        theirs.at("reserves").get<std::vector<std::string>>()});
     }
   }
-  for (const auto& b : view.at("pools").at(my_name).at("blocks")) blocks[b.get<std::string>()] =
-      block_row("pool", 0);
+  for (const auto& b : view.at("pools").at(my_name).at("blocks"))
+    blocks[b.get<std::string>()] = block_row("pool", 0);
   std::set<std::string> fixed;  // enemy blocks whose place the view gives
   for (const auto& b : view.at("dead")) {
     blocks[b.get<std::string>()] = block_row("dead", 0);
@@ -131,9 +131,8 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
   // Nobles that must be on the map first, then blocks last seen revealed in an area that still
   // holds enemy blocks, then the rest.
   const auto seen = last_seen(history, view);
-  std::stable_sort(free_blocks.begin(), free_blocks.end(), [&](auto x, auto y) {
-    return must_map.contains(x) > must_map.contains(y);
-  });
+  std::stable_sort(free_blocks.begin(), free_blocks.end(),
+                   [&](auto x, auto y) { return must_map.contains(x) > must_map.contains(y); });
 
   // Revealed blocks of the current battle stand there at the strength shown.
   std::map<std::string, std::vector<std::pair<hots::BlockId, int>>> placed;
@@ -269,7 +268,8 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
     const auto& move = view["move"];
     active = side_of(move.at("side"));
     mp = move.at("mp");
-    for (const auto& a : move.at("activated")) activated |= 1U << *data.area_by_id(a.get<std::string>());
+    for (const auto& a : move.at("activated"))
+      activated |= 1U << *data.area_by_id(a.get<std::string>());
   }
   const bool moving_phase = view.at("phase") == "move";
   const json position = {
@@ -290,9 +290,8 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
       {"edward_wintered_last", false},
       {"king_crowned", view.at("king_crowned")},
       {"french_knights_added", view.at("french_knights_added")},
-      {"truce_against", view.at("truce_against").is_string()
-                            ? json(side_of(view["truce_against"]))
-                            : json(nullptr)},
+      {"truce_against",
+       view.at("truce_against").is_string() ? json(side_of(view["truce_against"])) : json(nullptr)},
       {"double_event", false},
       {"mp", mp},
       {"activated", activated},

@@ -17,9 +17,9 @@
 //     dealt at random to the enemy hand (its public size), the enemy's chosen card and the deck;
 //   - the dice come from a fresh generator keyed by the sampler's seed, never the game's.
 // Nothing else is read, so two true states behind the same views give the same
-// determinizations (tests/ai/player_test.cpp, AiHonesty). A sample is kept only when the engine's own
-// view of it for the seat equals the view the seat was given (log aside): consistency is
-// checked by the same writer that decides what the seat may know.
+// determinizations (tests/ai/player_test.cpp, AiHonesty). A sample is kept only when the
+// engine's own view of it for the seat equals the view the seat was given (log aside):
+// consistency is checked by the same writer that decides what the seat may know.
 
 #include <cstdint>
 #include <optional>
@@ -43,8 +43,7 @@ bool can_determinize(const nlohmann::json& view);
 // with the view was found in a few draws. `history`: earlier views of the same seat, oldest
 // first (enemy blocks seen revealed in battles are preferred where they were seen).
 std::optional<hots::State> determinize(const nlohmann::json& view,
-                                       const std::vector<nlohmann::json>& history,
-                                       Random& random);
+                                       const std::vector<nlohmann::json>& history, Random& random);
 
 // The state's JSON (rules/hots/serialize.h format) for one draw, without the consistency
 // check: exposed for the tests.

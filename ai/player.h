@@ -35,9 +35,8 @@ struct Thinking {
 // One action from `view`'s legal_actions (never "undo"), in the JSON form Game::apply takes.
 // `history`: the seat's earlier views, oldest first. `view` must await the seat. Without
 // `time_cap` only the counts bound the search (the result then depends on nothing else).
-nlohmann::json choose_action(const nlohmann::json& view,
-                             const std::vector<nlohmann::json>& history, Level level,
-                             std::uint64_t seed, Thinking* thinking = nullptr,
+nlohmann::json choose_action(const nlohmann::json& view, const std::vector<nlohmann::json>& history,
+                             Level level, std::uint64_t seed, Thinking* thinking = nullptr,
                              bool time_cap = true);
 
 }  // namespace blockfog::ai
