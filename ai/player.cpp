@@ -1,0 +1,178 @@
+#include "ai/player.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "ai/determinize.h"
+#include "rules/hots/engine.h"
+
+namespace blockfog::ai {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kPlayoutDepth = 200;  // actions of a playout before it is scored
+
+struct Budget {
+  int determinizations;
+  int playouts;  // per action and determinization
+  double seconds;
+};
+
+Budget budget_of(Level level) {
+  switch (level) {
+    case Level::Easy:
+      return {1, 0, 0.05};
+    case Level::Normal:
+      return {4, 8, 0.3};
+    case Level::Hard:
+      return {12, 16, 2.0};
+  }
+  return {1, 0, 0.05};
+}
+
+// How well `me` stands in `s`, 0 (lost) to 1 (won): the outcome when the game is over, else
+// the on-map strength and the nobles held (RULES 1.4.4) of each side.
+double evaluate(const hots::State& s, int me) {
+  const auto result = hots::outcome(s);
+  if (result.finished) {
+    if (!result.winner) return 0.5;
+    return core::side_index(*result.winner) == me ? 1.0 : 0.0;
+  }
+  double score[2] = {0, 0};
+  for (hots::BlockId b = 0; b < hots::kBlockCount; ++b) {
+    if (hots::on_map(s, b)) score[static_cast<int>(hots::owner_of(b))] += s.blocks.strength[b];
+  }
+  for (int side = 0; side < 2; ++side) {
+    score[side] += 3.0 * hots::nobles_controlled(s, static_cast<hots::Side>(side));
+  }
+  return 0.5 + 0.5 * std::tanh((score[me] - score[1 - me]) / 20.0);
+}
+
+void playout(hots::State& s, Random& random) {
+  hots::ActionList list;
+  for (int i = 0; i < kPlayoutDepth && !hots::outcome(s).finished; ++i) {
+    const auto roles = hots::active_roles(s);
+    if (roles.empty()) return;
+    const auto role = roles[random() % roles.size()];
+    hots::legal_actions(s, role, list);
+    if (list.size() == 0) return;
+    auto action = list[random() % list.size()];
+    if (action.kind == hots::ActionKind::Undo) {
+      if (list.size() == 1) return;
+      action = list[(random() % (list.size() - 1) + 1 + 0) % list.size()];
+      if (action.kind == hots::ActionKind::Undo) return;
+    }
+    hots::apply_legal(s, role, action);
+  }
+}
+
+std::vector<json> candidates_of(const json& view) {
+  std::vector<json> out;
+  for (const auto& a : view.at("legal_actions")) {
+    if (a.value("kind", "") != "undo") out.push_back(a);
+  }
+  return out;
+}
+
+// The view-only rule for phases the sampler does not rebuild: the kinds of action that add
+// strength or deal hits first (RULES 5.6, 10.11), fighting before passing or retreating,
+// ending a phase last; a seeded pick among the best kind.
+int preference(const std::string& kind) {
+  if (kind == "fire") return 9;
+  if (kind == "add_step" || kind == "draw" || kind == "victual" || kind == "gain") return 8;
+  if (kind.rfind("crown_", 0) == 0 || kind == "return_of_the_king") return 7;
+  if (kind == "pillage" || kind == "herald" || kind == "roll" || kind == "play_card") return 6;
+  if (kind == "take_hit" || kind == "regroup" || kind == "choose_battle") return 5;
+  if (kind == "pass") return 2;
+  if (kind == "retreat" || kind == "disband") return 1;
+  if (kind.rfind("end_", 0) == 0 || kind == "done" || kind == "finish_retreat") return 0;
+  return 3;
+}
+
+json view_choice(const std::vector<json>& candidates, Random& random) {
+  int best = -1;
+  std::vector<const json*> top;
+  for (const auto& c : candidates) {
+    const int p = preference(c.value("kind", ""));
+    if (p > best) {
+      best = p;
+      top.clear();
+    }
+    if (p == best) top.push_back(&c);
+  }
+  return *top[random() % top.size()];
+}
+
+}  // namespace
+
+std::optional<Level> level_from_name(std::string_view name) {
+  if (name == "easy") return Level::Easy;
+  if (name == "normal") return Level::Normal;
+  if (name == "hard") return Level::Hard;
+  return std::nullopt;
+}
+
+json choose_action(const json& view, const std::vector<json>& history, Level level,
+                   std::uint64_t seed, Thinking* thinking, bool time_cap) {
+  Random random(seed);
+  const auto candidates = candidates_of(view);
+  if (candidates.empty()) return view.at("legal_actions").at(0);
+  if (candidates.size() == 1) return candidates[0];
+  // The view-only choice, where no determinization is built.
+  const json fallback = view_choice(candidates, random);
+  const auto role = *core::role_from_name(view.at("role").get<std::string>());
+  const int me = core::side_index(role);
+  std::vector<hots::Action> actions;
+  for (const auto& c : candidates) {
+    std::string error;
+    const auto a = hots::action_from_json(c, error);
+    if (!a) return fallback;
+    actions.push_back(*a);
+  }
+  const auto budget = budget_of(level);
+  const auto deadline = time_cap ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                      std::chrono::duration<double>(budget.seconds))
+                                 : Clock::time_point::max();
+  std::vector<double> total(actions.size(), 0.0);
+  std::vector<int> visits(actions.size(), 0);
+  int samples = 0;
+  int playouts = 0;
+  for (int d = 0; d < budget.determinizations && Clock::now() < deadline; ++d) {
+    const auto state = determinize(view, history, random);
+    if (!state) break;
+    ++samples;
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      hots::State after = *state;
+      if (hots::apply(after, role, actions[i])) continue;  // not legal in this sample
+      if (budget.playouts == 0) {
+        total[i] += evaluate(after, me);
+        ++visits[i];
+        continue;
+      }
+      for (int k = 0; k < budget.playouts; ++k) {
+        hots::State rollout = after;
+        playout(rollout, random);
+        total[i] += evaluate(rollout, me);
+        ++visits[i];
+        ++playouts;
+      }
+    }
+  }
+  if (thinking) *thinking = {samples, playouts};
+  int best = -1;
+  double best_mean = -1;
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    if (visits[i] == 0) continue;
+    const double mean = total[i] / visits[i];
+    if (mean > best_mean) {
+      best_mean = mean;
+      best = static_cast<int>(i);
+    }
+  }
+  return best < 0 ? fallback : candidates[best];
+}
+
+}  // namespace blockfog::ai

@@ -1,0 +1,42 @@
+#pragma once
+
+// The computer opponent's decision: one legal action from a seat's view (docs/ai.md).
+//
+// Levels and think budgets per decision (one core):
+//   easy   — greedy one-ply: each legal action applied to one determinization, the state scored
+//            by evaluate(); ≤ 1 determinization, no playouts.
+//   normal — information-set Monte Carlo: 4 determinizations × 8 playouts per action, capped
+//            at 0.3 s.
+//   hard   — the same with 12 determinizations × 16 playouts per action, capped at 2 s.
+// Playouts are random games on the engine, cut after kPlayoutDepth actions and scored by
+// evaluate(). Where the view's phase cannot be determinized (battles, retreats, winter,
+// events: can_determinize), every level takes a heuristic choice from the view's own list.
+// The same view, history, level and seed give the same action (time caps aside: a cap only
+// shortens the search when the machine is slower than the budget assumes).
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace blockfog::ai {
+
+enum class Level { Easy, Normal, Hard };
+
+std::optional<Level> level_from_name(std::string_view name);
+
+struct Thinking {
+  int determinizations = 0;
+  int playouts = 0;
+};
+
+// One action from `view`'s legal_actions (never "undo"), in the JSON form Game::apply takes.
+// `history`: the seat's earlier views, oldest first. `view` must await the seat. Without
+// `time_cap` only the counts bound the search (the result then depends on nothing else).
+nlohmann::json choose_action(const nlohmann::json& view, const std::vector<nlohmann::json>& history,
+                             Level level, std::uint64_t seed, Thinking* thinking = nullptr,
+                             bool time_cap = true);
+
+}  // namespace blockfog::ai

@@ -1,0 +1,66 @@
+// Determinizations (ai/determinize.h): states the seat cannot tell from the true one.
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "ai/determinize.h"
+#include "rules/hots/module.h"
+#include "rules/hots/serialize.h"
+
+namespace blockfog::ai {
+namespace {
+
+using nlohmann::json;
+
+json without_log(json view) {
+  view.erase("log");
+  view.erase("log_size");
+  return view;
+}
+
+TEST(AiDeterminize, SamplesShowTheSeatItsOwnViewAndVaryTheHiddenBlocks) {
+  core::Seed seed{};
+  seed[0] = 4;
+  auto game = std::move(hots::module().setup(seed, "braveheart", json::object()).game);
+  Random random(2);
+  int checked = 0;
+  std::set<std::string> hidden_layouts;
+  for (int i = 0; i < 600 && checked < 5 && !game->outcome().finished; ++i) {
+    const auto role = game->active_roles().at(0);
+    const auto view = game->view(role);
+    if (can_determinize(view) && view["phase"] == "move") {
+      const auto state = determinize(view, {}, random);
+      ASSERT_TRUE(state.has_value()) << "no sample for a move-phase view";
+      auto sample = hots::module().from_json(hots::to_json(*state));
+      ASSERT_TRUE(sample.game) << sample.error;
+      auto seen = without_log(sample.game->view(role));
+      seen["legal_actions"] = view["legal_actions"];  // the sample offers no undo
+      EXPECT_EQ(seen, without_log(view));
+      ++checked;
+      if (checked == 5) {
+        // Several draws of the same view place the enemy's blocks differently.
+        for (int k = 0; k < 6; ++k) {
+          const auto other = determinize(view, {}, random);
+          ASSERT_TRUE(other.has_value());
+          const auto blocks = hots::to_json(*other)["position"]["blocks"];
+          std::string layout;
+          const std::string enemy = role == core::Role::Scotland ? "eng_" : "sco_";
+          for (const auto& [id, row] : blocks.items()) {
+            if (id.rfind(enemy, 0) == 0) layout += id + row[0].dump() + row[1].dump();
+          }
+          hidden_layouts.insert(layout);
+        }
+      }
+    }
+    auto actions = game->legal_actions(role);
+    json pick = actions[random() % actions.size()];
+    if (pick["kind"] == "undo") pick = actions[0];
+    ASSERT_FALSE(game->apply(role, pick));
+  }
+  EXPECT_EQ(checked, 5);
+  EXPECT_GT(hidden_layouts.size(), 1U);
+}
+
+}  // namespace
+}  // namespace blockfog::ai

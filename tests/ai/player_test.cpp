@@ -1,0 +1,107 @@
+// The computer opponent (ai/player.h): honest (its choice depends on the view only), legal,
+// and able to play a whole game.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "ai/determinize.h"
+#include "ai/player.h"
+#include "rules/hots/module.h"
+
+namespace blockfog::ai {
+namespace {
+
+using nlohmann::json;
+
+std::unique_ptr<core::Game> new_game(std::uint8_t seed_byte) {
+  core::Seed seed{};
+  seed[0] = seed_byte;
+  auto result = hots::module().setup(seed, "braveheart", json::object());
+  return std::move(result.game);
+}
+
+// Plays seeded random actions until the awaited seat's view is one the sampler rebuilds in the
+// move phase.
+core::Role advance_to_move(core::Game& game, Random& random) {
+  for (int i = 0; i < 2000; ++i) {
+    const auto role = game.active_roles().at(0);
+    const auto view = game.view(role);
+    if (view["phase"] == "move" && can_determinize(view) && view["legal_actions"].size() > 3) {
+      return role;
+    }
+    auto actions = game.legal_actions(role);
+    json pick = actions[random() % actions.size()];
+    if (pick["kind"] == "undo") pick = actions[0];
+    EXPECT_FALSE(game.apply(role, pick));
+  }
+  ADD_FAILURE() << "no move phase reached";
+  return core::Role::Scotland;
+}
+
+TEST(AiHonesty, SameViewFromDifferentHiddenBlocksGivesTheSameChoice) {
+  auto game = new_game(3);
+  Random random(5);
+  const auto role = advance_to_move(*game, random);
+  const auto enemy = role == core::Role::Scotland ? "eng_" : "sco_";
+  // A second true state: two enemy blocks on the map in different areas swap places, with
+  // their strengths: the seat's view cannot tell.
+  auto state = game->to_json();
+  auto& blocks = state["position"]["blocks"];
+  std::string first;
+  std::string second;
+  for (const auto& [id, row] : blocks.items()) {
+    if (id.rfind(enemy, 0) != 0 || !row[0].is_string()) continue;
+    const std::string loc = row[0];
+    if (loc == "pool" || loc == "dead" || loc == "not_in_play") continue;
+    if (first.empty()) {
+      first = id;
+    } else if (blocks[first][0] != loc && blocks[first][1] != row[1]) {
+      second = id;
+      break;
+    }
+  }
+  ASSERT_FALSE(second.empty());
+  std::swap(blocks[first], blocks[second]);
+  auto other = hots::module().from_json(state);
+  ASSERT_TRUE(other.game) << other.error;
+  ASSERT_NE(other.game->state_hash(), game->state_hash());
+  const auto view = game->view(role);
+  ASSERT_EQ(other.game->view(role), view);
+
+  for (const auto level : {Level::Easy, Level::Normal}) {
+    Thinking thinking;
+    const auto a = choose_action(view, {}, level, 11, &thinking, false);
+    const auto b = choose_action(other.game->view(role), {}, level, 11, nullptr, false);
+    EXPECT_EQ(a, b);
+    EXPECT_GT(thinking.determinizations, 0);
+  }
+}
+
+TEST(AiPlay, EveryChoiceIsLegalAndAGameAgainstRandomFinishes) {
+  auto game = new_game(7);
+  Random random(9);
+  const auto ai_role = core::Role::England;
+  std::vector<json> history;
+  int actions = 0;
+  for (; actions < 20000 && !game->outcome().finished; ++actions) {
+    const auto role = game->active_roles().at(0);
+    const auto legal = game->legal_actions(role);
+    json action;
+    if (role == ai_role) {
+      const auto view = game->view(role);
+      action = choose_action(view, history, Level::Easy, actions, nullptr, false);
+      history.push_back(view);
+      if (history.size() > 4) history.erase(history.begin());
+      ASSERT_NE(std::find(legal.begin(), legal.end(), action), legal.end()) << action;
+    } else {
+      action = legal[random() % legal.size()];
+      if (action["kind"] == "undo") action = legal[0];
+    }
+    ASSERT_FALSE(game->apply(role, action)) << action;
+  }
+  EXPECT_TRUE(game->outcome().finished) << actions << " actions";
+}
+
+}  // namespace
+}  // namespace blockfog::ai
