@@ -58,14 +58,11 @@ void playout(hots::State& s, Random& random) {
     if (roles.empty()) return;
     const auto role = roles[random() % roles.size()];
     hots::legal_actions(s, role, list);
-    if (list.size() == 0) return;
-    auto action = list[random() % list.size()];
-    if (action.kind == hots::ActionKind::Undo) {
-      if (list.size() == 1) return;
-      action = list[(random() % (list.size() - 1) + 1 + 0) % list.size()];
-      if (action.kind == hots::ActionKind::Undo) return;
-    }
-    hots::apply_legal(s, role, action);
+    // A playout only goes forward: undo, which the engine offers last when at all, is not drawn.
+    std::size_t forward = list.size();
+    if (forward > 0 && list[forward - 1].kind == hots::ActionKind::Undo) --forward;
+    if (forward == 0) return;
+    hots::apply_legal(s, role, list[random() % forward]);
   }
 }
 
