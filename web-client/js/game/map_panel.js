@@ -1,6 +1,7 @@
 // The map of the game page: the view's blocks, the choices the legal actions offer (blocks to
-// select, areas to click), the blocks pinned where they stand (a tap says why), the move under way, the opponent's moves this turn and the areas
-// and blocks of the log line pointed at. The legend under it.
+// select, areas to click), the blocks pinned where they stand (a tap says why), the move under
+// way, the opponent's moves this turn and the areas and blocks of the log line pointed at. The
+// legend under it.
 import { h } from '../dom.js';
 import { createMap } from '../map.js';
 import { legend } from '../legend.js';
