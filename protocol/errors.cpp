@@ -37,6 +37,9 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::BadWebhookUrl, "bad_webhook_url"},
     std::pair{ErrorCode::EmailNotConfirmed, "email_not_confirmed"},
     std::pair{ErrorCode::EmailUnavailable, "email_unavailable"},
+    std::pair{ErrorCode::TournamentFull, "tournament_full"},
+    std::pair{ErrorCode::RegistrationClosed, "registration_closed"},
+    std::pair{ErrorCode::NotOrganiser, "not_organiser"},
     std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},
 };

@@ -43,6 +43,10 @@ enum class ErrorCode {
   BadWebhookUrl,      // not a webhook URL notices may be posted to
   EmailNotConfirmed,  // e-mail notices turned on before an address was confirmed
   EmailUnavailable,   // the server has no SMTP relay configured
+  // Tournaments (docs/tournaments.md).
+  TournamentFull,      // registering for a tournament with its maximum of players
+  RegistrationClosed,  // registering or withdrawing outside the registration window
+  NotOrganiser,        // an organiser's action by somebody else, or creating one unlisted
   // Both.
   StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
   Internal,            // kept last: tests walk the codes up to it

@@ -88,6 +88,13 @@ std::vector<Route> Api::routes() {
       {"POST", "/api/games/{id}/rematch/{token}", Account, bind(&Api::rematch)},
       {"GET", "/api/me/vacation", Account, bind(&Api::vacation)},
       {"POST", "/api/me/vacation", Account, bind(&Api::vacation)},
+      {"GET", "/api/tournaments", Anyone, plain(&Api::list_tournaments)},
+      {"POST", "/api/tournaments", Account, bind(&Api::create_tournament)},
+      {"GET", "/api/tournaments/{id}", Anyone, bind(&Api::show_tournament), "no such tournament"},
+      {"GET", "/api/tournaments/{id}/export", Anyone, bind(&Api::export_tournament),
+       "no such tournament"},
+      {"POST", "/api/tournaments/{id}/{token}", Account, bind(&Api::tournament_action),
+       "no such tournament"},
   };
 }
 

@@ -26,6 +26,7 @@
 #include "server/router.h"
 #include "server/session_sockets.h"
 #include "server/static_files.h"
+#include "server/tournaments.h"
 
 namespace blockfog::server {
 
@@ -118,6 +119,15 @@ class Api {
   HttpResponse cancel(const RouteCall& call);
   HttpResponse rematch(const RouteCall& call);   // {token}: offer, accept, decline
   HttpResponse vacation(const RouteCall& call);  // GET and POST /api/me/vacation
+
+  // api_tournaments.cpp
+  HttpResponse list_tournaments();
+  HttpResponse create_tournament(const RouteCall& call);
+  HttpResponse show_tournament(const RouteCall& call);
+  HttpResponse tournament_action(const RouteCall& call);  // {token}: register, start, ...
+  HttpResponse export_tournament(const RouteCall& call);
+  // The rooms of the games a tournament's round started or its organiser ended.
+  void tell_rooms(const RoundStart& round);
 
   // api_records.cpp
   HttpResponse game_record(const RouteCall& call);

@@ -135,6 +135,8 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
   } else if (name == "trusted-proxy") {
     // A comma-separated list, so that one environment variable can name several.
     if (!parse_list(value, c.trusted_proxies)) return bad();
+  } else if (name == "tournament-organiser") {
+    if (!parse_list(value, c.tournament_organisers)) return bad();
   } else if (name == "allowed-host") {
     if (!parse_list(value, c.allowed_hosts)) return bad();
   } else if (name == "metrics-listen") {
@@ -213,6 +215,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_HTTP_BURST", "http-burst"},
     {"BLOCKFOG_GAMES_PER_HOUR", "games-per-hour"},
     {"BLOCKFOG_ALLOWED_HOSTS", "allowed-host"},
+    {"BLOCKFOG_TOURNAMENT_ORGANISERS", "tournament-organiser"},
     {"BLOCKFOG_METRICS_LISTEN", "metrics-listen"},
     {"BLOCKFOG_INTEGRITY_CHECK_EVERY", "integrity-check-every"},
     {"BLOCKFOG_SMTP_HOST", "smtp-host"},
@@ -268,6 +271,8 @@ std::string usage_text() {
          "  --drain-timeout SECONDS on SIGTERM, longest wait for clients to close (default 5)\n"
          "  --trusted-proxy ADDR[,ADDR...]  reverse proxies whose X-Forwarded-For, X-Real-IP and\n"
          "                          X-Forwarded-Proto are believed (repeatable; default none)\n"
+         "  --tournament-organiser NAME[,NAME...]  only these accounts create tournaments\n"
+         "                          (repeatable; default: any account)\n"
          "Turn notices (docs/server.md, Turn notices); e-mail is off without --smtp-host:\n"
          "  --smtp-host HOST        the SMTP relay that sends notice e-mails\n"
          "  --smtp-port PORT        (default 587)\n"

@@ -91,6 +91,10 @@ struct Config {
   int notice_retry_seconds = 30;       // first retry; doubles up to an hour
   int notice_give_up_seconds = 86400;  // a notice undelivered this long after it was written fails
 
+  // Who may organise tournaments (docs/tournaments.md): these user names (any case); anybody
+  // when empty.
+  std::vector<std::string> tournament_organisers;
+
   bool tls() const { return !tls_cert.empty(); }
   bool smtp() const { return !smtp_host.empty(); }
 };

@@ -1,6 +1,7 @@
 #include "server/net.h"
 
 #include "server/clock_checks.h"
+#include "server/tournament_checks.h"
 
 #include "server/net/common.h"
 #include "server/net/listener.h"
@@ -65,7 +66,10 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   });
   const auto resumed = rooms.resume_all();
   log_info("resumed " + std::to_string(resumed) + " unfinished games from the log");
-  if (!config.read_only) start_clock_checks(db, rooms);
+  if (!config.read_only) {
+    start_clock_checks(db, rooms);
+    start_tournament_checks(db, rooms);
+  }
 
   Api api(config, db, rooms, metrics);
   ConnectionLimiter limiter(config.max_connections_per_address, config.max_connections);

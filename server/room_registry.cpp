@@ -94,6 +94,16 @@ std::shared_ptr<Room> RoomRegistry::open(std::int64_t game_id) {
   return room ? insert(std::move(room)) : nullptr;
 }
 
+void RoomRegistry::open_in_store(storage::Store& store, std::int64_t game_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.contains(game_id)) return;
+  }
+  const auto row = store.find_game(game_id);
+  if (!row || row->status == storage::GameStatus::Aborted) return;
+  if (auto room = load(store, *row)) insert(std::move(room));
+}
+
 void RoomRegistry::start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats) {
   std::shared_ptr<Room> room;
   {

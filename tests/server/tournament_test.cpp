@@ -1,0 +1,337 @@
+// Tournaments through the HTTP API (docs/tournaments.md): registration, the organiser's
+// actions and their typed refusals, rounds that follow the end of their games, standings and
+// the exported bundle of records.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "server/crypto.h"
+#include "server/game_loader.h"
+#include "tests/server/db_peek.h"
+#include "tests/server/game_helpers.h"
+#include "tests/server/server_process.h"
+#include "tests/server/tournament_helpers.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+json swiss(int rounds, int max_players, const std::string& sides = "lot") {
+  return {{"name", "Winter Swiss"},
+          {"description", "five rounds"},
+          {"scenario", "braveheart"},
+          {"format", "swiss"},
+          {"rounds", rounds},
+          {"sides", sides},
+          {"round_deadline_minutes", 60 * 24 * 7},
+          {"rated", true},
+          {"registration_closes_at", now_ms() + 3600 * 1000},
+          {"max_players", max_players}};
+}
+
+std::string path_of(std::int64_t id, const std::string& rest = "") {
+  return "/api/tournaments/" + std::to_string(id) + rest;
+}
+
+// The tournament once its round moved past `round` (the server advances within seconds).
+json await_round_after(HttpClient& client, std::int64_t id, std::int64_t round) {
+  json t;
+  for (int i = 0; i < 200; ++i) {
+    t = client.get(path_of(id)).json()["tournament"];
+    if (t["current_round"].get<std::int64_t>() > round || t["status"] == "finished") return t;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ADD_FAILURE() << "round " << round << " was not followed: " << t.dump();
+  return t;
+}
+
+TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto organiser = register_user(server.port(), "org");
+  auto ann = register_user(server.port(), "ann");
+  auto bob = register_user(server.port(), "bob");
+  auto cat = register_user(server.port(), "cat");
+  auto dan = register_user(server.port(), "dan");
+
+  auto refused = [&](HttpClient& client, const std::string& target, const json& body, int status,
+                     const std::string& code) {
+    const auto before = db_fingerprint(server.db_path());
+    const auto r = client.post(target, body);
+    EXPECT_EQ(r.status, status) << target << " " << body.dump() << ": " << r.body;
+    EXPECT_EQ(r.error_code(), code) << r.body;
+    EXPECT_EQ(db_fingerprint(server.db_path()), before) << target << " changed the store";
+  };
+  // A malformed format, no rounds for Swiss, rounds for a round robin, bad sides.
+  auto bad = swiss(3, 3);
+  bad["format"] = "knockout";
+  refused(organiser, "/api/tournaments", bad, 400, "bad_field");
+  bad = swiss(3, 3);
+  bad.erase("rounds");
+  refused(organiser, "/api/tournaments", bad, 400, "missing_field");
+  bad = swiss(3, 3);
+  bad["format"] = "round_robin";
+  refused(organiser, "/api/tournaments", bad, 400, "bad_field");
+  bad = swiss(3, 3);
+  bad["sides"] = "bid";
+  refused(organiser, "/api/tournaments", bad, 400, "bad_field");
+  bad = swiss(3, 3);
+  bad["scenario"] = "nowhere";
+  refused(organiser, "/api/tournaments", bad, 400, "bad_field");
+  bad = swiss(3, 3);
+  bad["registration_closes_at"] = now_ms() - 1000;
+  refused(organiser, "/api/tournaments", bad, 400, "bad_field");
+  EXPECT_EQ(organiser.get("/api/tournaments").json()["tournaments"].size(), 0u);
+
+  const auto created = organiser.post("/api/tournaments", swiss(2, 3));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["tournament"]["id"];
+  EXPECT_EQ(created.json()["tournament"]["status"], "registering");
+  EXPECT_EQ(created.json()["tournament"]["organiser"], "org");
+
+  for (auto* client : {&ann, &bob, &cat}) {
+    EXPECT_EQ(client->post(path_of(id, "/register"), json::object()).status, 200);
+  }
+  refused(dan, path_of(id, "/register"), json::object(), 409, "tournament_full");
+  refused(ann, path_of(id, "/register"), json::object(), 409, "conflict");
+  refused(ann, path_of(id, "/start"), json::object(), 403, "not_organiser");
+  refused(ann, path_of(id, "/note"), {{"text", "hello"}}, 403, "not_organiser");
+  refused(organiser, path_of(id, "/note"), {{"text", ""}}, 400, "bad_field");
+  refused(organiser, path_of(id, "/forfeit"), {{"game_id", 1}, {"winner", "wales"}}, 400,
+          "bad_field");
+  // Withdrawing frees the place.
+  EXPECT_EQ(cat.post(path_of(id, "/withdraw"), json::object()).status, 200);
+  EXPECT_EQ(dan.post(path_of(id, "/register"), json::object()).status, 200);
+
+  const auto started = organiser.post(path_of(id, "/start"), json::object());
+  ASSERT_EQ(started.status, 200) << started.body;
+  auto t = started.json()["tournament"];
+  EXPECT_EQ(t["status"], "running");
+  EXPECT_EQ(t["current_round"], 1);
+  ASSERT_EQ(t["rounds_played"].size(), 1u);
+  const auto round1 = t["rounds_played"][0];
+  ASSERT_EQ(round1["games"].size(), 1u);            // three players: one game, one bye
+  EXPECT_EQ(round1["byes"], json::array({"dan"}));  // the lowest seed
+  const std::int64_t game_id = round1["games"][0]["game_id"];
+  EXPECT_TRUE(round1["games"][0]["lot"].is_string()) << "sides by lot, the lot recorded";
+  // The game is an ordinary stored game under way.
+  const auto game = ann.get("/api/games/" + std::to_string(game_id)).json()["game"];
+  EXPECT_EQ(game["status"], "active");
+  EXPECT_EQ(game["seed_sha256"].get<std::string>().size(), 64u);
+
+  refused(cat, path_of(id, "/register"), json::object(), 409, "registration_closed");
+  refused(dan, path_of(id, "/withdraw"), json::object(), 409, "registration_closed");
+  refused(organiser, path_of(id, "/start"), json::object(), 409, "conflict");
+  refused(organiser, path_of(id, "/forfeit"), {{"game_id", game_id + 100}, {"winner", "england"}},
+          404, "not_found");
+  refused(bob, path_of(id, "/forfeit"), {{"game_id", game_id}, {"winner", "england"}}, 403,
+          "not_organiser");
+  EXPECT_EQ(organiser.post(path_of(9999, "/note"), {{"text", "x"}}).status, 404);
+
+  // The organiser's actions, each logged with its author.
+  EXPECT_EQ(organiser.post(path_of(id, "/extend"), {{"minutes", 90}}).status, 200);
+  EXPECT_EQ(organiser.post(path_of(id, "/note"), {{"text", "play nicely"}}).status, 200);
+  const auto forfeit =
+      organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"winner", "england"}});
+  ASSERT_EQ(forfeit.status, 200) << forfeit.body;
+  const auto game_after = ann.get("/api/games/" + std::to_string(game_id)).json()["game"];
+  EXPECT_EQ(game_after["status"], "finished");
+  EXPECT_EQ(game_after["result"], (json{{"winner", "england"}, {"reason", "forfeit"}}));
+  // The round had no other game: round 2 started at once, with the bye to another player.
+  t = forfeit.json()["tournament"];
+  EXPECT_EQ(t["current_round"], 2);
+  ASSERT_EQ(t["rounds_played"].size(), 2u);
+  EXPECT_EQ(t["rounds_played"][1]["byes"].size(), 1u);
+  EXPECT_NE(t["rounds_played"][1]["byes"][0], "dan");
+  std::map<std::string, std::string> authored;
+  for (const auto& entry : t["log"]) {
+    if (entry["author"].is_string()) authored[entry["action"]] = entry["author"];
+  }
+  for (const char* action : {"create", "start", "extend", "note", "forfeit"}) {
+    EXPECT_EQ(authored[action], "org") << action;
+  }
+  // The standings count the forfeit and each bye (round 2's already) as a win: a point each.
+  const auto standings = t["standings"];
+  ASSERT_EQ(standings.size(), 3u);
+  int byes = 0;
+  for (const auto& s : standings) {
+    EXPECT_EQ(s["points"], 1.0) << s.dump();
+    byes += s["byes"].get<int>();
+  }
+  EXPECT_EQ(byes, 2);
+
+  // Removing a player forfeits his game under way.
+  const auto round2 = t["rounds_played"][1]["games"][0];
+  const std::string leaver = round2["scotland"];
+  const auto removed = organiser.post(path_of(id, "/remove"), {{"player", leaver}});
+  ASSERT_EQ(removed.status, 200) << removed.body;
+  t = removed.json()["tournament"];
+  const auto g2 =
+      ann.get("/api/games/" + std::to_string(round2["game_id"].get<std::int64_t>())).json();
+  EXPECT_EQ(g2["game"]["result"]["winner"], "england");
+  // That was the last round.
+  EXPECT_EQ(t["status"], "finished");
+
+  // The bundle: the two finished games, each record's bytes as the record endpoint serves them.
+  const auto exported = bob.get(path_of(id, "/export"));
+  ASSERT_EQ(exported.status, 200);
+  EXPECT_EQ(exported.headers.at("content-type"), "application/x-tar");
+  const auto files = read_ustar(exported.body);
+  ASSERT_TRUE(files.contains("manifest.json"));
+  EXPECT_EQ(files.begin()->first, "games/" + std::to_string(game_id) + ".json");
+  const auto manifest = json::parse(files.at("manifest.json"));
+  EXPECT_EQ(manifest["format"], "blockfog-tournament-bundle");
+  EXPECT_EQ(manifest["version"], 1);
+  EXPECT_EQ(manifest["tournament"]["organiser"], "org");
+  EXPECT_EQ(manifest["tournament"]["format"], "swiss");
+  ASSERT_EQ(manifest["rounds"].size(), 2u);
+  const auto& first = manifest["rounds"][0]["games"][0];
+  EXPECT_EQ(first["game_id"], std::to_string(game_id));
+  EXPECT_EQ(first["winner"], "england");
+  EXPECT_EQ(first["result"], "forfeit");
+  EXPECT_EQ(first["seed_commitment"], game["seed_sha256"]);
+  const auto record = bob.get("/api/games/" + std::to_string(game_id) + "/record");
+  EXPECT_EQ(files.at(first["record"].get<std::string>()), record.body);
+  EXPECT_EQ(first["record_sha256"], sha256_hex(record.body));
+  EXPECT_EQ(bob.get(path_of(9999, "/export")).status, 404);
+}
+
+// Issue 36's end-to-end test: a Swiss tournament of 16 players and 5 rounds through the HTTP
+// API. A whole random game takes over a thousand actions, too long for 40 games in the ASan
+// build, so each game gets a few random legal actions through both seats' WebSockets and is
+// then decided the ways a tournament game can end early: a player resigns, or the organiser
+// awards a forfeit or adjudicates.
+TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto organiser = register_user(server.port(), "organiser");
+  std::map<std::string, HttpClient> players;
+  const auto created = organiser.post("/api/tournaments", swiss(5, 16));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["tournament"]["id"];
+  for (int i = 1; i <= 16; ++i) {
+    const std::string name = "player" + std::to_string(100 + i);
+    players.emplace(name, register_user(server.port(), name));
+    ASSERT_EQ(players.at(name).post(path_of(id, "/register"), json::object()).status, 200);
+  }
+  ASSERT_EQ(organiser.post(path_of(id, "/start"), json::object()).status, 200);
+
+  std::mt19937_64 rng(36);
+  std::set<std::pair<std::string, std::string>> met;
+  std::map<std::string, int> scotland_games;
+  std::set<std::int64_t> all_games;
+  int decided = 0;
+  json t;
+  for (std::int64_t round = 1; round <= 5; ++round) {
+    t = organiser.get(path_of(id)).json()["tournament"];
+    ASSERT_EQ(t["current_round"], round);
+    const auto& games = t["rounds_played"][round - 1]["games"];
+    ASSERT_EQ(games.size(), 8u) << "round " << round;
+    EXPECT_TRUE(t["rounds_played"][round - 1]["byes"].empty());
+    std::set<std::string> playing;
+    for (const auto& g : games) {
+      const std::string scot = g["scotland"];
+      const std::string eng = g["england"];
+      EXPECT_TRUE(playing.insert(scot).second && playing.insert(eng).second);
+      EXPECT_TRUE(met.insert({std::min(scot, eng), std::max(scot, eng)}).second)
+          << scot << " and " << eng << " met before (round " << round << ")";
+      ++scotland_games[scot];
+      const std::int64_t game_id = g["game_id"];
+      all_games.insert(game_id);
+      EXPECT_EQ(g["status"], "active");
+      play_random_actions(server.port(), game_id, players.at(scot).session_cookie(),
+                          players.at(eng).session_cookie(), 4, rng);
+      // Decided: a resignation, a forfeit or an adjudication, in turn.
+      const std::string winner = rng() % 2 ? "scotland" : "england";
+      HttpResult r;
+      switch (decided++ % 3) {
+        case 0:
+          r = players.at(winner == "scotland" ? eng : scot)
+                  .post("/api/games/" + std::to_string(game_id) + "/resign", json::object());
+          break;
+        case 1:
+          r = organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"winner", winner}});
+          break;
+        default:
+          r = organiser.post(path_of(id, "/forfeit"),
+                             {{"game_id", game_id}, {"winner", winner}, {"reason", "adjudicated"}});
+      }
+      ASSERT_EQ(r.status, 200) << r.body;
+    }
+    EXPECT_EQ(playing.size(), 16u);
+    t = await_round_after(organiser, id, round);
+  }
+  EXPECT_EQ(t["status"], "finished");
+  EXPECT_EQ(t["current_round"], 5);
+  EXPECT_EQ(all_games.size(), 40u);
+  for (const auto& [name, n] : scotland_games) EXPECT_LE(n, 4) << name << " sides balanced";
+
+  // Standings: everybody, by points then Buchholz then Sonneborn-Berger; 40 points in all.
+  const auto& standings = t["standings"];
+  ASSERT_EQ(standings.size(), 16u);
+  double total = 0;
+  for (std::size_t i = 0; i < standings.size(); ++i) {
+    const auto& s = standings[i];
+    EXPECT_EQ(s["rank"], i + 1);
+    total += s["points"].get<double>();
+    EXPECT_EQ(s["wins"].get<int>() + s["losses"].get<int>() + s["no_winner"].get<int>(), 5);
+    if (i > 0) {
+      const auto& above = standings[i - 1];
+      const auto key = [](const json& x) {
+        return std::make_tuple(x["points"].get<double>(), x["buchholz"].get<double>(),
+                               x["sonneborn_berger"].get<double>());
+      };
+      EXPECT_GE(key(above), key(s));
+    }
+  }
+  EXPECT_EQ(total, 40.0);
+
+  // The bundle lists every game with its record's SHA-256 and seed commitment.
+  const auto exported = players.at("player101").get(path_of(id, "/export"));
+  ASSERT_EQ(exported.status, 200);
+  const auto files = read_ustar(exported.body);
+  EXPECT_EQ(files.size(), 41u);
+  const auto manifest = json::parse(files.at("manifest.json"));
+  ASSERT_EQ(manifest["rounds"].size(), 5u);
+  std::set<std::int64_t> listed;
+  for (const auto& round : manifest["rounds"]) {
+    EXPECT_EQ(round["games"].size(), 8u);
+    for (const auto& g : round["games"]) {
+      const auto game_id = std::stoll(g["game_id"].get<std::string>());
+      listed.insert(game_id);
+      const auto& bytes = files.at(g["record"].get<std::string>());
+      EXPECT_EQ(g["record_sha256"], sha256_hex(bytes));
+      const auto record = json::parse(bytes);
+      EXPECT_EQ(g["seed_commitment"], seed_commitment(record["seed"].get<std::string>()));
+      EXPECT_EQ(record["result"]["winner"], g["winner"]);
+      EXPECT_EQ(record["result"]["reason"], g["result"]);
+    }
+  }
+  EXPECT_EQ(listed, all_games);
+}
+
+TEST(Tournaments, OnlyListedOrganisersCreateWhenTheOperatorSaysSo) {
+  TempDir dir;
+  ServerProcess server(dir.path(), {"--tournament-organiser", "Boss"});
+  auto boss = register_user(server.port(), "boss");
+  auto other = register_user(server.port(), "other");
+  const auto r = other.post("/api/tournaments", swiss(2, 4));
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(r.error_code(), "not_organiser");
+  EXPECT_EQ(boss.post("/api/tournaments", swiss(2, 4)).status, 201);
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
