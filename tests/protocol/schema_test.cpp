@@ -154,6 +154,35 @@ TEST(Schemas, HttpBodies) {
   expect_invalid("http/vacation.json", json{{"days", 0}});
 }
 
+// Tournament bodies as the tournament tests send them (tests/server/tournament_test.cpp).
+TEST(Schemas, TournamentBodies) {
+  const json swiss = {{"name", "Winter Swiss"}, {"scenario", "braveheart"},
+                      {"format", "swiss"},      {"rounds", 5},
+                      {"sides", "lot"},         {"round_deadline_minutes", 10080},
+                      {"rated", true},          {"registration_closes_at", 1800000000000},
+                      {"max_players", 16}};
+  expect_valid("http/tournament_create.json", swiss);
+  auto bad = swiss;
+  bad["format"] = "knockout";
+  expect_invalid("http/tournament_create.json", bad);
+  bad = swiss;
+  bad["sides"] = "bid";
+  expect_invalid("http/tournament_create.json", bad);
+  bad = swiss;
+  bad.erase("max_players");
+  expect_invalid("http/tournament_create.json", bad);
+  expect_valid("http/tournament_forfeit.json", json{{"game_id", 3}, {"winner", "england"}});
+  expect_valid("http/tournament_forfeit.json",
+               json{{"game_id", 3}, {"winner", "england"}, {"reason", "adjudicated"}});
+  expect_invalid("http/tournament_forfeit.json", json{{"game_id", 3}, {"winner", "wales"}});
+  expect_valid("http/tournament_extend.json", json{{"minutes", 90}});
+  expect_invalid("http/tournament_extend.json", json{{"minutes", 0}});
+  expect_valid("http/tournament_note.json", json{{"text", "play nicely"}});
+  expect_invalid("http/tournament_note.json", json{{"text", ""}});
+  expect_valid("http/tournament_remove.json", json{{"player", "ann"}});
+  expect_invalid("http/tournament_remove.json", json::object());
+}
+
 // Turn notices: what the decoder takes, the schema takes, and what it refuses, the schema
 // refuses too (except what the server checks beyond types: the URL and the address).
 TEST(Schemas, NoticeBodies) {

@@ -1,6 +1,6 @@
 // Start-up and the hash router: #/ lobby, #/game/7, #/game/7/observe, #/replay/7,
-// #/invite/TOKEN, #/help, #/settings. The account comes from GET /api/me (the session cookie
-// is HttpOnly).
+// #/invite/TOKEN, #/tournaments, #/tournament/7, #/help, #/settings. The account comes from
+// GET /api/me (the session cookie is HttpOnly).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { renderLobby, renderInvite } from './lobby.js';
@@ -9,6 +9,7 @@ import { openReplay } from './replay.js';
 import { parseRoute } from './route.js';
 import { renderHelp } from './help.js';
 import { openSettings } from './settings.js';
+import { renderTournaments, openTournament } from './tournaments.js';
 
 const app = document.getElementById('app');
 const account = document.getElementById('account');
@@ -30,6 +31,7 @@ function renderAccount() {
   clear(account);
   if (!me) return;
   account.append(h('span', { class: 'who' }, `Logged in as `, h('strong', {}, me.username)),
+    h('a', { class: 'tournaments-link', href: '#/tournaments' }, 'Tournaments'),
     h('a', { class: 'settings-link', href: '#/settings' }, 'Settings'),
     h('button', { class: 'logout', onclick: async () => {
       try {
@@ -61,6 +63,8 @@ async function route() {
     if (r.page === 'game') close = await openGame(app, { gameId: r.id, observe: r.observe, me });
     else if (r.page === 'replay') close = await openReplay(app, { gameId: r.id });
     else if (r.page === 'invite') await renderInvite(app, { me, setMe, token: r.token, go });
+    else if (r.page === 'tournaments') await renderTournaments(app, { me, go });
+    else if (r.page === 'tournament') close = await openTournament(app, { id: r.id, me });
     else if (r.page === 'help') renderHelp(app);
     else if (r.page === 'settings') close = await openSettings(app, { me });
     else close = await renderLobby(app, { me, setMe, go, refreshMs: lobbyRefreshMs() });

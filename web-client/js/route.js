@@ -6,6 +6,8 @@ export function parseRoute(hash) {
   }
   if (parts[0] === 'replay' && /^\d+$/.test(parts[1] || '')) return { page: 'replay', id: Number(parts[1]) };
   if (parts[0] === 'invite' && parts[1]) return { page: 'invite', token: parts[1] };
+  if (parts[0] === 'tournaments') return { page: 'tournaments' };
+  if (parts[0] === 'tournament' && /^\d+$/.test(parts[1] || '')) return { page: 'tournament', id: Number(parts[1]) };
   if (parts[0] === 'help') return { page: 'help' };
   if (parts[0] === 'settings') return { page: 'settings' };
   return { page: 'lobby' };
