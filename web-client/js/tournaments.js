@@ -109,7 +109,7 @@ export async function openTournament(root, { id, me }) {
         + `${t.sides === 'lot' ? 'one game per pairing, sides by lot' : 'two games per pairing, sides swapped'}, `
         + `organised by ${t.organiser}${t.rated ? ', rated' : ''}. Status: ${t.status}`
         + (t.status === 'running' ? `, round ${t.current_round}, deadline ${when(t.deadline_at)}` : '')),
-      t.description ? h('p', {}, t.description) : null, error);
+      ...(t.description ? [h('p', {}, t.description)] : []), error);
     if (me && t.status === 'registering' && !t.you.organiser) {
       root.append(t.you.registered
         ? h('button', { class: 'withdraw', onclick: () => act('withdraw') }, 'Withdraw')

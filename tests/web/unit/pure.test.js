@@ -112,6 +112,8 @@ test('routes', async () => {
   const { parseRoute } = await js('route.js');
   assert.deepEqual(parseRoute('#/game/12'), { page: 'game', id: 12, observe: false });
   assert.deepEqual(parseRoute('#/game/12/observe'), { page: 'game', id: 12, observe: true });
+  assert.deepEqual(parseRoute('#/tournaments'), { page: 'tournaments' });
+  assert.deepEqual(parseRoute('#/tournament/7'), { page: 'tournament', id: 7 });
   assert.deepEqual(parseRoute('#/replay/3'), { page: 'replay', id: 3 });
   assert.deepEqual(parseRoute('#/invite/abc'), { page: 'invite', token: 'abc' });
   assert.deepEqual(parseRoute('#/help'), { page: 'help' });

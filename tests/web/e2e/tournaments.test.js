@@ -1,0 +1,96 @@
+// End to end in headless Chromium (docs/tournaments.md): an organiser creates a Swiss
+// tournament on its page, three players register there, the organiser starts it, round 1's
+// game is played (random legal actions through the API's WebSocket would take long: its loser
+// resigns after the page showed it under way) and the bye is shown, the standings and
+// crosstable follow, the organiser's note is logged with his name, and the export link gives
+// the tar bundle.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { useServerAndBrowser, outputDir } from './harness.js';
+import { newPlayer } from './helpers.js';
+
+const running = useServerAndBrowser();
+const shots = path.join(outputDir(), 'tournaments');
+
+async function shoot(p, name) {
+  const fs = await import('node:fs');
+  fs.mkdirSync(shots, { recursive: true });
+  await p.page.setViewportSize({ width: 1440, height: 900 });
+  await p.page.screenshot({ path: path.join(shots, `${name}-desktop.png`), fullPage: true });
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await p.page.screenshot({ path: path.join(shots, `${name}-phone.png`), fullPage: true });
+  await p.page.setViewportSize({ width: 1400, height: 1000 });
+}
+
+test('create, register, start, play a round to the standings, and export', async () => {
+  const org = await newPlayer(running.browser, running.server, 'organiser');
+  const players = [];
+  for (const name of ['annie', 'bruce', 'clara']) {
+    players.push(await newPlayer(running.browser, running.server, name));
+  }
+  await org.page.click('a.tournaments-link');
+  await org.page.waitForSelector('form.tournament-create');
+  await org.page.fill('form.tournament-create input[name=name]', 'Border Swiss');
+  await org.page.selectOption('form.tournament-create select[name=format]', 'swiss');
+  await org.page.fill('form.tournament-create input[name=rounds]', '2');
+  await org.page.fill('form.tournament-create input[name=max_players]', '4');
+  await shoot(org, 'list-create');
+  await org.page.click('form.tournament-create button[type=submit]');
+  await org.page.waitForSelector('h1:text("Border Swiss")');
+  const id = Number(org.page.url().match(/#\/tournament\/(\d+)/)[1]);
+
+  for (const p of players) {
+    await p.page.goto(`${running.server.url}/#/tournaments`);
+    await p.page.click(`a[href="#/tournament/${id}"]`);
+    await p.page.click('button.register');
+    await p.page.waitForSelector('button.withdraw');
+  }
+  await org.page.reload();
+  await org.page.waitForSelector('ol.players li >> nth=2');
+  await shoot(org, 'registered');
+  await org.page.click('button.start');
+  await org.page.waitForSelector('section.round');
+  const line = org.page.locator('ul.pairings li').first();
+  assert.match(await line.innerText(), /\(Scotland\) v .* \(England\) — active/);
+  assert.match(await org.page.locator('ul.pairings').innerText(), /clara: bye/);
+  await shoot(org, 'round1');
+
+  // The game's link opens the game; its Scottish player resigns through the API.
+  const href = await line.locator('a').getAttribute('href');
+  const gameId = Number(href.match(/(\d+)$/)[1]);
+  const scot = (await line.innerText()).split(' (Scotland)')[0];
+  const loser = players.find((p) => p.name === scot);
+  const resigned = await loser.page.evaluate(async (g) => (await fetch(`/api/games/${g}/resign`,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, gameId);
+  assert.equal(resigned, 200);
+
+  // The next round follows by itself; the standings and crosstable show the result.
+  await org.page.fill('section.organiser input[name=note]', 'Round 2 is on');
+  await org.page.click('section.organiser form button');
+  await org.page.waitForFunction(() => document.querySelectorAll('section.round').length === 2,
+    null, { timeout: 20000, polling: 500 }).catch(async () => {
+    await org.page.reload();
+    await org.page.waitForSelector('section.round >> nth=1', { timeout: 20000 });
+  });
+  await org.page.reload();
+  await org.page.waitForSelector('table.standings');
+  const standings = await org.page.locator('table.standings tbody').innerText();
+  assert.match(standings, /1\t\S+\t1\t/);
+  assert.equal(await org.page.locator('table.crosstable tbody tr').count(), 3);
+  assert.match(await org.page.locator('ul.tournament-log').innerText(), /organiser: note: Round 2 is on/);
+  await shoot(org, 'standings');
+
+  // The export link gives the bundle: a tar whose first file is the manifest.
+  const link = await org.page.locator('a.export').getAttribute('href');
+  const tar = await org.page.evaluate(async (url) => {
+    const res = await fetch(url);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return { type: res.headers.get('content-type'), size: bytes.length,
+      name: new TextDecoder().decode(bytes.slice(0, 13)), magic: new TextDecoder().decode(bytes.slice(257, 262)) };
+  }, link);
+  assert.equal(tar.type, 'application/x-tar');
+  assert.equal(tar.name, 'manifest.json');
+  assert.equal(tar.magic, 'ustar');
+  assert.equal(tar.size % 512, 0);
+});
