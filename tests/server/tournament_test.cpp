@@ -12,6 +12,7 @@
 
 #include "server/crypto.h"
 #include "server/game_loader.h"
+#include "storage/sqlite.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
@@ -318,6 +319,47 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
     }
   }
   EXPECT_EQ(listed, all_games);
+}
+
+TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
+  TempDir dir;
+  ServerProcess server(dir.path(), {"--webhook-allow", "http,private"});
+  auto organiser = register_user(server.port(), "org");
+  auto ann = register_user(server.port(), "ann");
+  auto bob = register_user(server.port(), "bob");
+  json round_robin = swiss(1, 2);
+  round_robin.erase("rounds");
+  round_robin["format"] = "round_robin";
+  const auto created = organiser.post("/api/tournaments", round_robin);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["tournament"]["id"];
+  // Ann and Bob want turn notices (to a webhook nobody listens on: the notice is written all
+  // the same, and its delivery retried).
+  for (auto* client : {&ann, &bob}) {
+    ASSERT_EQ(
+        client
+            ->post("/api/notices", {{"webhook_url", "http://127.0.0.1:9/hook"}, {"webhook", true}})
+            .status,
+        200);
+    ASSERT_EQ(client->post(path_of(id, "/register"), json::object()).status, 200);
+  }
+  const auto started = organiser.post(path_of(id, "/start"), json::object());
+  ASSERT_EQ(started.status, 200) << started.body;
+  const auto t = started.json()["tournament"];
+  EXPECT_EQ(t["rounds"], 1);
+  const std::int64_t game_id = t["rounds_played"][0]["games"][0]["game_id"];
+  // Its awaited players were told by the start's turn notices (nobody was at the game).
+  {
+    storage::Database database(server.db_path(), storage::OpenMode::ReadOnly);
+    auto notices = database.prepare(
+        "SELECT a.username FROM notices n JOIN accounts a ON a.id = n.account_id"
+        " WHERE n.game_id = ?1 AND n.seq = 0");
+    notices.bind(1, game_id);
+    std::set<std::string> told;
+    while (notices.step()) told.insert(notices.column_text(0));
+    EXPECT_FALSE(told.empty());
+    for (const auto& name : told) EXPECT_TRUE(name == "ann" || name == "bob") << name;
+  }
 }
 
 TEST(Tournaments, OnlyListedOrganisersCreateWhenTheOperatorSaysSo) {
