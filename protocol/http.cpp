@@ -70,8 +70,8 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
   if (const json* time_control = fields.value("time_control", Need::Optional)) {
     r.time_control = *time_control;
   }
-  if (const json* computer = fields.value("computer", Need::Optional); computer &&
-                                                                        !computer->is_null()) {
+  if (const json* computer = fields.value("computer", Need::Optional);
+      computer && !computer->is_null()) {
     r.computer = fields.string("computer", Need::Required, 16);
     if (r.computer && *r.computer != "easy" && *r.computer != "normal" && *r.computer != "hard") {
       fields.fail(ErrorCode::BadField, "field 'computer' must be easy, normal or hard");

@@ -9,8 +9,8 @@
 #include "server/db_worker.h"
 #include "server/game_clocks.h"
 #include "server/room_registry.h"
-#include "storage/play_by_web.h"
 #include "storage/computer_seats.h"
+#include "storage/play_by_web.h"
 
 namespace blockfog::server::api {
 

@@ -76,7 +76,7 @@ struct StandIn {
 };
 struct EndedGame {
   std::int64_t game_id = 0;
-  std::string result_json;        // "" when the game goes on with a stand-in
+  std::string result_json;  // "" when the game goes on with a stand-in
   std::optional<StandIn> stand_in;
 };
 std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now);

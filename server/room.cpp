@@ -314,8 +314,8 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
     if (!client) {
       // The computer chose from its view's legal actions: a refusal is a fault, logged, and
       // this view is not asked about again.
-      log_error("game " + std::to_string(id_) + ": the computer's action was refused: " +
-                error->message);
+      log_error("game " + std::to_string(id_) +
+                ": the computer's action was refused: " + error->message);
       refused_version_[RoleViews::index(role)] = views_.version(role);
     }
     return send_error(client, error_for(error->code), error->message, message.ref);
@@ -366,8 +366,8 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
               // Both allowed a stand-in: the computer takes the seat. The action of the side
               // whose time ran out is refused; the other side's goes on below.
               commit->stand_in = StandIn{*loser, *taken};
-              auto& player = *loser == Role::Scotland ? commit->seats.scotland
-                                                      : commit->seats.england;
+              auto& player =
+                  *loser == Role::Scotland ? commit->seats.scotland : commit->seats.england;
               if (player) player->computer = *taken;
               if (core::role_name(*loser) == commit->role) {
                 transaction.commit();
@@ -448,7 +448,8 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
                                       std::to_string(commit->seq) + ": " + commit->error);
   }
-  if (commit->stand_in && (commit->appended || commit->role == core::role_name(commit->stand_in->role))) {
+  if (commit->stand_in &&
+      (commit->appended || commit->role == core::role_name(commit->stand_in->role))) {
     // Stored (with the action, or alone when the actor was the side out of time).
     auto& player = commit->stand_in->role == Role::Scotland ? seats_.scotland : seats_.england;
     if (player) player->computer = commit->stand_in->seat;

@@ -31,8 +31,8 @@ std::vector<ComputerSeatRow> list_computer_seats(Store& store, std::int64_t game
   select->bind(1, game_id);
   std::vector<ComputerSeatRow> seats;
   while (select->step()) {
-    seats.push_back({select->column_text(0), select->column_text(1),
-                     select->column_int64(2) != 0, select->column_int64(3)});
+    seats.push_back({select->column_text(0), select->column_text(1), select->column_int64(2) != 0,
+                     select->column_int64(3)});
   }
   return seats;
 }

@@ -432,9 +432,8 @@ TEST(ServerClocks, TheComputerStandsInForATimedOutPlayerWhenBothAllowedIt) {
   ASSERT_TRUE(details(scot, both)["computer"][awaited].is_null());
 
   server.clock.advance(2 * 60 * 1000);
-  const auto taken = wait_for(eng, both, [&](const json& g) {
-    return !g["computer"][awaited].is_null();
-  });
+  const auto taken =
+      wait_for(eng, both, [&](const json& g) { return !g["computer"][awaited].is_null(); });
   ASSERT_FALSE(taken.is_null());
   EXPECT_EQ(taken["status"], "active");
   EXPECT_EQ(taken["computer"][awaited], json({{"level", "normal"}, {"stand_in", true}}));
@@ -449,7 +448,8 @@ TEST(ServerClocks, TheComputerStandsInForATimedOutPlayerWhenBothAllowedIt) {
   // The computer plays the seat: its action is logged under the seat's role.
   bool acted = false;
   for (int i = 0; i < 600 && !acted; ++i) {
-    for (const auto& a : logged_actions(server.process->db_path(), both)) acted |= a.role == awaited;
+    for (const auto& a : logged_actions(server.process->db_path(), both))
+      acted |= a.role == awaited;
     if (!acted) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_TRUE(acted);

@@ -29,8 +29,8 @@ std::int64_t metric(int port, const std::string& name) {
 
 json create_computer_game(HttpClient& http, const std::string& level,
                           const std::string& side = "scotland") {
-  const auto created = http.post(
-      "/api/games", {{"scenario", "braveheart"}, {"side", side}, {"computer", level}});
+  const auto created =
+      http.post("/api/games", {{"scenario", "braveheart"}, {"side", side}, {"computer", level}});
   EXPECT_EQ(created.status, 201) << created.body;
   return created.json()["game"];
 }
@@ -165,7 +165,8 @@ TEST(ComputerGame, AResignationDropsThePendingThinking) {
   auto http = register_user(server.port(), "solo");
   const std::int64_t first = create_computer_game(http, "hard")["id"];
   const std::int64_t second = create_computer_game(http, "hard")["id"];
-  const auto resigned = http.post("/api/games/" + std::to_string(second) + "/resign", json::object());
+  const auto resigned =
+      http.post("/api/games/" + std::to_string(second) + "/resign", json::object());
   ASSERT_EQ(resigned.status, 200) << resigned.body;
   ASSERT_TRUE(wait_for_computer(server.db_path(), first, "england", 0));
   for (int i = 0; i < 600 && metric(server.port(), "blockfog_computer_decisions_waiting") != 0;
