@@ -66,6 +66,7 @@ test('a game against the computer: one whole game turn in the browser', async ()
   assert.ok(acted >= 1);
   // The computer's card is shown once both chose (RULES 13.2): it played from its own view.
   assert.ok(view.log.length > 0);
+  await alice.page.evaluate(() => window.scrollTo(0, 0));
   await shot(alice.page, 'computer-game-desktop.png');
 
   // The same on a phone.
@@ -75,5 +76,6 @@ test('a game against the computer: one whole game turn in the browser', async ()
     shotName: 'computer-lobby-phone.png' });
   assert.match(await bob.page.locator('.players').innerText(),
     /Scotland: Computer \(normal\) · England: bob/);
+  await bob.page.evaluate(() => window.scrollTo(0, 0));
   await shot(bob.page, 'computer-game-phone.png');
 });
