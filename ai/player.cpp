@@ -125,8 +125,7 @@ void check_view(const json& view) {
   const auto bad = [](const std::string& why) { throw MalformedView("malformed view: " + why); };
   if (!view.is_object()) bad("not a JSON object");
   const auto role = view.find("role");
-  if (role == view.end() || !role->is_string() ||
-      (*role != "scotland" && *role != "england")) {
+  if (role == view.end() || !role->is_string() || (*role != "scotland" && *role != "england")) {
     bad("'role' is not scotland or england");
   }
   const auto legal = view.find("legal_actions");
@@ -144,7 +143,8 @@ json choose_action(const json& view, const std::vector<json>& history, Level lev
                    std::uint64_t seed, Thinking* thinking, bool time_cap) {
   check_view(view);
   for (const auto& earlier : history) {
-    if (!earlier.is_object()) throw MalformedView("malformed view: a history entry is not an object");
+    if (!earlier.is_object())
+      throw MalformedView("malformed view: a history entry is not an object");
   }
   try {
     return choose_checked(view, history, level, seed, thinking, time_cap);

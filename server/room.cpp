@@ -448,7 +448,7 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
                                       std::to_string(commit->seq) + ": " + commit->error);
   }
-  if (commit->stand_in &&
+  if (commit->stand_in && commit->error.empty() &&
       (commit->appended || commit->role == core::role_name(commit->stand_in->role))) {
     // Stored (with the action, or alone when the actor was the side out of time).
     auto& player = commit->stand_in->role == Role::Scotland ? seats_.scotland : seats_.england;

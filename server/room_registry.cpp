@@ -66,7 +66,14 @@ std::shared_ptr<Room> RoomRegistry::insert(std::shared_ptr<Room> room) {
 }
 
 void RoomRegistry::stand_in(std::int64_t game_id, core::Role role, ComputerSeat seat) {
-  if (auto room = open(game_id)) room->stand_in(role, std::move(seat));
+  // Never loads (this may run on the storage thread): an active game's room stays loaded, and
+  // a room loaded later reads the computer's seat from the store.
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
+  }
+  if (room) room->stand_in(role, std::move(seat));
 }
 
 void RoomRegistry::evict(std::int64_t game_id, const Room* room) {
