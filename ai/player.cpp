@@ -1,5 +1,7 @@
 #include "ai/player.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 
@@ -112,8 +114,51 @@ std::optional<Level> level_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+// choose_action once the view's shape was checked.
+json choose_checked(const json& view, const std::vector<json>& history, Level level,
+                    std::uint64_t seed, Thinking* thinking, bool time_cap);
+
+namespace {
+
+// The shape choose_action relies on before it reads anything else.
+void check_view(const json& view) {
+  const auto bad = [](const std::string& why) { throw MalformedView("malformed view: " + why); };
+  if (!view.is_object()) bad("not a JSON object");
+  const auto role = view.find("role");
+  if (role == view.end() || !role->is_string() || (*role != "scotland" && *role != "england")) {
+    bad("'role' is not scotland or england");
+  }
+  const auto legal = view.find("legal_actions");
+  if (legal == view.end() || !legal->is_array() || legal->empty()) bad("no 'legal_actions'");
+  const auto awaiting = view.find("awaiting");
+  if (awaiting == view.end() || !awaiting->is_array() ||
+      std::find(awaiting->begin(), awaiting->end(), *role) == awaiting->end()) {
+    bad("the view does not await its seat");
+  }
+}
+
+}  // namespace
+
 json choose_action(const json& view, const std::vector<json>& history, Level level,
                    std::uint64_t seed, Thinking* thinking, bool time_cap) {
+  check_view(view);
+  for (const auto& earlier : history) {
+    if (!earlier.is_object())
+      throw MalformedView("malformed view: a history entry is not an object");
+  }
+  try {
+    return choose_checked(view, history, level, seed, thinking, time_cap);
+  } catch (const json::exception& e) {
+    throw MalformedView(std::string("malformed view: ") + e.what());
+  } catch (const MalformedView&) {
+    throw;
+  } catch (const std::logic_error& e) {
+    throw MalformedView(std::string("malformed view: ") + e.what());
+  }
+}
+
+json choose_checked(const json& view, const std::vector<json>& history, Level level,
+                    std::uint64_t seed, Thinking* thinking, bool time_cap) {
   Random random(seed);
   const auto candidates = candidates_of(view);
   if (candidates.empty()) return view.at("legal_actions").at(0);

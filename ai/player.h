@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -32,7 +33,16 @@ struct Thinking {
   int playouts = 0;
 };
 
+// The view given to choose_action is not a seat's view as the engine writes it (a field missing
+// or of the wrong type, no seat's role, no legal action, or a seat the view does not await).
+// Nothing was chosen; what() says what is wrong.
+class MalformedView : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 // One action from `view`'s legal_actions (never "undo"), in the JSON form Game::apply takes.
+// Throws MalformedView for a view that is not a seat's awaited view.
 // `history`: the seat's earlier views, oldest first. `view` must await the seat. Without
 // `time_cap` only the counts bound the search (the result then depends on nothing else).
 nlohmann::json choose_action(const nlohmann::json& view, const std::vector<nlohmann::json>& history,

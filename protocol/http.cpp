@@ -70,6 +70,17 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
   if (const json* time_control = fields.value("time_control", Need::Optional)) {
     r.time_control = *time_control;
   }
+  if (const json* computer = fields.value("computer", Need::Optional);
+      computer && !computer->is_null()) {
+    r.computer = fields.string("computer", Need::Required, 16);
+    if (r.computer && *r.computer != "easy" && *r.computer != "normal" && *r.computer != "hard") {
+      fields.fail(ErrorCode::BadField, "field 'computer' must be easy, normal or hard");
+    }
+  }
+  r.stand_in = fields.boolean("stand_in", Need::Optional).value_or(false);
+  if (r.computer && r.stand_in) {
+    fields.fail(ErrorCode::BadField, "a game against the computer has no stand-in");
+  }
   return finish(fields, std::move(r));
 }
 
@@ -81,6 +92,7 @@ Decoded<JoinRequest> decode_join(std::string_view body) {
   FieldReader fields(j);
   JoinRequest r;
   r.invite = fields.string("invite", Need::Optional, 128);
+  r.stand_in = fields.boolean("stand_in", Need::Optional).value_or(false);
   return finish(fields, std::move(r));
 }
 

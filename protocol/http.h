@@ -37,10 +37,17 @@ struct CreateGameRequest {
   bool observer_chat = false;  // observers (logged in, not seated) may write in the chat
   // The time control as sent, checked by the server (server/time_control.h); null: none.
   nlohmann::json time_control;
+  // A game against the computer at this level ("easy", "normal", "hard"): the computer takes
+  // the other seat and the game starts at once. None: a game for two players.
+  std::optional<std::string> computer;
+  // The creator allows the computer to stand in for him if his time runs out (the joiner is
+  // asked too: JoinRequest).
+  bool stand_in = false;
 };
 
 struct JoinRequest {
   std::optional<std::string> invite;  // the invite token, for invite-only games
+  bool stand_in = false;              // see CreateGameRequest::stand_in
 };
 
 // POST /api/notices: what is absent stays as it was (docs/protocol.md, "Turn notices").

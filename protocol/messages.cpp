@@ -97,6 +97,13 @@ Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
         if (p.error()) fields.fail(p.error()->code, p.error()->message);
       }
     }
+    if (const json* computer = fields.value("computer", Need::Optional)) {
+      if (!computer->is_object()) {
+        fields.fail(ErrorCode::BadField, "field 'computer' must be an object");
+      } else {
+        m.computer = *computer;
+      }
+    }
     return finish<ServerMessage>(fields, std::move(m));
   }
   if (e.type == "view") {
@@ -237,6 +244,7 @@ json to_json(const ServerMessage& message) {
     j["status"] = w->status;
     j["seed_sha256"] = w->seed_sha256;
     j["players"] = {{"scotland", nullable(w->scotland)}, {"england", nullable(w->england)}};
+    j["computer"] = w->computer;
   } else if (const auto* v = std::get_if<ViewMessage>(&message)) {
     j["seq"] = v->seq;
     j["log_from"] = v->log_from;

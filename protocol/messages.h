@@ -57,6 +57,8 @@ struct WelcomeMessage {
   std::string seed_sha256;
   std::optional<std::string> scotland;  // user names of the seats, null while free
   std::optional<std::string> england;
+  // {"scotland","england"}: per seat, null or {"level","stand_in"} while the computer plays it.
+  nlohmann::json computer = {{"scotland", nullptr}, {"england", nullptr}};
 };
 // The game as the receiving seat may see it. `seq` is the version of that seat's view: 0 right
 // after setup, and one more each time what the seat may see changes, so it counts nothing the

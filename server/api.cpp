@@ -251,7 +251,7 @@ std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket(const HttpReq
   WebSocketTicket ticket;
   ticket.room = std::move(room);
   if (identity) {
-    ticket.player = Player{identity->account_id, identity->username};
+    ticket.player = Player{identity->account_id, identity->username, std::nullopt};
     ticket.session = sha256_hex(cookie_value(request, kSessionCookie));
     const auto role = role_of(info->seats, identity->account_id);
     if (role && query_param(request.target, "observe") != "1") ticket.role = *role;

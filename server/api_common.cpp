@@ -9,6 +9,7 @@
 #include "server/db_worker.h"
 #include "server/game_clocks.h"
 #include "server/room_registry.h"
+#include "storage/computer_seats.h"
 #include "storage/play_by_web.h"
 
 namespace blockfog::server::api {
@@ -101,6 +102,7 @@ GameInfo load_info(storage::Store& store, const storage::GameRow& row) {
     const auto at = seat ? storage::last_activity(store, seat->account_id) : std::nullopt;
     info.last_active[core::role_name(role)] = at ? json(*at) : json();
   }
+  for (const auto& role : storage::stand_in_consents(store, row.id)) info.stand_in[role] = true;
   return info;
 }
 
@@ -129,6 +131,12 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
     const auto& seat = info.seats.of(role);
     return seat ? json(seat->username) : json();
   };
+  // {"level", "stand_in"} while the computer plays the seat, else null.
+  auto computer = [&](core::Role role) -> json {
+    const auto& seat = info.seats.of(role);
+    if (!seat || !seat->computer) return json();
+    return {{"level", seat->computer->level}, {"stand_in", seat->computer->stand_in}};
+  };
   json j = {
       {"id", row.id},
       {"game", row.kind},
@@ -145,6 +153,11 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"seed_sha256", row.seed_sha256},
       {"players",
        {{"scotland", player(core::Role::Scotland)}, {"england", player(core::Role::England)}}},
+      {"computer",
+       {{"scotland", computer(core::Role::Scotland)}, {"england", computer(core::Role::England)}}},
+      // No game is rated yet; a game with a computer seat never will be.
+      {"rated", false},
+      {"stand_in", info.stand_in},
       {"awaiting", json::array()},
       {"time_control", info.time_control},
       {"clocks", info.clocks},

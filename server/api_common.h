@@ -50,6 +50,8 @@ struct GameInfo {
   nlohmann::json clocks;        // game_clocks.h clocks_json: null without clocks
   // Per role, when its player was last active (ms), or null.
   nlohmann::json last_active = nlohmann::json::object();
+  // Per role: its player allowed the computer to stand in for him if his time runs out.
+  nlohmann::json stand_in = {{"scotland", false}, {"england", false}};
 };
 
 GameInfo load_info(storage::Store& store, const storage::GameRow& row);

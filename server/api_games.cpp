@@ -11,6 +11,7 @@
 #include "server/log.h"
 #include "server/room_registry.h"
 #include "server/time_control.h"
+#include "storage/computer_seats.h"
 #include "storage/play_by_web.h"
 
 namespace blockfog::server {
@@ -82,14 +83,27 @@ HttpResponse Api::create_game(const RouteCall& call) {
     game.visibility = storage::Visibility::Invite;
     game.invite_token_hash = sha256_hex(*invite_token);
   }
+  std::shared_ptr<core::Game> started;  // a game against the computer starts at once
   // One storage task: the count of waiting games and the new one cannot interleave with another.
   const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
     const auto waiting = store.count_open_games_created_by(identity->account_id);
-    if (waiting >= kMaxOpenGames) return std::nullopt;
-    // The game and its time control stand or fall together.
+    if (!r.computer && waiting >= kMaxOpenGames) return std::nullopt;
+    // The game, its time control, and against the computer its seat and start, stand or fall
+    // together.
     storage::Transaction transaction(store.database());
-    const auto row = store.create_game(game, now_ms());
+    const auto now = now_ms();
+    const auto row = store.create_game(game, now);
     if (tc.timed()) storage::set_time_control(store, row.id, tc.to_json().dump());
+    if (r.stand_in) storage::add_stand_in_consent(store, row.id, side);
+    if (r.computer) {
+      const std::string computer_role = side == "scotland" ? "england" : "scotland";
+      const auto account = storage::computer_account(store, now);
+      if (store.take_seat(row.id, computer_role, account, now) != storage::SeatOutcome::Seated) {
+        throw std::runtime_error("the computer's seat could not be taken");
+      }
+      storage::add_computer_seat(store, row.id, {computer_role, *r.computer, false, now});
+      started = start_in_store(store, row.id, identity->account_id, now);
+    }
     transaction.commit();
     return load_info(store, *store.find_game(row.id));
   });
@@ -98,8 +112,10 @@ HttpResponse Api::create_game(const RouteCall& call) {
                  "you have " + std::to_string(kMaxOpenGames) +
                      " games waiting for an opponent; cancel or start one first");
   }
-  log_info("game " + std::to_string(info->row.id) + " created by " + identity->username);
-  json body = {{"game", describe(*info, std::nullopt, identity)}};
+  log_info("game " + std::to_string(info->row.id) + " created by " + identity->username +
+           (r.computer ? " against the computer (" + *r.computer + ")" : ""));
+  if (started) rooms_.start(info->row.id, started, info->seats);
+  json body = {{"game", describe(*info, rooms_.summary(info->row.id), identity)}};
   if (invite_token) body["invite"] = *invite_token;
   return json_response(201, body);
 }
@@ -196,6 +212,7 @@ HttpResponse Api::join_game(const RouteCall& call) {
         storage::SeatOutcome::Seated) {
       return {error(409, ErrorCode::SeatTaken, "the seat was taken"), {}, {}};
     }
+    if (join.stand_in) storage::add_stand_in_consent(store, game_id, free_role);
     Joined result;
     auto info = load_info(store, *store.find_game(game_id));
     if (info.seats.scotland && info.seats.england) {

@@ -29,6 +29,12 @@ void start_clock_checks(DbWorker& db, RoomRegistry& rooms, std::chrono::millisec
             [&rooms, games](bool committed) {
               if (!committed) return;
               for (const auto& game : *games) {
+                if (game.stand_in) {
+                  log_info("game " + std::to_string(game.game_id) +
+                           ": time ran out, the computer stands in");
+                  rooms.stand_in(game.game_id, game.stand_in->role, game.stand_in->seat);
+                  continue;
+                }
                 log_info("game " + std::to_string(game.game_id) + " ended: time ran out");
                 rooms.end(game.game_id, storage::GameStatus::Finished, game.result_json);
               }

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "server/room_registry.h"
+#include "storage/computer_seats.h"
 #include "storage/play_by_web.h"
 
 namespace blockfog::server {
@@ -104,6 +105,8 @@ std::optional<Role> expired_role(storage::Store& store, std::int64_t game_id, co
   for (const auto& clock : storage::load_clocks(store, game_id)) {
     if (!clock.running_since) continue;
     const auto role = role_from(clock.role);
+    // The computer's time never runs out: it plays the seat in the time it thinks.
+    if (const auto& player = seats.of(role); player && player->computer) continue;
     const auto since = *clock.running_since;
     // Each automatic vacation moves the deadline on by a day; the days of a year are few.
     for (;;) {
@@ -156,6 +159,15 @@ std::string result_against(Role loser, std::string_view reason) {
   return json{{"winner", core::role_name(winner)}, {"reason", reason}}.dump();
 }
 
+std::optional<ComputerSeat> take_over_timed_out(storage::Store& store, std::int64_t game_id,
+                                                Role role, std::int64_t now) {
+  if (!storage::stand_in_allowed(store, game_id)) return std::nullopt;
+  ComputerSeat seat{std::string(kStandInLevel), true};
+  storage::add_computer_seat(store, game_id,
+                             {std::string(core::role_name(role)), seat.level, true, now});
+  return seat;
+}
+
 std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now) {
   std::vector<EndedGame> ended;
   for (const auto game_id : storage::list_timed_active_games(store)) {
@@ -163,10 +175,14 @@ std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t 
     const auto tc = load_time_control(store, game_id);
     const auto seats = load_seats(store, game_id);
     if (const auto loser = expired_role(store, game_id, tc, seats, now)) {
-      stop_clocks(store, game_id, tc, seats, now);
-      auto result = result_against(*loser, "timeout");
-      store.set_game_status(game_id, storage::GameStatus::Finished, now, result);
-      ended.push_back({game_id, std::move(result)});
+      if (auto seat = take_over_timed_out(store, game_id, *loser, now)) {
+        ended.push_back({game_id, "", StandIn{*loser, std::move(*seat)}});
+      } else {
+        stop_clocks(store, game_id, tc, seats, now);
+        auto result = result_against(*loser, "timeout");
+        store.set_game_status(game_id, storage::GameStatus::Finished, now, result);
+        ended.push_back({game_id, std::move(result), std::nullopt});
+      }
     }
     transaction.commit();
   }

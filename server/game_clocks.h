@@ -59,11 +59,25 @@ nlohmann::json clocks_json(storage::Store& store, std::int64_t game_id, const Ti
 // A game ended without the engine: `loser` lost by `reason` ("timeout", "resigned").
 std::string result_against(core::Role loser, std::string_view reason);
 
+// The level of the computer that stands in for a player whose time ran out.
+inline constexpr std::string_view kStandInLevel = "normal";
+// `role`'s time ran out: if both players allowed it when they took their seats, the computer
+// takes the seat (stored; its clock never runs out again) and the game goes on. Nothing when
+// they did not (the game is lost on time).
+std::optional<ComputerSeat> take_over_timed_out(storage::Store& store, std::int64_t game_id,
+                                                core::Role role, std::int64_t now);
+
 // Every timed active game whose clock ran out by `now` is finished: result `timeout`, the
-// other side winning. Returns the ended games with their result.
+// other side winning; or, where both players allowed it, the computer stands in for the side
+// whose time ran out (take_over_timed_out). Returns those games.
+struct StandIn {
+  core::Role role = core::Role::Scotland;
+  ComputerSeat seat;
+};
 struct EndedGame {
   std::int64_t game_id = 0;
-  std::string result_json;
+  std::string result_json;  // "" when the game goes on with a stand-in
+  std::optional<StandIn> stand_in;
 };
 std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now);
 

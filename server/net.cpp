@@ -1,6 +1,7 @@
 #include "server/net.h"
 
 #include "server/clock_checks.h"
+#include "server/computer_players.h"
 #include "server/tournament_checks.h"
 
 #include "server/net/common.h"
@@ -64,6 +65,10 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
       net::post(executor, std::move(task));
     };
   });
+  // The computer's thinking: one thread of its own, never a network, room or storage thread
+  // (server/computer_players.h). Set before the games are resumed, which wakes it.
+  ComputerPlayers computer(1, metrics);
+  rooms.set_computer_players(config.read_only ? nullptr : &computer);
   const auto resumed = rooms.resume_all();
   log_info("resumed " + std::to_string(resumed) + " unfinished games from the log");
   if (!config.read_only) {
@@ -181,6 +186,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   }
   run_network_thread(ioc, poll);
   for (auto& t : threads) t.join();
+  computer.stop();
   workers.join();
   kdf_workers.join();
   notice_sender.reset();  // finishes the delivery in progress, which may need the store

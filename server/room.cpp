@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <random>
 #include <thread>
 
 #include "protocol/view_frame.h"
 #include "rules/core/rule_error.h"
 #include "server/clock.h"
+#include "server/computer_players.h"
 #include "server/db_worker.h"
 #include "server/game_clocks.h"
 #include "server/log.h"
@@ -46,6 +48,7 @@ struct Room::Commit {
   std::vector<Role> awaiting_after;
   nlohmann::json clocks;                 // after the action; null without a time control
   std::optional<std::string> timed_out;  // the game's result: the actor's time had run out
+  std::optional<StandIn> stand_in;       // a time ran out and the computer took that seat
   bool game_over = false;                // the game had ended (resigned, timeout) meanwhile
   bool appended = false;
   std::string error;
@@ -218,12 +221,14 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
       self->send_welcome(member);
       self->send_view(key);
     }
+    self->ask_computer();
   });
 }
 
 void Room::drain() {
   strand_([self = shared_from_this()] {
     self->draining_ = true;
+    self->cancel_thinking();
     self->pending_.clear();
     self->broadcast(protocol::RestartingMessage{});
     for (auto& [key, member] : self->members_) member.client->close();
@@ -247,6 +252,7 @@ void Room::end_here(storage::GameStatus status, std::optional<std::string> resul
   }
   row_.status = status;
   row_.result_json = result_json;
+  cancel_thinking();
   if (counted_live_) --metrics_.games_live;
   counted_live_ = false;
   update_summary();
@@ -257,10 +263,11 @@ void Room::end_here(storage::GameStatus status, std::optional<std::string> resul
 void Room::handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived) {
   if (!members_.contains(client)) return;  // left meanwhile
   if (auto* action = std::get_if<protocol::ActionMessage>(&message)) {
+    const Role role = members_.at(client).role;
     if (committing_) {
-      pending_.push_back({client, std::move(*action), arrived});
+      pending_.push_back({client, std::move(*action), arrived, role});
     } else {
-      handle_action(client, std::move(*action), arrived);
+      handle_action(client, role, std::move(*action), arrived);
     }
   } else if (auto* chat = std::get_if<protocol::ChatMessage>(&message)) {
     handle_chat(client, *chat);
@@ -272,14 +279,17 @@ void Room::handle(const RoomClient* client, protocol::ClientMessage message, Ste
   }
 }
 
-void Room::handle_action(const RoomClient* client, protocol::ActionMessage message,
+void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMessage message,
                          SteadyTime arrived) {
-  const Member& member = members_.at(client);
   if (draining_) {
     return send_error(client, ErrorCode::Restarting, "the server is restarting", message.ref);
   }
-  if (member.role == Role::Observer) {
+  if (role == Role::Observer) {
     return send_error(client, ErrorCode::NotSeated, "observers cannot act", message.ref);
+  }
+  if (const auto& acting = seats_.of(role); client && acting && acting->computer) {
+    return send_error(client, ErrorCode::NotSeated, "the computer plays this seat now",
+                      message.ref);
   }
   if (!game_) {
     return send_error(client, ErrorCode::GameNotStarted, "the game has not started", message.ref);
@@ -290,8 +300,9 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // A client that has not seen its role's latest view gets it instead of a ruling on a stale
   // action. A version that has not moved means the same legal actions, so the action stands.
   // (A connected role is never parked by now: its view was sent, which unparked it.)
-  if (views_.parked(member.role)) return write_view_to(client, true, message.ref, true);
-  if (message.seq != views_.version(member.role)) {
+  if (views_.parked(role)) return write_view_to(client, true, message.ref, true);
+  if (message.seq != views_.version(role)) {
+    if (!client) return ask_computer();  // its view moved on: think again
     return answer_with_view(client, message.ref, true);
   }
 
@@ -299,7 +310,14 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   // the engine contract) and leaves the state unchanged when it refuses; the copy keeps the
   // room's state as it was committed until the store has the action.
   std::shared_ptr<core::Game> next = game_->clone();
-  if (auto error = next->apply(member.role, message.action)) {
+  if (auto error = next->apply(role, message.action)) {
+    if (!client) {
+      // The computer chose from its view's legal actions: a refusal is a fault, logged, and
+      // this view is not asked about again.
+      log_error("game " + std::to_string(id_) +
+                ": the computer's action was refused: " + error->message);
+      refused_version_[RoleViews::index(role)] = views_.version(role);
+    }
     return send_error(client, error_for(error->code), error->message, message.ref);
   }
 
@@ -307,7 +325,7 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
   commit->client = client;
   commit->ref = message.ref;
   commit->seq = actions_ + 1;
-  commit->role = std::string(core::role_name(member.role));
+  commit->role = std::string(core::role_name(role));
   commit->action_json = message.action.dump();
   commit->state_hash = next->state_hash();
   const auto outcome = next->outcome();
@@ -344,6 +362,20 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
           storage::Transaction transaction(store.database());
           // An action that comes after its side's time ran out ends the game by time instead.
           if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
+            if (auto taken = take_over_timed_out(store, self->id_, *loser, now)) {
+              // Both allowed a stand-in: the computer takes the seat. The action of the side
+              // whose time ran out is refused; the other side's goes on below.
+              commit->stand_in = StandIn{*loser, *taken};
+              auto& player =
+                  *loser == Role::Scotland ? commit->seats.scotland : commit->seats.england;
+              if (player) player->computer = *taken;
+              if (core::role_name(*loser) == commit->role) {
+                transaction.commit();
+                return;
+              }
+            }
+          }
+          if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
             stop_clocks(store, self->id_, tc, commit->seats, now);
             const auto result = result_against(*loser, "timeout");
             store.set_game_status(self->id_, storage::GameStatus::Finished, now, result);
@@ -373,8 +405,8 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
                             notice.content_json, now);
           }
           if (commit->result_json) {
-            for (const char* role : {"scotland", "england"}) {
-              notices.drop_pending(self->id_, role, now);
+            for (const char* side : {"scotland", "england"}) {
+              notices.drop_pending(self->id_, side, now);
             }
             store.set_game_status(self->id_, storage::GameStatus::Finished, now,
                                   *commit->result_json);
@@ -396,9 +428,10 @@ void Room::handle_action(const RoomClient* client, protocol::ActionMessage messa
       [self = shared_from_this(), commit, room_thread](bool stored) {
         // Only now is the action durable (its group's COMMIT returned), so only now may anyone
         // hear of it.
-        if (!stored && (commit->appended || commit->timed_out)) {
+        if (!stored && (commit->appended || commit->timed_out || commit->stand_in)) {
           commit->appended = false;
           commit->timed_out.reset();
+          commit->stand_in.reset();
           commit->error = "the group commit holding the action failed";
           commit->storage_unavailable = true;
         }
@@ -415,10 +448,21 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
                                       std::to_string(commit->seq) + ": " + commit->error);
   }
+  if (commit->stand_in && commit->error.empty() &&
+      (commit->appended || commit->role == core::role_name(commit->stand_in->role))) {
+    // Stored (with the action, or alone when the actor was the side out of time).
+    auto& player = commit->stand_in->role == Role::Scotland ? seats_.scotland : seats_.england;
+    if (player) player->computer = commit->stand_in->seat;
+    for (const auto& [key, member] : members_) send_welcome(member);
+  }
   if (commit->timed_out) {
     send_error(commit->client, ErrorCode::GameOver, "your time ran out: the game is over",
                commit->ref);
     end_here(storage::GameStatus::Finished, commit->timed_out);
+  } else if (commit->stand_in && !commit->appended &&
+             commit->role == core::role_name(commit->stand_in->role) && commit->error.empty()) {
+    send_error(commit->client, ErrorCode::NotSeated,
+               "your time ran out: the computer plays your seat now", commit->ref);
   } else if (commit->game_over) {
     send_error(commit->client, ErrorCode::GameOver, "the game is over", commit->ref);
   } else if (!commit->appended && db_.health() == StorageHealth::Failed) {
@@ -463,7 +507,91 @@ void Room::run_pending() {
   while (!committing_ && !pending_.empty()) {
     auto p = std::move(pending_.front());
     pending_.pop_front();
-    if (members_.contains(p.client)) handle_action(p.client, std::move(p.action), p.arrived);
+    if (!p.client || members_.contains(p.client)) {
+      handle_action(p.client, p.role, std::move(p.action), p.arrived);
+    }
+  }
+  ask_computer();
+}
+
+void Room::wake_computer() {
+  strand_([self = shared_from_this()] { self->ask_computer(); });
+}
+
+void Room::stand_in(Role role, ComputerSeat seat) {
+  strand_([self = shared_from_this(), role, seat = std::move(seat)] {
+    auto& player = role == Role::Scotland ? self->seats_.scotland : self->seats_.england;
+    if (!player) return;
+    player->computer = seat;
+    // Every client hears who plays now, as on joining.
+    for (const auto& [key, member] : self->members_) self->send_welcome(member);
+    self->ask_computer();
+  });
+}
+
+// Asks for each computer seat the game awaits whose current view has no decision in flight.
+// The decision takes the seat's view as the one view writer gives it to that seat.
+void Room::ask_computer() {
+  if (!game_ || draining_ || committing_ || row_.status != storage::GameStatus::Active ||
+      game_->outcome().finished) {
+    return;
+  }
+  auto* players = host_.computer_players();
+  if (!players) return;
+  const auto awaiting = game_->active_roles();
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (!seat || !seat->computer) continue;
+    if (std::find(awaiting.begin(), awaiting.end(), role) == awaiting.end()) continue;
+    const auto i = RoleViews::index(role);
+    if (views_.parked(role)) {
+      views_.unpark(role, *game_);
+      update_summary();
+    }
+    const auto version = views_.version(role);
+    if ((thinking_[i] && thinking_[i]->version == version) || refused_version_[i] == version) {
+      continue;
+    }
+    if (thinking_[i]) thinking_[i]->cancelled->store(true);
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    thinking_[i] = Thinking{cancelled, version};
+    if (!computer_history_[i]) computer_history_[i] = std::make_shared<SeatHistory>();
+    Decision decision;
+    decision.cancelled = cancelled;
+    game_->write_view(role, 0, decision.view_text);
+    decision.history = computer_history_[i];
+    decision.level = ai::level_from_name(seat->computer->level).value_or(ai::Level::Normal);
+    decision.seed = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
+    decision.done = [self = shared_from_this(), role, version](std::optional<json> action) {
+      self->strand_([self, role, version, action = std::move(action)]() mutable {
+        self->computer_decided(role, version, std::move(action));
+      });
+    };
+    players->submit(std::move(decision));
+  }
+}
+
+void Room::computer_decided(Role role, std::int64_t version, std::optional<json> action) {
+  const auto i = RoleViews::index(role);
+  if (!thinking_[i] || thinking_[i]->version != version) return;  // cancelled meanwhile
+  thinking_[i].reset();
+  if (!action) {
+    refused_version_[i] = version;
+    return;
+  }
+  protocol::ActionMessage message{version, std::move(*action), std::nullopt};
+  const auto now = std::chrono::steady_clock::now();
+  if (committing_) {
+    pending_.push_back({nullptr, std::move(message), now, role});
+  } else {
+    handle_action(nullptr, role, std::move(message), now);
+  }
+}
+
+void Room::cancel_thinking() {
+  for (auto& thinking : thinking_) {
+    if (thinking) thinking->cancelled->store(true);
+    thinking.reset();
   }
 }
 
@@ -588,6 +716,11 @@ void Room::write_view_to(const RoomClient* client, bool whole_log, std::optional
 void Room::park_unwatched_roles() {
   std::array<bool, kViewRoles> watched{};
   for (const auto& [key, member] : members_) watched[RoleViews::index(member.role)] = true;
+  // A computer seat reads its view whenever it is awaited: its versions are kept.
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (seat && seat->computer) watched[RoleViews::index(role)] = true;
+  }
   for (Role role : {Role::Scotland, Role::England, Role::Observer}) {
     if (!watched[RoleViews::index(role)]) views_.park(role, *game_);
   }
@@ -607,6 +740,13 @@ void Room::send_welcome(const Member& member) {
   welcome.seed_sha256 = row_.seed_sha256;
   if (seats_.scotland) welcome.scotland = seats_.scotland->username;
   if (seats_.england) welcome.england = seats_.england->username;
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (seat && seat->computer) {
+      welcome.computer[core::role_name(role)] = {{"level", seat->computer->level},
+                                                 {"stand_in", seat->computer->stand_in}};
+    }
+  }
   member.client->send(frame(welcome));
 }
 

@@ -7,6 +7,8 @@
 // room's state and each connected client whose role's view changed get that view (a client's
 // seq is its role's view version: role_views.h).
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -25,9 +27,11 @@
 
 namespace blockfog::server {
 
+class ComputerPlayers;
 class DbWorker;
 class Metrics;
 class Room;
+class SeatHistory;
 
 // Runs a task on the room's strand (never inline: tasks of one strand never overlap).
 using Strand = std::function<void(std::function<void()>)>;
@@ -51,9 +55,17 @@ class RoomClient {
 // (with its new log lines only), or a view_patch (docs/protocol.md, `?patches=1`).
 enum class ViewUpdates { Views, Patches };
 
+// A seat the computer opponent plays (storage/computer_seats.h): a game created against the
+// computer, or a stand-in for a player whose time ran out.
+struct ComputerSeat {
+  std::string level;  // "easy", "normal", "hard"
+  bool stand_in = false;
+};
+
 struct Player {
   std::int64_t account_id = 0;
-  std::string username;
+  std::string username;  // "Computer (normal)" for the seat of a game against the computer
+  std::optional<ComputerSeat> computer;  // set while the computer plays the seat
 };
 
 // Who sits where; a seat is empty while the game is open.
@@ -81,6 +93,8 @@ class RoomHost {
   virtual bool reinstate(const std::shared_ptr<Room>& room) = 0;
   virtual bool allow_chat(std::int64_t account_id) = 0;
   virtual void set_summary(std::int64_t game_id, RoomSummary summary) = 0;
+  // Where computer seats think (server/computer_players.h); null: the computer does not play.
+  virtual ComputerPlayers* computer_players() { return nullptr; }
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -112,6 +126,12 @@ class Room : public std::enable_shared_from_this<Room> {
   void end(storage::GameStatus status, std::optional<std::string> result_json);
   // Sends `message` to every client (clocks, rematch offers).
   void notify(protocol::ServerMessage message);
+  // Asks the computer for its action if it plays a seat the game awaits (after loading: a
+  // restart resumes computer games).
+  void wake_computer();
+  // The computer stands in for `role` (its player's time ran out; already committed): it plays
+  // the seat from now on and every client is told (welcome).
+  void stand_in(core::Role role, ComputerSeat seat);
 
  private:
   struct Member {
@@ -121,14 +141,27 @@ class Room : public std::enable_shared_from_this<Room> {
     ViewUpdates updates = ViewUpdates::Views;
   };
   struct Pending {
-    const RoomClient* client;
+    const RoomClient* client;  // null for the computer's action
     protocol::ActionMessage action;
     SteadyTime arrived;
+    core::Role role = core::Role::Observer;
+  };
+  // A computer seat's decision in flight: for the view of that version.
+  struct Thinking {
+    std::shared_ptr<std::atomic<bool>> cancelled;
+    std::int64_t version = 0;
   };
   struct Commit;
 
   void handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived);
-  void handle_action(const RoomClient* client, protocol::ActionMessage message, SteadyTime arrived);
+  // `client` is null for the computer's action (for a computer seat `role`).
+  void handle_action(const RoomClient* client, core::Role role, protocol::ActionMessage message,
+                     SteadyTime arrived);
+  // See wake_computer(): on the strand.
+  void ask_computer();
+  void computer_decided(core::Role role, std::int64_t version,
+                        std::optional<nlohmann::json> action);
+  void cancel_thinking();
   void handle_chat(const RoomClient* client, const protocol::ChatMessage& message);
   void committed(const std::shared_ptr<Commit>& commit);
   void run_pending();
@@ -188,6 +221,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // cannot flood one game or grow its stored chat without bound.
   RateLimiter chat_rate_{kChatLinesPerSecond, kChatBurst};
   std::string view_text_;  // reused for whole views, so that a buffer is not grown per send
+  // Per seat (Scotland, England): the computer's decision in flight, the views it was given,
+  // and the view version whose decision the engine refused (not asked again).
+  std::array<std::optional<Thinking>, 2> thinking_;
+  std::array<std::shared_ptr<SeatHistory>, 2> computer_history_;
+  std::array<std::int64_t, 2> refused_version_{-1, -1};
 };
 
 }  // namespace blockfog::server

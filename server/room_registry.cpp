@@ -1,21 +1,33 @@
 #include "server/room_registry.h"
 
+#include "server/computer_players.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "storage/computer_seats.h"
 
 namespace blockfog::server {
 
 Seats load_seats(storage::Store& store, std::int64_t game_id) {
   Seats seats;
+  const auto computer = storage::list_computer_seats(store, game_id);
   for (const auto& seat : store.list_seats(game_id)) {
     const auto account = store.find_account_by_id(seat.account_id);
-    Player player{seat.account_id, account ? account->username : "?"};
+    Player player{seat.account_id, account ? account->username : "?", std::nullopt};
+    for (const auto& c : computer) {
+      if (c.role != seat.role) continue;
+      player.computer = ComputerSeat{c.level, c.stand_in};
+      if (!c.stand_in) player.username = computer_name(c.level);
+    }
     if (seat.role == "scotland") seats.scotland = player;
     if (seat.role == "england") seats.england = player;
   }
   return seats;
+}
+
+std::string computer_name(std::string_view level) {
+  return "Computer (" + std::string(level) + ")";
 }
 
 RoomRegistry::RoomRegistry(DbWorker& db, Metrics& metrics, StrandMaker make_strand)
@@ -41,10 +53,27 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
 }
 
 std::shared_ptr<Room> RoomRegistry::insert(std::shared_ptr<Room> room) {
-  std::lock_guard lock(mutex_);
-  auto [it, inserted] = rooms_.emplace(room->id(), room);
-  if (inserted) ++metrics_.rooms_loaded;
-  return it->second;  // another thread may have loaded it first: keep one room per game
+  std::shared_ptr<Room> kept;
+  {
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = rooms_.emplace(room->id(), room);
+    if (inserted) ++metrics_.rooms_loaded;
+    kept = it->second;  // another thread may have loaded it first: keep one room per game
+  }
+  // A loaded game whose computer seat is awaited (after a restart too) gets its action.
+  kept->wake_computer();
+  return kept;
+}
+
+void RoomRegistry::stand_in(std::int64_t game_id, core::Role role, ComputerSeat seat) {
+  // Never loads (this may run on the storage thread): an active game's room stays loaded, and
+  // a room loaded later reads the computer's seat from the store.
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
+  }
+  if (room) room->stand_in(role, std::move(seat));
 }
 
 void RoomRegistry::evict(std::int64_t game_id, const Room* room) {

@@ -50,6 +50,12 @@ class RoomRegistry : public RoomHost {
   static constexpr double kChatLinesPerAccountPerSecond = 1;
   static constexpr double kChatBurstPerAccount = 10;
 
+  // The computer took `role`'s seat as a stand-in (committed already): the room is told.
+  void stand_in(std::int64_t game_id, core::Role role, ComputerSeat seat);
+  // Where computer seats think; set before the server takes requests (null: nowhere).
+  void set_computer_players(ComputerPlayers* players) { computer_ = players; }
+  ComputerPlayers* computer_players() override { return computer_; }
+
   std::optional<RoomSummary> summary(std::int64_t game_id) const;
   void set_summary(std::int64_t game_id, RoomSummary summary) override;
 
@@ -60,6 +66,7 @@ class RoomRegistry : public RoomHost {
   DbWorker& db_;
   Metrics& metrics_;
   StrandMaker make_strand_;
+  ComputerPlayers* computer_ = nullptr;
   mutable std::mutex mutex_;
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
   // Written after every action of every game (Room::update_summary): hashed, not ordered.
@@ -67,7 +74,9 @@ class RoomRegistry : public RoomHost {
   AddressRateLimiter chat_per_account_{kChatLinesPerAccountPerSecond, kChatBurstPerAccount};
 };
 
-// Seats with user names, read from the store.
+// Seats with user names and the computer's seats, read from the store.
 Seats load_seats(storage::Store& store, std::int64_t game_id);
+// How a seat of a game against the computer is named: "Computer (normal)".
+std::string computer_name(std::string_view level);
 
 }  // namespace blockfog::server

@@ -26,7 +26,8 @@ std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* bef
     if (role == core::Role::Observer) continue;
     if (std::find(was.begin(), was.end(), role) != was.end()) continue;
     const auto& seat = seats.of(role);
-    if (!seat || connected(seat->account_id)) continue;
+    // The computer reads its view when awaited (server/computer_players.h): no notice.
+    if (!seat || seat->computer || connected(seat->account_id)) continue;
     out.push_back({std::string(core::role_name(role)), seat->account_id,
                    notice_content(game_id, after.view(role)).dump()});
   }

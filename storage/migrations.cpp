@@ -18,6 +18,7 @@ std::string_view migration_0007_latest_snapshot_only();
 std::string_view migration_0008_turn_notices();
 std::string_view migration_0009_clocks();
 std::string_view migration_0010_tournaments();
+std::string_view migration_0011_computer_seats();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -71,6 +72,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{8, "turn_notices", sql::migration_0008_turn_notices()},
       Migration{9, "clocks", sql::migration_0009_clocks()},
       Migration{10, "tournaments", sql::migration_0010_tournaments()},
+      Migration{11, "computer_seats", sql::migration_0011_computer_seats()},
   };
   return migrations;
 }

@@ -105,3 +105,66 @@ TEST(AiPlay, EveryChoiceIsLegalAndAGameAgainstRandomFinishes) {
 
 }  // namespace
 }  // namespace blockfog::ai
+
+namespace blockfog::ai {
+namespace {
+
+// A view that is not a seat's awaited view gets a clear MalformedView, never a crash, at every
+// level: the shape is checked first, and a field of the wrong type deeper in is reported too.
+TEST(AiInput, AMalformedViewIsATypedErrorNotACrash) {
+  auto game = new_game(4);
+  Random random(9);
+  const auto role = advance_to_move(*game, random);
+  const json view = game->view(role);
+  ASSERT_NO_THROW(choose_action(view, {}, Level::Easy, 1, nullptr, false));
+
+  const auto refused = [&](const json& bad, const std::string& says) {
+    for (Level level : {Level::Easy, Level::Normal}) {
+      try {
+        choose_action(bad, {}, level, 1, nullptr, false);
+        ADD_FAILURE() << "accepted: " << says;
+      } catch (const MalformedView& e) {
+        EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+      }
+    }
+  };
+  refused(json::array(), "not a JSON object");
+  refused(json::object(), "'role'");
+  json no_role = view;
+  no_role["role"] = "observer";
+  refused(no_role, "'role'");
+  json no_actions = view;
+  no_actions["legal_actions"] = json::array();
+  refused(no_actions, "'legal_actions'");
+  json not_awaited = view;
+  not_awaited["awaiting"] = json::array();
+  refused(not_awaited, "does not await");
+  // Deeper fields the search cannot read: a MalformedView, or (where the sampler gives up on
+  // the view and the rule of thumb decides) one of the view's own legal actions.
+  json bad_areas = view;
+  bad_areas["areas"] = 7;
+  json no_cards = view;
+  no_cards.erase("cards");
+  json bad_phase = view;
+  bad_phase["phase"] = 12;
+  for (const json& bad : {bad_areas, no_cards, bad_phase}) {
+    for (Level level : {Level::Easy, Level::Normal, Level::Hard}) {
+      try {
+        const auto chosen = choose_action(bad, {}, level, 1, nullptr, false);
+        const auto& legal = bad["legal_actions"];
+        EXPECT_NE(std::find(legal.begin(), legal.end(), chosen), legal.end()) << chosen;
+      } catch (const MalformedView& e) {
+        EXPECT_NE(std::string(e.what()).find("malformed view"), std::string::npos);
+      }
+    }
+  }
+  try {
+    choose_action(view, {json(3)}, Level::Normal, 1, nullptr, false);
+    ADD_FAILURE() << "a history entry that is not a view was accepted";
+  } catch (const MalformedView& e) {
+    EXPECT_NE(std::string(e.what()).find("history"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace blockfog::ai

@@ -103,6 +103,14 @@ TEST(ClientMessages, RoundTrip) {
 TEST(ServerMessages, RoundTrip) {
   const ServerMessage messages[] = {
       WelcomeMessage{5, "england", "active", std::string(64, 'a'), "alice", std::nullopt},
+      WelcomeMessage{
+          5,
+          "england",
+          "active",
+          std::string(64, 'a'),
+          "Computer (easy)",
+          "bob",
+          {{"scotland", {{"level", "easy"}, {"stand_in", false}}}, {"england", nullptr}}},
       ViewMessage{9, json{{"game", "hots"}}, 0, std::nullopt, false},
       ViewMessage{10, json{{"game", "hots"}}, 4, "a17", true},
       ViewPatchMessage{11, json{{"set", {{"phase", "move"}}}}, 4, std::nullopt},

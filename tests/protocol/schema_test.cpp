@@ -67,6 +67,15 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
   expect_valid("server/welcome.json",
                to_json(ServerMessage{WelcomeMessage{1, "observer", "active", std::string(64, 'f'),
                                                     "alice", std::nullopt}}));
+  // A game against the computer, and one where the computer stands in for a timed-out player.
+  WelcomeMessage computer{2,       "scotland",       "active", std::string(64, 'f'),
+                          "alice", "Computer (hard)"};
+  computer.computer["england"] = {{"level", "hard"}, {"stand_in", false}};
+  expect_valid("server/welcome.json", to_json(ServerMessage{computer}));
+  computer.computer["scotland"] = {{"level", "normal"}, {"stand_in", true}};
+  expect_valid("server/welcome.json", to_json(ServerMessage{computer}));
+  computer.computer["england"] = {{"level", "expert"}, {"stand_in", false}};
+  expect_invalid("server/welcome.json", to_json(ServerMessage{computer}));
   expect_valid("server/view.json",
                to_json(ServerMessage{
                    ViewMessage{4,

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "server/time_control.h"
+#include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 
@@ -395,6 +396,69 @@ TEST(ServerGames, MyGamesShowsTheOpponentsLastActivityAndTheClocks) {
   EXPECT_EQ(mine[0]["last_active"]["england"], kStart);
   EXPECT_TRUE(mine[0]["clocks"].is_object());
   EXPECT_EQ(mine[0]["time_control"]["days_per_turn"], 3);
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
+
+// --- the computer stands in (issue 38) --------------------------------------------------------
+
+namespace blockfog::server::testing {
+namespace {
+
+// A live game whose players both allowed the stand-in: when a clock runs out the game goes on,
+// the computer (normal) playing the seat out of time, visibly to both; with one consent only,
+// the game is lost on time as ever.
+TEST(ServerClocks, TheComputerStandsInForATimedOutPlayerWhenBothAllowedIt) {
+  Server server;
+  auto scot = register_user(server.port(), "standin_s");
+  auto eng = register_user(server.port(), "standin_e");
+  const json tc = {{"kind", "live"}, {"minutes", 1}, {"increment_seconds", 0}};
+  const auto game = [&](bool creator_allows, bool joiner_allows) {
+    const auto created = scot.post("/api/games", {{"scenario", "braveheart"},
+                                                  {"side", "scotland"},
+                                                  {"time_control", tc},
+                                                  {"stand_in", creator_allows}});
+    EXPECT_EQ(created.status, 201) << created.body;
+    const std::int64_t id = created.json()["game"]["id"];
+    EXPECT_EQ(eng.post(path(id, "/join"), {{"stand_in", joiner_allows}}).status, 200);
+    return id;
+  };
+  const auto both = game(true, true);
+  const auto one = game(true, false);
+  auto s = connect(server.port(), both, scot.session_cookie());
+  ASSERT_TRUE(s && s->read_first_view());
+  const std::string awaited = details(scot, both)["awaiting"].front();
+  ASSERT_TRUE(details(scot, both)["computer"][awaited].is_null());
+
+  server.clock.advance(2 * 60 * 1000);
+  const auto taken =
+      wait_for(eng, both, [&](const json& g) { return !g["computer"][awaited].is_null(); });
+  ASSERT_FALSE(taken.is_null());
+  EXPECT_EQ(taken["status"], "active");
+  EXPECT_EQ(taken["computer"][awaited], json({{"level", "normal"}, {"stand_in", true}}));
+  EXPECT_EQ(taken["players"][awaited], awaited == "scotland" ? "standin_s" : "standin_e");
+  // The connected player is told who plays his seat now.
+  bool told = false;
+  for (int i = 0; i < 20 && !told; ++i) {
+    if (!s->read_one()) break;
+    told = s->last["type"] == "welcome" && !s->last["computer"][awaited].is_null();
+  }
+  EXPECT_TRUE(told);
+  // The computer plays the seat: its action is logged under the seat's role.
+  bool acted = false;
+  for (int i = 0; i < 600 && !acted; ++i) {
+    for (const auto& a : logged_actions(server.process->db_path(), both))
+      acted |= a.role == awaited;
+    if (!acted) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(acted);
+
+  const auto ended = wait_for(scot, one, [](const json& g) { return g["status"] == "finished"; });
+  ASSERT_FALSE(ended.is_null());
+  EXPECT_EQ(ended["result"]["reason"], "timeout");
+  EXPECT_TRUE(ended["computer"]["scotland"].is_null());
+  EXPECT_TRUE(ended["computer"]["england"].is_null());
 }
 
 }  // namespace

@@ -119,8 +119,8 @@ struct RoomFixture : ::testing::Test {
         db.call([](storage::Store& store) { return testing::start_stored_game(store, 5).id; });
     room = registry.open(game_id);
     ASSERT_TRUE(room);
-    room->join(scotland, core::Role::Scotland, Player{1, "scot"}, 0);
-    room->join(england, core::Role::England, Player{2, "eng"}, 0);
+    room->join(scotland, core::Role::Scotland, Player{1, "scot", std::nullopt}, 0);
+    room->join(england, core::Role::England, Player{2, "eng", std::nullopt}, 0);
     strands.run_ready();
     ASSERT_EQ(scotland->views().size(), 1U);
     ASSERT_EQ(england->views().size(), 1U);

@@ -43,7 +43,8 @@ export const api = {
   liveGames: () => call('GET', '/api/games/live'),
   game: (id) => call('GET', `/api/games/${id}`),
   createGame: (req) => call('POST', '/api/games', req),
-  join: (id, invite) => call('POST', `/api/games/${id}/join`, invite ? { invite } : {}),
+  join: (id, invite, standIn) => call('POST', `/api/games/${id}/join`,
+    { ...(invite ? { invite } : {}), ...(standIn ? { stand_in: true } : {}) }),
   invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
   record: (id) => call('GET', `/api/games/${id}/record`),
   // A finished game's view after action `seq` for `role` (see replay.js).

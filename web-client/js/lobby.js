@@ -7,6 +7,7 @@ import { setAwaiting } from './notify.js';
 import { loadGameData } from './gamedata.js';
 import { SIDE_NAME } from './board.js';
 import { rememberInvite, inviteOf, inviteBox } from './invites.js';
+import { computerForm, seatName } from './lobby_computer.js';
 
 function field(id, label, input) {
   input.id = id;
@@ -37,14 +38,25 @@ function authForm(kind, onDone) {
   h('button', { type: 'submit' }, title), err);
 }
 
+// The creator of an open game allowed the computer to stand in (pure).
+export function standInOffered(g) {
+  return g.status === 'open' && Object.values(g.stand_in || {}).some(Boolean);
+}
+
 function gameLine(g, data, me, { onJoin } = {}) {
   const scen = data.scenario[g.scenario]?.name ?? g.scenario;
   const p = g.players || {};
-  const seats = `Scotland: ${p.scotland ?? 'free'} · England: ${p.england ?? 'free'}`;
+  const c = g.computer || {};
+  const seat = (role) => (p[role] ? seatName(p[role], c[role]) : 'free');
+  const seats = `Scotland: ${seat('scotland')} · England: ${seat('england')}`;
   const bits = [h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
     h('span', { class: 'g-seats' }, seats),
     h('span', { class: `g-status ${g.status}` }, g.status)];
   if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
+  if (standInOffered(g)) {
+    bits.push(h('span', { class: 'g-stand-in' },
+      'The computer plays on for a player whose time runs out (joining accepts it)'));
+  }
   bits.push(...gameLineExtras(g));
   const actions = [];
   const seated = g.your_role;
@@ -80,6 +92,7 @@ function createForm(data, scenarios, onCreated) {
     h('option', { value: 'invite' }, 'Invite link only'));
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
+  const standIn = h('input', { type: 'checkbox', id: 'opt-stand-in' });
   const err = h('p', { class: 'error', role: 'alert' });
   const clock = timeControlField();
   return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
@@ -88,7 +101,8 @@ function createForm(data, scenarios, onCreated) {
     try {
       const res = await api.createGame({ scenario: scen.value, side: side.value,
         visibility: vis.value, options: { schiltroms: schiltroms.checked },
-        observer_chat: observerChat.checked, time_control: clock.value() });
+        observer_chat: observerChat.checked, time_control: clock.value(),
+        stand_in: standIn.checked });
       onCreated(res);
     } catch (ex) {
       err.textContent = ex.message;
@@ -103,6 +117,9 @@ function createForm(data, scenarios, onCreated) {
   h('div', { class: 'field check' }, observerChat,
     h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
   clock.el,
+  h('div', { class: 'field check' }, standIn,
+    h('label', { for: 'opt-stand-in' },
+      'If my time runs out, the computer may play on for me (if my opponent allows it too)')),
   h('button', { type: 'submit' }, 'Create game'), err);
 }
 
@@ -124,7 +141,8 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here')), notice);
   const join = async (g) => {
     try {
-      await api.join(g.id);
+      // Joining allows the stand-in as the creator did (the game line says so).
+      await api.join(g.id, undefined, standInOffered(g));
       go(`#/game/${g.id}`);
     } catch (ex) {
       notice.textContent = ex.message;
@@ -163,7 +181,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
           notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
         }
         refresh();
-      }))), vacationPanel());
+      })), h('section', { class: 'panel' }, computerForm(data, scenarios, go))), vacationPanel());
     refreshMine = async () => {
       try {
         const { games } = await api.myGames();

@@ -1,6 +1,7 @@
 // The game page's header: the way back, the game, the seat, the players, the connection.
 import { h, clear } from '../dom.js';
 import { SIDE_NAME } from '../board.js';
+import { seatName } from '../lobby_computer.js';
 
 const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
 
@@ -8,13 +9,15 @@ export function renderHeader(head, st, gameId) {
   clear(head);
   const w = st.welcome || {};
   const players = w.players || {};
+  const computer = w.computer || {};
   head.append(
     h('a', { href: '#/', class: 'back' }, '← Lobby'),
     h('h1', {}, `Game ${gameId}`),
     h('span', { class: `seat ${st.role}` }, st.role === 'observer' ? 'Observing'
       : `You play ${SIDE_NAME[st.role]}`),
     h('span', { class: 'players' },
-      `Scotland: ${players.scotland ?? '—'} · England: ${players.england ?? '—'}`),
+      `Scotland: ${seatName(players.scotland, computer.scotland)} · `
+      + `England: ${seatName(players.england, computer.england)}`),
     h('span', { class: `conn conn-${st.conn}`, 'data-conn': st.conn }, STATUS_TEXT[st.conn] ?? ''));
   if (w.seed_sha256) {
     head.append(h('span', { class: 'seed', title: 'SHA-256 of the seed' },

@@ -1,0 +1,182 @@
+// Issue 38 in the product: games against the computer through the real server. The computer's
+// seat is stored and shown, it acts whenever its seat is awaited (after a kill -9 too), its
+// thinking runs off the network threads, and an ended game drops its pending thinking.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/server/db_peek.h"
+#include "tests/server/game_helpers.h"
+#include "tests/server/server_process.h"
+#include "tests/server/test_client.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+
+std::int64_t metric(int port, const std::string& name) {
+  const auto text = metrics_text(port);
+  const auto at = text.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
+}
+
+json create_computer_game(HttpClient& http, const std::string& level,
+                          const std::string& side = "scotland") {
+  const auto created =
+      http.post("/api/games", {{"scenario", "braveheart"}, {"side", side}, {"computer", level}});
+  EXPECT_EQ(created.status, 201) << created.body;
+  return created.json()["game"];
+}
+
+std::int64_t actions_of(const std::filesystem::path& db, std::int64_t game_id,
+                        const std::string& role) {
+  std::int64_t n = 0;
+  for (const auto& a : logged_actions(db, game_id)) n += a.role == role;
+  return n;
+}
+
+// Waits (up to `seconds`) until the computer logged an action in the game as `role`.
+bool wait_for_computer(const std::filesystem::path& db, std::int64_t game_id,
+                       const std::string& role, std::int64_t more_than, int seconds = 120) {
+  for (int i = 0; i < seconds * 10; ++i) {
+    if (actions_of(db, game_id, role) > more_than) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+TEST(ComputerGame, StartsAtOnceWithTheComputerSeatMarkedAndUnrated) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto http = register_user(server.port(), "solo");
+  const auto game = create_computer_game(http, "normal");
+  EXPECT_EQ(game["status"], "active");
+  EXPECT_EQ(game["players"]["scotland"], "solo");
+  EXPECT_EQ(game["players"]["england"], "Computer (normal)");
+  EXPECT_TRUE(game["computer"]["scotland"].is_null());
+  EXPECT_EQ(game["computer"]["england"], json({{"level", "normal"}, {"stand_in", false}}));
+  EXPECT_EQ(game["rated"], false);
+  EXPECT_EQ(game["your_role"], "scotland");
+  // The lobby's list of games under way shows it the same way.
+  const auto live = http.get("/api/games/live").json()["games"];
+  ASSERT_EQ(live.size(), 1U);
+  EXPECT_EQ(live[0]["computer"]["england"]["level"], "normal");
+  // Nobody can sign in as the computer's account.
+  HttpClient other(server.port());
+  EXPECT_EQ(other.post("/api/login", {{"username", "~computer"}, {"password", "whatever12"}})
+                .error_code(),
+            "bad_field");
+}
+
+TEST(ComputerGame, BadInputIsRefusedWithATypedErrorAndChangesNothing) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto http = register_user(server.port(), "solo");
+  const auto before = db_fingerprint(server.db_path());
+  const auto refused = [&](const json& body) {
+    const auto r = http.post("/api/games", body);
+    EXPECT_EQ(r.status, 400) << r.body;
+    return r.error_code();
+  };
+  EXPECT_EQ(refused({{"scenario", "braveheart"}, {"computer", "expert"}}), "bad_field");
+  EXPECT_EQ(refused({{"scenario", "braveheart"}, {"computer", 3}}), "bad_field");
+  EXPECT_EQ(refused({{"scenario", "braveheart"}, {"side", "wales"}, {"computer", "easy"}}),
+            "bad_field");
+  EXPECT_EQ(refused({{"scenario", "agincourt"}, {"computer", "easy"}}), "bad_field");
+  EXPECT_EQ(refused({{"scenario", "braveheart"}, {"computer", "easy"}, {"stand_in", true}}),
+            "bad_field");
+  EXPECT_EQ(db_fingerprint(server.db_path()), before);
+}
+
+// A whole game turn: the human plays until the computer has answered, through the same
+// WebSocket views; the stored record replays with the engine (verify).
+TEST(ComputerGame, TheComputerAnswersAndTheRecordReplays) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto http = register_user(server.port(), "solo");
+  const auto game = create_computer_game(http, "easy", "england");
+  const std::int64_t id = game["id"];
+  auto me = connect(server.port(), id, http.session_cookie());
+  ASSERT_TRUE(me && me->read_first_view());
+  EXPECT_EQ(me->role, "england");
+  std::mt19937_64 rng(5);
+  int mine = 0;
+  for (int step = 0; step < 400 && actions_of(server.db_path(), id, "scotland") < 3; ++step) {
+    const auto& legal = me->view["legal_actions"];
+    if (legal.empty()) {
+      // The computer is to act: its action changes this seat's view.
+      ASSERT_TRUE(me->read_one()) << "the computer did not answer";
+      continue;
+    }
+    const auto ref = "a" + std::to_string(step);
+    me->send_action(legal[rng() % legal.size()], me->seq, ref);
+    ASSERT_TRUE(me->read_answer(ref));
+    ++mine;
+  }
+  EXPECT_GT(mine, 0);
+  EXPECT_GE(actions_of(server.db_path(), id, "scotland"), 3);
+  const auto record = stored_record(server.db_path(), id);
+  EXPECT_NE(replay_record(record), nullptr);
+  // A seat the computer plays refuses a human: the game's only human sits at the other one.
+  EXPECT_TRUE(me->errors.empty());
+}
+
+TEST(ComputerGame, ARestartResumesTheComputerWhoseSeatIsAwaited) {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(dir.path());
+  auto http = register_user(server->port(), "solo");
+  // Hard thinks for a while (ai/player.h): the kill comes before its first action.
+  const std::int64_t id = create_computer_game(http, "hard")["id"];
+  server->kill9();
+  ASSERT_EQ(actions_of(server->db_path(), id, "england"), 0)
+      << "the computer acted before the kill: the test needs it still thinking";
+  server = std::make_unique<ServerProcess>(dir.path());
+  EXPECT_TRUE(wait_for_computer(server->db_path(), id, "england", 0));
+}
+
+// Four games against the computer at hard level think (one worker thread: a queue of
+// decisions of up to 2 s each) while a game between two humans goes on: every one of its
+// actions is answered while the computer is still thinking, so no network or room thread waits
+// for it. (The latency with and without them is measured in bench/RESULTS.md.)
+TEST(ComputerGame, OtherGamesAreAnsweredWhileTheComputerThinks) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto http = register_user(server.port(), "solo");
+  for (int i = 0; i < 4; ++i) create_computer_game(http, "hard");
+  Table table(server.port(), "humans");
+  ASSERT_GT(metric(server.port(), "blockfog_computer_decisions_waiting"), 0);
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(table.play_random(rng));
+  EXPECT_EQ(table.actions, 10);
+  EXPECT_GT(metric(server.port(), "blockfog_computer_decisions_waiting"), 0)
+      << "the computer's queue drained before the other game's ten actions were answered";
+}
+
+TEST(ComputerGame, AResignationDropsThePendingThinking) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto http = register_user(server.port(), "solo");
+  const std::int64_t first = create_computer_game(http, "hard")["id"];
+  const std::int64_t second = create_computer_game(http, "hard")["id"];
+  const auto resigned =
+      http.post("/api/games/" + std::to_string(second) + "/resign", json::object());
+  ASSERT_EQ(resigned.status, 200) << resigned.body;
+  ASSERT_TRUE(wait_for_computer(server.db_path(), first, "england", 0));
+  for (int i = 0; i < 600 && metric(server.port(), "blockfog_computer_decisions_waiting") != 0;
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(metric(server.port(), "blockfog_computer_decisions_waiting"), 0);
+  EXPECT_EQ(actions_of(server.db_path(), second, "england"), 0);
+  EXPECT_EQ(metric(server.port(), "blockfog_computer_decisions_total"), 1);
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
