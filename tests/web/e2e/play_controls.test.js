@@ -63,6 +63,10 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
   await lobby.close();
 
+  // Before the end each seat sees the other's blocks blank.
+  assert.ok(await alice.page.locator('rect.block.hidden.england').count() > 0);
+  assert.equal(await alice.page.locator('.block.own.england').count(), 0);
+
   // Resigning asks first; keeping on playing changes nothing.
   await bob.page.click('[data-act=resign]');
   await bob.page.waitForSelector('.confirm-resign:not([hidden])');
@@ -76,7 +80,23 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
     await p.page.waitForSelector('.game-result');
     assert.equal(await p.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
   }
+  // The game is over, so each seat's map shows every block of both sides.
+  for (const [p, other] of [[alice, 'england'], [bob, 'scotland']]) {
+    await p.page.waitForSelector('.revealed-note:not([hidden])');
+    await p.page.waitForSelector(`.block.own.${other}`);
+    assert.equal(await p.page.locator('rect.block.hidden').count(), 0);
+    assert.equal(await p.page.locator('.prompt .phase-text').innerText(), 'Game over');
+    assert.equal(await p.page.locator('.cards button:not([disabled])').count(), 0);
+  }
   await shot(alice, 'resigned');
+  // Opened again later, the page shows the same.
+  await alice.page.reload();
+  await alice.page.waitForSelector('.revealed-note:not([hidden])');
+  await alice.page.waitForSelector('.block.own.england');
+  assert.equal(await alice.page.locator('.prompt .phase-text').innerText(), 'Game over');
+  await alice.page.setViewportSize({ width: 390, height: 844 });
+  await shot(alice, 'resigned-phone');
+  await alice.page.setViewportSize({ width: 1400, height: 1000 });
 
   // Alice offers a rematch; Bob is told at once and accepts: the new game has the sides swapped.
   await alice.page.click('[data-act=rematch]');
