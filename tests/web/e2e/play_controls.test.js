@@ -97,6 +97,14 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await alice.page.setViewportSize({ width: 390, height: 844 });
   await shot(alice, 'resigned-phone');
   await alice.page.setViewportSize({ width: 1400, height: 1000 });
+  // The replay says how the game ended, and who won, at its last step.
+  await alice.page.goto(`${running.server.url}/#/replay/${id}`);
+  await alice.page.waitForSelector('.prompt .phase-text:has-text("Game over")');
+  assert.equal(await alice.page.locator('.prompt .awaiting').innerText(), 'Scotland wins by resignation.');
+  assert.equal(await alice.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
+  await shot(alice, 'replay-resigned');
+  await alice.page.goto(`${running.server.url}/#/game/${id}`);
+  await alice.page.waitForSelector('[data-act=rematch]');
 
   // Alice offers a rematch; Bob is told at once and accepts: the new game has the sides swapped.
   await alice.page.click('[data-act=rematch]');
