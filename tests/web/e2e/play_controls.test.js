@@ -51,7 +51,9 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   assert.match(await mine.locator('.g-activity').innerText(), /^bob active (just now|\d+ min ago)$/);
   assert.match(await mine.locator('.g-clocks').innerText(), /Scotland .* · England /);
   assert.match(await mine.locator('.g-turn').innerText(), /to play$/);
-  // Taking vacation days ahead.
+  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
+  // Taking vacation days ahead, on the settings page.
+  await lobby.goto(`${running.server.url}/#/settings`);
   await lobby.waitForSelector('.vacation-summary:has-text("21 of 21")');
   await lobby.fill('#vacation-days', '2');
   await lobby.click('.vacation-form button[type=submit]');
@@ -60,7 +62,9 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await lobby.fill('#vacation-days', '20');
   await lobby.click('.vacation-form button[type=submit]');
   await lobby.waitForSelector('.vacation .error:has-text("vacation")');
-  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
+  await lobby.screenshot({ path: path.join(shots, 'settings-vacation.png'), fullPage: true });
+  await lobby.setViewportSize({ width: 390, height: 844 });
+  await lobby.screenshot({ path: path.join(shots, 'settings-vacation-phone.png'), fullPage: true });
   await lobby.close();
 
   // Before the end each seat sees the other's blocks blank.
