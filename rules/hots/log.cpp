@@ -98,8 +98,8 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::LevyBlock:
       return cat(out, "Levied ", block_name(e.a), " into ", area_name(e.b), ".");
     case LogKind::LevyCount:
-      return cat(out, "England levied ", static_cast<int>(e.n), " blocks into ", area_name(e.b),
-                 ".");
+      return cat(out, "England levied ", static_cast<int>(e.n),
+                 e.n == 1 ? " block into " : " blocks into ", area_name(e.b), ".");
     case LogKind::EventDeclined:
       return cat(out, side_name(e.a), " declined the event ", CardName{e.b}, ".");
     case LogKind::TruceInForce:
@@ -122,7 +122,8 @@ void append_log_text(std::string& out, const LogEntry& e) {
     case LogKind::MovePhaseEnd:
       return cat(out, side_name(e.a), " ended its move phase.");
     case LogKind::BattlePhase:
-      return cat(out, "Battle phase: ", static_cast<int>(e.n), " contested areas.");
+      return cat(out, "Battle phase: ", static_cast<int>(e.n),
+                 e.n == 1 ? " contested area." : " contested areas.");
     case LogKind::BattleBegins:
       return cat(out, "Battle in ", area_name(e.b), ": ", side_name(e.a), " attacks.");
     case LogKind::RoundBegins:

@@ -18,6 +18,7 @@
 #include "rules/core/hex.h"
 #include "rules/hots/action.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/log.h"
 #include "rules/hots/view.h"
 #include "tests/rules/fixture.h"
 #include "tests/rules/helpers.h"
@@ -395,7 +396,8 @@ void expect_levy_hidden(std::string_view scenario, const std::vector<std::string
   ASSERT_EQ(count_in_area(s, england, Side::England), static_cast<int>(levied.size()));
 
   const std::string count_line =
-      "England levied " + std::to_string(levied.size()) + " blocks into England.";
+      "England levied " + std::to_string(levied.size()) +
+      (levied.size() == 1 ? " block into England." : " blocks into England.");
   for (Role role : {Role::Scotland, Role::Observer}) {
     const json v = view(s, role);
     const std::string text = v.dump();
@@ -416,6 +418,23 @@ void expect_levy_hidden(std::string_view scenario, const std::vector<std::string
     const std::string line = "Levied " + game_data().blocks[block(id)].name + " into England.";
     EXPECT_EQ(std::count(lines.begin(), lines.end(), line), 1) << "England's log lacks " << line;
   }
+}
+
+// The counted lines read as a person writes them: one block, one area (RULES 10.10, 7).
+TEST(LogText, CountsOfOneAreSingular) {
+  const auto england = area("england");
+  const auto levy = [&](int n) {
+    return log_text(
+        {LogKind::LevyCount, Audience::NotEngland, 0, england, 0, 0, static_cast<std::int16_t>(n)});
+  };
+  EXPECT_EQ(levy(1), "England levied 1 block into England.");
+  EXPECT_EQ(levy(3), "England levied 3 blocks into England.");
+  const auto battles = [](int n) {
+    return log_text(
+        {LogKind::BattlePhase, Audience::Public, 0, 0, 0, 0, static_cast<std::int16_t>(n)});
+  };
+  EXPECT_EQ(battles(1), "Battle phase: 1 contested area.");
+  EXPECT_EQ(battles(2), "Battle phase: 2 contested areas.");
 }
 
 TEST(ViewTest, J08SetUpLevyShowsOnlyHowManyBlocks) {

@@ -343,8 +343,9 @@ TEST(WinterLevy, HalfThePoolRoundedUpH22) {
       }
     }
     if (levied > 0) {
-      EXPECT_TRUE(
-          winter_log_has(f, kScotland, "England levied " + std::to_string(levied) + " blocks"));
+      EXPECT_TRUE(winter_log_has(f, kScotland,
+                                 "England levied " + std::to_string(levied) +
+                                     (levied == 1 ? " block into" : " blocks into")));
     }
     EXPECT_EQ(count_lines(f, kEngland, "Levied "), 4 + levied) << "4 from the set-up levy";
   }

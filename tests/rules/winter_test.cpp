@@ -444,8 +444,10 @@ TEST(WinterEdward, NoTwoWintersInARowH10) {
   finish_winter(f);
   ASSERT_EQ(f.state().year, 1300);
   EXPECT_EQ(english_in_england(f), (pool + 1) / 2);
+  const int levied = (pool + 1) / 2;
   EXPECT_TRUE(log_has(f, kScotland,
-                      "England levied " + std::to_string((pool + 1) / 2) + " blocks into England"));
+                      "England levied " + std::to_string(levied) +
+                          (levied == 1 ? " block into England" : " blocks into England")));
   EXPECT_FALSE(f.state().edward_wintered_last);
 }
 

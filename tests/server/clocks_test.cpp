@@ -9,6 +9,8 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <random>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -246,6 +248,69 @@ TEST(ServerClocks, AWholeCorrespondenceGameOverDaysRestartsMidTurnAndIsLostOnTim
   const auto mine = again.get("/api/games/mine").json()["games"];
   ASSERT_FALSE(mine.empty());
   EXPECT_EQ(mine[0]["result"]["reason"], "timeout");
+}
+
+// Reads up to the next `clocks` message and then everything sent before a pong, so that the
+// connection's view is the one that goes with those clocks.
+json next_clocks(Connection& c) {
+  for (int n = 0; n < 50; ++n) {
+    if (!c.read_one()) break;
+    if (c.last["type"] == "clocks") {
+      json clocks = c.last["clocks"];
+      EXPECT_TRUE(c.barrier());
+      return clocks;
+    }
+  }
+  ADD_FAILURE() << c.role << " was not told the clocks";
+  return nullptr;
+}
+
+// RULES 13.1.4: others see only the public phase. A clock running for a role is a public fact,
+// so it must follow the public `awaiting` of every view, never the true sub-step: over random
+// play through card choices, moves, battles and winter, both seats are told the same clocks,
+// and the clocks that run are exactly the roles both views await.
+TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
+  Server server;
+  auto scot = register_user(server.port(), "pub_scot");
+  auto eng = register_user(server.port(), "pub_eng");
+  const json tc = {{"kind", "live"}, {"minutes", 600}, {"increment_seconds", 30}};
+  const auto id = started_timed_game(scot, eng, tc);
+  auto s = connect(server.port(), id, scot.session_cookie());
+  auto e = connect(server.port(), id, eng.session_cookie());
+  ASSERT_TRUE(s && e && s->read_first_view() && e->read_first_view());
+
+  std::mt19937_64 rng(35);
+  std::set<std::string> phases;
+  for (int i = 0; i < 400; ++i) {
+    std::vector<Connection*> able;
+    for (Connection* c : {s.get(), e.get()}) {
+      if (!c->view["legal_actions"].empty()) able.push_back(c);
+    }
+    if (able.empty()) break;
+    Connection& actor = *able[rng() % able.size()];
+    const auto& legal = actor.view["legal_actions"];
+    const std::string ref = "p" + std::to_string(i);
+    server.clock.advance(10'000);
+    actor.send_action(legal[rng() % legal.size()], actor.seq, ref);
+    ASSERT_TRUE(actor.read_answer(ref));
+    if (actor.last["type"] == "error") continue;
+
+    const json told_s = next_clocks(*s);
+    const json told_e = next_clocks(*e);
+    ASSERT_FALSE(told_s.is_null() || told_e.is_null());
+    EXPECT_EQ(told_s, told_e) << "action " << i;
+    const std::set<std::string> awaited_s = s->view["awaiting"];
+    const std::set<std::string> awaited_e = e->view["awaiting"];
+    EXPECT_EQ(awaited_s, awaited_e) << "action " << i;
+    std::set<std::string> running;
+    for (const char* role : {"scotland", "england"}) {
+      if (told_s[role]["running"].get<bool>()) running.insert(role);
+    }
+    EXPECT_EQ(running, awaited_e) << "action " << i << ": " << told_s.dump();
+    phases.insert(e->view.value("phase", json("")).dump());
+  }
+  // The walk reached more than the opening card choice.
+  EXPECT_GT(phases.size(), 3U);
 }
 
 TEST(ServerClocks, AVacationPausesTheCorrespondenceClockVisiblyAndIsTakenWhenTimeRunsOut) {

@@ -22,6 +22,7 @@ import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
+import { mergeViews } from './reveal.js';
 
 // The server answers a game it does not show this visitor (an invite-only game to anybody but
 // its players) as not found, and refuses its WebSocket: say so instead of reconnecting forever.
@@ -78,15 +79,23 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   prompt.after(extras);
   const controls = mountGameControls(extras, { gameId, details, me: me?.username ?? null });
 
+  // The seat's view as the page draws it: a game ended by resignation or time (not by the
+  // rules, whose final view says so itself) awaits nobody and offers nothing any more.
+  function shownView() {
+    const view = st.view;
+    if (!view || !st.ended || view.outcome) return view;
+    return { ...view, legal_actions: [], awaiting: [], phase_text: 'Game over' };
+  }
+
   function ctx() {
-    const cls = classify(st.view?.legal_actions);
+    const cls = classify(shownView()?.legal_actions);
     return { data, role: st.role, cls, send: intents.send, select: intents.select,
       selected: st.selected, pending: st.pending, choice: st.choice, setChoice: intents.setChoice };
   }
 
   function render() {
     renderHead();
-    const view = st.view;
+    const view = shownView();
     if (!view) {
       clear(prompt).append(h('p', {}, st.welcome?.status === 'open'
         ? 'Waiting for an opponent to take the other seat.' : 'Loading…'));
@@ -107,13 +116,30 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     renderBattle(battle, view, ctx());
     renderStatus(status, view, ctx());
     logPanel.render();
-    if (view.outcome) {
+    if (view.outcome || st.ended) {
       prompt.append(h('p', { class: 'finished' },
         h('a', { href: `#/replay/${gameId}` }, 'Step through this game'), ' · ',
         h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
           'Download the record')));
     }
     chat.allowWriting(st.role !== 'observer' || !!(me && details.observer_chat));
+  }
+
+  // Once the game has ended, by the rules, resignation or time, its record is public to those
+  // who may open it (RULES 13.1.6): the map then shows every block, as the replay's last step
+  // with everything revealed does, merged from both seats' views by the server's one writer.
+  let revealing = false;
+  async function reveal() {
+    if (revealing) return;
+    revealing = true;
+    try {
+      const n = (await api.record(gameId)).actions.length;
+      const res = await api.replayView(gameId, n, 'all');
+      st.revealed = mergeViews(res.views.scotland, res.views.england);
+      render();
+    } catch {
+      revealing = false; // tried again at the next message
+    }
   }
 
   const sync = createSync(st, { gameId, root, conn: () => conn, render, renderHead, say,
@@ -123,6 +149,11 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     onMessage: (msg) => {
       controls.onMessage(msg);
       sync.onMessage(msg);
+      if (msg.type === 'game_ended' || msg.type === 'welcome') {
+        st.ended = msg.status === 'finished';
+        if (st.ended) render();
+      }
+      if (st.ended || st.view?.outcome) reveal();
     },
   } });
   render();

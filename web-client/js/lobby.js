@@ -1,6 +1,6 @@
 // The lobby: sign up / log in / log out, open games, creating a game, and my games with those
 // awaiting me first.
-import { gameLineExtras, timeControlField, vacationPanel } from './lobby_play.js';
+import { gameLineExtras, timeControlField } from './lobby_play.js';
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { setAwaiting } from './notify.js';
@@ -181,7 +181,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
           notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
         }
         refresh();
-      })), h('section', { class: 'panel' }, computerForm(data, scenarios, go))), vacationPanel());
+      })), h('section', { class: 'panel' }, computerForm(data, scenarios, go))));
     refreshMine = async () => {
       try {
         const { games } = await api.myGames();

@@ -13,6 +13,7 @@ import { renderStatus } from './panels/status.js';
 import { renderLog } from './panels/log.js';
 import { awaitingText } from './panels/prompt.js';
 import { SIDE_NAME } from './board.js';
+import { resultText } from './game_controls.js';
 
 const ROLES = [['all', 'Everything revealed'], ['scotland', 'Scotland\'s view'],
   ['england', 'England\'s view'], ['observer', 'Observer\'s view']];
@@ -38,6 +39,8 @@ export async function openReplay(root, { gameId }) {
     return () => {};
   }
   const n = record.actions.length;
+  // How the game ended, by the rules, resignation or time (who won, and why), under the title.
+  if (record.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
   let seq = n;
   let role = 'all';
   const roleSel = h('select', { id: 'replay-role', onchange: () => { role = roleSel.value; show(); } },
@@ -109,9 +112,13 @@ export async function openReplay(root, { gameId }) {
     notice.textContent = '';
     const ctx = { data, role: view.role ?? role, cls: classify([]), send: () => {}, select: () => {},
       selected: null, pending: true };
+    // After the last action of a game ended by resignation or time the engine's view still
+    // awaits somebody: the record's result says how it ended instead.
+    const endedHere = seq === n && record.result && !view.outcome;
     clear(prompt).append(h('div', { class: 'prompt-line' },
-      h('strong', { class: 'phase-text' }, view.phase_text || view.phase),
-      h('span', { class: 'awaiting' }, awaitingText(view, null))));
+      h('strong', { class: 'phase-text' }, endedHere ? 'Game over' : view.phase_text || view.phase),
+      h('span', { class: 'awaiting' },
+        endedHere ? resultText(record.result) : awaitingText(view, null))));
     map.render(view, { selected: null, blockActionable: new Set(), areaTargets: new Map(),
       moving: view.move?.moving || null });
     renderCards(cards, view, ctx);

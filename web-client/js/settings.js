@@ -1,9 +1,10 @@
-// #/settings: turn notices by e-mail and webhook (docs/protocol.md, "Turn notices"), and the
-// browser's own alerts (notify.js). The server checks every value; a refused one is shown with
+// #/settings: turn notices by e-mail and webhook (docs/protocol.md, "Turn notices"), the
+// browser's own alerts (notify.js), and vacations (lobby_play.js). The server checks every value; a refused one is shown with
 // its message and nothing is stored.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { desktopState, enableDesktop, prefs, setPref } from './notify.js';
+import { vacationPanel } from './lobby_play.js';
 
 function errorText(ex) {
   return ex.code ? `${ex.message} (${ex.code})` : ex.message;
@@ -11,7 +12,7 @@ function errorText(ex) {
 
 export async function openSettings(root, { me }) {
   if (!me) {
-    clear(root).append(h('section', { class: 'panel settings', style: 'max-width: 40rem' },
+    clear(root).append(h('section', { class: 'panel settings' },
       h('h1', {}, 'Settings'), h('p', {}, 'Log in to choose how you are told it is your turn.'),
       h('p', {}, h('a', { href: '#/' }, 'To the lobby'))));
     return null;
@@ -116,7 +117,7 @@ export async function openSettings(root, { me }) {
           h('button', { type: 'button', class: 'remove-email', onclick: removeAddress }, 'Remove address')))]
     : [h('p', {}, 'This server sends no e-mail.'), emailState];
 
-  clear(root).append(h('section', { class: 'panel settings', style: 'max-width: 40rem' },
+  clear(root).append(h('section', { class: 'panel settings' },
     h('h1', {}, 'Turn notices'),
     h('p', {}, 'When it is your turn and you are not at the game, you can be told by e-mail or by a '
       + 'webhook of your own (Discord or Slack). Your address and webhook are shown to nobody else.'),
@@ -136,7 +137,8 @@ export async function openSettings(root, { me }) {
     h('p', {}, 'The tab title shows “(n) Your turn” while games await you.'),
     h('p', {}, desktop, desktopNote),
     h('div', { class: 'field check' }, sound,
-      h('label', { for: 'notice-sound' }, 'Play a sound when it becomes my turn'))));
+      h('label', { for: 'notice-sound' }, 'Play a sound when it becomes my turn'))),
+  vacationPanel());
   fill();
   renderDesktop();
   return null;

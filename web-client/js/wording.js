@@ -58,10 +58,3 @@ export function winterStep(kinds) {
   if (has('done')) return { title: 'Winter', done: 'Done: end this winter step', hint: '' };
   return null;
 }
-
-// The engine's log line, read as a person would write it. The engine writes its articles and
-// most plurals itself; its levy count ("England levied 1 blocks", RULES 10.10) is the one
-// line that still reads "1 blocks".
-export function plainLog(text) {
-  return String(text).replace(/\b1 blocks\b/g, '1 block');
-}

@@ -263,9 +263,16 @@ test('the replay page has no serious axe problem', async () => {
   const id = await startGame(sco, eng);
   await sco.page.goto(`${running.server.url}/#/`);
   await eng.page.goto(`${running.server.url}/#/`);
-  const bots = [await startBot(sco, running.server, id, { toTheEnd: true }),
-    await startBot(eng, running.server, id, { toTheEnd: true })];
-  await Promise.all(bots.map((b) => b.done));
+  // Some random play, then England resigns: a finished game with a record to step through
+  // (the whole-game replay is replay.test.js's).
+  const bots = [await startBot(sco, running.server, id), await startBot(eng, running.server, id)];
+  await sco.page.waitForTimeout(3000);
+  const sent = await Promise.all(bots.map((b) => b.stop()));
+  assert.ok(sent[0] + sent[1] > 5, `the bots played (${sent} actions sent)`);
+  const resigned = await eng.page.evaluate((g) => fetch(`/api/games/${g}/resign`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}',
+  }).then((r) => r.status), id);
+  assert.equal(resigned, 200);
   await sco.page.goto(`${running.server.url}/#/replay/${id}`);
   await sco.page.waitForFunction(() => document.getElementById('app').dataset.shown);
   await sco.page.screenshot({ path: path.join(shots, 'board-replay.png') });

@@ -51,7 +51,9 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   assert.match(await mine.locator('.g-activity').innerText(), /^bob active (just now|\d+ min ago)$/);
   assert.match(await mine.locator('.g-clocks').innerText(), /Scotland .* · England /);
   assert.match(await mine.locator('.g-turn').innerText(), /to play$/);
-  // Taking vacation days ahead.
+  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
+  // Taking vacation days ahead, on the settings page.
+  await lobby.goto(`${running.server.url}/#/settings`);
   await lobby.waitForSelector('.vacation-summary:has-text("21 of 21")');
   await lobby.fill('#vacation-days', '2');
   await lobby.click('.vacation-form button[type=submit]');
@@ -60,8 +62,14 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await lobby.fill('#vacation-days', '20');
   await lobby.click('.vacation-form button[type=submit]');
   await lobby.waitForSelector('.vacation .error:has-text("vacation")');
-  await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
+  await lobby.screenshot({ path: path.join(shots, 'settings-vacation.png'), fullPage: true });
+  await lobby.setViewportSize({ width: 390, height: 844 });
+  await lobby.screenshot({ path: path.join(shots, 'settings-vacation-phone.png'), fullPage: true });
   await lobby.close();
+
+  // Before the end each seat sees the other's blocks blank.
+  assert.ok(await alice.page.locator('rect.block.hidden.england').count() > 0);
+  assert.equal(await alice.page.locator('.block.own.england').count(), 0);
 
   // Resigning asks first; keeping on playing changes nothing.
   await bob.page.click('[data-act=resign]');
@@ -76,7 +84,31 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
     await p.page.waitForSelector('.game-result');
     assert.equal(await p.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
   }
+  // The game is over, so each seat's map shows every block of both sides.
+  for (const [p, other] of [[alice, 'england'], [bob, 'scotland']]) {
+    await p.page.waitForSelector('.revealed-note:not([hidden])');
+    await p.page.waitForSelector(`.block.own.${other}`);
+    assert.equal(await p.page.locator('rect.block.hidden').count(), 0);
+    assert.equal(await p.page.locator('.prompt .phase-text').innerText(), 'Game over');
+    assert.equal(await p.page.locator('.cards button:not([disabled])').count(), 0);
+  }
   await shot(alice, 'resigned');
+  // Opened again later, the page shows the same.
+  await alice.page.reload();
+  await alice.page.waitForSelector('.revealed-note:not([hidden])');
+  await alice.page.waitForSelector('.block.own.england');
+  assert.equal(await alice.page.locator('.prompt .phase-text').innerText(), 'Game over');
+  await alice.page.setViewportSize({ width: 390, height: 844 });
+  await shot(alice, 'resigned-phone');
+  await alice.page.setViewportSize({ width: 1400, height: 1000 });
+  // The replay says how the game ended, and who won, at its last step.
+  await alice.page.goto(`${running.server.url}/#/replay/${id}`);
+  await alice.page.waitForSelector('.prompt .phase-text:has-text("Game over")');
+  assert.equal(await alice.page.locator('.prompt .awaiting').innerText(), 'Scotland wins by resignation.');
+  assert.equal(await alice.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
+  await shot(alice, 'replay-resigned');
+  await alice.page.goto(`${running.server.url}/#/game/${id}`);
+  await alice.page.waitForSelector('[data-act=rematch]');
 
   // Alice offers a rematch; Bob is told at once and accepts: the new game has the sides swapped.
   await alice.page.click('[data-act=rematch]');

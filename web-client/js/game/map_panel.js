@@ -1,7 +1,7 @@
 // The map of the game page: the view's blocks, the choices the legal actions offer (blocks to
 // select, areas to click), the blocks pinned where they stand (a tap says why), the move under
 // way, the opponent's moves this turn and the areas and blocks of the log line pointed at. The
-// legend under it.
+// legend under it. Once the game has ended, every block of both sides (st.revealed).
 import { h } from '../dom.js';
 import { createMap } from '../map.js';
 import { legend } from '../legend.js';
@@ -15,15 +15,23 @@ export function createMapPanel(st, { data, names, intents, say }) {
     onBlock: (block) => intents.select(block),
     onPinned: (reason) => say(reason[0].toUpperCase() + reason.slice(1)),
   });
-  const el = h('div', { class: 'map-holder' }, map.el, legend());
+  const revealedNote = h('p', { class: 'revealed-note', hidden: true },
+    'The game is over: every block is shown.');
+  const el = h('div', { class: 'map-holder' }, revealedNote, map.el, legend());
 
   const targetLabel = (area, acts) => (acts.length === 1 ? describe(acts[0], data)
     : `${data.area[area]?.name}: choose`);
 
   function render() {
+    if (st.revealed) {
+      revealedNote.hidden = false;
+      map.render(st.revealed, { role: 'all', selected: null, blockActionable: new Set(),
+        pinned: new Map(), areaTargets: new Map(), moving: null });
+      return;
+    }
     const view = st.view;
     if (!view) return;
-    const cls = classify(view.legal_actions);
+    const cls = classify(st.ended ? [] : view.legal_actions);
     const targets = new Map();
     const offered = st.selected ? destinations(cls.blocks.get(st.selected)) : cls.areas;
     for (const [area, acts] of offered) targets.set(area, targetLabel(area, acts));

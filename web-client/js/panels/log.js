@@ -3,10 +3,9 @@
 // Pointing at or tapping a line lights up the areas and blocks it names on the map.
 import { h, clear } from '../dom.js';
 import { SIDE_NAME } from '../board.js';
-import { plainLog } from '../wording.js';
 
 function lineItem(line) {
-  return h('li', { 'data-i': line.i }, plainLog(line.text));
+  return h('li', { 'data-i': line.i }, line.text);
 }
 
 // `onPoint(text | null)`: the line pointed at, tapped or focused, or none.
