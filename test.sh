@@ -23,7 +23,7 @@ fi
 failed=()
 for preset in "${presets[@]}"; do
   echo "=== test.sh: build $preset ($(date -u +%T)) ==="
-  if ! { cmake --preset "$preset" && cmake --build --preset "$preset" -j 2; }; then
+  if ! { bash scripts/configure.sh "$preset" && cmake --build --preset "$preset" -j 2; }; then
     failed+=("$preset build")
     continue
   fi

@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
         g.seats[s] = std::make_shared<Seat>();
         if (dump.is_open()) g.seats[s]->dump = &dump;
         g.room->join(g.seats[s], s == 0 ? Role::Scotland : Role::England,
-                     blockfog::server::Player{0, "bench"}, 0, updates);
+                     blockfog::server::Player{0, "bench", std::nullopt}, 0, updates);
       }
     };
     games.resize(static_cast<std::size_t>(o.games));

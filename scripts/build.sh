@@ -16,7 +16,7 @@ bash scripts/install-deps.sh
 if [[ $preset == release-pgo ]] && ! bash scripts/pgo-train.sh; then
   echo "build.sh: warning: the profile training failed; building release-pgo without it" >&2
 fi
-cmake --preset "$preset"
+bash scripts/configure.sh "$preset"
 if ((${#targets[@]} > 0)); then
   cmake --build --preset "$preset" -j 2 --target "${targets[@]}"
 else
