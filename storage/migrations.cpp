@@ -17,6 +17,7 @@ std::string_view migration_0006_actions_in_arrival_order();
 std::string_view migration_0007_latest_snapshot_only();
 std::string_view migration_0008_turn_notices();
 std::string_view migration_0009_clocks();
+std::string_view migration_0010_ratings();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -69,6 +70,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{7, "latest_snapshot_only", sql::migration_0007_latest_snapshot_only()},
       Migration{8, "turn_notices", sql::migration_0008_turn_notices()},
       Migration{9, "clocks", sql::migration_0009_clocks()},
+      Migration{10, "ratings", sql::migration_0010_ratings()},
   };
   return migrations;
 }
