@@ -80,6 +80,7 @@ function createForm(data, scenarios, onCreated) {
     h('option', { value: 'invite' }, 'Invite link only'));
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
+  const rated = h('input', { type: 'checkbox', id: 'opt-rated' });
   const err = h('p', { class: 'error', role: 'alert' });
   const clock = timeControlField();
   return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
@@ -88,7 +89,7 @@ function createForm(data, scenarios, onCreated) {
     try {
       const res = await api.createGame({ scenario: scen.value, side: side.value,
         visibility: vis.value, options: { schiltroms: schiltroms.checked },
-        observer_chat: observerChat.checked, time_control: clock.value() });
+        observer_chat: observerChat.checked, rated: rated.checked, time_control: clock.value() });
       onCreated(res);
     } catch (ex) {
       err.textContent = ex.message;
@@ -102,6 +103,8 @@ function createForm(data, scenarios, onCreated) {
     h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
   h('div', { class: 'field check' }, observerChat,
     h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
+  h('div', { class: 'field check' }, rated,
+    h('label', { for: 'opt-rated' }, 'Rated: the result changes both ratings')),
   clock.el,
   h('button', { type: 'submit' }, 'Create game'), err);
 }
@@ -121,7 +124,8 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   clear(root);
   const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
   root.append(h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'),
-    h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here')), notice);
+    h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here'), ' · ',
+      h('a', { href: '#/ratings' }, 'Ratings')), notice);
   const join = async (g) => {
     try {
       await api.join(g.id);

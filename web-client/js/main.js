@@ -1,5 +1,5 @@
 // Start-up and the hash router: #/ lobby, #/game/7, #/game/7/observe, #/replay/7,
-// #/invite/TOKEN, #/help, #/settings. The account comes from GET /api/me (the session cookie
+// #/invite/TOKEN, #/help, #/settings, #/ratings, #/players/NAME. The account comes from GET /api/me (the session cookie
 // is HttpOnly).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
@@ -9,6 +9,7 @@ import { openReplay } from './replay.js';
 import { parseRoute } from './route.js';
 import { renderHelp } from './help.js';
 import { openSettings } from './settings.js';
+import { renderLeaderboard, renderPlayerRatings } from './ratings.js';
 
 const app = document.getElementById('app');
 const account = document.getElementById('account');
@@ -63,6 +64,8 @@ async function route() {
     else if (r.page === 'invite') await renderInvite(app, { me, setMe, token: r.token, go });
     else if (r.page === 'help') renderHelp(app);
     else if (r.page === 'settings') close = await openSettings(app, { me });
+    else if (r.page === 'ratings') await renderLeaderboard(app);
+    else if (r.page === 'player') await renderPlayerRatings(app, r.name);
     else close = await renderLobby(app, { me, setMe, go, refreshMs: lobbyRefreshMs() });
   } catch (ex) {
     clear(app).append(h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`));
