@@ -67,6 +67,7 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
     fields.fail(ErrorCode::BadField, "field 'visibility' must be public or invite");
   }
   r.observer_chat = fields.boolean("observer_chat", Need::Optional).value_or(false);
+  r.rated = fields.boolean("rated", Need::Optional).value_or(false);
   if (const json* time_control = fields.value("time_control", Need::Optional)) {
     r.time_control = *time_control;
   }

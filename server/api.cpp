@@ -87,6 +87,8 @@ std::vector<Route> Api::routes() {
       {"POST", "/api/games/{id}/cancel", Account, bind(&Api::cancel)},
       {"POST", "/api/games/{id}/rematch/{token}", Account, bind(&Api::rematch)},
       {"GET", "/api/me/vacation", Account, bind(&Api::vacation)},
+      {"GET", "/api/ratings", Anyone, bind(&Api::leaderboard)},
+      {"GET", "/api/players/{token}/ratings", Anyone, bind(&Api::player_ratings)},
       {"POST", "/api/me/vacation", Account, bind(&Api::vacation)},
       {"GET", "/api/tournaments", Anyone, plain(&Api::list_tournaments)},
       {"POST", "/api/tournaments", Account, bind(&Api::create_tournament)},

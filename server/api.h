@@ -133,6 +133,10 @@ class Api {
   HttpResponse game_record(const RouteCall& call);
   HttpResponse replay_step(const RouteCall& call);
 
+  // api_ratings.cpp
+  HttpResponse leaderboard(const RouteCall& call);
+  HttpResponse player_ratings(const RouteCall& call);  // {token}: the user name
+
   const Config& config_;
   DbWorker& db_;
   RoomRegistry& rooms_;

@@ -77,6 +77,7 @@ HttpResponse Api::create_game(const RouteCall& call) {
   game.creator_role = side;
   game.created_by = identity->account_id;
   game.observer_chat = r.observer_chat;
+  game.rated = r.rated;
   std::optional<std::string> invite_token;
   if (r.visibility == protocol::VisibilityChoice::Invite) {
     invite_token = random_hex(16);

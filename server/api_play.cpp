@@ -220,6 +220,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
     game.created_by = offer->offered_by;
     game.creator_role = std::string(core::role_name(*role));
     game.observer_chat = row->observer_chat;
+    game.rated = row->rated;
     storage::Transaction transaction(store.database());
     const auto created = store.create_game(game, now);
     if (const auto tc = storage::time_control(store, call.id)) {

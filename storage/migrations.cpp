@@ -19,6 +19,7 @@ std::string_view migration_0008_turn_notices();
 std::string_view migration_0009_clocks();
 std::string_view migration_0010_tournaments();
 std::string_view migration_0011_computer_seats();
+std::string_view migration_0012_ratings();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -73,6 +74,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{9, "clocks", sql::migration_0009_clocks()},
       Migration{10, "tournaments", sql::migration_0010_tournaments()},
       Migration{11, "computer_seats", sql::migration_0011_computer_seats()},
+      Migration{12, "ratings", sql::migration_0012_ratings()},
   };
   return migrations;
 }

@@ -192,6 +192,11 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+  check_bind(sqlite3_bind_double(stmt_, index, value), index);
+  return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view text) {
   check_bind(
       sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
@@ -270,6 +275,8 @@ bool Statement::is_null(int column) const {
 std::int64_t Statement::column_int64(int column) const {
   return sqlite3_column_int64(stmt_, column);
 }
+
+double Statement::column_real(int column) const { return sqlite3_column_double(stmt_, column); }
 
 std::string Statement::column_text(int column) const {
   const auto* text = sqlite3_column_text(stmt_, column);

@@ -130,6 +130,8 @@ class Statement {
   Statement& bind(std::string_view name, std::string_view text);
   Statement& bind(std::string_view name, std::span<const std::byte> blob);
   Statement& bind(std::string_view name, std::nullptr_t);
+  // A REAL (named apart from bind, so that an int argument is never ambiguous).
+  Statement& bind_real(int index, double value);
 
   // True when a row is ready to read, false when the statement has finished.
   bool step();
@@ -141,6 +143,7 @@ class Statement {
   int column_count() const;
   bool is_null(int column) const;
   std::int64_t column_int64(int column) const;
+  double column_real(int column) const;
   std::string column_text(int column) const;  // NULL reads as ""
   std::vector<std::byte> column_blob(int column) const;
   std::optional<std::int64_t> column_optional_int64(int column) const;

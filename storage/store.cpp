@@ -10,6 +10,7 @@
 #include "storage/identity.h"
 #include "storage/integrity.h"
 #include "storage/migrations.h"
+#include "storage/ratings.h"
 
 namespace blockfog::storage {
 namespace {
@@ -18,7 +19,7 @@ constexpr std::string_view kGameColumns =
     "SELECT id, kind, rules_version, scenario, options, seed, seed_sha256, status, visibility,"
     " invite_token_hash, created_by, created_at, started_at, finished_at, result,"
     " (SELECT coalesce(max(seq), 0) + 1 FROM actions WHERE game_id = games.id),"
-    " observer_chat FROM games ";
+    " observer_chat, rated FROM games ";
 
 std::int64_t to_limit(std::size_t limit) {
   constexpr auto kMax = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
@@ -77,7 +78,8 @@ GameRow read_game(const Statement& row) {
           .finished_at = row.column_optional_int64(13),
           .result_json = row.column_optional_text(14),
           .next_seq = row.column_int64(15),
-          .observer_chat = row.column_int64(16) != 0};
+          .observer_chat = row.column_int64(16) != 0,
+          .rated = row.column_int64(17) != 0};
 }
 
 SeatRow read_seat(const Statement& row) {
@@ -369,8 +371,8 @@ GameRow Store::create_game(const NewGame& game, std::int64_t now) {
   Transaction transaction(db_);
   auto insert = db_.cached(
       "INSERT INTO games (kind, rules_version, scenario, options, seed, seed_sha256, visibility,"
-      " invite_token_hash, created_by, created_at, observer_chat) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-      " ?7, ?8, ?9, ?10, ?11)");
+      " invite_token_hash, created_by, created_at, observer_chat, rated) VALUES (?1, ?2, ?3, ?4,"
+      " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
   insert->bind(1, game.kind)
       .bind(2, game.rules_version)
       .bind(3, game.scenario)
@@ -382,6 +384,7 @@ GameRow Store::create_game(const NewGame& game, std::int64_t now) {
   insert->bind(9, game.created_by)
       .bind(10, now)
       .bind(11, std::int64_t{game.observer_chat ? 1 : 0})
+      .bind(12, std::int64_t{game.rated ? 1 : 0})
       .run();
   const std::int64_t id = db_.last_insert_rowid();
   if (game.creator_role) insert_seat(db_, id, *game.creator_role, game.created_by, now);
@@ -465,6 +468,8 @@ SeatOutcome Store::take_seat(std::int64_t game_id, std::string_view role, std::i
 
 void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_t now,
                             std::optional<std::string_view> result_json) {
+  // The end and the ratings it changes stand or fall together.
+  Transaction transaction(db_);
   auto update = db_.cached(
       "UPDATE games SET status = :status,"
       " started_at = CASE WHEN :status = 'active' THEN :now ELSE started_at END,"
@@ -481,6 +486,8 @@ void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_
   if (db_.changes() == 0) {
     throw StorageError(SQLITE_ERROR, "set_game_status: no game " + std::to_string(game_id));
   }
+  if (status == GameStatus::Finished) rate_finished_game(db_, game_id, now);
+  transaction.commit();
 }
 
 // --- the action log -----------------------------------------------------------------------

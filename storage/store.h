@@ -53,6 +53,7 @@ struct NewGame {
   std::int64_t created_by = 0;
   std::optional<std::string> creator_role;  // seats the creator in the same transaction
   bool observer_chat = false;               // observers may write in the chat (migration 3)
+  bool rated = false;  // its end changes its players' ratings (docs/ratings.md)
 };
 
 // Holds the secret seed: the server must not send a GameRow to clients as it is.
@@ -76,6 +77,7 @@ struct GameRow {
   // numbered from 1), read from the log itself.
   std::int64_t next_seq = 1;
   bool observer_chat = false;
+  bool rated = false;
 };
 
 struct SeatRow {
@@ -212,7 +214,8 @@ class Store {
   SeatOutcome take_seat(std::int64_t game_id, std::string_view role, std::int64_t account_id,
                         std::int64_t now);
   // Moves open -> active (sets started_at) -> finished (sets finished_at), or to aborted; any
-  // other move, or a change to a finished game, throws ConstraintError.
+  // other move, or a change to a finished game, throws ConstraintError. Finishing a rated
+  // game updates its players' ratings in the same transaction (storage/ratings.h).
   void set_game_status(std::int64_t game_id, GameStatus status, std::int64_t now,
                        std::optional<std::string_view> result_json = std::nullopt);
 

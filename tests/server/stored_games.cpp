@@ -82,7 +82,12 @@ std::int64_t store_game(const std::filesystem::path& db, std::uint64_t rng_seed,
   }
   EXPECT_TRUE(g.outcome().finished) << "no end after " << seq - 1 << " actions";
   if (end == StoredEnd::Finished) {
-    store.set_game_status(row.id, storage::GameStatus::Finished, kNow, R"({"winner":null})");
+    // The result as the server records an end by the rules.
+    const auto outcome = g.outcome();
+    const json result = {
+        {"winner", outcome.winner ? json(core::role_name(*outcome.winner)) : json()},
+        {"reason", outcome.reason}};
+    store.set_game_status(row.id, storage::GameStatus::Finished, kNow, result.dump());
   }
   return row.id;
 }

@@ -330,6 +330,9 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0xd04e049f04f0fcd7ull,  // 0007_latest_snapshot_only.sql
       0x63d5ee19f2681b75ull,  // 0008_turn_notices.sql
       0xa95d0b0b267acac0ull,  // 0009_clocks.sql
+      0x0a9b4e44ad39f743ull,  // 0010_tournaments.sql
+      0xd5310471ae8787bfull,  // 0011_computer_seats.sql
+      0x785f36d6a9afe4f8ull,  // 0012_ratings.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());

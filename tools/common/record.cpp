@@ -27,13 +27,24 @@ std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& 
       return std::nullopt;
     }
     record.seed = *seed;
+    if (json.contains("game_id")) record.game_id = json.at("game_id").get<std::int64_t>();
+    if (json.contains("seed_sha256")) {
+      record.seed_sha256 = json.at("seed_sha256").get<std::string>();
+    }
+    if (json.contains("final_state_hash")) {
+      record.final_state_hash = json.at("final_state_hash").get<std::string>();
+    }
+    if (json.contains("result") && !json.at("result").is_null()) record.result = json.at("result");
     for (const auto& entry : json.at("actions")) {
       const auto role = core::role_from_name(entry.at("role").get<std::string>());
       if (!role || *role == core::Role::Observer) {
         error = "action " + std::to_string(record.actions.size() + 1) + " has no playing role";
         return std::nullopt;
       }
-      record.actions.push_back({*role, entry.at("action")});
+      RecordedAction recorded{*role, entry.at("action"), std::nullopt};
+      if (entry.contains("state_hash"))
+        recorded.state_hash = entry.at("state_hash").get<std::string>();
+      record.actions.push_back(std::move(recorded));
     }
     return record;
   } catch (const nlohmann::json::exception& e) {
@@ -46,14 +57,22 @@ nlohmann::json record_to_json(const GameRecord& record) {
   nlohmann::json actions = nlohmann::json::array();
   int seq = 0;
   for (const auto& a : record.actions) {
-    actions.push_back({{"seq", ++seq}, {"role", core::role_name(a.role)}, {"action", a.action}});
+    nlohmann::json entry = {
+        {"seq", ++seq}, {"role", core::role_name(a.role)}, {"action", a.action}};
+    if (a.state_hash) entry["state_hash"] = *a.state_hash;
+    actions.push_back(std::move(entry));
   }
-  return {{"game", "hots"},
-          {"rules_version", record.rules_version},
-          {"scenario", record.scenario},
-          {"options", record.options},
-          {"seed", core::to_hex(record.seed)},
-          {"actions", actions}};
+  nlohmann::json out = {{"game", "hots"},
+                        {"rules_version", record.rules_version},
+                        {"scenario", record.scenario},
+                        {"options", record.options},
+                        {"seed", core::to_hex(record.seed)},
+                        {"actions", actions}};
+  if (record.game_id) out["game_id"] = *record.game_id;
+  if (record.seed_sha256) out["seed_sha256"] = *record.seed_sha256;
+  if (record.final_state_hash) out["final_state_hash"] = *record.final_state_hash;
+  if (record.result) out["result"] = *record.result;
+  return out;
 }
 
 }  // namespace blockfog::tools

@@ -2,6 +2,10 @@
 // scenario and options, re-applies every action, reports the first one the rules refuse, and
 // prints the outcome and the final state hash. It can print the log as any seat would have
 // read it, or (for a finished game) everything.
+//
+// hots-replay verify BUNDLE_OR_RECORD checks a record as the server serves it, or every game of
+// a tournament bundle (docs/records.md): one line per game, a summary, and exit status 0 when
+// all pass, 1 on any failure, 2 for bad usage or input that cannot be read.
 
 #include <fstream>
 #include <iostream>
@@ -13,6 +17,7 @@
 #include "rules/core/rule_error.h"
 #include "rules/hots/module.h"
 #include "tools/common/record.h"
+#include "tools/common/verify.h"
 
 namespace {
 
@@ -27,7 +32,8 @@ struct Options {
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "hots-replay: " << problem << "\n"
-            << "usage: hots-replay RECORD.json [--log scotland|england|observer|all] [--quiet]\n";
+            << "usage: hots-replay RECORD.json [--log scotland|england|observer|all] [--quiet]\n"
+            << "       hots-replay verify BUNDLE.tar|RECORD.json\n";
   std::exit(2);
 }
 
@@ -80,9 +86,58 @@ void print_log(const core::Game& game, const std::string& seat) {
   }
 }
 
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return bytes.str();
+}
+
+int verify(int argc, char** argv) {
+  if (argc != 3 || std::string(argv[2]).starts_with("-")) {
+    usage("verify takes one bundle or record file");
+  }
+  const std::string path = argv[2];
+  const auto bytes = read_file(path);
+  if (!bytes) usage("cannot read " + path);
+  const auto first = bytes->find_first_not_of(" \t\r\n");
+  std::vector<tools::GameVerdict> verdicts;
+  if (first != std::string::npos && (*bytes)[first] == '{') {
+    const json record = json::parse(*bytes, nullptr, false);
+    if (record.is_discarded()) {
+      std::cerr << "hots-replay: " << path << " is not JSON\n";
+      return 2;
+    }
+    const auto slash = path.find_last_of('/');
+    verdicts.push_back(
+        tools::verify_record(record, slash == std::string::npos ? path : path.substr(slash + 1)));
+  } else {
+    std::string error;
+    auto checked = tools::verify_bundle(*bytes, error);
+    if (!checked) {
+      std::cerr << "hots-replay: " << path
+                << " is neither a record nor a readable bundle: " << error << "\n";
+      return 2;
+    }
+    verdicts = std::move(*checked);
+  }
+  std::size_t failures = 0;
+  for (const auto& verdict : verdicts) {
+    std::cout << tools::verdict_line(verdict) << "\n";
+    if (!verdict.ok) ++failures;
+  }
+  std::cout << (failures == 0 ? "verified " : "FAILED ") << verdicts.size() << " game"
+            << (verdicts.size() == 1 ? "" : "s") << ": " << verdicts.size() - failures << " ok, "
+            << failures << " failed\n";
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "verify") return verify(argc, argv);
   const auto options = parse_args(argc, argv);
   std::string error;
   const auto record = tools::parse_record(read_json(options.path), error);

@@ -258,7 +258,7 @@ GameReport play_game(const Options& options, int scenario, int game) {
   // The record is written in JSON only when someone may read it.
   if (options.check || !options.record_path.empty()) {
     for (const auto& [role, action] : actions) {
-      report.record.actions.push_back({role, hots::action_to_json(action)});
+      report.record.actions.push_back({role, hots::action_to_json(action), std::nullopt});
     }
   }
   report.stopped_at = report.actions >= options.max_actions

@@ -47,6 +47,9 @@ export const api = {
     { ...(invite ? { invite } : {}), ...(standIn ? { stand_in: true } : {}) }),
   invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
   record: (id) => call('GET', `/api/games/${id}/record`),
+  // Ratings (ratings.js).
+  ratings: () => call('GET', '/api/ratings?limit=100'),
+  playerRatings: (name) => call('GET', `/api/players/${encodeURIComponent(name)}/ratings`),
   // A finished game's view after action `seq` for `role` (see replay.js).
   replayView: (id, seq, role) =>
     call('GET', `/api/games/${id}/replay/${seq}?role=${encodeURIComponent(role)}`),

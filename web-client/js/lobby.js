@@ -93,6 +93,7 @@ function createForm(data, scenarios, onCreated) {
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
   const standIn = h('input', { type: 'checkbox', id: 'opt-stand-in' });
+  const rated = h('input', { type: 'checkbox', id: 'opt-rated' });
   const err = h('p', { class: 'error', role: 'alert' });
   const clock = timeControlField();
   return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
@@ -101,7 +102,7 @@ function createForm(data, scenarios, onCreated) {
     try {
       const res = await api.createGame({ scenario: scen.value, side: side.value,
         visibility: vis.value, options: { schiltroms: schiltroms.checked },
-        observer_chat: observerChat.checked, time_control: clock.value(),
+        observer_chat: observerChat.checked, rated: rated.checked, time_control: clock.value(),
         stand_in: standIn.checked });
       onCreated(res);
     } catch (ex) {
@@ -116,6 +117,8 @@ function createForm(data, scenarios, onCreated) {
     h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
   h('div', { class: 'field check' }, observerChat,
     h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
+  h('div', { class: 'field check' }, rated,
+    h('label', { for: 'opt-rated' }, 'Rated: the result changes both ratings')),
   clock.el,
   h('div', { class: 'field check' }, standIn,
     h('label', { for: 'opt-stand-in' },
@@ -138,7 +141,8 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   clear(root);
   const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
   root.append(h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'),
-    h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here')), notice);
+    h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here'), ' · ',
+      h('a', { href: '#/ratings' }, 'Ratings')), notice);
   const join = async (g) => {
     try {
       // Joining allows the stand-in as the creator did (the game line says so).

@@ -1,6 +1,6 @@
 // Start-up and the hash router: #/ lobby, #/game/7, #/game/7/observe, #/replay/7,
-// #/invite/TOKEN, #/tournaments, #/tournament/7, #/help, #/settings. The account comes from
-// GET /api/me (the session cookie is HttpOnly).
+// #/invite/TOKEN, #/tournaments, #/tournament/7, #/help, #/settings, #/ratings, #/players/NAME.
+// The account comes from GET /api/me (the session cookie is HttpOnly).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { renderLobby, renderInvite } from './lobby.js';
@@ -10,6 +10,7 @@ import { parseRoute } from './route.js';
 import { renderHelp } from './help.js';
 import { openSettings } from './settings.js';
 import { renderTournaments, openTournament } from './tournaments.js';
+import { renderLeaderboard, renderPlayerRatings } from './ratings.js';
 
 const app = document.getElementById('app');
 const account = document.getElementById('account');
@@ -67,6 +68,8 @@ async function route() {
     else if (r.page === 'tournament') close = await openTournament(app, { id: r.id, me });
     else if (r.page === 'help') renderHelp(app);
     else if (r.page === 'settings') close = await openSettings(app, { me });
+    else if (r.page === 'ratings') await renderLeaderboard(app);
+    else if (r.page === 'player') await renderPlayerRatings(app, r.name);
     else close = await renderLobby(app, { me, setMe, go, refreshMs: lobbyRefreshMs() });
   } catch (ex) {
     clear(app).append(h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`));

@@ -10,5 +10,7 @@ export function parseRoute(hash) {
   if (parts[0] === 'tournament' && /^\d+$/.test(parts[1] || '')) return { page: 'tournament', id: Number(parts[1]) };
   if (parts[0] === 'help') return { page: 'help' };
   if (parts[0] === 'settings') return { page: 'settings' };
+  if (parts[0] === 'ratings') return { page: 'ratings' };
+  if (parts[0] === 'players' && parts[1]) return { page: 'player', name: decodeURIComponent(parts[1]) };
   return { page: 'lobby' };
 }

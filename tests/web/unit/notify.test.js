@@ -13,4 +13,6 @@ test('the title counts the games awaiting me', () => {
 test('#/settings is the settings page', () => {
   assert.deepEqual(parseRoute('#/settings'), { page: 'settings' });
   assert.deepEqual(parseRoute('#/game/4'), { page: 'game', id: 4, observe: false });
+  assert.deepEqual(parseRoute('#/ratings'), { page: 'ratings' });
+  assert.deepEqual(parseRoute('#/players/ann_1'), { page: 'player', name: 'ann_1' });
 });

@@ -210,3 +210,11 @@ test('a replay from one seat\'s view does not say what the other seat decided', 
   assert.equal(actionText(move, 'england', data), 'Scotland decides');
   assert.equal(actionText(move, 'observer', data), 'Scotland decides');
 });
+
+test('ratings as shown: rating ± twice the deviation, the change signed', async () => {
+  const { ratingText, changeText } = await import('../../../web-client/js/ratings.js');
+  assert.equal(ratingText({ rating: 1662.31, deviation: 290.3 }), '1662 ± 581');
+  assert.equal(ratingText(null), 'unrated');
+  assert.equal(changeText({ rating: 1500 }, { rating: 1662.3 }), '+162');
+  assert.equal(changeText({ rating: 1500 }, { rating: 1337.7 }), '−162');
+});

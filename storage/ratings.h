@@ -1,0 +1,58 @@
+#pragma once
+
+// Ratings (docs/ratings.md): each account's Glicko-2 rating and its history. A rated game
+// changes its two players' ratings once, when it finishes (by the rules, resignation or
+// timeout), in the transaction that records its end (Store::set_game_status); each rated game
+// is one Glicko-2 rating period for both players, from their ratings before it.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/glicko2.h"
+#include "storage/sqlite.h"
+
+namespace blockfog::storage {
+
+class Store;
+
+struct RatingRow {
+  std::int64_t account_id = 0;
+  std::string username;
+  glicko2::Rating rating;
+  std::int64_t games = 0;
+  std::int64_t updated_at = 0;
+};
+
+// One account's rating change by one game.
+struct RatingChange {
+  std::int64_t id = 0;  // the order ratings changed in
+  std::int64_t game_id = 0;
+  bool public_game = true;  // an invite game's id is its players' business only
+  std::int64_t account_id = 0;
+  std::string role;  // "scotland" or "england"
+  std::int64_t opponent_id = 0;
+  std::string opponent;
+  double score = 0.0;  // 1 won, 0.5 drawn, 0 lost
+  glicko2::Rating before;
+  glicko2::Rating after;
+  std::int64_t created_at = 0;
+};
+
+// Rates game `game_id`, just marked finished with its result: nothing when the game is not
+// rated or has not two seats held by two accounts. Must run inside the transaction that
+// finished the game. A game is rated at most once (UNIQUE (game_id, account_id)).
+void rate_finished_game(Database& db, std::int64_t game_id, std::int64_t now);
+
+// Rated accounts, best first (rating, then fewer... then id), `limit` from `offset`.
+std::vector<RatingRow> list_ratings(Store& store, std::size_t limit, std::size_t offset);
+std::int64_t count_ratings(Store& store);
+// None for an account never rated.
+std::optional<RatingRow> find_rating(Store& store, std::int64_t account_id);
+// An account's changes, oldest first; with account_id 0, everybody's (for recomputation).
+std::vector<RatingChange> rating_history(Store& store, std::int64_t account_id);
+
+}  // namespace blockfog::storage
