@@ -82,6 +82,10 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
   if (r.computer && r.stand_in) {
     fields.fail(ErrorCode::BadField, "a game against the computer has no stand-in");
   }
+  // Ratings rank people against people (docs/ratings.md).
+  if (r.computer && r.rated) {
+    fields.fail(ErrorCode::BadField, "a game against the computer is never rated");
+  }
   return finish(fields, std::move(r));
 }
 

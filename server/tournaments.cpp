@@ -68,6 +68,7 @@ StartedGame create_game(storage::Store& store, const TournamentRow& row, std::in
   game.seed_hex = random_hex(32);
   game.seed_sha256 = seed_commitment(game.seed_hex);
   game.created_by = row.organiser;
+  game.rated = row.rated;  // a rated tournament's games move the ratings (docs/ratings.md)
   const auto created = store.create_game(game, now);
   store.take_seat(created.id, "scotland", scotland, now);
   store.take_seat(created.id, "england", england, now);

@@ -92,6 +92,8 @@ TEST(ComputerGame, BadInputIsRefusedWithATypedErrorAndChangesNothing) {
   EXPECT_EQ(refused({{"scenario", "agincourt"}, {"computer", "easy"}}), "bad_field");
   EXPECT_EQ(refused({{"scenario", "braveheart"}, {"computer", "easy"}, {"stand_in", true}}),
             "bad_field");
+  EXPECT_EQ(refused({{"scenario", "braveheart"}, {"computer", "easy"}, {"rated", true}}),
+            "bad_field");
   EXPECT_EQ(db_fingerprint(server.db_path()), before);
 }
 
