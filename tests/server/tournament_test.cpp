@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "server/crypto.h"
@@ -319,6 +322,19 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
     }
   }
   EXPECT_EQ(listed, all_games);
+
+  // And the bundle verifies: every seed against its commitment, every action, state hash and
+  // result replayed by hots-replay (docs/records.md).
+  const auto bundle = dir.path() / "tournament.tar";
+  std::ofstream(bundle, std::ios::binary) << exported.body;
+  const auto report = dir.path() / "verify.txt";
+  const int status = std::system((std::string(BLOCKFOG_HOTS_REPLAY_BIN) + " verify '" +
+                                  bundle.string() + "' > '" + report.string() + "' 2>&1")
+                                     .c_str());
+  std::stringstream out;
+  out << std::ifstream(report).rdbuf();
+  EXPECT_EQ(status, 0) << out.str();
+  EXPECT_NE(out.str().find("verified 40 games"), std::string::npos) << out.str();
 }
 
 TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
