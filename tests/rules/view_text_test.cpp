@@ -255,7 +255,7 @@ TEST(ViewText, AGameFindsTheLinesARoleLacksThroughUndos) {
     std::array<std::size_t, 3> held{};  // each role's log_size after its last view
     int undos = 0;
     int shortened = 0;  // views after an undo cut the role's lines back
-    for (int step = 0; step < 500; ++step) {
+    for (int step = 0; step < 300; ++step) {
       for (Role role : {kScotland, kEngland, kObserver}) {
         const auto r = static_cast<std::size_t>(role);
         std::string text;

@@ -94,6 +94,8 @@ TEST(ComputerGame, BadInputIsRefusedWithATypedErrorAndChangesNothing) {
             "bad_field");
   EXPECT_EQ(refused({{"scenario", "braveheart"}, {"computer", "easy"}, {"rated", true}}),
             "bad_field");
+  EXPECT_EQ(refused({{"scenario", "braveheart"}, {"stand_in", true}, {"rated", true}}),
+            "bad_field");
   EXPECT_EQ(db_fingerprint(server.db_path()), before);
 }
 
