@@ -55,10 +55,14 @@ test('a rated game on the leaderboard and in both players\' histories', async ()
   // On a phone.
   await sco.page.setViewportSize({ width: 390, height: 844 });
   await sco.page.goto(`${running.server.url}/#/players/rated_bruce`);
+  // Only the hash changes: Edward's table stays on the page until Bruce's replaces it, in the
+  // same task as the heading.
+  await sco.page.locator('h1', { hasText: 'rated_bruce’s rating' }).waitFor();
   await sco.page.waitForSelector('table.history tbody tr');
   assert.match(await sco.page.locator('table.history tbody tr td').last().innerText(), /^\+\d+$/);
   await sco.page.screenshot({ path: path.join(shots, 'ratings-history-phone.png'), fullPage: true });
   await sco.page.goto(`${running.server.url}/#/ratings`);
+  await sco.page.locator('h1', { hasText: /^Ratings$/ }).waitFor();
   await sco.page.waitForSelector('table.ratings tbody tr');
   await sco.page.screenshot({ path: path.join(shots, 'ratings-leaderboard-phone.png'), fullPage: true });
 
