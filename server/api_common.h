@@ -58,11 +58,13 @@ GameInfo load_info(storage::Store& store, const storage::GameRow& row);
 std::optional<core::Role> role_of(const Seats& seats, std::int64_t account_id);
 // Sets an open game with both seats taken going (in one transaction): status active, the
 // snapshot after setup, the clocks, and a turn notice (seq 0) for each awaited seat whose
-// player is not `started_by` (the player whose join or acceptance started it, who is at the
-// game). A room that holds the other player connected drops his notice (Room::start).
-// Returns the game as set up.
+// player is away: neither `started_by` (the player whose join or acceptance started it, who is
+// at the game) nor connected to the game's room as `presence` says at the moment of this
+// transaction (the same record a room reads before an action; null for a game no room can
+// hold yet: created and started in the caller's transaction). Returns the game as set up.
 std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t game_id,
-                                           std::int64_t started_by, std::int64_t now);
+                                           std::int64_t started_by, std::int64_t now,
+                                           const Presence* presence = nullptr);
 // The game if `viewer` may see it. Nothing for a game that does not exist and for one hidden
 // from `viewer` alike, so that a stranger cannot tell an invite game from an unused id.
 std::optional<GameInfo> find_visible(DbWorker& db, std::int64_t game_id,

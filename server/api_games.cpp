@@ -103,7 +103,7 @@ HttpResponse Api::create_game(const RouteCall& call) {
         throw std::runtime_error("the computer's seat could not be taken");
       }
       storage::add_computer_seat(store, row.id, {computer_role, *r.computer, false, now});
-      started = start_in_store(store, row.id, identity->account_id, now);
+      started = start_in_store(store, row.id, identity->account_id, now, &rooms_.presence());
     }
     transaction.commit();
     return load_info(store, *store.find_game(row.id));
@@ -217,7 +217,8 @@ HttpResponse Api::join_game(const RouteCall& call) {
     Joined result;
     auto info = load_info(store, *store.find_game(game_id));
     if (info.seats.scotland && info.seats.england) {
-      result.started = start_in_store(store, game_id, identity->account_id, now);
+      result.started =
+          start_in_store(store, game_id, identity->account_id, now, &rooms_.presence());
       info = load_info(store, *store.find_game(game_id));
     }
     result.info = std::move(info);

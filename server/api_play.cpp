@@ -26,7 +26,8 @@ using namespace api;
 namespace api {
 
 std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t game_id,
-                                           std::int64_t started_by, std::int64_t now) {
+                                           std::int64_t started_by, std::int64_t now,
+                                           const Presence* presence) {
   const auto row = store.find_game(game_id);
   if (!row) throw std::runtime_error("no game " + std::to_string(game_id));
   auto loaded = setup_game(*row);
@@ -39,11 +40,14 @@ std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t g
   store.save_snapshot(game_id, 0, snapshot, loaded.game->state_hash(), now);
   start_clocks(store, game_id, load_time_control(store, game_id), public_awaiting(*loaded.game),
                now);
-  // The start's turn notices, in the same transaction (never lost, as an action's).
+  // The start's turn notices, in the same transaction (never lost, as an action's), to the
+  // players away at this very moment: one connected now is never told.
   storage::NoticeStore notices(store.database());
+  const auto at_game = [game_id, started_by, presence](std::int64_t account) {
+    return account == started_by || (presence && presence->present(game_id, account));
+  };
   for (const auto& notice :
-       turn_notices(game_id, nullptr, *loaded.game, load_seats(store, game_id),
-                    [started_by](std::int64_t account) { return account == started_by; })) {
+       turn_notices(game_id, nullptr, *loaded.game, load_seats(store, game_id), at_game)) {
     notices.enqueue(game_id, notice.role, 0, notice.account_id, notice.content_json, now);
   }
   transaction.commit();
@@ -227,7 +231,8 @@ HttpResponse Api::rematch(const RouteCall& call) {
       storage::set_time_control(store, created.id, *tc);
     }
     store.take_seat(created.id, core::role_name(other(*role)), identity->account_id, now);
-    result.started = start_in_store(store, created.id, identity->account_id, now);
+    result.started =
+        start_in_store(store, created.id, identity->account_id, now, &rooms_.presence());
     storage::settle_rematch(store, call.id, storage::RematchState::Accepted, created.id);
     transaction.commit();
     result.new_game = created.id;

@@ -13,6 +13,7 @@
 #include "server/game_clocks.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/presence.h"
 #include "server/turn_notices.h"
 #include "storage/faults.h"
 #include "storage/notice_store.h"
@@ -141,7 +142,9 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
       self->evicted_ = false;
     }
     auto& member = self->members_[key];
+    if (member.player) self->host_.presence().depart(self->id_, member.player->account_id);
     member = Member{std::move(client), role, std::move(player), updates};
+    if (member.player) self->host_.presence().arrive(self->id_, member.player->account_id);
     self->send_welcome(member);
     if (self->game_) self->send_view(key);
     self->send_chat_since(key, chat_since);
@@ -150,7 +153,11 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
 
 void Room::leave(const RoomClient* client) {
   strand_([self = shared_from_this(), client] {
-    self->members_.erase(client);
+    if (const auto it = self->members_.find(client); it != self->members_.end()) {
+      if (it->second.player)
+        self->host_.presence().depart(self->id_, it->second.player->account_id);
+      self->members_.erase(it);
+    }
     std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
     // Nothing changes in a finished game any more, and an open one holds no game yet: either
     // leaves memory when its last client goes (a later client loads it again from the store).
@@ -171,9 +178,7 @@ void Room::receive(const RoomClient* client, protocol::ClientMessage message, St
 }
 
 bool Room::is_connected(std::int64_t account_id) const {
-  return std::any_of(members_.begin(), members_.end(), [account_id](const auto& entry) {
-    return entry.second.player && entry.second.player->account_id == account_id;
-  });
+  return host_.presence().present(id_, account_id);
 }
 
 void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
@@ -195,21 +200,6 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
       self->counted_live_ = true;
     }
     self->update_summary();
-    // The start wrote a turn notice for each awaited seat but its starter's (start_in_store):
-    // a player connected here already knows.
-    std::vector<std::string> told;
-    for (Role role : public_awaiting(*self->game_)) {
-      const auto& seat = self->seats_.of(role);
-      if (seat && self->is_connected(seat->account_id)) {
-        told.emplace_back(core::role_name(role));
-      }
-    }
-    if (!told.empty()) {
-      self->db_.post([id = self->id_, told](storage::Store& store) {
-        storage::NoticeStore notices(store.database());
-        for (const auto& role : told) notices.drop_pending(id, role, now_ms());
-      });
-    }
     for (auto& [key, member] : self->members_) {
       // An account that took the second seat while watching now plays it.
       for (Role role : {Role::Scotland, Role::England}) {
@@ -231,7 +221,10 @@ void Room::drain() {
     self->cancel_thinking();
     self->pending_.clear();
     self->broadcast(protocol::RestartingMessage{});
-    for (auto& [key, member] : self->members_) member.client->close();
+    for (auto& [key, member] : self->members_) {
+      member.client->close();
+      if (member.player) self->host_.presence().depart(self->id_, member.player->account_id);
+    }
     self->members_.clear();
   });
 }

@@ -29,6 +29,7 @@ namespace blockfog::server {
 
 class ComputerPlayers;
 class DbWorker;
+class Presence;
 class Metrics;
 class Room;
 class SeatHistory;
@@ -83,8 +84,9 @@ struct RoomSummary {
 };
 
 // What a room needs from whoever holds it (RoomRegistry): to let go of it when nobody is at a
-// game that will not change, to take it back, the per-account chat quota, and the lobby's
-// summary of the game. Called from the room's strand.
+// game that will not change, to take it back, the per-account chat quota, the lobby's
+// summary of the game, and the record of which players are at which game (server/presence.h).
+// Called from the room's strand.
 class RoomHost {
  public:
   virtual ~RoomHost() = default;
@@ -93,6 +95,7 @@ class RoomHost {
   virtual bool reinstate(const std::shared_ptr<Room>& room) = 0;
   virtual bool allow_chat(std::int64_t account_id) = 0;
   virtual void set_summary(std::int64_t game_id, RoomSummary summary) = 0;
+  virtual Presence& presence() = 0;
   // Where computer seats think (server/computer_players.h); null: the computer does not play.
   virtual ComputerPlayers* computer_players() { return nullptr; }
 };
@@ -179,7 +182,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // The two above: the client's role's current view, with the whole log or none of it.
   void write_view_to(const RoomClient* client, bool whole_log, std::optional<std::string> ref,
                      bool stale);
-  // Whether `account_id` has a client at the game.
+  // Whether `account_id` has a client at the game (RoomHost::presence, which the start of a
+  // game reads too).
   bool is_connected(std::int64_t account_id) const;
   // Parks the view of each role nobody is connected as (role_views.h), before an action.
   void park_unwatched_roles();

@@ -11,6 +11,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "server/presence.h"
 #include "server/room.h"
 
 namespace blockfog::server {
@@ -56,6 +57,10 @@ class RoomRegistry : public RoomHost {
   void set_computer_players(ComputerPlayers* players) { computer_ = players; }
   ComputerPlayers* computer_players() override { return computer_; }
 
+  // Which players have a client at which game; the start of a game reads it in its
+  // transaction (api::start_in_store).
+  Presence& presence() override { return presence_; }
+
   std::optional<RoomSummary> summary(std::int64_t game_id) const;
   void set_summary(std::int64_t game_id, RoomSummary summary) override;
 
@@ -71,6 +76,7 @@ class RoomRegistry : public RoomHost {
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
   // Written after every action of every game (Room::update_summary): hashed, not ordered.
   std::unordered_map<std::int64_t, RoomSummary> summaries_;
+  Presence presence_;
   AddressRateLimiter chat_per_account_{kChatLinesPerAccountPerSecond, kChatBurstPerAccount};
 };
 
