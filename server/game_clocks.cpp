@@ -40,6 +40,21 @@ std::optional<storage::ClockRow> clock_of(const std::vector<storage::ClockRow>& 
   return std::nullopt;
 }
 
+// The moment the running clock's time runs out with the vacations known now; a vacation taken
+// later can only move it on.
+std::int64_t deadline_of(storage::Store& store, const TimeControl& tc, const Seats& seats,
+                         const storage::ClockRow& clock) {
+  const auto since = *clock.running_since;
+  return moment_after(since, tc.allowance_ms(clock.bank_ms),
+                      pauses_of(store, tc, seats, role_from(clock.role), since));
+}
+
+// The first look of the clock sweep at a clock that starts running at `since`: its deadline
+// without any pause, never later than the true one (pauses only move a deadline on).
+std::int64_t first_check(const TimeControl& tc, std::int64_t bank_ms, std::int64_t since) {
+  return since + tc.allowance_ms(bank_ms);
+}
+
 // Ends a running wait at `now`.
 storage::ClockRow stopped(storage::Store& store, const TimeControl& tc, const Seats& seats,
                           const storage::ClockRow& clock, std::int64_t now) {
@@ -47,7 +62,7 @@ storage::ClockRow stopped(storage::Store& store, const TimeControl& tc, const Se
   const auto role = role_from(clock.role);
   const auto used = running_ms(*clock.running_since, now,
                                pauses_of(store, tc, seats, role, *clock.running_since));
-  return {clock.role, tc.bank_after(clock.bank_ms, used), std::nullopt};
+  return {clock.role, tc.bank_after(clock.bank_ms, used), std::nullopt, std::nullopt};
 }
 
 }  // namespace
@@ -63,9 +78,13 @@ void start_clocks(storage::Store& store, std::int64_t game_id, const TimeControl
   if (!tc.timed()) return;
   for (Role role : {Role::Scotland, Role::England}) {
     std::optional<std::int64_t> since;
-    if (contains(awaiting, role)) since = now;
+    std::optional<std::int64_t> check;
+    if (contains(awaiting, role)) {
+      since = now;
+      check = first_check(tc, tc.initial_bank_ms(), now);
+    }
     storage::save_clock(store, game_id,
-                        {std::string(core::role_name(role)), tc.initial_bank_ms(), since});
+                        {std::string(core::role_name(role)), tc.initial_bank_ms(), since, check});
   }
 }
 
@@ -84,6 +103,7 @@ void pass_turn(storage::Store& store, std::int64_t game_id, const TimeControl& t
       storage::save_clock(store, game_id, stopped(store, tc, seats, *clock, now));
     } else {
       clock->running_since = now;
+      clock->check_at = first_check(tc, clock->bank_ms, now);
       storage::save_clock(store, game_id, *clock);
     }
   }
@@ -107,11 +127,9 @@ std::optional<Role> expired_role(storage::Store& store, std::int64_t game_id, co
     const auto role = role_from(clock.role);
     // The computer's time never runs out: it plays the seat in the time it thinks.
     if (const auto& player = seats.of(role); player && player->computer) continue;
-    const auto since = *clock.running_since;
     // Each automatic vacation moves the deadline on by a day; the days of a year are few.
     for (;;) {
-      const auto deadline = moment_after(since, tc.allowance_ms(clock.bank_ms),
-                                         pauses_of(store, tc, seats, role, since));
+      const auto deadline = deadline_of(store, tc, seats, clock);
       if (deadline > now) break;
       const auto& seat = seats.of(role);
       if (tc.pauses_for_vacation() && seat &&
@@ -170,11 +188,15 @@ std::optional<ComputerSeat> take_over_timed_out(storage::Store& store, std::int6
 
 std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now) {
   std::vector<EndedGame> ended;
-  for (const auto game_id : storage::list_timed_active_games(store)) {
+  for (const auto game_id : storage::list_games_with_clocks_to_check(store, now)) {
     storage::Transaction transaction(store.database());
+    const auto row = store.find_game(game_id);
+    const bool active = row && row->status == storage::GameStatus::Active;
     const auto tc = load_time_control(store, game_id);
     const auto seats = load_seats(store, game_id);
-    if (const auto loser = expired_role(store, game_id, tc, seats, now)) {
+    std::optional<Role> loser;
+    if (active) loser = expired_role(store, game_id, tc, seats, now);
+    if (loser) {
       if (auto seat = take_over_timed_out(store, game_id, *loser, now)) {
         ended.push_back({game_id, "", StandIn{*loser, std::move(*seat)}});
       } else {
@@ -183,6 +205,18 @@ std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t 
         store.set_game_status(game_id, storage::GameStatus::Finished, now, result);
         ended.push_back({game_id, std::move(result), std::nullopt});
       }
+    }
+    // The game goes on (its clocks were looked at early, a vacation moved a deadline on, or
+    // the computer stands in) or is over: the sweep looks at each running clock next at its
+    // deadline as the vacations known now make it, and never at one that cannot run out.
+    const auto players = load_seats(store, game_id);  // with the stand-in, if one took a seat
+    for (auto clock : storage::load_clocks(store, game_id)) {
+      if (!clock.check_at) continue;
+      const auto& player = players.of(role_from(clock.role));
+      const bool can_run_out = active && clock.running_since && !(player && player->computer);
+      clock.check_at =
+          can_run_out ? std::optional(deadline_of(store, tc, players, clock)) : std::nullopt;
+      storage::save_clock(store, game_id, clock);
     }
     transaction.commit();
   }

@@ -1,9 +1,9 @@
 #pragma once
 
 // Starts the next round of each running tournament whose round has no game left to end
-// (server/tournaments.h, advance_tournament): on the storage thread every few seconds, so a
-// round follows the end of its last game however that game ended. The rooms of the games
-// started are told once the round is committed.
+// (server/tournaments.h, advance_tournament): by a periodic sweep every few seconds
+// (server/periodic_sweep.h), so a round follows the end of its last game however that game
+// ended. The rooms of the games started are told once the round is committed.
 
 #include <chrono>
 

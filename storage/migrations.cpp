@@ -20,6 +20,7 @@ std::string_view migration_0009_clocks();
 std::string_view migration_0010_tournaments();
 std::string_view migration_0011_computer_seats();
 std::string_view migration_0012_ratings();
+std::string_view migration_0013_clock_checks();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -75,6 +76,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{10, "tournaments", sql::migration_0010_tournaments()},
       Migration{11, "computer_seats", sql::migration_0011_computer_seats()},
       Migration{12, "ratings", sql::migration_0012_ratings()},
+      Migration{13, "clock_checks", sql::migration_0013_clock_checks()},
   };
   return migrations;
 }

@@ -41,36 +41,42 @@ std::optional<std::string> time_control(Store& store, std::int64_t game_id) {
   return select->column_optional_text(0);
 }
 
-std::vector<std::int64_t> list_timed_active_games(Store& store) {
-  auto select = store.database().prepare(
-      "SELECT id FROM games WHERE status = 'active' AND time_control IS NOT NULL ORDER BY id");
+std::vector<std::int64_t> list_games_with_clocks_to_check(Store& store, std::int64_t now) {
+  auto select = store.database().cached(
+      "SELECT DISTINCT game_id FROM game_clocks WHERE check_at <= ?1 ORDER BY game_id");
+  select->bind(1, now);
   std::vector<std::int64_t> ids;
-  while (select.step()) ids.push_back(select.column_int64(0));
+  while (select->step()) ids.push_back(select->column_int64(0));
   return ids;
 }
 
 std::vector<ClockRow> load_clocks(Store& store, std::int64_t game_id) {
   auto select = store.database().cached(
-      "SELECT role, bank_ms, running_since FROM game_clocks WHERE game_id = ?1 ORDER BY role "
-      "DESC");
+      "SELECT role, bank_ms, running_since, check_at FROM game_clocks WHERE game_id = ?1"
+      " ORDER BY role DESC");
   select->bind(1, game_id);
   std::vector<ClockRow> rows;
   while (select->step()) {
-    rows.push_back(
-        {select->column_text(0), select->column_int64(1), select->column_optional_int64(2)});
+    rows.push_back({select->column_text(0), select->column_int64(1),
+                    select->column_optional_int64(2), select->column_optional_int64(3)});
   }
   return rows;
 }
 
 void save_clock(Store& store, std::int64_t game_id, const ClockRow& clock) {
   auto upsert = store.database().cached(
-      "INSERT OR REPLACE INTO game_clocks (game_id, role, bank_ms, running_since)"
-      " VALUES (?1, ?2, ?3, ?4)");
+      "INSERT OR REPLACE INTO game_clocks (game_id, role, bank_ms, running_since, check_at)"
+      " VALUES (?1, ?2, ?3, ?4, ?5)");
   upsert->bind(1, game_id).bind(2, clock.role).bind(3, clock.bank_ms);
   if (clock.running_since) {
     upsert->bind(4, *clock.running_since);
   } else {
     upsert->bind(4, nullptr);
+  }
+  if (clock.check_at) {
+    upsert->bind(5, *clock.check_at);
+  } else {
+    upsert->bind(5, nullptr);
   }
   upsert->run();
 }

@@ -19,6 +19,9 @@ struct ClockRow {
   std::string role;  // "scotland" or "england"
   std::int64_t bank_ms = 0;
   std::optional<std::int64_t> running_since;
+  // When the clock sweep looks at this clock next (migration 13): never later than the moment
+  // its time could run out; none while it is stopped or cannot run out.
+  std::optional<std::int64_t> check_at;
   friend bool operator==(const ClockRow&, const ClockRow&) = default;
 };
 
@@ -44,8 +47,9 @@ struct RematchRow {
 // The game's time control (JSON text), none for a game without one.
 void set_time_control(Store& store, std::int64_t game_id, std::string_view time_control_json);
 std::optional<std::string> time_control(Store& store, std::int64_t game_id);
-// Active games with a time control, oldest first.
-std::vector<std::int64_t> list_timed_active_games(Store& store);
+// The games holding a clock whose `check_at` is `now` or before, by id: read through an
+// index, so it costs nothing per game while no deadline is near.
+std::vector<std::int64_t> list_games_with_clocks_to_check(Store& store, std::int64_t now);
 
 std::vector<ClockRow> load_clocks(Store& store, std::int64_t game_id);  // by role
 // Inserts or replaces the role's clock.

@@ -250,6 +250,42 @@ TEST(ServerClocks, AWholeCorrespondenceGameOverDaysRestartsMidTurnAndIsLostOnTim
   EXPECT_EQ(mine[0]["result"]["reason"], "timeout");
 }
 
+// The clock sweep reads only the clocks whose stored `check_at` has passed (server/
+// clock_checks.h): a deadline that passed while the server was down is found by the first
+// sweep after the restart, with nobody connected or acting, and a game whose deadline is still
+// ahead is left alone.
+TEST(ServerClocks, ADeadlinePassedWhileTheServerWasDownEndsTheGameAfterTheRestart) {
+  Server server;
+  auto scot = register_user(server.port(), "down_scot");
+  auto eng = register_user(server.port(), "down_eng");
+  const json short_tc = {
+      {"kind", "correspondence"}, {"days_per_turn", 1}, {"bank_days", 0}, {"vacation", false}};
+  const json long_tc = {
+      {"kind", "correspondence"}, {"days_per_turn", 5}, {"bank_days", 0}, {"vacation", false}};
+  const auto due = started_timed_game(scot, eng, short_tc);
+  const auto later = started_timed_game(scot, eng, long_tc);
+  const auto before = details(scot, due);
+  const std::string awaited = before["awaiting"].front();
+  const std::int64_t deadline = before["clocks"][awaited]["deadline"];
+  EXPECT_EQ(deadline, server.clock.now() + 24 * kHour) << before.dump();
+
+  server.process->kill9();
+  server.clock.set(deadline + kHour);
+  server.process = std::make_unique<ServerProcess>(server.dir.path(), std::vector<std::string>{},
+                                                   server.clock.env());
+  auto again = HttpClient(server.port());
+  again.set_session_cookie(scot.session_cookie());
+  const auto ended = wait_for(again, due, [](const json& g) { return g["status"] == "finished"; });
+  ASSERT_FALSE(ended.is_null());
+  EXPECT_EQ(ended["result"]["reason"], "timeout");
+  EXPECT_EQ(ended["result"]["winner"], awaited == "scotland" ? "england" : "scotland");
+  // Ended by the sweep that ended the other: the game whose deadline is ahead is still on,
+  // its clock running on from where it was.
+  const auto going = details(again, later);
+  EXPECT_EQ(going["status"], "active") << going.dump();
+  EXPECT_EQ(going["clocks"][awaited]["remaining_ms"], 5 * 24 * kHour - 25 * kHour) << going.dump();
+}
+
 // Reads up to the next `clocks` message and then everything sent before a pong, so that the
 // connection's view is the one that goes with those clocks.
 json next_clocks(Connection& c) {
@@ -461,6 +497,17 @@ TEST(ServerGames, MyGamesShowsTheOpponentsLastActivityAndTheClocks) {
   EXPECT_EQ(mine[0]["last_active"]["england"], kStart);
   EXPECT_TRUE(mine[0]["clocks"].is_object());
   EXPECT_EQ(mine[0]["time_control"]["days_per_turn"], 3);
+
+  // A newer game that does not await a (open, waiting for an opponent) comes after the one
+  // that does, though the list is otherwise newest first.
+  const auto waiting = a.post("/api/games", {{"scenario", "braveheart"}});
+  ASSERT_EQ(waiting.status, 201) << waiting.body;
+  const auto sorted = a.get("/api/games/mine").json()["games"];
+  ASSERT_EQ(sorted.size(), 2u);
+  EXPECT_EQ(sorted[0]["id"], id);
+  EXPECT_EQ(sorted[0]["your_turn"], true);
+  EXPECT_EQ(sorted[1]["id"], waiting.json()["game"]["id"]);
+  EXPECT_EQ(sorted[1]["your_turn"], false);
 }
 
 }  // namespace

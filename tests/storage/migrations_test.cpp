@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/play_by_web.h"
 #include "storage/store.h"
 #include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
@@ -319,6 +320,40 @@ std::uint64_t fingerprint(std::string_view text) {
 
 // Databases in the field already ran the landed migrations; editing one would leave them with
 // a schema the code no longer describes. If this fails, revert the edit and add a migration.
+// The migration that gave clocks their `check_at` (the clock sweep reads only clocks whose
+// `check_at` has passed): a clock running before it is looked at by the first sweep after it,
+// so a deadline that passed while an older server was down is still found; a stopped clock
+// never is.
+TEST(Migrations, AClockRunningBeforeCheckAtExistedIsLookedAtFirst) {
+  std::size_t version = 0;
+  for (const auto& m : builtin_migrations()) {
+    if (m.name == "clock_checks") version = static_cast<std::size_t>(m.version);
+  }
+  ASSERT_GT(version, 1U);
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  {
+    Database db(path);
+    migrate_up_to(db, version - 1);
+    insert_active_game(db, 7);
+    db.exec(
+        "INSERT INTO game_clocks (game_id, role, bank_ms, running_since) VALUES"
+        " (7, 'scotland', 5000, 1000), (7, 'england', 5000, NULL)");
+  }
+  Store store(path, kNow);
+  EXPECT_TRUE(list_games_with_clocks_to_check(store, 999).empty());
+  EXPECT_EQ(list_games_with_clocks_to_check(store, 1000), std::vector<std::int64_t>{7});
+  const auto clocks = load_clocks(store, 7);
+  ASSERT_EQ(clocks.size(), 2U);
+  for (const auto& clock : clocks) {
+    if (clock.role == "scotland") {
+      EXPECT_EQ(clock.check_at, std::optional<std::int64_t>(1000));
+    } else {
+      EXPECT_EQ(clock.check_at, std::nullopt);
+    }
+  }
+}
+
 TEST(Migrations, LandedMigrationsAreNeverEdited) {
   const std::vector<std::uint64_t> landed{
       0xb634e511ab3a8808ull,  // 0001_initial.sql
