@@ -1,0 +1,130 @@
+// End to end in headless Chromium: a correspondence game over weeks, on a server whose clock
+// the test moves (BLOCKFOG_TEST_CLOCK_FILE: the server reads the time from that file,
+// server/clock.h; docs/protocol.md, "Time controls"). Days pass between the decisions: each
+// page shows both clocks as the server computes them; the awaited player, away past his time,
+// takes vacation days automatically (the opponent sees "on vacation"), and when those run out
+// too he loses on time, both pages saying so.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useServerAndBrowser, outputDir } from './harness.js';
+import { newPlayer, startGame, waitForAwaited, clickRandomAction, isAwaited } from './helpers.js';
+
+const DAY = 24 * 3600 * 1000;
+const clockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockfog-clock-'));
+const clockFile = path.join(clockDir, 'now');
+let fakeNow = 0;
+// Moves the server's clock (written whole: the server never reads half a number).
+function setClock(ms) {
+  fakeNow = ms;
+  fs.writeFileSync(`${clockFile}.tmp`, String(ms));
+  fs.renameSync(`${clockFile}.tmp`, clockFile);
+}
+// A fixed start in May: the weeks of the game stay in one calendar year, whose 21 vacation
+// days are all the player has (a new year would give him more). The pages' clocks count from
+// the server's `now`, so the browser's own time does not matter.
+setClock(Date.UTC(2026, 4, 28));
+process.env.BLOCKFOG_TEST_CLOCK_FILE = clockFile;
+
+const running = useServerAndBrowser();
+const shots = process.env.BLOCKFOG_SHOTS || outputDir();
+const shot = (p, name) => p.page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+// "2 d 4 h" of web-client/js/clock_view.js, for a time of whole days and hours.
+const shown = (ms) => `${Math.floor(ms / DAY)} d ${Math.floor((ms % DAY) / 3600000)} h`;
+
+// The page shows each side's clock as the server has it now. The page ticks on with the real
+// time since it was told, which at this resolution ("d h") is at most an hour less.
+async function clocksAgree(p, id) {
+  const game = await p.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, id);
+  for (const side of ['scotland', 'england']) {
+    const c = game.clocks[side];
+    const one = shown(c.remaining_ms);
+    const less = shown(Math.max(0, c.remaining_ms - 3600000));
+    await p.page.waitForFunction(([s, a, b]) => {
+      const t = document.querySelector(`.clocks .clock-${s} .clock-time`)?.textContent;
+      return t === a || t === b;
+    }, [side, one, less]);
+  }
+  return game;
+}
+
+test('a correspondence game over weeks: clocks, an automatic vacation, a loss on time', async () => {
+  const desktop = { width: 1440, height: 900 };
+  const alice = await newPlayer(running.browser, running.server, 'carla', { viewport: desktop });
+  const bob = await newPlayer(running.browser, running.server, 'dylan', { viewport: desktop });
+  // 3 days per decision and a bank of 7 days, vacations allowed.
+  await alice.page.selectOption('#create-time', 'correspondence');
+  const id = await startGame(alice, bob);
+  for (const p of [alice, bob]) {
+    await p.page.waitForSelector('.clocks .clock-scotland .clock-time');
+    const game = await clocksAgree(p, id);
+    assert.equal(game.time_control.kind, 'correspondence');
+  }
+
+  // Six decisions, each two days after the one before (inside the 3 days of a decision): the
+  // clocks each page is told after every decision are the server's.
+  for (let i = 0; i < 6; i += 1) {
+    const p = await waitForAwaited([alice, bob]);
+    setClock(fakeNow + 2 * DAY);
+    await clickRandomAction(p);
+    for (const q of [alice, bob]) await clocksAgree(q, id);
+  }
+  // Four days for the next decision: a day comes out of the bank of whoever was awaited.
+  const late = await waitForAwaited([alice, bob]);
+  setClock(fakeNow + 4 * DAY);
+  await clickRandomAction(late);
+  const after = await clocksAgree(alice, id);
+  await clocksAgree(bob, id);
+  assert.ok(['scotland', 'england'].some((s) => after.clocks[s].bank_ms < 7 * DAY),
+    `a bank was charged: ${JSON.stringify(after.clocks)}`);
+  await shot(alice, 'correspondence-clocks');
+
+  // The awaited player stays away for 12 days: past his 3 days and 7 of bank, the server takes
+  // vacation days for him, one at a time; his opponent's page shows the vacation.
+  // Exactly one side awaited (both are while each chooses his card).
+  let away = await waitForAwaited([alice, bob]);
+  while ((await isAwaited(alice)) && (await isAwaited(bob))) {
+    await clickRandomAction(away);
+    away = await waitForAwaited([alice, bob]);
+  }
+  const other = away === alice ? bob : alice;
+  const side = away === alice ? 'scotland' : 'england';
+  const otherSide = side === 'scotland' ? 'england' : 'scotland';
+  const left = (await clocksAgree(other, id)).clocks[side].remaining_ms;
+  assert.ok(left <= 10 * DAY, `${side} has at most 3 days and the bank: ${left}`);
+  const gone = fakeNow;
+  setClock(gone + 12 * DAY);
+  // The clock sweep takes the vacation days (within seconds); the page shows them once opened
+  // again.
+  const onVacation = async () => {
+    const g = await other.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, id);
+    return g.clocks[side].vacation_until != null;
+  };
+  for (let i = 0; !(await onVacation()); i += 1) {
+    assert.ok(i < 200, 'no vacation was taken');
+    await other.page.waitForTimeout(100); // polling the server, not waiting for the game
+  }
+  await other.page.reload();
+  await other.page.waitForSelector(`.clocks .clock-${side} .clock-vacation`);
+  assert.match(await other.page.locator(`.clocks .clock-${side} .clock-vacation`).innerText(),
+    /^on vacation until /);
+  await shot(other, 'correspondence-vacation');
+  await other.page.setViewportSize({ width: 390, height: 844 });
+  await shot(other, 'correspondence-vacation-phone');
+  await other.page.setViewportSize(desktop);
+
+  // Past the decision's 3 days, the bank and the 21 vacation days of the year: lost on time.
+  // Both pages are told over their WebSockets.
+  setClock(gone + left + 21 * DAY + 3600000);
+  const winner = otherSide === 'scotland' ? 'Scotland' : 'England';
+  for (const p of [alice, bob]) {
+    await p.page.waitForSelector('.game-result', { timeout: 20000 });
+    assert.equal(await p.page.locator('.game-result').innerText(), `${winner} wins on time.`);
+  }
+  await shot(away, 'correspondence-lost-on-time');
+  await alice.context.close();
+  await bob.context.close();
+});
