@@ -161,6 +161,12 @@ TEST(Schemas, HttpBodies) {
       json{{"scenario", "braveheart"}, {"time_control", {{"kind", "live"}, {"minutes", 0}}}});
   expect_valid("http/vacation.json", json{{"days", 3}});
   expect_invalid("http/vacation.json", json{{"days", 0}});
+  expect_valid("http/vacation_status.json",
+               json::parse(R"({"days_per_year":21,"days_left":19,"vacations":[
+                 {"starts_at":1780000000000,"ends_at":1780172800000,"automatic":false}]})"));
+  expect_invalid("http/vacation_status.json",
+                 json::parse(R"({"days_per_year":21,"days_left":19,"vacations":[
+                 {"starts_at":1780000000000,"ends_at":1780172800000}]})"));
 }
 
 // Tournament bodies as the tournament tests send them (tests/server/tournament_test.cpp).
