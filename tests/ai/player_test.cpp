@@ -209,8 +209,15 @@ TEST(AiRules, AnOutmatchedBlockRetreatsAtNormalAndFiresAtEasy) {
   for (std::uint8_t seed = 1; seed < 40 && (outmatched < 3 || even < 3); ++seed) {
     auto game = new_game(seed);
     Random random(seed);
-    for (int i = 0; i < 3000 && !game->outcome().finished; ++i) {
+    for (int i = 0; i < 3000 && !game->outcome().finished && (outmatched < 3 || even < 3); ++i) {
       const auto role = game->active_roles().at(0);
+      if (game->legal_actions(role)[0]["kind"] != "fire") {
+        auto actions = game->legal_actions(role);
+        json pick = actions[random() % actions.size()];
+        if (pick["kind"] == "undo") pick = actions[0];
+        ASSERT_FALSE(game->apply(role, pick));
+        continue;
+      }
       const auto view = game->view(role);
       const auto& legal = view["legal_actions"];
       const auto offers = [&](const char* kind) {
