@@ -56,8 +56,10 @@ std::map<std::string, std::string> last_seen(const std::vector<json>& history, c
 bool can_determinize(const json& view) {
   const auto phase = view.value("phase", "");
   if (phase == "card_choice") return true;
-  if (phase == "move") return !view.contains("move") || !view["move"].contains("moving");
-  return false;
+  if (phase != "move") return false;
+  // A block of the seat's own in the middle of its move (RULES 4.3.7): the view names it.
+  return !view.contains("move") || !view["move"].contains("moving") ||
+         view["move"]["moving"].contains("block");
 }
 
 json sample_state_json(const json& view, const std::vector<json>& history, Random& random) {
@@ -272,6 +274,32 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
       activated |= 1U << *data.area_by_id(a.get<std::string>());
   }
   const bool moving_phase = view.at("phase") == "move";
+  json moving = json::array({nullptr, nullptr, nullptr, 0, false});
+  if (view.contains("move") && view["move"].contains("moving")) {
+    // The seat's own block in the middle of its move (RULES 4.3.7). The view shows where it
+    // started and stands and its steps; the area it came from (no doubling back, 4.3.2.5) and
+    // whether it crossed the Anglo-Scottish border (4.1.3) it does not show after the first
+    // step: they are drawn, and the consistency check (the legal steps are part of the view)
+    // keeps only a draw that offers exactly the seat's steps.
+    const auto& m = view["move"]["moving"];
+    const auto block = *data.block_by_id(m.at("block").get<std::string>());
+    const auto origin = *data.area_by_id(m.at("origin").get<std::string>());
+    const auto at = *data.area_by_id(m.at("at").get<std::string>());
+    const int steps = m.at("steps");
+    int previous = origin;
+    bool crossed = false;
+    const auto& neighbors = data.areas[at].neighbors;
+    if (steps == 1) {
+      for (const auto& n : neighbors) {
+        if (n.area == origin) crossed = data.borders[n.border].anglo_scottish;
+      }
+    } else if (!neighbors.empty()) {
+      const auto& n = neighbors[random() % neighbors.size()];
+      previous = n.area;
+      crossed = data.borders[n.border].anglo_scottish || random() % 2 == 0;
+    }
+    moving = json::array({block, origin, previous, steps, crossed});
+  }
   const json position = {
       {"blocks", blocks},
       {"cards", cards},
@@ -295,7 +323,7 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
       {"double_event", false},
       {"mp", mp},
       {"activated", activated},
-      {"moving", json::array({nullptr, nullptr, nullptr, 0, false})},
+      {"moving", moving},
       {"battle", json::array({nullptr, 0, nullptr, 0, nullptr, 0, nullptr})},
       {"winter", json::array({0, nullptr, 0, false, false, false, false, false,
                               std::vector<int>(data.areas.size(), 0)})},

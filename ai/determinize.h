@@ -35,8 +35,8 @@ namespace blockfog::ai {
 using Random = std::mt19937_64;
 
 // Whether the phase of `view` is one this sampler rebuilds (the card choice and the move
-// phase outside a block's move; the other phases keep state the view does not spell out, and
-// the players decide them from the view alone, see player.h).
+// phase, the seat's own block in the middle of its move included; the other phases keep state
+// the view does not spell out, and the players decide them from the view alone, see player.h).
 bool can_determinize(const nlohmann::json& view);
 
 // One determinization of `view` (the seat is view["role"]), or nothing when none consistent

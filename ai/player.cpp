@@ -1,9 +1,10 @@
 #include "ai/player.h"
 
 #include <algorithm>
-
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "ai/determinize.h"
 #include "rules/hots/engine.h"
@@ -15,7 +16,10 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kPlayoutDepth = 200;  // actions of a playout before it is scored
+constexpr int kPlayoutDepth = 30;  // actions of a playout before it is scored
+// The strength assumed for an enemy block standing face down in a battle (the blocks' maximum
+// strengths average 3.3, game-data.json).
+constexpr int kHiddenStrength = 3;
 
 struct Budget {
   int determinizations;
@@ -30,7 +34,7 @@ Budget budget_of(Level level) {
     case Level::Normal:
       return {4, 8, 0.3};
     case Level::Hard:
-      return {12, 16, 2.0};
+      return {8, 16, 2.0};
   }
   return {1, 0, 0.05};
 }
@@ -51,6 +55,21 @@ double evaluate(const hots::State& s, int me) {
     score[side] += 3.0 * hots::nobles_controlled(s, static_cast<hots::Side>(side));
   }
   return 0.5 + 0.5 * std::tanh((score[me] - score[1 - me]) / 20.0);
+}
+
+// The view-only rule for phases the sampler does not rebuild: the kinds of action that add
+// strength or deal hits first (RULES 5.6, 10.11), fighting before passing or retreating,
+// ending a phase last; a seeded pick among the best kind.
+int preference(const std::string& kind) {
+  if (kind == "fire") return 9;
+  if (kind == "add_step" || kind == "draw" || kind == "victual" || kind == "gain") return 8;
+  if (kind.rfind("crown_", 0) == 0 || kind == "return_of_the_king") return 7;
+  if (kind == "pillage" || kind == "herald" || kind == "roll" || kind == "play_card") return 6;
+  if (kind == "take_hit" || kind == "regroup" || kind == "choose_battle") return 5;
+  if (kind == "pass") return 2;
+  if (kind == "retreat" || kind == "disband") return 1;
+  if (kind.rfind("end_", 0) == 0 || kind == "done" || kind == "finish_retreat") return 0;
+  return 3;
 }
 
 void playout(hots::State& s, Random& random) {
@@ -76,26 +95,87 @@ std::vector<json> candidates_of(const json& view) {
   return out;
 }
 
-// The view-only rule for phases the sampler does not rebuild: the kinds of action that add
-// strength or deal hits first (RULES 5.6, 10.11), fighting before passing or retreating,
-// ending a phase last; a seeded pick among the best kind.
-int preference(const std::string& kind) {
-  if (kind == "fire") return 9;
-  if (kind == "add_step" || kind == "draw" || kind == "victual" || kind == "gain") return 8;
-  if (kind.rfind("crown_", 0) == 0 || kind == "return_of_the_king") return 7;
-  if (kind == "pillage" || kind == "herald" || kind == "roll" || kind == "play_card") return 6;
-  if (kind == "take_hit" || kind == "regroup" || kind == "choose_battle") return 5;
-  if (kind == "pass") return 2;
-  if (kind == "retreat" || kind == "disband") return 1;
-  if (kind.rfind("end_", 0) == 0 || kind == "done" || kind == "finish_retreat") return 0;
-  return 3;
+// Own strength and enemy block count per area id, as the seat's view shows them.
+struct AreaForces {
+  int own = 0;
+  int enemy = 0;
+};
+
+std::map<std::string, AreaForces> forces_of(const json& view) {
+  const std::string me = view.at("role");
+  const std::string enemy = me == "scotland" ? "england" : "scotland";
+  std::map<std::string, AreaForces> out;
+  for (const auto& area : view.at("areas")) {
+    auto& f = out[area.at("id").get<std::string>()];
+    for (const auto& b : area.at(me).at("blocks")) f.own += b.at("strength").get<int>();
+    f.enemy = area.at(enemy).at("count").get<int>();
+  }
+  return out;
 }
 
-json view_choice(const std::vector<json>& candidates, Random& random) {
+// How much a destination is worth to a block retreating or regrouping there (RULES 5.10-5.12):
+// an area without enemy blocks first, then the one with most own strength (the block joins
+// friends rather than standing alone where the enemy may pick it off).
+int destination_score(const json& action, const std::map<std::string, AreaForces>& forces) {
+  const auto to = action.find("to");
+  if (to == action.end() || !to->is_string()) return 0;
+  const auto f = forces.find(to->get<std::string>());
+  if (f == forces.end()) return 0;
+  return (f->second.enemy == 0 ? 1000 : 0) + f->second.own;
+}
+
+// Whether the seat's blocks in the current battle are outmatched (RULES 5): their strength
+// (what the view shows of the seat's own blocks in the battle area) below the enemy's revealed
+// strength plus kHiddenStrength for each enemy block still face down (RULES 13.3).
+bool outmatched(const json& view) {
+  const auto battle = view.find("battle");
+  if (view.value("phase", "") != "combat" || battle == view.end() || !battle->is_object())
+    return false;
+  const std::string me = view.at("role");
+  const std::string enemy = me == "scotland" ? "england" : "scotland";
+  const std::string area_id = battle->at("area");
+  int own = 0;
+  int enemy_count = 0;
+  for (const auto& area : view.at("areas")) {
+    if (area.at("id") != area_id) continue;
+    for (const auto& b : area.at(me).at("blocks")) own += b.at("strength").get<int>();
+    enemy_count = area.at(enemy).at("count");
+  }
+  int theirs = 0;
+  int shown = 0;
+  for (const auto& b : battle->at("revealed").at(enemy)) {
+    theirs += b.at("strength").get<int>();
+    ++shown;
+  }
+  theirs += kHiddenStrength * std::max(0, enemy_count - shown);
+  return own < theirs;
+}
+
+// The view-only choice. Every level ranks the kinds by preference(); with `reasoned` (normal
+// and hard) a block whose side is outmatched in its battle retreats rather than fires (a noble
+// eliminated goes over to the enemy, the King's or Edward II's death ends the game: RULES 5.8,
+// 12.2), and a retreat or regroup goes where destination_score() says. A seeded pick among the
+// best.
+json view_choice(const std::vector<json>& candidates, const json& view, bool reasoned,
+                 Random& random) {
+  std::map<std::string, AreaForces> forces;
+  bool flee = false;
+  if (reasoned) {
+    forces = forces_of(view);
+    flee = outmatched(view);
+  }
+  const auto score = [&](const json& c) {
+    const std::string kind = c.value("kind", "");
+    int p = preference(kind) * 10000;
+    if (!reasoned) return p;
+    if (kind == "retreat" || kind == "regroup") p += destination_score(c, forces);
+    if (kind == "retreat" && flee) p += 10 * 10000;  // above firing
+    return p;
+  };
   int best = -1;
   std::vector<const json*> top;
   for (const auto& c : candidates) {
-    const int p = preference(c.value("kind", ""));
+    const int p = score(c);
     if (p > best) {
       best = p;
       top.clear();
@@ -164,7 +244,7 @@ json choose_checked(const json& view, const std::vector<json>& history, Level le
   if (candidates.empty()) return view.at("legal_actions").at(0);
   if (candidates.size() == 1) return candidates[0];
   // The view-only choice, where no determinization is built.
-  const json fallback = view_choice(candidates, random);
+  const json fallback = view_choice(candidates, view, level != Level::Easy, random);
   const auto role = *core::role_from_name(view.at("role").get<std::string>());
   const int me = core::side_index(role);
   std::vector<hots::Action> actions;

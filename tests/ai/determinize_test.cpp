@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "ai/determinize.h"
@@ -60,6 +61,48 @@ TEST(AiDeterminize, SamplesShowTheSeatItsOwnViewAndVaryTheHiddenBlocks) {
   }
   EXPECT_EQ(checked, 5);
   EXPECT_GT(hidden_layouts.size(), 1U);
+}
+
+TEST(AiDeterminize, SamplesABlockInTheMiddleOfItsMove) {
+  core::Seed seed{};
+  seed[0] = 9;
+  auto game = std::move(hots::module().setup(seed, "braveheart", json::object()).game);
+  Random random(3);
+  int checked = 0;
+  int later_steps = 0;
+  for (int i = 0; i < 3000 && checked < 12 && !game->outcome().finished; ++i) {
+    const auto role = game->active_roles().at(0);
+    const auto view = game->view(role);
+    if (view["phase"] == "move" && view["move"].contains("moving")) {
+      ASSERT_TRUE(can_determinize(view));
+      const auto state = determinize(view, {}, random);
+      ASSERT_TRUE(state.has_value()) << "no sample for " << view["move"].dump();
+      auto sample = hots::module().from_json(hots::to_json(*state));
+      ASSERT_TRUE(sample.game) << sample.error;
+      auto seen = without_log(sample.game->view(role));
+      seen["legal_actions"] = view["legal_actions"];
+      EXPECT_EQ(seen, without_log(view));
+      // The sample's own legal steps are the seat's (the undo offer aside).
+      auto offered = sample.game->legal_actions(role);
+      auto wanted = view["legal_actions"];
+      wanted.erase(std::remove_if(wanted.begin(), wanted.end(),
+                                  [](const json& a) { return a["kind"] == "undo"; }),
+                   wanted.end());
+      EXPECT_EQ(offered, wanted);
+      ++checked;
+      if (view["move"]["moving"]["steps"].get<int>() > 1) ++later_steps;
+    }
+    // Blocks keep moving while they can, so that moves of several steps occur.
+    auto actions = game->legal_actions(role);
+    json pick = actions[random() % actions.size()];
+    for (const auto& a : actions) {
+      if (a["kind"] == "step" && random() % 2 == 0) pick = a;
+    }
+    if (pick["kind"] == "undo") pick = actions[0];
+    ASSERT_FALSE(game->apply(role, pick));
+  }
+  EXPECT_EQ(checked, 12);
+  EXPECT_GT(later_steps, 0);
 }
 
 }  // namespace

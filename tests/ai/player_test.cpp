@@ -168,3 +168,92 @@ TEST(AiInput, AMalformedViewIsATypedErrorNotACrash) {
 
 }  // namespace
 }  // namespace blockfog::ai
+
+namespace blockfog::ai {
+namespace {
+
+// The seat's strength in its battle and the enemy's as the rule of docs/ai.md counts them:
+// the enemy's revealed strengths plus 3 for each block still face down.
+std::pair<int, int> battle_forces(const json& view) {
+  const std::string me = view["role"];
+  const std::string enemy = me == "scotland" ? "england" : "scotland";
+  int own = 0;
+  int count = 0;
+  for (const auto& area : view["areas"]) {
+    if (area["id"] != view["battle"]["area"]) continue;
+    for (const auto& b : area[me]["blocks"]) own += b["strength"].get<int>();
+    count = area[enemy]["count"];
+  }
+  int theirs = 0;
+  int shown = 0;
+  for (const auto& b : view["battle"]["revealed"][enemy]) {
+    theirs += b["strength"].get<int>();
+    ++shown;
+  }
+  return {own, theirs + 3 * (count - shown)};
+}
+
+bool enemy_free(const json& view, const std::string& area_id) {
+  const std::string enemy = view["role"] == "scotland" ? "england" : "scotland";
+  for (const auto& area : view["areas"]) {
+    if (area["id"] == area_id) return area[enemy]["count"] == 0;
+  }
+  return false;
+}
+
+// RULES 5.8, 5.10, 12.2: at normal and hard a block whose side is outmatched in its battle
+// retreats (to an area without enemy blocks when one is offered) instead of firing; easy fires.
+TEST(AiRules, AnOutmatchedBlockRetreatsAtNormalAndFiresAtEasy) {
+  int outmatched = 0;
+  int even = 0;
+  for (std::uint8_t seed = 1; seed < 40 && (outmatched < 3 || even < 3); ++seed) {
+    auto game = new_game(seed);
+    Random random(seed);
+    for (int i = 0; i < 3000 && !game->outcome().finished && (outmatched < 3 || even < 3); ++i) {
+      const auto role = game->active_roles().at(0);
+      if (game->legal_actions(role)[0]["kind"] != "fire") {
+        auto actions = game->legal_actions(role);
+        json pick = actions[random() % actions.size()];
+        if (pick["kind"] == "undo") pick = actions[0];
+        ASSERT_FALSE(game->apply(role, pick));
+        continue;
+      }
+      const auto view = game->view(role);
+      const auto& legal = view["legal_actions"];
+      const auto offers = [&](const char* kind) {
+        return std::any_of(legal.begin(), legal.end(),
+                           [&](const json& a) { return a["kind"] == kind; });
+      };
+      if (view["phase"] == "combat" && offers("fire") && offers("retreat")) {
+        const auto [own, theirs] = battle_forces(view);
+        const auto normal = choose_action(view, {}, Level::Normal, 3, nullptr, false);
+        const auto hard = choose_action(view, {}, Level::Hard, 3, nullptr, false);
+        const auto easy = choose_action(view, {}, Level::Easy, 3, nullptr, false);
+        EXPECT_EQ(easy["kind"], "fire");
+        if (own < theirs) {
+          ++outmatched;
+          EXPECT_EQ(normal["kind"], "retreat") << own << " against " << theirs;
+          EXPECT_EQ(hard["kind"], "retreat");
+          const bool safe_offered = std::any_of(legal.begin(), legal.end(), [&](const json& a) {
+            return a["kind"] == "retreat" && enemy_free(view, a["to"]);
+          });
+          if (safe_offered) {
+            EXPECT_TRUE(enemy_free(view, normal["to"])) << normal;
+          }
+        } else {
+          ++even;
+          EXPECT_EQ(normal["kind"], "fire") << own << " against " << theirs;
+        }
+      }
+      auto actions = game->legal_actions(role);
+      json pick = actions[random() % actions.size()];
+      if (pick["kind"] == "undo") pick = actions[0];
+      ASSERT_FALSE(game->apply(role, pick));
+    }
+  }
+  EXPECT_GE(outmatched, 3);
+  EXPECT_GE(even, 3);
+}
+
+}  // namespace
+}  // namespace blockfog::ai

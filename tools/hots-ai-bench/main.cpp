@@ -4,12 +4,17 @@
 //
 //   hots-ai-bench --scenario braveheart --games 20 --player normal --against random
 //
+// --no-time-cap: only the level's counts bound the search, so the games do not depend on the
+// machine's load (each level's counts fit its time budget on one quiet core, docs/ai.md).
+//
 // Players: random (a seeded uniform pick among the legal actions), easy (the greedy one-ply
 // heuristic), normal, hard. The first player plays each side in turn (half the games each);
 // the table has a row per side.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <random>
@@ -31,13 +36,14 @@ struct Options {
   std::string against = "random";
   std::uint64_t seed = 1;
   int max_actions = 20000;
+  bool time_cap = true;
 };
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "hots-ai-bench: " << problem << "\n"
             << "usage: hots-ai-bench [--scenario braveheart|bruce|campaign] [--games N] "
                "[--player random|easy|normal|hard] [--against random|easy|normal|hard] "
-               "[--seed N] [--max-actions N]\n";
+               "[--seed N] [--max-actions N] [--no-time-cap]\n";
   std::exit(2);
 }
 
@@ -49,10 +55,18 @@ struct Tally {
   long determinizations = 0;
   long playouts = 0;
   long decisions = 0;
+  double max_seconds = 0;
+  double max_cpu_seconds = 0;  // the longest decision in CPU time of the thinking thread
 };
 
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 json choose(const std::string& player, core::Game& game, core::Role role, std::mt19937_64& random,
-            Tally& tally) {
+            Tally& tally, bool time_cap) {
   if (player == "random") {
     const auto legal = game.legal_actions(role);
     std::vector<json> pick;
@@ -64,8 +78,13 @@ json choose(const std::string& player, core::Game& game, core::Role role, std::m
   const auto view = game.view(role);
   ai::Thinking thinking;
   const auto start = Clock::now();
-  auto action = ai::choose_action(view, {}, *ai::level_from_name(player), random(), &thinking);
-  tally.think_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  const double cpu_start = thread_cpu_seconds();
+  auto action =
+      ai::choose_action(view, {}, *ai::level_from_name(player), random(), &thinking, time_cap);
+  const double spent = std::chrono::duration<double>(Clock::now() - start).count();
+  tally.think_seconds += spent;
+  tally.max_seconds = std::max(tally.max_seconds, spent);
+  tally.max_cpu_seconds = std::max(tally.max_cpu_seconds, thread_cpu_seconds() - cpu_start);
   tally.determinizations += thinking.determinizations;
   tally.playouts += thinking.playouts;
   ++tally.decisions;
@@ -92,6 +111,8 @@ int main(int argc, char** argv) {
       options.against = value();
     } else if (arg == "--seed") {
       options.seed = std::stoull(value());
+    } else if (arg == "--no-time-cap") {
+      options.time_cap = false;
     } else if (arg == "--max-actions") {
       options.max_actions = std::stoi(value());
     } else {
@@ -114,8 +135,9 @@ int main(int argc, char** argv) {
     Tally other;
     for (int n = 0; n < options.max_actions && !game.outcome().finished; ++n) {
       const auto role = game.active_roles().at(0);
-      const auto action = role == first_side ? choose(options.player, game, role, random, t)
-                                             : choose(options.against, game, role, random, other);
+      const auto action =
+          role == first_side ? choose(options.player, game, role, random, t, options.time_cap)
+                             : choose(options.against, game, role, random, other, options.time_cap);
       if (const auto error = game.apply(role, action)) {
         std::cerr << "illegal action " << action << ": " << error->message << "\n";
         return 1;
@@ -128,11 +150,13 @@ int main(int argc, char** argv) {
     } else if (*outcome.winner == first_side) {
       ++t.wins;
     }
-    std::cerr << "game " << g + 1 << "/" << options.games << " done\n";
+    std::cerr << "game " << g + 1 << "/" << options.games
+              << " done: " << (outcome.winner ? core::role_name(*outcome.winner) : "none") << " by "
+              << outcome.reason << "\n";
   }
-  std::cout
-      << "| scenario | " << options.player << " as | against | games | wins | win rate | "
-      << "decisions | determinizations/s | playouts/s |\n|---|---|---|---|---|---|---|---|---|\n";
+  std::cout << "| scenario | " << options.player << " as | against | games | wins | win rate | "
+            << "decisions | s/decision (max) | max CPU s | determinizations/s | playouts/s |\n"
+            << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (int side = 0; side < 2; ++side) {
     const auto& t = tally[side];
     if (t.games == 0) continue;
@@ -140,6 +164,8 @@ int main(int argc, char** argv) {
     std::cout << "| " << options.scenario << " | " << (side == 0 ? "scotland" : "england") << " | "
               << options.against << " | " << t.games << " | " << t.wins << " | " << std::fixed
               << std::setprecision(0) << 100.0 * t.wins / t.games << "% | " << t.decisions << " | "
+              << std::setprecision(3) << seconds / std::max(1L, t.decisions) << " ("
+              << t.max_seconds << ") | " << t.max_cpu_seconds << " | " << std::setprecision(0)
               << t.determinizations / seconds << " | " << t.playouts / seconds << " |\n";
   }
 }
