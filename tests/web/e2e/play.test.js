@@ -83,6 +83,39 @@ async function playSomething(p) {
   return act(p, '.target-ring');
 }
 
+// The screen box of the first element matching `selector`, and the window's height.
+const onScreen = (page, selector) => page.evaluate((sel) => {
+  const r = document.querySelector(sel)?.getBoundingClientRect();
+  return r && { top: r.top, bottom: r.bottom, height: window.innerHeight };
+}, selector);
+
+// At phone size (390x844), the awaited player `p` scrolls to the bottom of the page (under the
+// map, to the battle panel): the prompt is still on screen; choosing a block in the battle
+// panel puts that block's buttons on screen; then the block acts and the size is restored.
+async function checkPhoneBattle(p) {
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await p.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await p.page.waitForFunction(() => window.scrollY > 0);
+  const prompt = await onScreen(p.page, '.prompt');
+  assert.ok(prompt.top >= 0 && prompt.bottom <= prompt.height,
+    `the prompt stays on screen when scrolled down (${prompt.top}..${prompt.bottom})`);
+  await p.page.locator('button.bblock').first().click();
+  const button = '.prompt .action-bar button.act:not(.cancel):not(.act-undo)';
+  await p.page.waitForSelector(button);
+  const b = await onScreen(p.page, button);
+  assert.ok(b.top >= 0 && b.bottom <= b.height,
+    `the chosen block's first button is on screen (${b.top}..${b.bottom})`);
+  await p.page.screenshot({ path: path.join(shots, 'battle-phone-chosen.png') });
+  for (const sel of ['.action-bar button.act-fire', '.action-bar button.act-take_hit',
+    '.action-bar button.act-pass', ACT]) {
+    if (await p.page.locator(sel).count()) {
+      await act(p, sel);
+      break;
+    }
+  }
+  await p.page.setViewportSize({ width: 1400, height: 1000 });
+}
+
 // Waits until one of `players` is awaited in a phase whose text matches `re`.
 async function waitForPhase(players, re, timeout = 20000) {
   const deadline = Date.now() + timeout;
@@ -163,6 +196,7 @@ test('two players play the card phase, a move and a battle by clicking', async (
   let shot = false;
   let engSawWallace = false;
   let engShot = false;
+  let phoneChecked = false;
   for (let guard = 0; guard < 60; guard++) {
     const battleOn = await sco.page.locator('section.battle:not([hidden])').count();
     if (!battleOn) break;
@@ -193,9 +227,15 @@ test('two players play the card phase, a move and a battle by clicking', async (
         shot = true;
       }
     }
+    if (!phoneChecked && await p.page.locator('button.bblock').count()) {
+      await checkPhoneBattle(p);
+      phoneChecked = true;
+      continue;
+    }
     await playSomething(p);
     await assertNoLeak(eng, engFrames, 'during the battle');
   }
+  assert.ok(phoneChecked, 'a block was chosen in the battle panel at phone size');
   assert.ok(revealed, 'the battle was shown with both sides revealed');
   assert.ok(engSawWallace, 'England\'s map showed Wallace, revealed in the battle, with his strength');
   const log = await sco.page.locator('.log').innerText();
