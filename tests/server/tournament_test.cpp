@@ -389,5 +389,36 @@ TEST(Tournaments, OnlyListedOrganisersCreateWhenTheOperatorSaysSo) {
   EXPECT_EQ(boss.post("/api/tournaments", swiss(2, 4)).status, 201);
 }
 
+// A body over the 16 KiB limit: 413 with the typed error, and nothing stored, on the
+// tournament endpoints and on the creation and joining of rated and computer games.
+TEST(Tournaments, OversizedBodiesAreRefusedWithATypedError) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto organiser = register_user(server.port(), "org");
+  auto ann = register_user(server.port(), "ann");
+  const auto created = organiser.post("/api/tournaments", swiss(2, 4));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["tournament"]["id"];
+  const auto open = ann.post("/api/games", {{"scenario", "braveheart"}, {"rated", true}});
+  ASSERT_EQ(open.status, 201) << open.body;
+  const std::int64_t game_id = open.json()["game"]["id"];
+  const std::string padding(20 * 1024, 'x');
+  const auto too_large = [&](HttpClient& client, const std::string& target, json body) {
+    body["padding"] = padding;
+    const auto before = db_fingerprint(server.db_path());
+    const auto r = client.post(target, body);
+    EXPECT_EQ(r.status, 413) << target << ": " << r.body;
+    EXPECT_EQ(r.error_code(), "frame_too_large") << target << ": " << r.body;
+    EXPECT_EQ(db_fingerprint(server.db_path()), before) << target << " changed the store";
+  };
+  too_large(organiser, "/api/tournaments", swiss(2, 4));
+  too_large(ann, path_of(id, "/register"), json::object());
+  too_large(organiser, path_of(id, "/note"), {{"text", "hello"}});
+  too_large(organiser, "/api/games", {{"scenario", "braveheart"}, {"rated", true}});
+  too_large(organiser, "/api/games", {{"scenario", "braveheart"}, {"computer", "easy"}});
+  too_large(organiser, "/api/games/" + std::to_string(game_id) + "/join", json::object());
+  EXPECT_EQ(organiser.get("/api/tournaments").json()["tournaments"].size(), 1u);
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing
