@@ -86,9 +86,6 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
   if (r.computer && r.rated) {
     fields.fail(ErrorCode::BadField, "a game against the computer is never rated");
   }
-  if (r.stand_in && r.rated) {
-    fields.fail(ErrorCode::BadField, "the computer stands in in casual games only, not rated ones");
-  }
   return finish(fields, std::move(r));
 }
 

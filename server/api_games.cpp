@@ -23,6 +23,15 @@ using namespace api;
 namespace {
 // Games one account may have waiting for an opponent at once.
 constexpr int kMaxOpenGames = 10;
+
+// The one place of the rule: the computer stands in in casual games only, a rated game's
+// result is the players' own (docs/ratings.md). A seat's consent is recorded only when this
+// allows it, so storage::stand_in_allowed needs only count consents.
+std::optional<HttpResponse> stand_in_refusal(bool rated, bool stand_in) {
+  if (!rated || !stand_in) return std::nullopt;
+  return error(400, ErrorCode::BadField,
+               "the computer stands in in casual games only, not rated ones");
+}
 }  // namespace
 
 HttpResponse Api::scenarios() {
@@ -44,6 +53,7 @@ HttpResponse Api::create_game(const RouteCall& call) {
   const auto decoded = protocol::decode_create_game(request.body);
   if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
   const auto& r = std::get<protocol::CreateGameRequest>(decoded);
+  if (auto refused = stand_in_refusal(r.rated, r.stand_in)) return *refused;
   const auto& module = hots::module();
   storage::NewGame game;
   game.kind = std::string(module.id());
@@ -202,6 +212,7 @@ HttpResponse Api::join_game(const RouteCall& call) {
     if (row->status != storage::GameStatus::Open) {
       return {error(409, ErrorCode::SeatTaken, "the game is not open"), {}, {}};
     }
+    if (auto refused = stand_in_refusal(row->rated, join.stand_in)) return {*refused, {}, {}};
     const auto seats = load_seats(store, game_id);
     if (role_of(seats, identity->account_id)) {
       return {error(409, ErrorCode::SeatTaken, "you already have a seat in this game"), {}, {}};

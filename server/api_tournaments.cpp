@@ -193,8 +193,12 @@ HttpResponse Api::tournament_action(const RouteCall& call) {
     player = fields.string("player", Need::Required, 64);
   } else if (action == "forfeit") {
     game_id = fields.integer("game_id", Need::Required, 1);
-    winner = fields.string("winner", Need::Required, 16);
     reason = fields.string("reason", Need::Optional, 16).value_or("forfeit");
+    // An adjudication's winner is the engine's count, never the organiser's word.
+    winner = fields.string("winner", reason == "adjudicated" ? Need::Optional : Need::Required, 16);
+    if (reason == "adjudicated" && winner) {
+      return error(400, ErrorCode::BadField, "an adjudication's winner is counted, not named");
+    }
   } else if (action == "extend") {
     minutes = fields.integer("minutes", Need::Required, 1, kMaxDeadlineMinutes);
   } else if (action == "note") {
@@ -292,12 +296,21 @@ HttpResponse Api::tournament_action(const RouteCall& call) {
         if (storage::tournament_of_game(store, *game_id) != call.id) {
           return refuse_tournament(404, ErrorCode::NotFound, "no such game in this tournament");
         }
-        const auto role = *winner == "scotland" ? core::Role::Scotland : core::Role::England;
-        auto r = end_game_by_organiser(store, *game_id, role, reason, now);
+        std::optional<std::string> r;
+        if (reason == "adjudicated") {
+          r = adjudicate_game(store, *game_id, now);
+        } else {
+          const auto role = *winner == "scotland" ? core::Role::Scotland : core::Role::England;
+          r = end_game_by_organiser(store, *game_id, role, reason, now);
+        }
         if (!r) return refuse_tournament(409, ErrorCode::GameOver, "the game is not under way");
         result.round.ended.push_back({*game_id, *r});
-        storage::log_tournament(store, call.id, identity.account_id, reason,
-                                "game " + std::to_string(*game_id) + " to " + *winner, now);
+        const auto stored = json::parse(*r);
+        storage::log_tournament(
+            store, call.id, identity.account_id, reason,
+            "game " + std::to_string(*game_id) + " to " + stored.at("winner").get<std::string>() +
+                (stored.contains("text") ? " (" + stored.at("text").get<std::string>() + ")" : ""),
+            now);
       } else if (action == "extend") {
         if (row->status != "running" || !row->deadline_at) {
           return refuse_tournament(409, ErrorCode::Conflict, "no round is under way");

@@ -225,18 +225,58 @@ RoundStart advance_tournament(storage::Store& store, std::int64_t tournament_id,
   return std::get<RoundStart>(std::move(started));
 }
 
+namespace {
+
+// Finishes the active game `row` with `result`, its clocks stopped.
+void finish_by_organiser(storage::Store& store, std::int64_t game_id, const std::string& result,
+                         std::int64_t now) {
+  const auto seats = load_seats(store, game_id);
+  storage::Transaction transaction(store.database());
+  stop_clocks(store, game_id, load_time_control(store, game_id), seats, now);
+  store.set_game_status(game_id, storage::GameStatus::Finished, now, result);
+  transaction.commit();
+}
+
+}  // namespace
+
 std::optional<std::string> end_game_by_organiser(storage::Store& store, std::int64_t game_id,
                                                  core::Role winner, std::string_view reason,
                                                  std::int64_t now) {
   const auto row = store.find_game(game_id);
   if (!row || row->status != storage::GameStatus::Active) return std::nullopt;
   const auto loser = winner == core::Role::Scotland ? core::Role::England : core::Role::Scotland;
-  const auto seats = load_seats(store, game_id);
-  storage::Transaction transaction(store.database());
-  stop_clocks(store, game_id, load_time_control(store, game_id), seats, now);
   auto result = result_against(loser, reason);
-  store.set_game_status(game_id, storage::GameStatus::Finished, now, result);
-  transaction.commit();
+  finish_by_organiser(store, game_id, result, now);
+  return result;
+}
+
+std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t game_id,
+                                           std::int64_t now) {
+  const auto row = store.find_game(game_id);
+  if (!row || row->status != storage::GameStatus::Active) return std::nullopt;
+  // The true state is the replay of the stored log (every acknowledged action is stored).
+  const auto loaded = replay_game(store, *row);
+  if (!loaded.game)
+    throw std::runtime_error("game " + std::to_string(game_id) + ": " + loaded.error);
+  const auto a = loaded.game->adjudicate();
+  if (!a) throw std::runtime_error("game " + std::to_string(game_id) + " has no victory count");
+  const auto name = [](core::Role r) { return r == core::Role::Scotland ? "Scotland" : "England"; };
+  const int won = a->winner == core::Role::Scotland ? a->scotland : a->england;
+  const int lost = a->winner == core::Role::Scotland ? a->england : a->scotland;
+  std::string text = std::string(name(a->winner)) + " wins: ";
+  text += a->tie_broken
+              ? "nobles tied (" + std::to_string(won) + " to " + std::to_string(lost) +
+                    "), Wallace " +
+                    (a->winner == core::Role::Scotland ? "on the map" : "not on the map")
+              : "more nobles (" + std::to_string(won) + " to " + std::to_string(lost) + ")";
+  text += ", adjudicated";
+  const auto result = json{
+      {"winner", core::role_name(a->winner)},
+      {"reason", "adjudicated"},
+      {"nobles", {{"scotland", a->scotland}, {"england", a->england}}},
+      {"tie_broken", a->tie_broken},
+      {"text", text}}.dump();
+  finish_by_organiser(store, game_id, result, now);
   return result;
 }
 

@@ -61,6 +61,13 @@ std::optional<std::string> end_game_by_organiser(storage::Store& store, std::int
                                                  core::Role winner, std::string_view reason,
                                                  std::int64_t now);
 
+// Ends an active game by adjudication: the winner by the engine's victory count of its true
+// state (RULES 12.1.2, a tie as 12.1.3; docs/tournaments.md), the result JSON with the counts
+// ({"winner","reason":"adjudicated","nobles":{"scotland","england"},"tie_broken","text"}), or
+// nothing if the game is not active.
+std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t game_id,
+                                           std::int64_t now);
+
 // docs/protocol.md, "Tournaments": the summary of the list, or everything (players, rounds,
 // standings, log) for the tournament's page.
 nlohmann::json describe_tournament(storage::Store& store, const storage::TournamentRow& row,

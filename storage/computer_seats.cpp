@@ -55,10 +55,9 @@ std::vector<std::string> stand_in_consents(Store& store, std::int64_t game_id) {
 }
 
 bool stand_in_allowed(Store& store, std::int64_t game_id) {
-  // Casual games only: a rated game's result is the players' own (docs/ratings.md).
-  auto select = store.database().cached(
-      "SELECT count(*) FROM stand_in_consents c JOIN games g ON g.id = c.game_id"
-      " WHERE c.game_id = ?1 AND g.rated = 0");
+  // Consents exist in casual games only: the API refuses one for a rated game.
+  auto select =
+      store.database().cached("SELECT count(*) FROM stand_in_consents WHERE game_id = ?1");
   select->bind(1, game_id);
   return select->step() && select->column_int64(0) == 2;
 }

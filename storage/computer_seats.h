@@ -37,7 +37,7 @@ std::vector<ComputerSeatRow> list_computer_seats(Store& store, std::int64_t game
 void add_stand_in_consent(Store& store, std::int64_t game_id, std::string_view role);
 // The roles whose players allowed it.
 std::vector<std::string> stand_in_consents(Store& store, std::int64_t game_id);
-// Both seats allowed it, and the game is not rated (a rated game's creator cannot allow it).
+// Both seats allowed it (only a casual game's seats can: Api's stand_in_refusal).
 bool stand_in_allowed(Store& store, std::int64_t game_id);
 
 }  // namespace blockfog::storage

@@ -46,6 +46,21 @@ class HotsGame final : public core::Game {
     return hots::write_view(state_, role, log_from, out, layout, memo, &readable_);
   }
   core::Outcome outcome() const override { return hots::outcome(state_); }
+  // RULES 12.1.2: more nobles wins (two-block nobles by their in-play block, Moray for
+  // Scotland on the map). A tie (7-7) is broken as 12.1.3 (and the Campaign's backstop,
+  // 12.3.4): Scotland if Wallace is on the map, else England.
+  std::optional<core::Adjudication> adjudicate() const override {
+    core::Adjudication a;
+    a.scotland = nobles_controlled(state_, Side::Scotland);
+    a.england = nobles_controlled(state_, Side::England);
+    if (a.scotland != a.england) {
+      a.winner = a.scotland > a.england ? Role::Scotland : Role::England;
+    } else {
+      a.tie_broken = true;
+      a.winner = on_map(state_, game_data().wallace) ? Role::Scotland : Role::England;
+    }
+    return a;
+  }
   json to_json() const override {
     json state = hots::to_json(state_);
     if (hots1_) state["rules_version"] = kRulesVersion1;  // from_json reads it back as hots-1

@@ -573,5 +573,42 @@ TEST(ServerClocks, TheComputerStandsInForATimedOutPlayerWhenBothAllowedIt) {
   EXPECT_TRUE(ended["computer"]["england"].is_null());
 }
 
+// A rated game lost on time (the fake clock past the awaited side's bank) moves both ratings
+// (docs/ratings.md): the side whose time ran out loses, the other wins.
+TEST(ServerClocks, ARatedGameLostOnTimeMovesBothRatings) {
+  Server server;
+  auto scot = register_user(server.port(), "rated_scot");
+  auto eng = register_user(server.port(), "rated_eng");
+  const json live = {{"kind", "live"}, {"minutes", 10}, {"increment_seconds", 0}};
+  const auto created = scot.post(
+      "/api/games",
+      {{"scenario", "braveheart"}, {"side", "scotland"}, {"rated", true}, {"time_control", live}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["game"]["id"];
+  ASSERT_EQ(eng.post(path(id, "/join"), json::object()).status, 200);
+  const std::string awaited = details(scot, id)["awaiting"].front();
+  server.clock.advance(11 * 60 * 1000);
+  const auto ended = wait_for(scot, id, [](const json& g) { return g["status"] == "finished"; });
+  ASSERT_FALSE(ended.is_null());
+  EXPECT_EQ(ended["result"]["reason"], "timeout");
+  const std::string winner = awaited == "scotland" ? "england" : "scotland";
+  EXPECT_EQ(ended["result"]["winner"], winner);
+  // The leaderboard: both rated once, the winner first.
+  const auto board = scot.get("/api/ratings").json();
+  ASSERT_EQ(board.at("ratings").size(), 2u) << board.dump();
+  const auto rating = [&](const std::string& name) {
+    for (const auto& r : board.at("ratings")) {
+      if (r.at("username") == name) {
+        EXPECT_EQ(r.at("games"), 1) << r.dump();
+        return r.at("rating").get<double>();
+      }
+    }
+    ADD_FAILURE() << name << " is not rated: " << board.dump();
+    return 0.0;
+  };
+  EXPECT_GT(rating(winner == "scotland" ? "rated_scot" : "rated_eng"), 1500.0);
+  EXPECT_LT(rating(winner == "scotland" ? "rated_eng" : "rated_scot"), 1500.0);
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing

@@ -12,6 +12,7 @@
 
 #include "storage/glicko2.h"
 #include "storage/store.h"
+#include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
@@ -192,6 +193,30 @@ TEST_F(RatingsApi, BadQueriesAndUnknownPlayersAreRefused) {
   const auto bad = players_[0].http.post("/api/games", {{"scenario", "braveheart"}, {"rated", 1}});
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(bad.error_code(), "bad_field");
+}
+
+// The computer never stands in in a rated game: asking for it at creation or at join is a
+// typed refusal that stores nothing (the seat stays free).
+TEST_F(RatingsApi, AStandInIsRefusedForARatedGame) {
+  const auto before = db_fingerprint(server_.db_path());
+  const auto at_creation = players_[0].http.post(
+      "/api/games", {{"scenario", "braveheart"}, {"rated", true}, {"stand_in", true}});
+  EXPECT_EQ(at_creation.status, 400) << at_creation.body;
+  EXPECT_EQ(at_creation.error_code(), "bad_field");
+  EXPECT_EQ(db_fingerprint(server_.db_path()), before);
+
+  const auto created =
+      players_[0].http.post("/api/games", {{"scenario", "braveheart"}, {"rated", true}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const auto path =
+      "/api/games/" + std::to_string(created.json()["game"]["id"].get<std::int64_t>());
+  const auto open = db_fingerprint(server_.db_path());
+  const auto at_join = players_[1].http.post(path + "/join", {{"stand_in", true}});
+  EXPECT_EQ(at_join.status, 400) << at_join.body;
+  EXPECT_EQ(at_join.error_code(), "bad_field");
+  EXPECT_EQ(db_fingerprint(server_.db_path()), open);
+  // Without it the seat is there to take.
+  EXPECT_EQ(players_[1].http.post(path + "/join", json::object()).status, 200);
 }
 
 }  // namespace

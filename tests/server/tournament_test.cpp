@@ -269,7 +269,7 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
           break;
         default:
           r = organiser.post(path_of(id, "/forfeit"),
-                             {{"game_id", game_id}, {"winner", winner}, {"reason", "adjudicated"}});
+                             {{"game_id", game_id}, {"reason", "adjudicated"}});
       }
       ASSERT_EQ(r.status, 200) << r.body;
     }
@@ -387,6 +387,83 @@ TEST(Tournaments, OnlyListedOrganisersCreateWhenTheOperatorSaysSo) {
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(r.error_code(), "not_organiser");
   EXPECT_EQ(boss.post("/api/tournaments", swiss(2, 4)).status, 201);
+}
+
+// An adjudication is the server's count of the game's true state (RULES 12.1.2): at the
+// start of Braveheart, before any action, the stored result gives the winner and the counts.
+// The organiser cannot name the winner of an adjudication.
+TEST(Tournaments, AnAdjudicationCountsTheNoblesOfTheTrueState) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto organiser = register_user(server.port(), "org");
+  auto ann = register_user(server.port(), "ann");
+  auto bob = register_user(server.port(), "bob");
+  const auto created = organiser.post("/api/tournaments", swiss(1, 2));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["tournament"]["id"];
+  for (auto* client : {&ann, &bob}) {
+    ASSERT_EQ(client->post(path_of(id, "/register"), json::object()).status, 200);
+  }
+  const auto started = organiser.post(path_of(id, "/start"), json::object());
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::int64_t game_id =
+      started.json()["tournament"]["rounds_played"][0]["games"][0]["game_id"];
+  const auto before = db_fingerprint(server.db_path());
+  const auto named =
+      organiser.post(path_of(id, "/forfeit"),
+                     {{"game_id", game_id}, {"winner", "scotland"}, {"reason", "adjudicated"}});
+  EXPECT_EQ(named.status, 400) << named.body;
+  EXPECT_EQ(named.error_code(), "bad_field");
+  EXPECT_EQ(db_fingerprint(server.db_path()), before);
+
+  const auto r =
+      organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"reason", "adjudicated"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto game = ann.get("/api/games/" + std::to_string(game_id)).json()["game"];
+  ASSERT_TRUE(game.contains("result")) << game.dump();
+  const auto& result = game["result"];
+  EXPECT_EQ(result["reason"], "adjudicated");
+  // Braveheart's setup (game-data.json, "nobles_at_start"): England 11, Scotland 3 (Bruce,
+  // Galloway and Moray).
+  EXPECT_EQ(result["nobles"], json({{"scotland", 3}, {"england", 11}}));
+  EXPECT_EQ(result["winner"], "england");
+  EXPECT_EQ(result["tie_broken"], false);
+  EXPECT_EQ(result["text"], "England wins: more nobles (11 to 3), adjudicated");
+  // Once it is over, the game cannot be adjudicated again.
+  const auto again =
+      organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"reason", "adjudicated"}});
+  EXPECT_EQ(again.status, 409) << again.body;
+}
+
+// A body over the 16 KiB limit: 413 with the typed error, and nothing stored, on the
+// tournament endpoints and on the creation and joining of rated and computer games.
+TEST(Tournaments, OversizedBodiesAreRefusedWithATypedError) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto organiser = register_user(server.port(), "org");
+  auto ann = register_user(server.port(), "ann");
+  const auto created = organiser.post("/api/tournaments", swiss(2, 4));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["tournament"]["id"];
+  const auto open = ann.post("/api/games", {{"scenario", "braveheart"}, {"rated", true}});
+  ASSERT_EQ(open.status, 201) << open.body;
+  const std::int64_t game_id = open.json()["game"]["id"];
+  const std::string padding(20 * 1024, 'x');
+  const auto too_large = [&](HttpClient& client, const std::string& target, json body) {
+    body["padding"] = padding;
+    const auto before = db_fingerprint(server.db_path());
+    const auto r = client.post(target, body);
+    EXPECT_EQ(r.status, 413) << target << ": " << r.body;
+    EXPECT_EQ(r.error_code(), "frame_too_large") << target << ": " << r.body;
+    EXPECT_EQ(db_fingerprint(server.db_path()), before) << target << " changed the store";
+  };
+  too_large(organiser, "/api/tournaments", swiss(2, 4));
+  too_large(ann, path_of(id, "/register"), json::object());
+  too_large(organiser, path_of(id, "/note"), {{"text", "hello"}});
+  too_large(organiser, "/api/games", {{"scenario", "braveheart"}, {"rated", true}});
+  too_large(organiser, "/api/games", {{"scenario", "braveheart"}, {"computer", "easy"}});
+  too_large(organiser, "/api/games/" + std::to_string(game_id) + "/join", json::object());
+  EXPECT_EQ(organiser.get("/api/tournaments").json()["tournaments"].size(), 1u);
 }
 
 }  // namespace

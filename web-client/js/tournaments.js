@@ -122,11 +122,12 @@ export async function openTournament(root, { id, me }) {
         h('ul', { class: 'pairings' }, round.games.map((g) => h('li', {},
           h('a', { href: g.status === 'finished' ? `#/replay/${g.game_id}` : `#/game/${g.game_id}` },
             `${g.scotland} (Scotland) v ${g.england} (England)`),
-          ' — ', g.result ? `${g.result.winner ?? 'no winner'} (${g.result.reason})` : g.status,
+          ' — ', g.result ? (g.result.text ?? `${g.result.winner ?? 'no winner'} (${g.result.reason})`) : g.status,
           g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
           t.you.organiser && g.status === 'active' ? [' ',
             h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'scotland' }) }, 'Scotland wins by forfeit'),
-            h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'england' }) }, 'England wins by forfeit')] : null)),
+            h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'england' }) }, 'England wins by forfeit'),
+            h('button', { onclick: () => act('forfeit', { game_id: g.game_id, reason: 'adjudicated' }) }, 'Adjudicate by nobles')] : null)),
         round.byes.map((b) => h('li', {}, `${b}: bye`)))));
     }
     if (t.standings.length && t.current_round > 0) {

@@ -2,7 +2,8 @@
 // tournament on its page, three players register there, the organiser starts it, round 1's
 // game is played (random legal actions through the API's WebSocket would take long: its loser
 // resigns after the page showed it under way) and the bye is shown, the standings and
-// crosstable follow, the organiser's note is logged with his name, and the export link gives
+// crosstable follow, the organiser's note is logged with his name, round 2's game is
+// adjudicated by the server's noble count, and the export link gives
 // the tar bundle.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,6 +81,16 @@ test('create, register, start, play a round to the standings, and export', async
   assert.equal(await org.page.locator('table.crosstable tbody tr').count(), 3);
   assert.match(await org.page.locator('ul.tournament-log').innerText(), /organiser: note: Round 2 is on/);
   await shoot(org, 'standings');
+
+  // Round 2's game: the organiser adjudicates it; the server counts the nobles and the page
+  // says who won, by how many.
+  const round2 = org.page.locator('section.round').first();
+  assert.match(await round2.locator('h2').innerText(), /Round 2/);
+  await round2.locator('button:text("Adjudicate by nobles")').click();
+  await org.page.waitForSelector('section.round >> nth=0 >> ul.pairings li:has-text("adjudicated")');
+  assert.match(await org.page.locator('section.round').first().locator('ul.pairings li').first().innerText(),
+    /(Scotland|England) wins: (more nobles|nobles tied) \(\d+ to \d+\)/);
+  await shoot(org, 'adjudicated');
 
   // The export link gives the bundle: a tar whose first file is the manifest.
   const link = await org.page.locator('a.export').getAttribute('href');
