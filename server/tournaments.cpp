@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "rules/hots/adjudication.h"
 #include "rules/hots/module.h"
 #include "server/api_common.h"
 #include "server/crypto.h"
@@ -258,24 +259,14 @@ std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t g
   const auto loaded = replay_game(store, *row);
   if (!loaded.game)
     throw std::runtime_error("game " + std::to_string(game_id) + ": " + loaded.error);
-  const auto a = loaded.game->adjudicate();
+  const auto a = hots::adjudicate(*loaded.game);
   if (!a) throw std::runtime_error("game " + std::to_string(game_id) + " has no victory count");
-  const auto name = [](core::Role r) { return r == core::Role::Scotland ? "Scotland" : "England"; };
-  const int won = a->winner == core::Role::Scotland ? a->scotland : a->england;
-  const int lost = a->winner == core::Role::Scotland ? a->england : a->scotland;
-  std::string text = std::string(name(a->winner)) + " wins: ";
-  text += a->tie_broken
-              ? "nobles tied (" + std::to_string(won) + " to " + std::to_string(lost) +
-                    "), Wallace " +
-                    (a->winner == core::Role::Scotland ? "on the map" : "not on the map")
-              : "more nobles (" + std::to_string(won) + " to " + std::to_string(lost) + ")";
-  text += ", adjudicated";
-  const auto result = json{
-      {"winner", core::role_name(a->winner)},
-      {"reason", "adjudicated"},
-      {"nobles", {{"scotland", a->scotland}, {"england", a->england}}},
-      {"tie_broken", a->tie_broken},
-      {"text", text}}.dump();
+  const auto result = json{{"winner", core::role_name(a->winner)},
+                           {"reason", "adjudicated"},
+                           {"nobles", {{"scotland", a->scotland}, {"england", a->england}}},
+                           {"tie_broken", a->tie_broken},
+                           {"text", a->text + ", adjudicated"}}
+                          .dump();
   finish_by_organiser(store, game_id, result, now);
   return result;
 }

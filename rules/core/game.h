@@ -26,16 +26,6 @@ struct Outcome {
   bool operator==(const Outcome&) const = default;
 };
 
-// A game decided before its end by its victory measure as it stands (a tournament organiser's
-// adjudication, docs/tournaments.md): the winner, each side's count, and whether the counts
-// were tied and a tie-break decided.
-struct Adjudication {
-  Role winner = Role::Scotland;
-  int scotland = 0;
-  int england = 0;
-  bool tie_broken = false;
-};
-
 // A caller's cache for the views of one role (the server keeps one per role of a game): the
 // module may keep there the text of parts of the views it wrote, each with what it was
 // written from, and reuse a part while those inputs are unchanged. The view's text is the same
@@ -77,10 +67,6 @@ class Game {
     return out;
   }
   virtual Outcome outcome() const = 0;
-  // The winner if the game were decided now by the module's victory count; nothing for a
-  // module without one. It reads the true state: a caller publishes it only with the game's
-  // end (everything is public then).
-  virtual std::optional<Adjudication> adjudicate() const { return std::nullopt; }
   // The complete state (secrets included): for tools and tests, never for a client.
   virtual nlohmann::json to_json() const = 0;
   // The complete state as snapshots store it (replacing `out`), read back by

@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "rules/hots/adjudication.h"
 #include "rules/hots/binary_state.h"
 #include "rules/hots/engine.h"
 #include "rules/hots/invariants.h"
@@ -46,21 +47,6 @@ class HotsGame final : public core::Game {
     return hots::write_view(state_, role, log_from, out, layout, memo, &readable_);
   }
   core::Outcome outcome() const override { return hots::outcome(state_); }
-  // RULES 12.1.2: more nobles wins (two-block nobles by their in-play block, Moray for
-  // Scotland on the map). A tie (7-7) is broken as 12.1.3 (and the Campaign's backstop,
-  // 12.3.4): Scotland if Wallace is on the map, else England.
-  std::optional<core::Adjudication> adjudicate() const override {
-    core::Adjudication a;
-    a.scotland = nobles_controlled(state_, Side::Scotland);
-    a.england = nobles_controlled(state_, Side::England);
-    if (a.scotland != a.england) {
-      a.winner = a.scotland > a.england ? Role::Scotland : Role::England;
-    } else {
-      a.tie_broken = true;
-      a.winner = on_map(state_, game_data().wallace) ? Role::Scotland : Role::England;
-    }
-    return a;
-  }
   json to_json() const override {
     json state = hots::to_json(state_);
     if (hots1_) state["rules_version"] = kRulesVersion1;  // from_json reads it back as hots-1
@@ -82,6 +68,8 @@ class HotsGame final : public core::Game {
   }
   // A copy carries the hasher with it: its log is this one's, so its digest carries on.
   std::unique_ptr<core::Game> clone() const override { return std::make_unique<HotsGame>(*this); }
+
+  const State& state() const { return state_; }
 
  private:
   // After an applied action whose state had `before` log entries: the log grew, or an undo
@@ -203,6 +191,12 @@ class HotsModule final : public core::GameModule {
 const core::GameModule& module() {
   static const HotsModule instance;
   return instance;
+}
+
+std::optional<Adjudication> adjudicate(const core::Game& game) {
+  const auto* hots_game = dynamic_cast<const HotsGame*>(&game);
+  if (!hots_game) return std::nullopt;
+  return adjudicate(hots_game->state());
 }
 
 }  // namespace blockfog::hots

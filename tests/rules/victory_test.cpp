@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include "rules/hots/adjudication.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/module.h"
 #include "tests/rules/fixture.h"
 #include "tests/rules/helpers.h"
 
@@ -424,6 +426,50 @@ TEST(VictoryCampaign, BackstopIn1400UsesWallaceI08) {
     finish_winter_with_builds(f);
     expect_won(f, wallace_on_map ? kScotland : kEngland, kTieBreak);
   }
+}
+
+// --- Adjudication (a tournament organiser's, docs/tournaments.md) ----------------------------
+
+// RULES 12.1.2: the side with more nobles wins an adjudication, counted as at the scenario's
+// end (Moray for Scotland on the map).
+TEST(Adjudication, MoreNoblesWinsAndTheSentenceGivesTheCounts) {
+  Fixture f = with_roster("braveheart", kEightEnglish);
+  f.place("sco_moray", "moray");
+  const auto a = adjudicate(f.state());
+  EXPECT_EQ(a.winner, kEngland);
+  EXPECT_EQ(a.england, 8);
+  EXPECT_EQ(a.scotland, 6) << "five two-block nobles and Moray";
+  EXPECT_FALSE(a.tie_broken);
+  EXPECT_EQ(a.text, "England wins: more nobles (8 to 6)");
+}
+
+// A 7-7 tie is broken as RULES 12.1.3: Scotland with Wallace on the map, else England.
+TEST(Adjudication, ASevenAllTieGoesToScotlandOnlyWithWallaceOnTheMap) {
+  for (bool wallace : {true, false}) {
+    SCOPED_TRACE(wallace ? "Wallace on the map" : "Wallace in the pool");
+    Fixture f = with_roster("braveheart", kSevenEnglish);
+    f.place("sco_moray", "moray");
+    if (wallace) f.place("sco_wallace", "lothian");
+    const auto a = adjudicate(f.state());
+    EXPECT_EQ(a.scotland, 7);
+    EXPECT_EQ(a.england, 7);
+    EXPECT_TRUE(a.tie_broken);
+    EXPECT_EQ(a.winner, wallace ? kScotland : kEngland);
+    EXPECT_EQ(a.text, wallace ? "Scotland wins: nobles tied (7 to 7), Wallace on the map"
+                              : "England wins: nobles tied (7 to 7), Wallace not on the map");
+  }
+}
+
+// A game behind the engine interface is adjudicated from its true state.
+TEST(Adjudication, TheModulesGameIsAdjudicatedFromItsTrueState) {
+  const auto setup = module().setup(core::Seed{}, "braveheart", nullptr);
+  ASSERT_TRUE(setup.game) << setup.error;
+  const auto a = adjudicate(*setup.game);
+  ASSERT_TRUE(a.has_value());
+  // Braveheart's set-up (game-data.json "nobles_at_start"): England 11, Scotland 3.
+  EXPECT_EQ(a->england, 11);
+  EXPECT_EQ(a->scotland, 3);
+  EXPECT_EQ(a->winner, kEngland);
 }
 
 }  // namespace
