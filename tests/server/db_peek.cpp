@@ -1,5 +1,7 @@
 #include "tests/server/db_peek.h"
 
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include "rules/core/hex.h"
@@ -92,28 +94,43 @@ std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::in
                   statement.column_text(2)};
 }
 
-std::unique_ptr<core::Game> replay_record(const json& record, std::optional<std::int64_t> up_to) {
+RecordReplay::RecordReplay(const json& record) : actions_(record.at("actions")) {
   const auto seed = core::seed_from_hex(record.at("seed").get<std::string>());
   if (!seed) {
     ADD_FAILURE() << "bad seed in record";
-    return nullptr;
+    return;
   }
   auto setup =
       hots::module().setup_as(record.at("rules_version").get<std::string>(), *seed,
                               record.at("scenario").get<std::string>(), record.at("options"));
-  if (!setup.game) {
-    ADD_FAILURE() << setup.error;
+  if (!setup.game) ADD_FAILURE() << setup.error;
+  game_ = std::move(setup.game);
+}
+
+const core::Game* RecordReplay::at(std::int64_t seq) {
+  if (!game_) return nullptr;
+  if (seq < seq_) {
+    ADD_FAILURE() << "a record replay cannot step back from " << seq_ << " to " << seq;
     return nullptr;
   }
-  for (const auto& a : record.at("actions")) {
-    if (up_to && a.at("seq").get<std::int64_t>() > *up_to) break;
+  seq_ = seq;
+  for (; next_ < actions_.size(); ++next_) {
+    const auto& a = actions_[next_];
+    if (a.at("seq").get<std::int64_t>() > seq) break;
     const auto role = core::role_from_name(a.at("role").get<std::string>());
-    if (auto error = setup.game->apply(*role, a.at("action"))) {
+    if (auto error = game_->apply(*role, a.at("action"))) {
       ADD_FAILURE() << "replay refused action " << a.at("seq") << ": " << error->message;
+      game_.reset();
       return nullptr;
     }
   }
-  return std::move(setup.game);
+  return game_.get();
+}
+
+std::unique_ptr<core::Game> replay_record(const json& record, std::optional<std::int64_t> up_to) {
+  RecordReplay replay(record);
+  if (!replay.at(up_to.value_or(std::numeric_limits<std::int64_t>::max()))) return nullptr;
+  return replay.take();
 }
 
 }  // namespace blockfog::server::testing

@@ -43,8 +43,26 @@ nlohmann::json stored_record(const std::filesystem::path& db, std::int64_t game_
 std::string game_seed(const std::filesystem::path& db, std::int64_t game_id);
 std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::int64_t game_id);
 
-// Replays a record {"rules_version","game","scenario","options","seed","actions"} with the
-// engine; null (and a test failure) if any action is refused.
+// A record {"rules_version","game","scenario","options","seed","actions"} replayed with the
+// engine, forward only: a test that looks at many steps of one game pays for each action once.
+class RecordReplay {
+ public:
+  explicit RecordReplay(const nlohmann::json& record);
+  // The game after every action whose seq is at most `seq` (before any action when `seq` is
+  // below the first); `seq` never goes back. Null (and a test failure) if the set-up or an
+  // action is refused, or on a step back.
+  const core::Game* at(std::int64_t seq);
+  std::unique_ptr<core::Game> take() { return std::move(game_); }
+
+ private:
+  const nlohmann::json& actions_;
+  std::unique_ptr<core::Game> game_;
+  std::size_t next_ = 0;  // index in actions_ of the first action not applied
+  std::int64_t seq_ = -1;
+};
+
+// Replays a record with the engine up to `up_to_seq` (every action by default); null (and a
+// test failure) if any action is refused.
 std::unique_ptr<core::Game> replay_record(const nlohmann::json& record,
                                           std::optional<std::int64_t> up_to_seq = std::nullopt);
 

@@ -194,22 +194,27 @@ TEST_F(Notices, WebhookNoticesOfWholeGamesTellOnlyTheRecipientsView) {
     ASSERT_GE(notices.size(), 5u) << "too few seats became awaited with nobody connected";
     const auto record = stored_record(server.db_path(), game_id);
     std::map<std::string, std::vector<json>> sent;  // role -> contents, in order
-    for (const auto& n : notices) {
-      auto game = replay_record(record, n.seq);
-      ASSERT_TRUE(game);
+    RecordReplay replay(record);
+    std::int64_t at_seq = -1;
+    std::vector<core::Role> was;     // who was awaited before action at_seq
+    for (const auto& n : notices) {  // written in the order of the actions that caused them
       const auto role = core::role_from_name(n.role);
       ASSERT_TRUE(role);
+      if (n.seq != at_seq) {
+        const auto* before = replay.at(n.seq - 1);
+        ASSERT_TRUE(before);
+        was = before->active_roles();
+        at_seq = n.seq;
+      }
+      // The seat was not awaited before the action (one notice per awaited turn); seq 0 is the
+      // start's notice.
+      if (n.seq > 0) EXPECT_EQ(std::find(was.begin(), was.end(), *role), was.end());
+      const auto* game = replay.at(n.seq);
+      ASSERT_TRUE(game);
       const auto view = game->view(*role);
       EXPECT_EQ(n.content, expected_content(game_id, view)) << "notice after action " << n.seq;
       const auto& awaiting = view["awaiting"];
       EXPECT_NE(std::find(awaiting.begin(), awaiting.end(), n.role), awaiting.end());
-      // The seat was not awaited before the action (one notice per awaited turn); seq 0 is the
-      // start's notice.
-      if (n.seq > 0) {
-        auto before = replay_record(record, n.seq - 1);
-        const auto was = before->active_roles();
-        EXPECT_EQ(std::find(was.begin(), was.end(), *role), was.end());
-      }
       if (n.states.at("webhook") == "sent") sent[n.role].push_back(n.content);
     }
     // What reached the receiver is exactly what was marked sent, in order, and its text is
