@@ -49,8 +49,8 @@ export function renderHelp(root) {
         + 'names. The opponent\'s moves this game turn stay on the map as purple arrows.')),
     h('h2', {}, 'Games'),
     h('ul', {},
-      h('li', {}, 'Create a game in the lobby; an invite-only game gives a link to send, kept '
-        + 'under "My games" in this browser until somebody joins.'),
+      h('li', {}, 'Create a game in the lobby; an invite-only game gives a link to send, with a '
+        + 'Copy button under "My games" on any device you log in on, until somebody joins.'),
       h('li', {}, '"Games to watch" lists public games under way; observers see what an observer '
         + 'may (', rulesLink('13'), ').'),
       h('li', {}, 'A finished game can be stepped through move by move from either seat.')),
