@@ -132,6 +132,13 @@ export function renderRules(markdown) {
 // The whole page served at /rules.html.
 export function rulesPage(markdown) {
   const { body, toc } = renderRules(markdown);
+  // The contents go under the title (the first heading).
+  const split = body.indexOf('</h1>') + '</h1>'.length;
+  const nav = `<nav class="rules-toc" aria-label="Sections">
+<ol>
+${toc.map((t) => `<li><a href="#${t.anchor}">${inline(t.text)}</a></li>`).join('\n')}
+</ol>
+</nav>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -150,12 +157,9 @@ export function rulesPage(markdown) {
     <nav aria-label="Help"><a href="/#/help">How to play here</a></nav>
   </header>
   <main id="rules" class="rules" tabindex="-1">
-<nav class="rules-toc" aria-label="Sections">
-<ol>
-${toc.map((t) => `<li><a href="#${t.anchor}">${inline(t.text)}</a></li>`).join('\n')}
-</ol>
-</nav>
-${body}
+${body.slice(0, split)}
+${nav}
+${body.slice(split)}
   </main>
 </body>
 </html>
