@@ -107,6 +107,8 @@ class Api {
   HttpResponse game_details(const RouteCall& call);
   HttpResponse join_game(const RouteCall& call);
   HttpResponse invite(const RouteCall& call);
+  // GET /api/games/{id}/invite: an invite game's link token, for its creator and its players.
+  HttpResponse game_invite(const RouteCall& call);
 
   // api_notices.cpp
   HttpResponse notice_settings(const RouteCall& call);

@@ -8,6 +8,7 @@
 #include "server/crypto.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
+#include "server/invite_tokens.h"
 #include "server/log.h"
 #include "server/room_registry.h"
 #include "server/time_control.h"
@@ -90,9 +91,9 @@ HttpResponse Api::create_game(const RouteCall& call) {
   game.rated = r.rated;
   std::optional<std::string> invite_token;
   if (r.visibility == protocol::VisibilityChoice::Invite) {
-    invite_token = random_hex(16);
+    // A placeholder until the game has its id: the token is derived from it (invite_tokens.h).
     game.visibility = storage::Visibility::Invite;
-    game.invite_token_hash = sha256_hex(*invite_token);
+    game.invite_token_hash = sha256_hex(random_hex(16));
   }
   std::shared_ptr<core::Game> started;  // a game against the computer starts at once
   // One storage task: the count of waiting games and the new one cannot interleave with another.
@@ -104,6 +105,9 @@ HttpResponse Api::create_game(const RouteCall& call) {
     storage::Transaction transaction(store.database());
     const auto now = now_ms();
     const auto row = store.create_game(game, now);
+    if (game.visibility == storage::Visibility::Invite) {
+      invite_token = invite_token_of_new_game(store, row.id, now);
+    }
     if (tc.timed()) storage::set_time_control(store, row.id, tc.to_json().dump());
     if (r.stand_in) storage::add_stand_in_consent(store, row.id, side);
     if (r.computer) {
@@ -241,6 +245,30 @@ HttpResponse Api::join_game(const RouteCall& call) {
     rooms_.start(game_id, joined.started, joined.info->seats);
   }
   return json_response(200, {{"game", describe(*joined.info, rooms_.summary(game_id), identity)}});
+}
+
+HttpResponse Api::game_invite(const RouteCall& call) {
+  const auto game_id = call.id;
+  const auto account = call.identity->account_id;
+  const auto token = db_.call([&](storage::Store& store) -> std::optional<std::string> {
+    const auto row = store.find_game(game_id);
+    // Only the creator and the seated players may have it; to anybody else an invite game is
+    // as absent as an unused id (find_visible).
+    if (!row || row->visibility != storage::Visibility::Invite) return std::nullopt;
+    if (row->created_by != account && !role_of(load_seats(store, game_id), account)) {
+      return std::nullopt;
+    }
+    auto token = invite_token(store, game_id, now_ms());
+    if (sha256_hex(token) != row->invite_token_hash) return std::string();  // a random one
+    return token;
+  });
+  if (!token) return error(404, ErrorCode::NotFound, "no such game");
+  if (token->empty()) {
+    return error(404, ErrorCode::NotFound,
+                 "this game's invitation link was shown once, when it was created, and is not "
+                 "kept");
+  }
+  return json_response(200, {{"invite", *token}});
 }
 
 HttpResponse Api::invite(const RouteCall& call) {

@@ -11,6 +11,7 @@
 #include "server/db_worker.h"
 #include "server/game_clocks.h"
 #include "server/game_loader.h"
+#include "server/invite_tokens.h"
 #include "server/log.h"
 #include "server/room_registry.h"
 #include "server/turn_notices.h"
@@ -219,7 +220,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
     game.seed_sha256 = seed_commitment(game.seed_hex);
     game.visibility = row->visibility;
     if (game.visibility == storage::Visibility::Invite) {
-      game.invite_token_hash = sha256_hex(random_hex(16));
+      game.invite_token_hash = sha256_hex(random_hex(16));  // until it has its id, below
     }
     game.created_by = offer->offered_by;
     game.creator_role = std::string(core::role_name(*role));
@@ -227,6 +228,9 @@ HttpResponse Api::rematch(const RouteCall& call) {
     game.rated = row->rated;
     storage::Transaction transaction(store.database());
     const auto created = store.create_game(game, now);
+    if (game.visibility == storage::Visibility::Invite) {
+      invite_token_of_new_game(store, created.id, now);
+    }
     if (const auto tc = storage::time_control(store, call.id)) {
       storage::set_time_control(store, created.id, *tc);
     }

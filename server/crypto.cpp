@@ -2,8 +2,10 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include <array>
 #include <charconv>
 #include <vector>
 
@@ -59,6 +61,17 @@ std::string random_hex(std::size_t bytes) {
 }
 
 std::string sha256_hex(std::string_view data) { return core::to_hex(core::sha256(data)); }
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
+  unsigned int size = 0;
+  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+           reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(),
+           &size) == nullptr) {
+    throw CryptoError("HMAC-SHA256 failed");
+  }
+  return core::to_hex(std::span<const std::uint8_t>(out.data(), size));
+}
 
 std::string hash_password(std::string_view password, const ScryptParams& params) {
   const auto salt = *core::from_hex(random_hex(kSaltBytes));

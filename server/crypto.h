@@ -34,5 +34,7 @@ bool verify_password(std::string_view password, std::string_view stored);
 std::string random_hex(std::size_t bytes);
 // SHA-256 of `data` as lowercase hex.
 std::string sha256_hex(std::string_view data);
+// HMAC-SHA256 of `data` under `key`, as lowercase hex.
+std::string hmac_sha256_hex(std::string_view key, std::string_view data);
 
 }  // namespace blockfog::server

@@ -12,9 +12,7 @@ bool is_activated(const Position& p, AreaId area) { return (p.activated >> area)
 // blocks there outnumber all enemy blocks there (reserves included). Asked only for an area
 // holding enemy blocks, which is rare in the move phase, so it counts there and then.
 bool pin_allows_leaving(const Position& p, AreaId area, Side side) {
-  const std::uint64_t here = p.blocks.at(area);
-  const int own = count_bits(here & blocks_of(side) & ~p.blocks.reserve.bits);
-  return own > count_bits(here & blocks_of(core::other_side(side)));
+  return !pin_count(p, area, side).pins();
 }
 
 // The step rules of RULES 4.3.2 for one side in one position, with what every check reads
@@ -194,6 +192,12 @@ void move_norse(State& s, Side side, AreaId to) {
 }
 
 }  // namespace
+
+PinCount pin_count(const Position& p, AreaId area, Side side) {
+  const std::uint64_t here = p.blocks.at(area);
+  return {count_bits(here & blocks_of(side) & ~p.blocks.reserve.bits),
+          count_bits(here & blocks_of(core::other_side(side)))};
+}
 
 void enter_move_phase(State& s, Side side, int move_points) {
   s.phase = Phase::Move;

@@ -50,6 +50,14 @@ void event_apply(State& s, Side side, const Action& action);
 void enter_move_phase(State& s, Side side, int move_points);
 void move_legal(const State& s, Side side, ActionList& out);
 void move_apply(State& s, Side side, const Action& action);
+// RULES 4.7: a side's blocks in an area against the enemy's there, as pinning counts them.
+struct PinCount {
+  int own = 0;    // the side's non-reserve blocks (4.7.2, 4.7.3)
+  int enemy = 0;  // all enemy blocks, reserves included
+  // While the enemy is there, a block may leave only while the side outnumbers it.
+  bool pins() const { return enemy > 0 && own <= enemy; }
+};
+PinCount pin_count(const Position& p, AreaId area, Side side);
 
 // Battles (RULES 5), border raids (9).
 void enter_battle_phase(State& s);

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <charconv>
 #include <memory>
 #include <span>
 #include <string>
@@ -12,6 +13,7 @@
 #include "rules/core/hex.h"
 #include "rules/core/json_writer.h"
 #include "rules/hots/engine.h"
+#include "rules/hots/phases.h"
 #include "rules/hots/serialize.h"
 #include "rules/hots/view.h"
 
@@ -80,8 +82,23 @@ struct AreaBlocks {
   }
 };
 
-// RULES 13.2: per area, counts for everybody; identities only for the owner.
-void area_side(JsonWriter& w, const Position& p, Role role, Side side,
+// Why the moving side's blocks in an area may not leave it (RULES 4.7), in words, from the
+// counts pinning uses: both are what the side sees there (its own blocks, the enemy's count).
+// Appended in place: a view is written without allocating.
+void append_pinned_reason(std::string& out, const detail::PinCount& pin) {
+  const bool one = pin.enemy == 1;
+  char digits[12];
+  out += "pinned: ";
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, pin.enemy).ptr);
+  out += one ? " enemy block in this area holds your " : " enemy blocks in this area hold your ";
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, pin.own).ptr);
+  out += "; a block may leave only while yours outnumber them (RULES 4.7)";
+}
+
+// RULES 13.2: per area, counts for everybody; identities only for the owner. In the owner's
+// move phase, each of his blocks that pinning keeps where it is (4.7) says so and why: the
+// blocks that may not start a move for that reason alone (unmoved, not reserves).
+void area_side(JsonWriter& w, const Position& p, Role role, Side side, AreaId area,
                std::span<const std::uint8_t> here) {
   const auto& data = game_data();
   const bool own = role == side;
@@ -100,6 +117,10 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
   }
   w.begin_object();
   if (own) {
+    detail::PinCount pin;
+    if (p.phase == Phase::Move && p.active == index_of(side)) {
+      pin = detail::pin_count(p, area, side);
+    }
     w.key("blocks");
     w.begin_array();
     for (const auto b : here) {
@@ -107,6 +128,10 @@ void area_side(JsonWriter& w, const Position& p, Role role, Side side,
       w.begin_object();
       w.plain_field("block", data.blocks[b].id);
       w.field("moved", block.moved);
+      if (pin.pins() && !block.moved && !block.reserve) {
+        w.key("pinned");
+        w.string_from([&](std::string& out) { append_pinned_reason(out, pin); });
+      }
       w.field("reserve", block.reserve);
       w.field("strength", block.strength);
       w.end_object();
@@ -149,10 +174,10 @@ void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const Ar
     w.end_object();
   }
   w.key("england");
-  area_side(w, p, role, Side::England, here.of(a, Side::England));
+  area_side(w, p, role, Side::England, a, here.of(a, Side::England));
   w.plain_field("id", data.areas[a].id);
   w.key("scotland");
-  area_side(w, p, role, Side::Scotland, here.of(a, Side::Scotland));
+  area_side(w, p, role, Side::Scotland, a, here.of(a, Side::Scotland));
   w.end_object();
 }
 
@@ -161,7 +186,8 @@ void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const Ar
 // what the text shows; this only decides when it may have changed).
 struct AreaInputs {
   Role role = Role::Observer;
-  bool move_phase = false;  // moved counts show only in the move phase
+  bool move_phase = false;      // moved counts show only in the move phase
+  std::uint8_t active = kNone;  // whose blocks may be pinned (RULES 4.7)
   BlockBytes loc{};
   BlockBytes strength{};
   BlockBytes entry{};
@@ -173,6 +199,7 @@ struct AreaInputs {
   void keep(const Position& p, Role r) {
     role = r;
     move_phase = p.phase == Phase::Move;
+    active = p.active;
     loc = p.blocks.loc;
     strength = p.blocks.strength;
     entry = p.blocks.entry;
@@ -196,12 +223,13 @@ std::uint64_t bytes_differ(const BlockBytes& a, const BlockBytes& b) {
 
 // The areas whose text may differ from when `was` was kept, a bit per area: where a block
 // that changed in any field area_object reads is or was, and where the battle marker changed;
-// all of them when the role or the move phase did. Which of those changes the role may see is
-// area_object's alone to decide: this only narrows down where to ask it again. An action
-// changes one or two areas, so the others are copied from the last text.
+// all of them when the role, the move phase or the side moving in it did. Which of those changes
+// the role may see is area_object's alone to decide: this only narrows down where to ask it again.
+// An action changes one or two areas, so the others are copied from the last text.
 std::uint32_t dirty_areas(const AreaInputs& was, const Position& p, Role role) {
   const bool move_phase = p.phase == Phase::Move;
   if (was.role != role || was.move_phase != move_phase) return kAllAreas;
+  if (move_phase && was.active != p.active) return kAllAreas;
   const auto& now = p.blocks;
   std::uint64_t changed =
       (was.moved.bits ^ now.moved.bits) | (was.reserve.bits ^ now.reserve.bits) |

@@ -97,6 +97,25 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
                                                       {"log_size", 3},
                                                       {"log", {{{"i", 2}, {"text", "moved"}}}}},
                                                  2, "a9", true}}));
+  // An area of the moving seat's view: its own blocks, one pinned (RULES 4.7), and the enemy's
+  // count.
+  json pinned_view = {{"game", "hots"},
+                      {"role", "scotland"},
+                      {"phase", "move"},
+                      {"awaiting", {"scotland"}},
+                      {"legal_actions", json::array()},
+                      {"log_size", 0},
+                      {"log", json::array()}};
+  pinned_view["areas"] = json::parse(R"([{"id":"mar",
+      "england":{"count":2,"moved":0,"reserves":[]},
+      "scotland":{"blocks":[{"block":"sco_fraser","moved":false,"reserve":false,"strength":2,
+        "pinned":"pinned: 2 enemy blocks in this area hold your 1"}],
+        "count":1,"moved":0,"reserves":[]}}])");
+  expect_valid("server/view.json",
+               to_json(ServerMessage{ViewMessage{6, pinned_view, 0, std::nullopt, false}}));
+  pinned_view["areas"][0]["scotland"]["blocks"][0]["pinned"] = true;
+  expect_invalid("server/view.json",
+                 to_json(ServerMessage{ViewMessage{6, pinned_view, 0, std::nullopt, false}}));
   const json patch = {{"elements", {{"areas", {{3, {{"name", "fife"}}}}}}},
                       {"set", {{"log", {{{"i", 7}, {"text", "moved"}}}}, {"log_size", 8}}},
                       {"unset", {"battle"}}};

@@ -46,6 +46,8 @@ export const api = {
   join: (id, invite, standIn) => call('POST', `/api/games/${id}/join`,
     { ...(invite ? { invite } : {}), ...(standIn ? { stand_in: true } : {}) }),
   invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
+  // An invite game's link token, for its creator and players (404 for anybody else).
+  gameInvite: (id) => call('GET', `/api/games/${id}/invite`),
   record: (id) => call('GET', `/api/games/${id}/record`),
   // Ratings (ratings.js).
   ratings: () => call('GET', '/api/ratings?limit=100'),

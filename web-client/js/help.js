@@ -1,15 +1,18 @@
 // "How to play here": the sequence of play and how each decision is taken on this site, with
 // the RULES.md section of each step.
 import { h, clear } from './dom.js';
+import { RULES_PAGE, rulesLink, withRulesLinks } from './rules_link.js';
 
 const STEPS = [
   ['Card phase', '3', 'Both players choose a card from their hand at once; the cards are '
     + 'revealed together. The higher move card makes its player Player 1; an event card is '
-    + 'played for its effect instead of moving (7). Click a card in your hand to choose it.'],
+    + 'played for its effect instead of moving (RULES 7). Click a card in your hand to choose it.'],
   ['Move phase', '4', 'Each move point activates the blocks of one area. Click a block with a gold '
     + 'outline, then a destination: a button in the prompt or the ▼ mark on the map. Black '
     + 'borders let 6 blocks cross, red borders 2, and blocks crossing a red border stop. '
-    + 'Crossing the Anglo-Scottish border costs a whole move point (4.5). "End move phase" '
+    + 'Crossing the Anglo-Scottish border costs a whole move point (RULES 4.5). A block in an area '
+    + 'with enemy blocks may leave only while its side outnumbers them there (RULES 4.7); the '
+    + 'map marks the blocks that may not, with the reason. "End move phase" '
     + 'finishes; "Undo" takes back your last move.'],
   ['Battles', '5', 'Player 1 chooses the order of the battles. Blocks fire by letter (A, then B, '
     + 'then C; defenders first), each one by one: choose the block in the battle panel, then Fire, '
@@ -26,13 +29,14 @@ const STEPS = [
 export function renderHelp(root) {
   clear(root).append(h('article', { class: 'help panel' },
     h('h1', {}, 'How to play here'),
-    h('p', {}, 'Blockfog plays Hammer of the Scots by its rules (RULES.md, sections named below). '
-      + 'You see your own blocks face up and only the number of the enemy\'s, as on the table; '
-      + 'the server never sends more.'),
-    h('h2', {}, 'The sequence of play (RULES 2.3)'),
+    h('p', {}, 'Blockfog plays Hammer of the Scots by ', h('a', { href: RULES_PAGE }, 'its rules'),
+      ' (each section named below links to it). You see your own blocks face up and only the '
+      + 'number of the enemy\'s, as on the table; the server never sends more (',
+      rulesLink('13'), ').'),
+    h('h2', {}, 'The sequence of play (', rulesLink('2.3'), ')'),
     h('ol', { class: 'help-steps' }, STEPS.map(([title, section, text]) =>
       h('li', {}, h('strong', {}, `${title} `), h('span', { class: 'rules-ref' },
-        `(RULES ${section})`), ': ', text))),
+        '(', rulesLink(section), ')'), ': ', withRulesLinks(text)))),
     h('h2', {}, 'The map'),
     h('ul', {},
       h('li', {}, 'The areas are regions of the real map of Scotland; England is one area south '
@@ -45,10 +49,10 @@ export function renderHelp(root) {
         + 'names. The opponent\'s moves this game turn stay on the map as purple arrows.')),
     h('h2', {}, 'Games'),
     h('ul', {},
-      h('li', {}, 'Create a game in the lobby; an invite-only game gives a link to send, kept '
-        + 'under "My games" in this browser until somebody joins.'),
+      h('li', {}, 'Create a game in the lobby; an invite-only game gives a link to send, with a '
+        + 'Copy button under "My games" on any device you log in on, until somebody joins.'),
       h('li', {}, '"Games to watch" lists public games under way; observers see what an observer '
-        + 'may (RULES 13).'),
+        + 'may (', rulesLink('13'), ').'),
       h('li', {}, 'A finished game can be stepped through move by move from either seat.')),
     h('p', {}, h('a', { href: '#/' }, '← Back to the lobby'))));
 }

@@ -1,6 +1,9 @@
-// Invitation links this browser has seen (created or opened), by game id, so that their
-// players can copy them again later from "My games". The server keeps only a hash of the
-// token (docs/storage.md), so the link lives where it was shown: this browser's storage.
+// Invitation links, by game id, so that their players can copy them again from "My games":
+// asked from the server (GET /api/games/{id}/invite, its creator and players only, on any
+// device) and kept in this browser's storage once known. A link made before the server could
+// give it again (docs/protocol.md, "Invitation links") lives only where it was shown.
+import { api } from './api.js';
+
 const KEY = 'blockfog.invites';
 
 function load() {
@@ -21,6 +24,22 @@ export function rememberInvite(gameId, link) {
 
 export function inviteOf(gameId) {
   return load()[gameId] || null;
+}
+
+export const inviteLink = (token) => `${location.origin}/#/invite/${token}`;
+
+// The game's link: from this browser's storage, else from the server (then kept); null when
+// the server has none to give.
+export async function fetchInvite(gameId) {
+  const known = inviteOf(gameId);
+  if (known) return known;
+  try {
+    const link = inviteLink((await api.gameInvite(gameId)).invite);
+    rememberInvite(gameId, link);
+    return link;
+  } catch {
+    return null;
+  }
 }
 
 // A read-only field with the link and a Copy button that says when it copied.

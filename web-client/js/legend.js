@@ -1,5 +1,6 @@
 // The map's legend: what each border, mark and block look means. Folded on small screens.
 import { h } from './dom.js';
+import { rulesLink } from './rules_link.js';
 
 const item = (cls, text) => h('li', {}, h('span', { class: `lg ${cls}`, 'aria-hidden': 'true' }), text);
 
@@ -20,8 +21,8 @@ export function legend() {
       item('b-actionable', 'Gold outline: you can choose it'),
       item('b-selected', 'White outline: chosen'),
       item('b-moved', 'Dark corner, faded: moved this turn'),
-      item('b-pinned', 'Pin, striped: pinned by enemy blocks in its area, may not leave '
-        + '(RULES 4.7); point at it or tap it to see why'),
+      item('b-pinned', ['Pin, striped: pinned by enemy blocks in its area, may not leave (',
+        rulesLink('4.7'), '); point at it or tap it to see why']),
       item('b-revealed', 'Dashed outline: enemy block revealed in battle'),
       item('b-traced', 'Purple: where the opponent\'s last moves went'),
       item('b-highlighted', 'Glow: named by the log line under the pointer')));

@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { setAwaiting } from './notify.js';
 import { loadGameData } from './gamedata.js';
 import { SIDE_NAME } from './board.js';
-import { rememberInvite, inviteOf, inviteBox } from './invites.js';
+import { rememberInvite, inviteOf, inviteBox, inviteLink, fetchInvite } from './invites.js';
 import { computerForm, seatName } from './lobby_computer.js';
 
 function field(id, label, input) {
@@ -76,9 +76,17 @@ function gameLine(g, data, me, { onJoin } = {}) {
   if (g.status === 'finished') {
     actions.push(h('a', { class: 'button secondary', href: `#/replay/${g.id}` }, 'Step through'));
   }
-  const invite = seated && g.status === 'open' ? inviteOf(g.id) : null;
-  if (invite) actions.push(inviteBox(h, invite, `Invitation link of game ${g.id}`,
-    'invite-link-saved'));
+  if (seated && g.status === 'open' && g.visibility === 'invite') {
+    const box = (link) => inviteBox(h, link, `Invitation link of game ${g.id}`, 'invite-link-saved');
+    const known = inviteOf(g.id);
+    if (known) actions.push(box(known));
+    else {
+      // Asked from the server: on another device, or after this browser's storage was cleared.
+      const slot = h('span', { class: 'invite-slot' });
+      actions.push(slot);
+      fetchInvite(g.id).then((link) => { if (link) slot.replaceWith(box(link)); });
+    }
+  }
   return h('li', { class: `game-line${g.your_turn ? ' awaiting-me' : ''}`, 'data-game': g.id },
     bits, h('span', { class: 'g-actions' }, actions));
 }
@@ -176,7 +184,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
       h('section', { class: 'panel' }, h('h2', {}, 'My games'), mine),
       h('section', { class: 'panel' }, createForm(data, scenarios, (res) => {
         if (res.invite) {
-          const link = `${location.origin}/#/invite/${res.invite}`;
+          const link = inviteLink(res.invite);
           rememberInvite(res.game.id, link);
           notice.replaceChildren(h('p', {}, `Game ${res.game.id} created. Send this invitation `
             + 'link to your opponent (it stays under My games until the game starts): ',

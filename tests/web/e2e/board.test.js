@@ -183,7 +183,8 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${size}: a pinned block has its own look, says why when tapped, and is in the legend`, async () => {
     const p = await newPlayer(running.browser, running.server, `pin${size}`, { viewport });
     // The map module drawn in the page from a view in which Wallace stands alone in Fife
-    // against two English blocks (RULES 4.7: F = 1 <= E = 2) and Bruce may move.
+    // against two English blocks (RULES 4.7: F = 1 <= E = 2; the engine marks him pinned) and
+    // Bruce may move.
     const result = await p.page.evaluate(async () => {
       const { createMap } = await import('/js/map.js');
       const { loadGameData } = await import('/js/gamedata.js');
@@ -201,10 +202,12 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       holder.append(map.el, legend());
       board.append(holder);
       app.append(board);
-      const own = (block) => ({ block, moved: false, reserve: false, strength: 3 });
+      const own = (block, pinned) => ({ block, moved: false, reserve: false, strength: 3, pinned });
       const view = { role: 'scotland', phase: 'move', legal_actions: [{ kind: 'move', block: 'sco_bruce' }],
         areas: data.areas.map((a) => ({ id: a.id,
-          scotland: a.id === 'fife' ? { blocks: [own('sco_wallace')], count: 1 }
+          scotland: a.id === 'fife' ? { blocks: [own('sco_wallace', 'pinned: 2 enemy blocks in '
+            + 'this area hold your 1; a block may leave only while yours outnumber them (RULES 4.7)')],
+          count: 1 }
             : a.id === 'annan' ? { blocks: [own('sco_bruce')], count: 1 } : { blocks: [], count: 0 },
           england: { count: a.id === 'fife' ? 2 : 0 } })) };
       map.render(view, { role: 'scotland', selected: null, blockActionable: new Set(['sco_bruce']),

@@ -58,24 +58,22 @@ test('a log line names its areas and blocks; the opponent\'s moves this turn are
   assert.deepEqual(movesThisTurn([...log, { i: 99, text: 'Game turn 3.' }], 'england', index), []);
 });
 
-test('pinned blocks: outnumbered or matched by the enemy in their area, in the mover\'s phase', async () => {
+test('pinned blocks: read from the engine\'s marks on the seat\'s own blocks', async () => {
   const { pinnedBlocks } = await js('pinning.js');
   const own = (block, extra = {}) => ({ block, moved: false, reserve: false, strength: 2, ...extra });
+  const reason = 'pinned: 1 enemy block in this area holds your 1; a block may leave only while '
+    + 'yours outnumber them (RULES 4.7)';
   const view = {
     role: 'scotland', phase: 'move', legal_actions: [{ kind: 'move' }],
     areas: [
-      // 2 Scottish (one a reserve) against 1 English: F = 1 <= E = 1, the other is pinned.
-      { id: 'fife', scotland: { blocks: [own('sco_wallace'), own('sco_douglas', { reserve: true })], count: 2 },
-        england: { count: 1 } },
-      // 2 against 1: one may leave, none is pinned.
+      { id: 'fife', scotland: { blocks: [own('sco_wallace', { pinned: reason }),
+        own('sco_douglas', { reserve: true })], count: 2 }, england: { count: 1 } },
       { id: 'lothian', scotland: { blocks: [own('sco_bruce'), own('sco_fraser')], count: 2 },
         england: { count: 1 } },
-      { id: 'mar', scotland: { blocks: [own('sco_mar')], count: 1 }, england: { count: 0 } },
     ],
   };
   const pinned = pinnedBlocks(view);
-  assert.deepEqual([...pinned.keys()], ['sco_wallace']);
-  assert.match(pinned.get('sco_wallace'), /^pinned: 1 enemy block in this area holds your 1/);
-  assert.equal(pinnedBlocks({ ...view, phase: 'combat' }).size, 0, 'only in movement');
-  assert.equal(pinnedBlocks({ ...view, legal_actions: [] }).size, 0, 'only in the seat\'s own move');
+  assert.deepEqual([...pinned.entries()], [['sco_wallace', reason]]);
+  assert.equal(pinnedBlocks({ role: 'observer', areas: view.areas }).size, 0);
+  assert.equal(pinnedBlocks(null).size, 0);
 });

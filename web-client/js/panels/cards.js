@@ -3,6 +3,7 @@
 import { h, clear } from '../dom.js';
 import { cardName } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
+import { rulesLink } from '../rules_link.js';
 
 // An event card's text (RULES 7), shown on hover and in the list under the hand.
 const cardText = (c) => (c?.effect ? `${c.name}: ${c.effect} (RULES ${c.rules_section})` : null);
@@ -55,7 +56,7 @@ export function renderCards(el, view, ctx) {
       .filter((c) => c?.effect);
     if (events.length) {
       el.append(h('details', { class: 'card-texts' }, h('summary', {}, 'What my event cards do'),
-        h('dl', {}, events.map((c) => [h('dt', {}, `${c.name} (RULES ${c.rules_section})`),
+        h('dl', {}, events.map((c) => [h('dt', {}, `${c.name} (`, rulesLink(c.rules_section), ')'),
           h('dd', {}, c.effect)]))));
     }
   }

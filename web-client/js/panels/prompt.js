@@ -4,6 +4,7 @@ import { h, clear } from '../dom.js';
 import { describe, shortLabel } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
 import { outcomeText, winterStep } from '../wording.js';
+import { rulesLink, withRulesLinks } from '../rules_link.js';
 
 // What choosing a highlighted block does, by the kinds of the blocks' actions.
 const BLOCK_HINTS = [
@@ -58,14 +59,14 @@ export function renderPrompt(el, view, ctx) {
   const kinds = new Set((view.legal_actions || []).map((a) => a.kind));
   const winter = mine && view.phase === 'winter' ? winterStep(kinds) : null;
   if (winter) {
-    el.append(h('p', { class: 'step-info' }, h('strong', {}, `Winter: ${winter.title}. `),
+    el.append(h('p', { class: 'step-info' }, h('strong', {}, 'Winter: ', withRulesLinks(winter.title), '. '),
       winter.hint));
   }
   if (view.phase === 'event') {
     const card = eventCard(view, data);
     if (card) {
       el.append(h('p', { class: 'event-info' }, h('strong', {}, `Event: ${card.name}. `),
-        card.effect, card.rules_section ? ` (RULES ${card.rules_section})` : ''));
+        card.effect, card.rules_section ? [' (', rulesLink(card.rules_section), ')'] : ''));
     }
   }
   const bar = h('div', { class: 'action-bar', role: 'toolbar', 'aria-label': 'Actions' });
