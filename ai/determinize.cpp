@@ -53,9 +53,16 @@ std::map<std::string, std::string> last_seen(const std::vector<json>& history, c
 
 }  // namespace
 
+bool in_combat_turn(const json& view) {
+  if (view.value("phase", "") != "combat") return false;
+  const auto battle = view.find("battle");
+  return battle != view.end() && battle->is_object() && !battle->contains("victor") &&
+         battle->value("hits_to_allocate", 0) == 0;
+}
+
 bool can_determinize(const json& view) {
   const auto phase = view.value("phase", "");
-  if (phase == "card_choice") return true;
+  if (phase == "card_choice" || in_combat_turn(view)) return true;
   if (phase != "move") return false;
   // A block of the seat's own in the middle of its move (RULES 4.3.7): the view names it.
   return !view.contains("move") || !view["move"].contains("moving") ||
@@ -300,6 +307,32 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
     }
     moving = json::array({block, origin, previous, steps, crossed});
   }
+  json battle_row = json::array({nullptr, 0, nullptr, 0, nullptr, 0, nullptr});
+  if (in_combat_turn(view)) {
+    // A combat turn (RULES 5.4-5.6): the battle's area, round, attacker and initiative step are
+    // public (13.3). A block in the battle whose step came before the current one has acted; of
+    // the current step's blocks, the seat's own have acted unless a legal action names them.
+    const auto& battle = view["battle"];
+    static const std::vector<std::string> kSteps = {"defending A", "attacking A", "defending B",
+                                                    "attacking B", "defending C", "attacking C"};
+    const auto step_it = std::find(kSteps.begin(), kSteps.end(), battle.at("step"));
+    const int step = static_cast<int>(step_it - kSteps.begin()) % 6;
+    const int attacker = side_of(battle.at("attacker"));
+    const std::string area = battle.at("area");
+    std::set<std::string> waiting;
+    for (const auto& a : view.at("legal_actions")) {
+      if (a.contains("block") && a["block"].is_string()) waiting.insert(a["block"]);
+    }
+    for (const auto& [id, row] : blocks.items()) {
+      if (row[0] != area || row[3].get<bool>()) continue;
+      const auto b = *data.block_by_id(id);
+      const int side = static_cast<int>(hots::owner_of(b));
+      const int own_step = 2 * (data.blocks[b].initiative - 'A') + (side == attacker ? 1 : 0);
+      row[5] = own_step < step || (own_step == step && side == me && !waiting.contains(id));
+    }
+    battle_row = json::array(
+        {small(*data.area_by_id(area)), battle.at("round"), attacker, step, nullptr, 0, nullptr});
+  }
   const json position = {
       {"blocks", blocks},
       {"cards", cards},
@@ -324,7 +357,7 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
       {"mp", mp},
       {"activated", activated},
       {"moving", moving},
-      {"battle", json::array({nullptr, 0, nullptr, 0, nullptr, 0, nullptr})},
+      {"battle", battle_row},
       {"winter", json::array({0, nullptr, 0, false, false, false, false, false,
                               std::vector<int>(data.areas.size(), 0)})},
       {"event", json::array({0, nullptr, nullptr, 0, 0, 0})},

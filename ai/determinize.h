@@ -34,9 +34,11 @@ namespace blockfog::ai {
 
 using Random = std::mt19937_64;
 
-// Whether the phase of `view` is one this sampler rebuilds (the card choice and the move
-// phase, the seat's own block in the middle of its move included; the other phases keep state
-// the view does not spell out, and the players decide them from the view alone, see player.h).
+// Whether the phase of `view` is one this sampler rebuilds: the card choice, the move phase
+// (the seat's own block in the middle of its move included) and a combat turn of the seat's
+// (RULES 5.5-5.6; the battle's area, round, attacker and initiative step are public, 13.3).
+// The other phases keep state the view does not spell out, and the players decide them from
+// the view alone (player.h).
 bool can_determinize(const nlohmann::json& view);
 
 // One determinization of `view` (the seat is view["role"]), or nothing when none consistent

@@ -1,10 +1,12 @@
 #include "ai/player.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "ai/determinize.h"
 #include "rules/hots/engine.h"
@@ -25,18 +27,20 @@ struct Budget {
   int determinizations;
   int playouts;  // per action and determinization
   double seconds;
+  int guided_in_4;     // playout actions in 4 drawn from the preferred kind, the rest uniform
+  bool search_combat;  // combat turns are searched too, not decided by the rule of thumb
 };
 
 Budget budget_of(Level level) {
   switch (level) {
     case Level::Easy:
-      return {1, 0, 0.05};
+      return {1, 0, 0.05, 0, false};
     case Level::Normal:
-      return {4, 8, 0.3};
+      return {4, 8, 0.3, 0, false};
     case Level::Hard:
-      return {8, 16, 2.0};
+      return {8, 16, 2.0, 3, true};
   }
-  return {1, 0, 0.05};
+  return {1, 0, 0.05, 0, false};
 }
 
 // How well `me` stands in `s`, 0 (lost) to 1 (won): the outcome when the game is over, else
@@ -60,7 +64,7 @@ double evaluate(const hots::State& s, int me) {
 // The view-only rule for phases the sampler does not rebuild: the kinds of action that add
 // strength or deal hits first (RULES 5.6, 10.11), fighting before passing or retreating,
 // ending a phase last; a seeded pick among the best kind.
-int preference(const std::string& kind) {
+int preference(std::string_view kind) {
   if (kind == "fire") return 9;
   if (kind == "add_step" || kind == "draw" || kind == "victual" || kind == "gain") return 8;
   if (kind.rfind("crown_", 0) == 0 || kind == "return_of_the_king") return 7;
@@ -72,8 +76,25 @@ int preference(const std::string& kind) {
   return 3;
 }
 
-void playout(hots::State& s, Random& random) {
+// preference() of each typed action kind, for the guided playouts.
+const std::array<int, 64>& kind_preferences() {
+  static const auto table = [] {
+    std::array<int, 64> t{};
+    for (int k = 0; k <= static_cast<int>(hots::ActionKind::Stay); ++k) {
+      t[k] = preference(hots::action_kind_name(static_cast<hots::ActionKind>(k)));
+    }
+    return t;
+  }();
+  return table;
+}
+
+// A game played on from `s` for kPlayoutDepth actions: each action uniform among the forward
+// legal ones, except that `guided_in_4` actions in 4 are drawn among those of the kind
+// preference() ranks first (fire before passing or retreating, adding steps, ...).
+void playout(hots::State& s, Random& random, int guided_in_4) {
+  const auto& prefs = kind_preferences();
   hots::ActionList list;
+  std::vector<int> top;
   for (int i = 0; i < kPlayoutDepth && !hots::outcome(s).finished; ++i) {
     const auto roles = hots::active_roles(s);
     if (roles.empty()) return;
@@ -83,6 +104,20 @@ void playout(hots::State& s, Random& random) {
     std::size_t forward = list.size();
     if (forward > 0 && list[forward - 1].kind == hots::ActionKind::Undo) --forward;
     if (forward == 0) return;
+    if (guided_in_4 > 0 && static_cast<int>(random() % 4) < guided_in_4) {
+      int best = -1;
+      top.clear();
+      for (std::size_t j = 0; j < forward; ++j) {
+        const int p = prefs[static_cast<int>(list[j].kind)];
+        if (p > best) {
+          best = p;
+          top.clear();
+        }
+        if (p == best) top.push_back(static_cast<int>(j));
+      }
+      hots::apply_legal(s, role, list[top[random() % top.size()]]);
+      continue;
+    }
     hots::apply_legal(s, role, list[random() % forward]);
   }
 }
@@ -151,11 +186,11 @@ bool outmatched(const json& view) {
   return own < theirs;
 }
 
-// The view-only choice. Every level ranks the kinds by preference(); with `reasoned` (normal
-// and hard) a block whose side is outmatched in its battle retreats rather than fires (a noble
-// eliminated goes over to the enemy, the King's or Edward II's death ends the game: RULES 5.8,
-// 12.2), and a retreat or regroup goes where destination_score() says. A seeded pick among the
-// best.
+// The view-only choice. Every level ranks the kinds by preference(); with `reasoned` (normal,
+// and hard where it does not search) a block whose side is outmatched in its battle retreats rather
+// than fires (a noble eliminated goes over to the enemy, the King's or Edward II's death ends the
+// game: RULES 5.8, 12.2), and a retreat or regroup goes where destination_score() says. A seeded
+// pick among the best.
 json view_choice(const std::vector<json>& candidates, const json& view, bool reasoned,
                  Random& random) {
   std::map<std::string, AreaForces> forces;
@@ -243,8 +278,10 @@ json choose_checked(const json& view, const std::vector<json>& history, Level le
   const auto candidates = candidates_of(view);
   if (candidates.empty()) return view.at("legal_actions").at(0);
   if (candidates.size() == 1) return candidates[0];
-  // The view-only choice, where no determinization is built.
+  // The view-only choice, where no determinization is built or the level does not search.
   const json fallback = view_choice(candidates, view, level != Level::Easy, random);
+  const auto budget = budget_of(level);
+  if (view.value("phase", "") == "combat" && !budget.search_combat) return fallback;
   const auto role = *core::role_from_name(view.at("role").get<std::string>());
   const int me = core::side_index(role);
   std::vector<hots::Action> actions;
@@ -254,7 +291,6 @@ json choose_checked(const json& view, const std::vector<json>& history, Level le
     if (!a) return fallback;
     actions.push_back(*a);
   }
-  const auto budget = budget_of(level);
   const auto deadline = time_cap ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                       std::chrono::duration<double>(budget.seconds))
                                  : Clock::time_point::max();
@@ -276,7 +312,7 @@ json choose_checked(const json& view, const std::vector<json>& history, Level le
       }
       for (int k = 0; k < budget.playouts; ++k) {
         hots::State rollout = after;
-        playout(rollout, random);
+        playout(rollout, random, budget.guided_in_4);
         total[i] += evaluate(rollout, me);
         ++visits[i];
         ++playouts;

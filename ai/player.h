@@ -7,11 +7,14 @@
 //            by evaluate(); ≤ 1 determinization, no playouts.
 //   normal — information-set Monte Carlo: 4 determinizations × 8 playouts per action, capped
 //            at 0.3 s.
-//   hard   — the same with 8 determinizations × 16 playouts per action, capped at 2 s.
-// Playouts are random games on the engine, cut after kPlayoutDepth (30) actions and scored by
-// evaluate(). Where the view's phase cannot be determinized (battles, retreats, winter,
-// events: can_determinize), every level takes a rule-of-thumb choice from the view's own list;
-// normal and hard also retreat from a battle they are outmatched in (docs/ai.md).
+//   hard   — the same with 8 determinizations × 16 playouts per action, capped at 2 s; its
+//            playouts draw 3 actions in 4 among the kind the rule of thumb prefers (fire before
+//            passing or retreating), and it searches combat turns (fire, pass, retreat) too.
+// Playouts are games on the engine, cut after kPlayoutDepth (30) actions and scored by
+// evaluate(). Where the view's phase cannot be determinized (regroups, retreats after the
+// rounds, winter, events: can_determinize; combat turns at easy and normal), the level takes a
+// rule-of-thumb choice from the view's own list; normal and hard also retreat from a battle
+// they are outmatched in (docs/ai.md).
 // The same view, history, level and seed give the same action (time caps aside: a cap only
 // shortens the search when the machine is slower than the budget assumes).
 
