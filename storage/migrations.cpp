@@ -21,6 +21,7 @@ std::string_view migration_0010_tournaments();
 std::string_view migration_0011_computer_seats();
 std::string_view migration_0012_ratings();
 std::string_view migration_0013_clock_checks();
+std::string_view migration_0014_tournament_settings();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -77,6 +78,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{11, "computer_seats", sql::migration_0011_computer_seats()},
       Migration{12, "ratings", sql::migration_0012_ratings()},
       Migration{13, "clock_checks", sql::migration_0013_clock_checks()},
+      Migration{14, "tournament_settings", sql::migration_0014_tournament_settings()},
   };
   return migrations;
 }
