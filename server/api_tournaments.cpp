@@ -13,6 +13,7 @@
 #include "server/game_loader.h"
 #include "server/log.h"
 #include "server/room_registry.h"
+#include "server/time_control.h"
 #include "server/tournaments.h"
 #include "server/ustar.h"
 #include "storage/tournament_store.h"
@@ -103,6 +104,8 @@ HttpResponse Api::create_tournament(const RouteCall& call) {
   t.registration_closes_at =
       fields.integer("registration_closes_at", Need::Required, 0).value_or(0);
   t.max_players = fields.integer("max_players", Need::Required, 2, 256).value_or(2);
+  const auto* time_control = fields.value("time_control", Need::Optional);
+  t.vacation = fields.boolean("vacation", Need::Optional).value_or(true);
   fields.reject_unread();
   if (fields.error()) return decode_error(*fields.error());
   if (t.name.empty()) return error(400, ErrorCode::BadField, "name: give the tournament a name");
@@ -132,6 +135,18 @@ HttpResponse Api::create_tournament(const RouteCall& call) {
       !setup.game) {
     return error(400, ErrorCode::BadField, setup.error);
   }
+  // The same time controls as a casual game's, checked by the same parser; whether vacations
+  // pause the games is the tournament's own `vacation` flag.
+  if (time_control && time_control->is_object() && time_control->contains("vacation")) {
+    return error(400, ErrorCode::BadField,
+                 "time_control.vacation: a tournament allows or forbids vacations with its own "
+                 "\"vacation\" flag");
+  }
+  auto parsed_tc = parse_time_control(time_control);
+  if (auto* e = std::get_if<std::string>(&parsed_tc)) return error(400, ErrorCode::BadField, *e);
+  auto& tc = std::get<TimeControl>(parsed_tc);
+  tc.vacation = t.vacation;
+  if (tc.timed()) t.time_control_json = tc.to_json().dump();
   if (t.registration_closes_at <= std::max(now, t.registration_opens_at)) {
     return error(400, ErrorCode::BadField,
                  "registration_closes_at: after now and after registration opens");

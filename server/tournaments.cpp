@@ -13,6 +13,7 @@
 #include "server/room_registry.h"
 #include "server/time_control.h"
 #include "server/tournament/standings.h"
+#include "storage/play_by_web.h"
 
 namespace blockfog::server {
 
@@ -71,6 +72,8 @@ StartedGame create_game(storage::Store& store, const TournamentRow& row, std::in
   game.created_by = row.organiser;
   game.rated = row.rated;  // a rated tournament's games move the ratings (docs/ratings.md)
   const auto created = store.create_game(game, now);
+  // The tournament's time control (with its vacation rule), started by start_in_store.
+  if (row.time_control_json) storage::set_time_control(store, created.id, *row.time_control_json);
   store.take_seat(created.id, "scotland", scotland, now);
   store.take_seat(created.id, "england", england, now);
   storage::add_tournament_game(store, row.id, round, created.id, lot);
@@ -286,6 +289,8 @@ json describe_tournament(storage::Store& store, const TournamentRow& row, bool f
             {"sides", row.sides},
             {"round_deadline_ms", row.round_deadline_ms},
             {"rated", row.rated},
+            {"time_control", stored_time_control(row.time_control_json).to_json()},
+            {"vacation", row.vacation},
             {"registration_opens_at", row.registration_opens_at},
             {"registration_closes_at", row.registration_closes_at},
             {"max_players", row.max_players},

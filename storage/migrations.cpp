@@ -22,6 +22,7 @@ std::string_view migration_0011_computer_seats();
 std::string_view migration_0012_ratings();
 std::string_view migration_0013_clock_checks();
 std::string_view migration_0014_server_secrets();
+std::string_view migration_0015_tournament_settings();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -79,6 +80,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{12, "ratings", sql::migration_0012_ratings()},
       Migration{13, "clock_checks", sql::migration_0013_clock_checks()},
       Migration{14, "server_secrets", sql::migration_0014_server_secrets()},
+      Migration{15, "tournament_settings", sql::migration_0015_tournament_settings()},
   };
   return migrations;
 }

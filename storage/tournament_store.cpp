@@ -8,7 +8,8 @@ namespace {
 constexpr const char* kColumns =
     "id, name, description, organiser, scenario, options, format, rounds, sides,"
     " round_deadline_ms, rated, registration_opens_at, registration_closes_at, max_players,"
-    " status, current_round, deadline_at, created_at, started_at, finished_at";
+    " status, current_round, deadline_at, created_at, started_at, finished_at, time_control,"
+    " vacation, rounds_by_hand";
 
 TournamentRow read_row(Statement& s) {
   TournamentRow r;
@@ -32,6 +33,9 @@ TournamentRow read_row(Statement& s) {
   r.created_at = s.column_int64(17);
   r.started_at = s.column_optional_int64(18);
   r.finished_at = s.column_optional_int64(19);
+  r.time_control_json = s.column_optional_text(20);
+  r.vacation = s.column_int64(21) != 0;
+  r.rounds_by_hand = s.column_int64(22) != 0;
   return r;
 }
 
@@ -44,13 +48,13 @@ void expect_one_change(Store& store, std::string_view what, std::int64_t id) {
 }  // namespace
 
 TournamentRow create_tournament(Store& store, const NewTournament& t, std::int64_t now) {
-  store.database()
-      .prepare(
-          "INSERT INTO tournaments (name, description, organiser, scenario, options, format,"
-          " rounds, sides, round_deadline_ms, rated, registration_opens_at,"
-          " registration_closes_at, max_players, created_at)"
-          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)")
-      .bind(1, t.name)
+  auto insert = store.database().prepare(
+      "INSERT INTO tournaments (name, description, organiser, scenario, options, format,"
+      " rounds, sides, round_deadline_ms, rated, registration_opens_at,"
+      " registration_closes_at, max_players, created_at, time_control, vacation,"
+      " rounds_by_hand)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+  insert.bind(1, t.name)
       .bind(2, t.description)
       .bind(3, t.organiser)
       .bind(4, t.scenario)
@@ -64,7 +68,14 @@ TournamentRow create_tournament(Store& store, const NewTournament& t, std::int64
       .bind(12, t.registration_closes_at)
       .bind(13, t.max_players)
       .bind(14, now)
-      .run();
+      .bind(16, std::int64_t{t.vacation ? 1 : 0})
+      .bind(17, std::int64_t{t.rounds_by_hand ? 1 : 0});
+  if (t.time_control_json) {
+    insert.bind(15, *t.time_control_json);
+  } else {
+    insert.bind(15, nullptr);
+  }
+  insert.run();
   return *find_tournament(store, store.database().last_insert_rowid());
 }
 

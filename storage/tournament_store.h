@@ -28,6 +28,11 @@ struct NewTournament {
   std::int64_t registration_opens_at = 0;
   std::int64_t registration_closes_at = 0;
   std::int64_t max_players = 0;
+  // Migration 14: every game's time control (server/time_control.h; none without it), whether
+  // vacations pause the games' clocks, and whether the organiser starts each round by hand.
+  std::optional<std::string> time_control_json;
+  bool vacation = true;
+  bool rounds_by_hand = false;
 };
 
 struct TournamentRow : NewTournament {

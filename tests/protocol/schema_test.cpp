@@ -205,6 +205,17 @@ TEST(Schemas, TournamentBodies) {
   bad = swiss;
   bad.erase("max_players");
   expect_invalid("http/tournament_create.json", bad);
+  // A time control as a casual game's, its vacation rule the tournament's own flag.
+  auto clocked = swiss;
+  clocked["time_control"] = {{"kind", "correspondence"}, {"days_per_turn", 3}, {"bank_days", 7}};
+  clocked["vacation"] = false;
+  expect_valid("http/tournament_create.json", clocked);
+  bad = clocked;
+  bad["time_control"]["vacation"] = false;
+  expect_invalid("http/tournament_create.json", bad);
+  bad = clocked;
+  bad["time_control"] = {{"kind", "live"}, {"minutes", 0}};
+  expect_invalid("http/tournament_create.json", bad);
   expect_valid("http/tournament_forfeit.json", json{{"game_id", 3}, {"winner", "england"}});
   expect_valid("http/tournament_forfeit.json", json{{"game_id", 3}, {"reason", "adjudicated"}});
   expect_invalid("http/tournament_forfeit.json", json{{"game_id", 3}, {"winner", "wales"}});

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "server/time_control.h"
+#include "tests/server/clocked_server.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
@@ -25,7 +26,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::int64_t kHour = 3600 * 1000;
-constexpr std::int64_t kStart = 1780000000000;  // 2026-05-28, a fixed "now" for the server
+constexpr std::int64_t kStart = kClockStart;
 
 // --- the arithmetic ------------------------------------------------------------------------
 
@@ -82,37 +83,7 @@ TEST(TimeControl, PausesStopTheClockAndMoveTheDeadline) {
 
 // --- through the server ----------------------------------------------------------------------
 
-// The server's clock: a file the test writes.
-class TestClock {
- public:
-  explicit TestClock(const std::filesystem::path& dir) : path_(dir / "clock") { set(kStart); }
-  void set(std::int64_t ms) {
-    now_ = ms;
-    std::ofstream(path_.string() + ".tmp") << ms;
-    std::filesystem::rename(path_.string() + ".tmp", path_);
-  }
-  void advance(std::int64_t ms) { set(now_ + ms); }
-  std::int64_t now() const { return now_; }
-  std::vector<std::pair<std::string, std::string>> env() const {
-    return {{"BLOCKFOG_TEST_CLOCK_FILE", path_.string()}};
-  }
-
- private:
-  std::filesystem::path path_;
-  std::int64_t now_ = 0;
-};
-
-struct Server {
-  TempDir dir;
-  TestClock clock{dir.path()};
-  std::unique_ptr<ServerProcess> process =
-      std::make_unique<ServerProcess>(dir.path(), std::vector<std::string>{}, clock.env());
-  int port() const { return process->port(); }
-  void restart() {
-    process->kill9();
-    process = std::make_unique<ServerProcess>(dir.path(), std::vector<std::string>{}, clock.env());
-  }
-};
+using Server = ClockedServer;
 
 std::string path(std::int64_t game_id, const std::string& rest = "") {
   return "/api/games/" + std::to_string(game_id) + rest;

@@ -2,13 +2,48 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <thread>
 
 #include "tests/server/game_helpers.h"
 
 namespace blockfog::server::testing {
 
 using nlohmann::json;
+
+json swiss_request(int rounds, int max_players, const std::string& sides, std::int64_t now) {
+  if (now == 0) {
+    now = std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::chrono::system_clock::now().time_since_epoch())
+              .count();
+  }
+  return {{"name", "Winter Swiss"},
+          {"description", "five rounds"},
+          {"scenario", "braveheart"},
+          {"format", "swiss"},
+          {"rounds", rounds},
+          {"sides", sides},
+          {"round_deadline_minutes", 60 * 24 * 7},
+          {"rated", true},
+          {"registration_closes_at", now + 3600 * 1000},
+          {"max_players", max_players}};
+}
+
+std::string tournament_path(std::int64_t id, const std::string& rest) {
+  return "/api/tournaments/" + std::to_string(id) + rest;
+}
+
+json await_round_after(HttpClient& client, std::int64_t id, std::int64_t round) {
+  json t;
+  for (int i = 0; i < 200; ++i) {
+    t = client.get(tournament_path(id)).json()["tournament"];
+    if (t["current_round"].get<std::int64_t>() > round || t["status"] == "finished") return t;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ADD_FAILURE() << "round " << round << " was not followed: " << t.dump();
+  return t;
+}
 
 int play_random_actions(int port, std::int64_t game_id, const std::string& scotland_cookie,
                         const std::string& england_cookie, int actions, std::mt19937_64& rng) {

@@ -8,9 +8,20 @@
 #include <random>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/server/test_client.h"
 
 namespace blockfog::server::testing {
+
+// The body of POST /api/tournaments for a Swiss tournament of `rounds` rounds, Braveheart,
+// registration open for an hour from `now` (ms; the system clock's when 0).
+nlohmann::json swiss_request(int rounds, int max_players, const std::string& sides = "lot",
+                             std::int64_t now = 0);
+// "/api/tournaments/{id}" + rest.
+std::string tournament_path(std::int64_t id, const std::string& rest = "");
+// The tournament once its round moved past `round` (the server advances within seconds).
+nlohmann::json await_round_after(HttpClient& client, std::int64_t id, std::int64_t round);
 
 // Plays up to `actions` random legal actions in an active game through both seats'
 // WebSockets; returns how many were applied (fewer when the game ended first).

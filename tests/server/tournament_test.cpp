@@ -26,41 +26,6 @@ namespace {
 
 using nlohmann::json;
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-json swiss(int rounds, int max_players, const std::string& sides = "lot") {
-  return {{"name", "Winter Swiss"},
-          {"description", "five rounds"},
-          {"scenario", "braveheart"},
-          {"format", "swiss"},
-          {"rounds", rounds},
-          {"sides", sides},
-          {"round_deadline_minutes", 60 * 24 * 7},
-          {"rated", true},
-          {"registration_closes_at", now_ms() + 3600 * 1000},
-          {"max_players", max_players}};
-}
-
-std::string path_of(std::int64_t id, const std::string& rest = "") {
-  return "/api/tournaments/" + std::to_string(id) + rest;
-}
-
-// The tournament once its round moved past `round` (the server advances within seconds).
-json await_round_after(HttpClient& client, std::int64_t id, std::int64_t round) {
-  json t;
-  for (int i = 0; i < 200; ++i) {
-    t = client.get(path_of(id)).json()["tournament"];
-    if (t["current_round"].get<std::int64_t>() > round || t["status"] == "finished") return t;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ADD_FAILURE() << "round " << round << " was not followed: " << t.dump();
-  return t;
-}
-
 TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   TempDir dir;
   ServerProcess server(dir.path());
@@ -79,47 +44,47 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
     EXPECT_EQ(db_fingerprint(server.db_path()), before) << target << " changed the store";
   };
   // A malformed format, no rounds for Swiss, rounds for a round robin, bad sides.
-  auto bad = swiss(3, 3);
+  auto bad = swiss_request(3, 3);
   bad["format"] = "knockout";
   refused(organiser, "/api/tournaments", bad, 400, "bad_field");
-  bad = swiss(3, 3);
+  bad = swiss_request(3, 3);
   bad.erase("rounds");
   refused(organiser, "/api/tournaments", bad, 400, "missing_field");
-  bad = swiss(3, 3);
+  bad = swiss_request(3, 3);
   bad["format"] = "round_robin";
   refused(organiser, "/api/tournaments", bad, 400, "bad_field");
-  bad = swiss(3, 3);
+  bad = swiss_request(3, 3);
   bad["sides"] = "bid";
   refused(organiser, "/api/tournaments", bad, 400, "bad_field");
-  bad = swiss(3, 3);
+  bad = swiss_request(3, 3);
   bad["scenario"] = "nowhere";
   refused(organiser, "/api/tournaments", bad, 400, "bad_field");
-  bad = swiss(3, 3);
-  bad["registration_closes_at"] = now_ms() - 1000;
+  bad = swiss_request(3, 3);
+  bad["registration_closes_at"] = bad["registration_closes_at"].get<std::int64_t>() - 3601 * 1000;
   refused(organiser, "/api/tournaments", bad, 400, "bad_field");
   EXPECT_EQ(organiser.get("/api/tournaments").json()["tournaments"].size(), 0u);
 
-  const auto created = organiser.post("/api/tournaments", swiss(2, 3));
+  const auto created = organiser.post("/api/tournaments", swiss_request(2, 3));
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["tournament"]["id"];
   EXPECT_EQ(created.json()["tournament"]["status"], "registering");
   EXPECT_EQ(created.json()["tournament"]["organiser"], "org");
 
   for (auto* client : {&ann, &bob, &cat}) {
-    EXPECT_EQ(client->post(path_of(id, "/register"), json::object()).status, 200);
+    EXPECT_EQ(client->post(tournament_path(id, "/register"), json::object()).status, 200);
   }
-  refused(dan, path_of(id, "/register"), json::object(), 409, "tournament_full");
-  refused(ann, path_of(id, "/register"), json::object(), 409, "conflict");
-  refused(ann, path_of(id, "/start"), json::object(), 403, "not_organiser");
-  refused(ann, path_of(id, "/note"), {{"text", "hello"}}, 403, "not_organiser");
-  refused(organiser, path_of(id, "/note"), {{"text", ""}}, 400, "bad_field");
-  refused(organiser, path_of(id, "/forfeit"), {{"game_id", 1}, {"winner", "wales"}}, 400,
+  refused(dan, tournament_path(id, "/register"), json::object(), 409, "tournament_full");
+  refused(ann, tournament_path(id, "/register"), json::object(), 409, "conflict");
+  refused(ann, tournament_path(id, "/start"), json::object(), 403, "not_organiser");
+  refused(ann, tournament_path(id, "/note"), {{"text", "hello"}}, 403, "not_organiser");
+  refused(organiser, tournament_path(id, "/note"), {{"text", ""}}, 400, "bad_field");
+  refused(organiser, tournament_path(id, "/forfeit"), {{"game_id", 1}, {"winner", "wales"}}, 400,
           "bad_field");
   // Withdrawing frees the place.
-  EXPECT_EQ(cat.post(path_of(id, "/withdraw"), json::object()).status, 200);
-  EXPECT_EQ(dan.post(path_of(id, "/register"), json::object()).status, 200);
+  EXPECT_EQ(cat.post(tournament_path(id, "/withdraw"), json::object()).status, 200);
+  EXPECT_EQ(dan.post(tournament_path(id, "/register"), json::object()).status, 200);
 
-  const auto started = organiser.post(path_of(id, "/start"), json::object());
+  const auto started = organiser.post(tournament_path(id, "/start"), json::object());
   ASSERT_EQ(started.status, 200) << started.body;
   auto t = started.json()["tournament"];
   EXPECT_EQ(t["status"], "running");
@@ -135,20 +100,20 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   EXPECT_EQ(game["status"], "active");
   EXPECT_EQ(game["seed_sha256"].get<std::string>().size(), 64u);
 
-  refused(cat, path_of(id, "/register"), json::object(), 409, "registration_closed");
-  refused(dan, path_of(id, "/withdraw"), json::object(), 409, "registration_closed");
-  refused(organiser, path_of(id, "/start"), json::object(), 409, "conflict");
-  refused(organiser, path_of(id, "/forfeit"), {{"game_id", game_id + 100}, {"winner", "england"}},
-          404, "not_found");
-  refused(bob, path_of(id, "/forfeit"), {{"game_id", game_id}, {"winner", "england"}}, 403,
+  refused(cat, tournament_path(id, "/register"), json::object(), 409, "registration_closed");
+  refused(dan, tournament_path(id, "/withdraw"), json::object(), 409, "registration_closed");
+  refused(organiser, tournament_path(id, "/start"), json::object(), 409, "conflict");
+  refused(organiser, tournament_path(id, "/forfeit"),
+          {{"game_id", game_id + 100}, {"winner", "england"}}, 404, "not_found");
+  refused(bob, tournament_path(id, "/forfeit"), {{"game_id", game_id}, {"winner", "england"}}, 403,
           "not_organiser");
-  EXPECT_EQ(organiser.post(path_of(9999, "/note"), {{"text", "x"}}).status, 404);
+  EXPECT_EQ(organiser.post(tournament_path(9999, "/note"), {{"text", "x"}}).status, 404);
 
   // The organiser's actions, each logged with its author.
-  EXPECT_EQ(organiser.post(path_of(id, "/extend"), {{"minutes", 90}}).status, 200);
-  EXPECT_EQ(organiser.post(path_of(id, "/note"), {{"text", "play nicely"}}).status, 200);
-  const auto forfeit =
-      organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"winner", "england"}});
+  EXPECT_EQ(organiser.post(tournament_path(id, "/extend"), {{"minutes", 90}}).status, 200);
+  EXPECT_EQ(organiser.post(tournament_path(id, "/note"), {{"text", "play nicely"}}).status, 200);
+  const auto forfeit = organiser.post(tournament_path(id, "/forfeit"),
+                                      {{"game_id", game_id}, {"winner", "england"}});
   ASSERT_EQ(forfeit.status, 200) << forfeit.body;
   const auto game_after = ann.get("/api/games/" + std::to_string(game_id)).json()["game"];
   EXPECT_EQ(game_after["status"], "finished");
@@ -179,7 +144,7 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   // Removing a player forfeits his game under way.
   const auto round2 = t["rounds_played"][1]["games"][0];
   const std::string leaver = round2["scotland"];
-  const auto removed = organiser.post(path_of(id, "/remove"), {{"player", leaver}});
+  const auto removed = organiser.post(tournament_path(id, "/remove"), {{"player", leaver}});
   ASSERT_EQ(removed.status, 200) << removed.body;
   t = removed.json()["tournament"];
   const auto g2 =
@@ -189,7 +154,7 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   EXPECT_EQ(t["status"], "finished");
 
   // The bundle: the two finished games, each record's bytes as the record endpoint serves them.
-  const auto exported = bob.get(path_of(id, "/export"));
+  const auto exported = bob.get(tournament_path(id, "/export"));
   ASSERT_EQ(exported.status, 200);
   EXPECT_EQ(exported.headers.at("content-type"), "application/x-tar");
   const auto files = read_ustar(exported.body);
@@ -209,7 +174,7 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   const auto record = bob.get("/api/games/" + std::to_string(game_id) + "/record");
   EXPECT_EQ(files.at(first["record"].get<std::string>()), record.body);
   EXPECT_EQ(first["record_sha256"], sha256_hex(record.body));
-  EXPECT_EQ(bob.get(path_of(9999, "/export")).status, 404);
+  EXPECT_EQ(bob.get(tournament_path(9999, "/export")).status, 404);
 }
 
 // Issue 36's end-to-end test: a Swiss tournament of 16 players and 5 rounds through the HTTP
@@ -222,15 +187,15 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
   ServerProcess server(dir.path());
   auto organiser = register_user(server.port(), "organiser");
   std::map<std::string, HttpClient> players;
-  const auto created = organiser.post("/api/tournaments", swiss(5, 16));
+  const auto created = organiser.post("/api/tournaments", swiss_request(5, 16));
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["tournament"]["id"];
   for (int i = 1; i <= 16; ++i) {
     const std::string name = "player" + std::to_string(100 + i);
     players.emplace(name, register_user(server.port(), name));
-    ASSERT_EQ(players.at(name).post(path_of(id, "/register"), json::object()).status, 200);
+    ASSERT_EQ(players.at(name).post(tournament_path(id, "/register"), json::object()).status, 200);
   }
-  ASSERT_EQ(organiser.post(path_of(id, "/start"), json::object()).status, 200);
+  ASSERT_EQ(organiser.post(tournament_path(id, "/start"), json::object()).status, 200);
 
   std::mt19937_64 rng(36);
   std::set<std::pair<std::string, std::string>> met;
@@ -238,7 +203,7 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
   int decided = 0;
   json t;
   for (std::int64_t round = 1; round <= 5; ++round) {
-    t = organiser.get(path_of(id)).json()["tournament"];
+    t = organiser.get(tournament_path(id)).json()["tournament"];
     ASSERT_EQ(t["current_round"], round);
     const auto& games = t["rounds_played"][round - 1]["games"];
     ASSERT_EQ(games.size(), 8u) << "round " << round;
@@ -265,10 +230,11 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
                   .post("/api/games/" + std::to_string(game_id) + "/resign", json::object());
           break;
         case 1:
-          r = organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"winner", winner}});
+          r = organiser.post(tournament_path(id, "/forfeit"),
+                             {{"game_id", game_id}, {"winner", winner}});
           break;
         default:
-          r = organiser.post(path_of(id, "/forfeit"),
+          r = organiser.post(tournament_path(id, "/forfeit"),
                              {{"game_id", game_id}, {"reason", "adjudicated"}});
       }
       ASSERT_EQ(r.status, 200) << r.body;
@@ -301,7 +267,7 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
   EXPECT_EQ(total, 40.0);
 
   // The bundle lists every game with its record's SHA-256 and seed commitment.
-  const auto exported = players.at("player101").get(path_of(id, "/export"));
+  const auto exported = players.at("player101").get(tournament_path(id, "/export"));
   ASSERT_EQ(exported.status, 200);
   const auto files = read_ustar(exported.body);
   EXPECT_EQ(files.size(), 41u);
@@ -343,7 +309,7 @@ TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
   auto organiser = register_user(server.port(), "org");
   auto ann = register_user(server.port(), "ann");
   auto bob = register_user(server.port(), "bob");
-  json round_robin = swiss(1, 2);
+  json round_robin = swiss_request(1, 2);
   round_robin.erase("rounds");
   round_robin["format"] = "round_robin";
   const auto created = organiser.post("/api/tournaments", round_robin);
@@ -357,9 +323,9 @@ TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
             ->post("/api/notices", {{"webhook_url", "http://127.0.0.1:9/hook"}, {"webhook", true}})
             .status,
         200);
-    ASSERT_EQ(client->post(path_of(id, "/register"), json::object()).status, 200);
+    ASSERT_EQ(client->post(tournament_path(id, "/register"), json::object()).status, 200);
   }
-  const auto started = organiser.post(path_of(id, "/start"), json::object());
+  const auto started = organiser.post(tournament_path(id, "/start"), json::object());
   ASSERT_EQ(started.status, 200) << started.body;
   const auto t = started.json()["tournament"];
   EXPECT_EQ(t["rounds"], 1);
@@ -383,10 +349,10 @@ TEST(Tournaments, OnlyListedOrganisersCreateWhenTheOperatorSaysSo) {
   ServerProcess server(dir.path(), {"--tournament-organiser", "Boss"});
   auto boss = register_user(server.port(), "boss");
   auto other = register_user(server.port(), "other");
-  const auto r = other.post("/api/tournaments", swiss(2, 4));
+  const auto r = other.post("/api/tournaments", swiss_request(2, 4));
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(r.error_code(), "not_organiser");
-  EXPECT_EQ(boss.post("/api/tournaments", swiss(2, 4)).status, 201);
+  EXPECT_EQ(boss.post("/api/tournaments", swiss_request(2, 4)).status, 201);
 }
 
 // An adjudication is the server's count of the game's true state (RULES 12.1.2): at the
@@ -398,26 +364,26 @@ TEST(Tournaments, AnAdjudicationCountsTheNoblesOfTheTrueState) {
   auto organiser = register_user(server.port(), "org");
   auto ann = register_user(server.port(), "ann");
   auto bob = register_user(server.port(), "bob");
-  const auto created = organiser.post("/api/tournaments", swiss(1, 2));
+  const auto created = organiser.post("/api/tournaments", swiss_request(1, 2));
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["tournament"]["id"];
   for (auto* client : {&ann, &bob}) {
-    ASSERT_EQ(client->post(path_of(id, "/register"), json::object()).status, 200);
+    ASSERT_EQ(client->post(tournament_path(id, "/register"), json::object()).status, 200);
   }
-  const auto started = organiser.post(path_of(id, "/start"), json::object());
+  const auto started = organiser.post(tournament_path(id, "/start"), json::object());
   ASSERT_EQ(started.status, 200) << started.body;
   const std::int64_t game_id =
       started.json()["tournament"]["rounds_played"][0]["games"][0]["game_id"];
   const auto before = db_fingerprint(server.db_path());
   const auto named =
-      organiser.post(path_of(id, "/forfeit"),
+      organiser.post(tournament_path(id, "/forfeit"),
                      {{"game_id", game_id}, {"winner", "scotland"}, {"reason", "adjudicated"}});
   EXPECT_EQ(named.status, 400) << named.body;
   EXPECT_EQ(named.error_code(), "bad_field");
   EXPECT_EQ(db_fingerprint(server.db_path()), before);
 
-  const auto r =
-      organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"reason", "adjudicated"}});
+  const auto r = organiser.post(tournament_path(id, "/forfeit"),
+                                {{"game_id", game_id}, {"reason", "adjudicated"}});
   ASSERT_EQ(r.status, 200) << r.body;
   const auto game = ann.get("/api/games/" + std::to_string(game_id)).json()["game"];
   ASSERT_TRUE(game.contains("result")) << game.dump();
@@ -430,8 +396,8 @@ TEST(Tournaments, AnAdjudicationCountsTheNoblesOfTheTrueState) {
   EXPECT_EQ(result["tie_broken"], false);
   EXPECT_EQ(result["text"], "England wins: more nobles (11 to 3), adjudicated");
   // Once it is over, the game cannot be adjudicated again.
-  const auto again =
-      organiser.post(path_of(id, "/forfeit"), {{"game_id", game_id}, {"reason", "adjudicated"}});
+  const auto again = organiser.post(tournament_path(id, "/forfeit"),
+                                    {{"game_id", game_id}, {"reason", "adjudicated"}});
   EXPECT_EQ(again.status, 409) << again.body;
 }
 
@@ -442,7 +408,7 @@ TEST(Tournaments, OversizedBodiesAreRefusedWithATypedError) {
   ServerProcess server(dir.path());
   auto organiser = register_user(server.port(), "org");
   auto ann = register_user(server.port(), "ann");
-  const auto created = organiser.post("/api/tournaments", swiss(2, 4));
+  const auto created = organiser.post("/api/tournaments", swiss_request(2, 4));
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["tournament"]["id"];
   const auto open = ann.post("/api/games", {{"scenario", "braveheart"}, {"rated", true}});
@@ -457,9 +423,9 @@ TEST(Tournaments, OversizedBodiesAreRefusedWithATypedError) {
     EXPECT_EQ(r.error_code(), "frame_too_large") << target << ": " << r.body;
     EXPECT_EQ(db_fingerprint(server.db_path()), before) << target << " changed the store";
   };
-  too_large(organiser, "/api/tournaments", swiss(2, 4));
-  too_large(ann, path_of(id, "/register"), json::object());
-  too_large(organiser, path_of(id, "/note"), {{"text", "hello"}});
+  too_large(organiser, "/api/tournaments", swiss_request(2, 4));
+  too_large(ann, tournament_path(id, "/register"), json::object());
+  too_large(organiser, tournament_path(id, "/note"), {{"text", "hello"}});
   too_large(organiser, "/api/games", {{"scenario", "braveheart"}, {"rated", true}});
   too_large(organiser, "/api/games", {{"scenario", "braveheart"}, {"computer", "easy"}});
   too_large(organiser, "/api/games/" + std::to_string(game_id) + "/join", json::object());

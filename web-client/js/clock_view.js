@@ -54,6 +54,9 @@ export function mountClocks(holder) {
     }
     box.hidden = false;
     const now = Date.now();
+    const noVacation = clocks.time_control?.vacation === false
+      ? h('p', { class: 'clock-no-vacation' }, 'Vacations do not pause this game (the organiser forbade them).')
+      : '';
     clear(box).append(...SIDES.map(([side, name]) => {
       const c = clocks[side];
       const left = remainingAt(clocks, side, receivedAt, now);
@@ -66,7 +69,7 @@ export function mountClocks(holder) {
       h('span', { class: 'clock-time', 'aria-live': 'off' }, formatRemaining(left)),
       vacation ? h('span', { class: 'clock-vacation' },
         `on vacation until ${new Date(c.vacation_until).toLocaleString()}`) : '');
-    }));
+    }), noVacation);
   };
   const timer = setInterval(draw, 1000);
   return {

@@ -20,6 +20,9 @@ export function gameLineExtras(g, now = Date.now()) {
         `${name} active ${formatAgo(g.last_active?.[other], now)}`));
     }
   }
+  if (g.time_control?.vacation === false) {
+    bits.push(h('span', { class: 'g-no-vacation' }, 'vacations do not pause it'));
+  }
   if (g.clocks) {
     const c = g.clocks;
     bits.push(h('span', { class: 'g-clocks' },
@@ -30,13 +33,22 @@ export function gameLineExtras(g, now = Date.now()) {
   return bits;
 }
 
-// The create form's time control: { el, value() }.
-export function timeControlField() {
-  const kind = h('select', { id: 'create-time' },
+// A time control in words: "Correspondence: 3 days per turn + 7 days bank", and whether
+// vacations pause it (a tournament may forbid them).
+export function timeControlText(tc) {
+  if (!tc || tc.kind === 'none') return 'No clock';
+  if (tc.kind === 'live') return `Live: ${tc.minutes} min + ${tc.increment_seconds} s per turn`;
+  return `Correspondence: ${tc.days_per_turn} days per turn + ${tc.bank_days} days bank`
+    + (tc.vacation === false ? ', vacations do not pause it' : '');
+}
+
+// A create form's time control (the lobby's, a tournament's): { el, value() }.
+export function timeControlField(id = 'create-time') {
+  const kind = h('select', { id },
     h('option', { value: 'none' }, 'No clock'),
     h('option', { value: 'live' }, 'Live: 60 min + 30 s per turn'),
     h('option', { value: 'correspondence' }, 'Correspondence: 3 days per turn + 7 days bank'));
-  const el = h('div', { class: 'field' }, h('label', { for: 'create-time' }, 'Time control'), kind);
+  const el = h('div', { class: 'field' }, h('label', { for: id }, 'Time control'), kind);
   return {
     el,
     value() {

@@ -3,6 +3,7 @@
 // the games, the standings, a crosstable, the organiser's controls and log, and the export.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
+import { timeControlField, timeControlText } from './lobby_play.js';
 
 const FORMAT_NAMES = { round_robin: 'Round robin', swiss: 'Swiss', single_elimination: 'Single elimination' };
 
@@ -22,6 +23,8 @@ function createForm(onCreated) {
   const closes = h('input', { name: 'closes_days', type: 'number', min: 1, max: 365, value: 7 });
   const max = h('input', { name: 'max_players', type: 'number', min: 2, max: 256, value: 16 });
   const rated = h('input', { name: 'rated', type: 'checkbox' });
+  const clock = timeControlField('tournament-time');
+  const vacation = h('input', { name: 'vacation', type: 'checkbox', checked: true });
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'tournament-create', onsubmit: async (e) => {
     e.preventDefault();
@@ -30,7 +33,7 @@ function createForm(onCreated) {
       name: name.value, scenario: 'braveheart', format: format.value, sides: sides.value,
       round_deadline_minutes: Number(deadline.value) * 24 * 60, rated: rated.checked,
       registration_closes_at: Date.now() + Number(closes.value) * 86400000,
-      max_players: Number(max.value),
+      max_players: Number(max.value), time_control: clock.value(), vacation: vacation.checked,
     };
     if (format.value === 'swiss') body.rounds = Number(rounds.value);
     try {
@@ -42,7 +45,7 @@ function createForm(onCreated) {
   h('h2', {}, 'Organise a tournament'), field('Name', name), field('Format', format),
   field('Swiss rounds', rounds), field('Sides', sides), field('Days per round', deadline),
   field('Registration open for (days)', closes), field('Most players', max),
-  field('Rated', rated), h('button', { type: 'submit' }, 'Create'), error);
+  field('Rated', rated), clock.el, field('Vacations pause the games', vacation), h('button', { type: 'submit' }, 'Create'), error);
   return form;
 }
 
@@ -107,7 +110,8 @@ export async function openTournament(root, { id, me }) {
     root.append(h('h1', {}, t.name),
       h('p', { class: 'tournament-facts' }, `${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, `
         + `${t.sides === 'lot' ? 'one game per pairing, sides by lot' : 'two games per pairing, sides swapped'}, `
-        + `organised by ${t.organiser}${t.rated ? ', rated' : ''}. Status: ${t.status}`
+        + `organised by ${t.organiser}${t.rated ? ', rated' : ''}. `
+        + `${timeControlText(t.time_control)}. Status: ${t.status}`
         + (t.status === 'running' ? `, round ${t.current_round}, deadline ${when(t.deadline_at)}` : '')),
       ...(t.description ? [h('p', {}, t.description)] : []), error);
     if (me && t.status === 'registering' && !t.you.organiser) {

@@ -1,6 +1,6 @@
 // End to end in headless Chromium (docs/tournaments.md): an organiser creates a Swiss
-// tournament on its page, three players register there, the organiser starts it, round 1's
-// game is played (random legal actions through the API's WebSocket would take long: its loser
+// tournament on its page (a correspondence clock, vacations forbidden), three players register
+// there, the organiser starts it, the game page says vacations are off, round 1's game is played (random legal actions through the API's WebSocket would take long: its loser
 // resigns after the page showed it under way) and the bye is shown, the standings and
 // crosstable follow, the organiser's note is logged with his name, round 2's game is
 // adjudicated by the server's noble count, and the export link gives
@@ -36,10 +36,16 @@ test('create, register, start, play a round to the standings, and export', async
   await org.page.selectOption('form.tournament-create select[name=format]', 'swiss');
   await org.page.fill('form.tournament-create input[name=rounds]', '2');
   await org.page.fill('form.tournament-create input[name=max_players]', '4');
+  // A correspondence clock for every game, and no vacations.
+  await org.page.selectOption('form.tournament-create select#tournament-time', 'correspondence');
+  assert.equal(await org.page.isChecked('form.tournament-create input[name=vacation]'), true);
+  await org.page.uncheck('form.tournament-create input[name=vacation]');
   await shoot(org, 'list-create');
   await org.page.click('form.tournament-create button[type=submit]');
   await org.page.waitForSelector('h1:text("Border Swiss")');
   const id = Number(org.page.url().match(/#\/tournament\/(\d+)/)[1]);
+  assert.match(await org.page.locator('p.tournament-facts').innerText(),
+    /Correspondence: 3 days per turn \+ 7 days bank, vacations do not pause it\./);
 
   for (const p of players) {
     await p.page.goto(`${running.server.url}/#/tournaments`);
@@ -62,6 +68,10 @@ test('create, register, start, play a round to the standings, and export', async
   const gameId = Number(href.match(/(\d+)$/)[1]);
   const scot = (await line.innerText()).split(' (Scotland)')[0];
   const loser = players.find((p) => p.name === scot);
+  // The game has the tournament's clock, and its page tells the player vacations are off.
+  await loser.page.goto(`${running.server.url}/#/game/${gameId}`);
+  await loser.page.waitForSelector('section.clocks p.clock-no-vacation');
+  await shoot(loser, 'game-no-vacation');
   const resigned = await loser.page.evaluate(async (g) => (await fetch(`/api/games/${g}/resign`,
     { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, gameId);
   assert.equal(resigned, 200);
