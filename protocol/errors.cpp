@@ -39,6 +39,8 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::EmailUnavailable, "email_unavailable"},
     std::pair{ErrorCode::TournamentFull, "tournament_full"},
     std::pair{ErrorCode::RegistrationClosed, "registration_closed"},
+    std::pair{ErrorCode::RoundNotFinished, "round_not_finished"},
+    std::pair{ErrorCode::TournamentOver, "tournament_over"},
     std::pair{ErrorCode::NotOrganiser, "not_organiser"},
     std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},

@@ -47,6 +47,8 @@ enum class ErrorCode {
   TournamentFull,      // registering for a tournament with its maximum of players
   RegistrationClosed,  // registering or withdrawing outside the registration window
   NotOrganiser,        // an organiser's action by somebody else, or creating one unlisted
+  RoundNotFinished,    // the next round started by hand while a game of this one is unfinished
+  TournamentOver,      // an action on a tournament whose last round has ended
   // Both.
   StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
   Internal,            // kept last: tests walk the codes up to it

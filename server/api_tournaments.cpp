@@ -106,6 +106,7 @@ HttpResponse Api::create_tournament(const RouteCall& call) {
   t.max_players = fields.integer("max_players", Need::Required, 2, 256).value_or(2);
   const auto* time_control = fields.value("time_control", Need::Optional);
   t.vacation = fields.boolean("vacation", Need::Optional).value_or(true);
+  t.rounds_by_hand = fields.boolean("rounds_by_hand", Need::Optional).value_or(false);
   fields.reject_unread();
   if (fields.error()) return decode_error(*fields.error());
   if (t.name.empty()) return error(400, ErrorCode::BadField, "name: give the tournament a name");
@@ -184,8 +185,8 @@ HttpResponse Api::show_tournament(const RouteCall& call) {
 
 HttpResponse Api::tournament_action(const RouteCall& call) {
   const auto& action = call.token;
-  static const std::vector<std::string> kActions = {"register", "withdraw", "start", "remove",
-                                                    "forfeit",  "extend",   "note"};
+  static const std::vector<std::string> kActions = {"register", "withdraw", "start",  "next_round",
+                                                    "remove",   "forfeit",  "extend", "note"};
   if (std::find(kActions.begin(), kActions.end(), action) == kActions.end()) {
     return error(404, ErrorCode::NotFound, "no such tournament action");
   }
@@ -279,6 +280,25 @@ HttpResponse Api::tournament_action(const RouteCall& call) {
         result.round = std::get<RoundStart>(std::move(started));
         storage::log_tournament(store, call.id, identity.account_id, "start",
                                 std::to_string(players.size()) + " players", now);
+      } else if (action == "next_round") {
+        if (row->status == "registering") {
+          return refuse_tournament(409, ErrorCode::Conflict, "the tournament has not started");
+        }
+        if (row->status == "finished" || row->current_round >= row->rounds) {
+          return refuse_tournament(409, ErrorCode::TournamentOver, "the tournament is over");
+        }
+        if (!round_finished(store, *row)) {
+          return refuse_tournament(
+              409, ErrorCode::RoundNotFinished,
+              "a game of round " + std::to_string(row->current_round) + " is not finished");
+        }
+        auto started = start_next_round(store, *row, now);
+        if (auto* why = std::get_if<std::string>(&started)) {
+          return refuse_tournament(409, ErrorCode::Conflict, *why);
+        }
+        result.round = std::get<RoundStart>(std::move(started));
+        storage::log_tournament(store, call.id, identity.account_id, "next_round",
+                                "round " + std::to_string(row->current_round + 1), now);
       } else if (action == "remove") {
         const auto it = std::find_if(players.begin(), players.end(), [&](const auto& p) {
           return lower(p.username) == lower(*player);

@@ -197,17 +197,31 @@ std::variant<RoundStart, std::string> start_tournament(storage::Store& store,
   return started;
 }
 
-RoundStart advance_tournament(storage::Store& store, std::int64_t tournament_id, std::int64_t now) {
-  const auto row = storage::find_tournament(store, tournament_id);
-  if (!row || row->status != "running") return {};
-  for (const auto& g : storage::list_tournament_games(store, tournament_id)) {
-    if (g.round != row->current_round) continue;
+bool round_finished(storage::Store& store, const TournamentRow& row) {
+  for (const auto& g : storage::list_tournament_games(store, row.id)) {
+    if (g.round != row.current_round) continue;
     const auto game = store.find_game(g.game_id);
     if (game && (game->status == storage::GameStatus::Active ||
                  game->status == storage::GameStatus::Open)) {
-      return {};
+      return false;
     }
   }
+  return true;
+}
+
+std::variant<RoundStart, std::string> start_next_round(storage::Store& store,
+                                                       const TournamentRow& row, std::int64_t now) {
+  storage::Transaction transaction(store.database());
+  auto started = start_round(store, row, row.current_round + 1, now);
+  if (std::holds_alternative<std::string>(started)) return started;  // rolled back
+  transaction.commit();
+  return started;
+}
+
+RoundStart advance_tournament(storage::Store& store, std::int64_t tournament_id, std::int64_t now) {
+  const auto row = storage::find_tournament(store, tournament_id);
+  if (!row || row->status != "running" || !round_finished(store, *row)) return {};
+  if (row->rounds_by_hand && row->current_round < row->rounds) return {};
   storage::Transaction transaction(store.database());
   if (row->current_round >= row->rounds) {
     storage::set_tournament_finished(store, tournament_id, now);
@@ -291,6 +305,7 @@ json describe_tournament(storage::Store& store, const TournamentRow& row, bool f
             {"rated", row.rated},
             {"time_control", stored_time_control(row.time_control_json).to_json()},
             {"vacation", row.vacation},
+            {"rounds_by_hand", row.rounds_by_hand},
             {"registration_opens_at", row.registration_opens_at},
             {"registration_closes_at", row.registration_closes_at},
             {"max_players", row.max_players},

@@ -50,10 +50,22 @@ std::variant<RoundStart, std::string> start_tournament(storage::Store& store,
                                                        const storage::TournamentRow& row,
                                                        std::int64_t now);
 
+// Whether every game of the tournament's current round has ended (none still open or active).
+bool round_finished(storage::Store& store, const storage::TournamentRow& row);
+
 // If the current round of a running tournament has no game left to end, the next round starts
-// (or, after the last, the tournament finishes). Returns what started; nothing otherwise. A
-// round whose next pairing is impossible stays as it is, with the reason in the log once.
+// (or, after the last, the tournament finishes). A tournament whose rounds start by hand
+// (`rounds_by_hand`) only finishes here: its next round waits for start_next_round. Returns
+// what started; nothing otherwise. A round whose next pairing is impossible stays as it is,
+// with the reason in the log once.
 RoundStart advance_tournament(storage::Store& store, std::int64_t tournament_id, std::int64_t now);
+
+// The organiser starts the next round of a running tournament whose current round has ended
+// and is not its last (the caller checks both): paired and its games started, or why it
+// cannot be paired (nothing changed).
+std::variant<RoundStart, std::string> start_next_round(storage::Store& store,
+                                                       const storage::TournamentRow& row,
+                                                       std::int64_t now);
 
 // Ends an active game with `winner` winning by `reason` ("forfeit", "adjudicated"): the result
 // JSON, or nothing if the game is not active.

@@ -209,6 +209,7 @@ TEST(Schemas, TournamentBodies) {
   auto clocked = swiss;
   clocked["time_control"] = {{"kind", "correspondence"}, {"days_per_turn", 3}, {"bank_days", 7}};
   clocked["vacation"] = false;
+  clocked["rounds_by_hand"] = true;
   expect_valid("http/tournament_create.json", clocked);
   bad = clocked;
   bad["time_control"]["vacation"] = false;

@@ -432,5 +432,85 @@ TEST(Tournaments, OversizedBodiesAreRefusedWithATypedError) {
   EXPECT_EQ(organiser.get("/api/tournaments").json()["tournaments"].size(), 1u);
 }
 
+// With rounds started by hand, a round's end waits for the organiser: only he starts the next,
+// only once every game of this one has ended, and the Swiss pairing then meets the winners.
+TEST(Tournaments, TheOrganiserStartsEachRoundByHand) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto organiser = register_user(server.port(), "org");
+  std::vector<HttpClient> players;
+  for (const char* name : {"ann", "bob", "cat", "dan"}) {
+    players.push_back(register_user(server.port(), name));
+  }
+  auto refused = [&](HttpClient& client, const std::string& target, int status,
+                     const std::string& code) {
+    const auto before = db_fingerprint(server.db_path());
+    const auto r = client.post(target, json::object());
+    EXPECT_EQ(r.status, status) << target << ": " << r.body;
+    EXPECT_EQ(r.error_code(), code) << r.body;
+    EXPECT_EQ(db_fingerprint(server.db_path()), before) << target << " changed the store";
+  };
+  auto request = swiss_request(2, 4);
+  request["rounds_by_hand"] = true;
+  const auto created = organiser.post("/api/tournaments", request);
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(created.json()["tournament"]["rounds_by_hand"], true);
+  const std::int64_t id = created.json()["tournament"]["id"];
+  refused(organiser, tournament_path(id, "/next_round"), 409, "conflict");  // not started
+  for (auto& p : players) {
+    ASSERT_EQ(p.post(tournament_path(id, "/register"), json::object()).status, 200);
+  }
+  const auto started = organiser.post(tournament_path(id, "/start"), json::object());
+  ASSERT_EQ(started.status, 200) << started.body;
+  const auto round1 = started.json()["tournament"]["rounds_played"][0]["games"];
+  ASSERT_EQ(round1.size(), 2u);
+
+  refused(players[0], tournament_path(id, "/next_round"), 403, "not_organiser");
+  refused(organiser, tournament_path(id, "/next_round"), 409, "round_not_finished");
+
+  // England wins both games; the round is over, and nothing starts by itself.
+  std::set<std::string> winners;
+  json t;
+  for (const auto& g : round1) {
+    const auto r = organiser.post(tournament_path(id, "/forfeit"),
+                                  {{"game_id", g["game_id"]}, {"winner", "england"}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    winners.insert(g["england"].get<std::string>());
+    t = r.json()["tournament"];
+  }
+  EXPECT_EQ(t["current_round"], 1);
+  EXPECT_EQ(t["rounds_played"].size(), 1u);
+  refused(players[0], tournament_path(id, "/next_round"), 403, "not_organiser");
+
+  const auto next = organiser.post(tournament_path(id, "/next_round"), json::object());
+  ASSERT_EQ(next.status, 200) << next.body;
+  t = next.json()["tournament"];
+  EXPECT_EQ(t["current_round"], 2);
+  ASSERT_EQ(t["rounds_played"].size(), 2u);
+  const auto round2 = t["rounds_played"][1]["games"];
+  ASSERT_EQ(round2.size(), 2u);
+  bool winners_met = false;
+  for (const auto& g : round2) {
+    EXPECT_EQ(g["status"], "active");
+    winners_met = winners_met || std::set<std::string>{g["scotland"], g["england"]} == winners;
+  }
+  EXPECT_TRUE(winners_met) << "Swiss pairs the two round-1 winners: " << round2.dump();
+  bool logged = false;
+  for (const auto& entry : t["log"]) {
+    logged = logged || (entry["action"] == "next_round" && entry["author"] == "org");
+  }
+  EXPECT_TRUE(logged) << t["log"].dump();
+
+  // The last round's end finishes the tournament; no round comes after it.
+  for (const auto& g : round2) {
+    const auto r = organiser.post(tournament_path(id, "/forfeit"),
+                                  {{"game_id", g["game_id"]}, {"winner", "scotland"}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    t = r.json()["tournament"];
+  }
+  EXPECT_EQ(t["status"], "finished");
+  refused(organiser, tournament_path(id, "/next_round"), 409, "tournament_over");
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing

@@ -25,6 +25,7 @@ function createForm(onCreated) {
   const rated = h('input', { name: 'rated', type: 'checkbox' });
   const clock = timeControlField('tournament-time');
   const vacation = h('input', { name: 'vacation', type: 'checkbox', checked: true });
+  const byHand = h('input', { name: 'rounds_by_hand', type: 'checkbox' });
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'tournament-create', onsubmit: async (e) => {
     e.preventDefault();
@@ -34,6 +35,7 @@ function createForm(onCreated) {
       round_deadline_minutes: Number(deadline.value) * 24 * 60, rated: rated.checked,
       registration_closes_at: Date.now() + Number(closes.value) * 86400000,
       max_players: Number(max.value), time_control: clock.value(), vacation: vacation.checked,
+      rounds_by_hand: byHand.checked,
     };
     if (format.value === 'swiss') body.rounds = Number(rounds.value);
     try {
@@ -45,7 +47,8 @@ function createForm(onCreated) {
   h('h2', {}, 'Organise a tournament'), field('Name', name), field('Format', format),
   field('Swiss rounds', rounds), field('Sides', sides), field('Days per round', deadline),
   field('Registration open for (days)', closes), field('Most players', max),
-  field('Rated', rated), clock.el, field('Vacations pause the games', vacation), h('button', { type: 'submit' }, 'Create'), error);
+  field('Rated', rated), clock.el, field('Vacations pause the games', vacation),
+  field('I start each round myself', byHand), h('button', { type: 'submit' }, 'Create'), error);
   return form;
 }
 
@@ -83,11 +86,22 @@ function crosstable(t) {
       names.map((b) => h('td', {}, a === b ? '×' : (cell[`${a}|${b}`] ?? '')))))));
 }
 
+// Rounds started by hand: the next round's button once every game of this one has ended.
+function nextRound(t, act) {
+  if (!t.rounds_by_hand || t.status !== 'running' || t.current_round >= t.rounds) return null;
+  const games = t.rounds_played[t.current_round - 1]?.games || [];
+  const next = t.current_round + 1;
+  return games.every((g) => g.result)
+    ? h('button', { class: 'next-round', onclick: () => act('next_round') }, `Start round ${next}`)
+    : h('p', { class: 'next-round-wait' }, `Round ${next} can start once every game of round ${t.current_round} has ended.`);
+}
+
 function organiserControls(t, act) {
   const text = h('input', { name: 'note', placeholder: 'A note for everybody', maxlength: 2000 });
   const player = h('input', { name: 'player', placeholder: 'Player to remove' });
   return h('section', { class: 'panel organiser' }, h('h2', {}, 'Organiser'),
     t.status === 'registering' ? h('button', { class: 'start', onclick: () => act('start') }, 'Start the tournament') : null,
+    nextRound(t, act),
     t.status === 'running' ? h('button', { class: 'extend', onclick: () => act('extend', { minutes: 24 * 60 }) }, 'Extend the deadline by a day') : null,
     h('form', { onsubmit: (e) => { e.preventDefault(); act('note', { text: text.value }); } }, text, h('button', {}, 'Add note')),
     t.status !== 'finished' ? h('form', { onsubmit: (e) => { e.preventDefault(); act('remove', { player: player.value }); } }, player, h('button', {}, 'Remove')) : null);
