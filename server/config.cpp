@@ -179,6 +179,13 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
     }
   } else if (name == "notice-retry") {
     if (!parse_number(value, c.notice_retry_seconds) || c.notice_retry_seconds < 1) return bad();
+  } else if (name == "notice-timeout") {
+    if (!parse_number(value, c.notice_timeout_seconds) ||
+        c.notice_timeout_seconds < Config::kMinNoticeTimeout ||
+        c.notice_timeout_seconds > Config::kMaxNoticeTimeout) {
+      return bad() + " (" + std::to_string(Config::kMinNoticeTimeout) + ".." +
+             std::to_string(Config::kMaxNoticeTimeout) + " seconds)";
+    }
   } else if (name == "notice-give-up") {
     if (!parse_number(value, c.notice_give_up_seconds) || c.notice_give_up_seconds < 1) {
       return bad();
@@ -203,6 +210,7 @@ constexpr EnvName kEnv[] = {
     {"BLOCKFOG_THREADS", "threads"},
     {"BLOCKFOG_POLL_US", "poll-us"},
     {"BLOCKFOG_PASSWORD_COST", "password-cost"},
+    {"BLOCKFOG_NOTICE_TIMEOUT", "notice-timeout"},
     {"BLOCKFOG_ALLOWED_ORIGIN", "allowed-origin"},
     {"BLOCKFOG_WS_RATE", "ws-rate"},
     {"BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS", "max-connections-per-address"},
@@ -287,6 +295,7 @@ std::string usage_text() {
          "                          addresses (local testing only; default neither)\n"
          "  --notice-retry SECONDS  first retry of a failed notice, doubling to an hour (30)\n"
          "  --notice-give-up SECONDS  a notice not delivered this long fails (default 86400)\n"
+         "  --notice-timeout SECONDS  each step of a delivery waits at most this (1..60, 10)\n"
          "Environment: BLOCKFOG_LISTEN, BLOCKFOG_DB, BLOCKFOG_WEB_ROOT, BLOCKFOG_LOG_LEVEL,\n"
          "BLOCKFOG_TLS_CERT, BLOCKFOG_TLS_KEY, BLOCKFOG_THREADS, BLOCKFOG_POLL_US,\n"
          "BLOCKFOG_ALLOWED_ORIGIN, BLOCKFOG_WS_RATE, BLOCKFOG_MAX_CONNECTIONS_PER_ADDRESS,\n"
@@ -295,7 +304,8 @@ std::string usage_text() {
          "BLOCKFOG_HTTP_BURST, BLOCKFOG_ALLOWED_HOSTS, BLOCKFOG_METRICS_LISTEN,\n"
          "BLOCKFOG_INTEGRITY_CHECK_EVERY, BLOCKFOG_SMTP_HOST, BLOCKFOG_SMTP_PORT,\n"
          "BLOCKFOG_SMTP_STARTTLS, BLOCKFOG_SMTP_USER, BLOCKFOG_SMTP_PASSWORD,\n"
-         "BLOCKFOG_SMTP_FROM, BLOCKFOG_NOTICE_CA_FILE, BLOCKFOG_PUBLIC_URL; flags win over them.\n";
+         "BLOCKFOG_SMTP_FROM, BLOCKFOG_NOTICE_CA_FILE, BLOCKFOG_PUBLIC_URL,\n"
+         "BLOCKFOG_PASSWORD_COST, BLOCKFOG_NOTICE_TIMEOUT; flags win over them.\n";
 }
 
 ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup& env) {

@@ -90,6 +90,11 @@ struct Config {
   bool webhook_allow_private = false;  // loopback and private addresses (for local testing)
   int notice_retry_seconds = 30;       // first retry; doubles up to an hour
   int notice_give_up_seconds = 86400;  // a notice undelivered this long after it was written fails
+  // Each step of a delivery (resolve, connect, TLS handshake, write, read a reply) waits at
+  // most this long; a step timed out is a failed attempt, retried like any other.
+  int notice_timeout_seconds = 10;
+  static constexpr int kMinNoticeTimeout = 1;
+  static constexpr int kMaxNoticeTimeout = 60;
 
   // Who may organise tournaments (docs/tournaments.md): these user names (any case); anybody
   // when empty.

@@ -26,11 +26,11 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = net::ip::tcp;
 
-// Runs the asynchronous operation `start` begins on `ioc` for at most `timeout`; throws a
-// retryable DeliveryError when it does not finish in time or fails.
+// Runs the asynchronous operation `start` begins on `ioc` for at most `timeout` (the
+// operator's --notice-timeout); throws a retryable DeliveryError when it does not finish in
+// time or fails.
 template <typename Start>
-void run_step(net::io_context& ioc, const char* what, Start start,
-              std::chrono::steady_clock::duration timeout = kChannelTimeout) {
+void run_step(net::io_context& ioc, std::chrono::seconds timeout, const char* what, Start start) {
   std::optional<boost::system::error_code> result;
   start([&result](boost::system::error_code ec, auto&&...) { result = ec; });
   ioc.restart();
@@ -67,19 +67,20 @@ std::string base64(std::string_view in) {
 // One SMTP conversation over a plain socket that may be upgraded with STARTTLS.
 class SmtpSession {
  public:
-  SmtpSession(net::io_context& ioc, ssl::context& tls) : ioc_(ioc), stream_(ioc, tls) {}
+  SmtpSession(net::io_context& ioc, ssl::context& tls, std::chrono::seconds timeout)
+      : ioc_(ioc), stream_(ioc, tls), timeout_(timeout) {}
 
   void connect(const std::string& host, std::uint16_t port) {
     tcp::resolver resolver(ioc_);
     tcp::resolver::results_type endpoints;
-    run_step(ioc_, "smtp resolve", [&](auto handler) {
+    run_step(ioc_, timeout_, "smtp resolve", [&](auto handler) {
       resolver.async_resolve(host, std::to_string(port),
                              [&endpoints, handler](boost::system::error_code ec, auto results) {
                                endpoints = results;
                                handler(ec);
                              });
     });
-    run_step(ioc_, "smtp connect",
+    run_step(ioc_, timeout_, "smtp connect",
              [&](auto handler) { net::async_connect(stream_.next_layer(), endpoints, handler); });
     host_ = host;
   }
@@ -89,7 +90,7 @@ class SmtpSession {
       throw DeliveryError("smtp: cannot set the TLS server name", false);
     }
     stream_.set_verify_callback(ssl::host_name_verification(host_));
-    run_step(ioc_, "smtp STARTTLS handshake",
+    run_step(ioc_, timeout_, "smtp STARTTLS handshake",
              [&](auto handler) { stream_.async_handshake(ssl::stream_base::client, handler); });
     tls_ = true;
   }
@@ -121,10 +122,10 @@ class SmtpSession {
 
   void write(const std::string& data) {
     if (tls_) {
-      run_step(ioc_, "smtp write",
+      run_step(ioc_, timeout_, "smtp write",
                [&](auto handler) { net::async_write(stream_, net::buffer(data), handler); });
     } else {
-      run_step(ioc_, "smtp write", [&](auto handler) {
+      run_step(ioc_, timeout_, "smtp write", [&](auto handler) {
         net::async_write(stream_.next_layer(), net::buffer(data), handler);
       });
     }
@@ -135,10 +136,10 @@ class SmtpSession {
  private:
   void read_line_into(std::string& text) {
     if (tls_) {
-      run_step(ioc_, "smtp read",
+      run_step(ioc_, timeout_, "smtp read",
                [&](auto handler) { net::async_read_until(stream_, buffer_, "\r\n", handler); });
     } else {
-      run_step(ioc_, "smtp read", [&](auto handler) {
+      run_step(ioc_, timeout_, "smtp read", [&](auto handler) {
         net::async_read_until(stream_.next_layer(), buffer_, "\r\n", handler);
       });
     }
@@ -151,6 +152,7 @@ class SmtpSession {
 
   net::io_context& ioc_;
   ssl::stream<tcp::socket> stream_;
+  std::chrono::seconds timeout_;  // each step's bound
   net::streambuf buffer_;
   std::string host_;
   std::string last_reply_;
@@ -200,7 +202,7 @@ ssl::context client_tls(const Config& config) {
 void send_email(const Config& config, const Email& email) {
   net::io_context ioc;
   ssl::context tls = client_tls(config);
-  SmtpSession smtp(ioc, tls);
+  SmtpSession smtp(ioc, tls, std::chrono::seconds(config.notice_timeout_seconds));
   smtp.connect(config.smtp_host, config.smtp_port);
   smtp.expect(2, "greeting");
   smtp.command("EHLO blockfog");
@@ -254,10 +256,11 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
   const auto parsed =
       parse_webhook_url(url, config.webhook_allow_http, config.webhook_allow_private, problem);
   if (!parsed) throw DeliveryError("webhook URL refused: " + problem, true);
+  const std::chrono::seconds timeout{config.notice_timeout_seconds};
   net::io_context ioc;
   tcp::resolver resolver(ioc);
   tcp::resolver::results_type results;
-  run_step(ioc, "webhook resolve", [&](auto handler) {
+  run_step(ioc, timeout, "webhook resolve", [&](auto handler) {
     resolver.async_resolve(parsed->host, std::to_string(parsed->port),
                            [&results, handler](boost::system::error_code ec, auto r) {
                              results = r;
@@ -301,25 +304,25 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
       throw DeliveryError("webhook: cannot set the TLS server name", false);
     }
     stream.set_verify_callback(ssl::host_name_verification(parsed->host));
-    run_step(ioc, "webhook connect", [&](auto handler) {
+    run_step(ioc, timeout, "webhook connect", [&](auto handler) {
       beast::get_lowest_layer(stream).async_connect(endpoints, handler);
     });
-    run_step(ioc, "webhook TLS handshake",
+    run_step(ioc, timeout, "webhook TLS handshake",
              [&](auto handler) { stream.async_handshake(ssl::stream_base::client, handler); });
-    run_step(ioc, "webhook write",
+    run_step(ioc, timeout, "webhook write",
              [&](auto handler) { http::async_write(stream, request, handler); });
-    run_step(ioc, "webhook read",
+    run_step(ioc, timeout, "webhook read",
              [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
     check(parser.get().result_int());
     boost::system::error_code ignored;
     beast::get_lowest_layer(stream).socket().close(ignored);
   } else {
     beast::tcp_stream stream(ioc);
-    run_step(ioc, "webhook connect",
+    run_step(ioc, timeout, "webhook connect",
              [&](auto handler) { stream.async_connect(endpoints, handler); });
-    run_step(ioc, "webhook write",
+    run_step(ioc, timeout, "webhook write",
              [&](auto handler) { http::async_write(stream, request, handler); });
-    run_step(ioc, "webhook read",
+    run_step(ioc, timeout, "webhook read",
              [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
     check(parser.get().result_int());
   }

@@ -3,8 +3,9 @@
 // The two ways a turn notice leaves the server (docs/server.md, "Turn notices"): an e-mail
 // through the operator's SMTP relay, and a POST to the player's own webhook in the
 // Discord/Slack incoming-webhook JSON format. Both block the calling thread (the notice
-// sender's) for at most a few seconds each, and throw DeliveryError when the message was
-// not accepted.
+// sender's), each step (resolving, connecting, the TLS handshake, writing, reading a reply)
+// for at most Config::notice_timeout_seconds, and throw DeliveryError when the message was
+// not accepted in time.
 
 #include <chrono>
 #include <stdexcept>
@@ -35,8 +36,6 @@ struct Email {
   // which subscribes nobody yet.
   std::string unsubscribe_url;
 };
-
-constexpr std::chrono::seconds kChannelTimeout{10};
 
 // Sends `email` through the relay of `config` (smtp_host, port, STARTTLS with the peer's
 // certificate verified against smtp_ca_file or the system's CAs, AUTH PLAIN if a user is set).

@@ -72,6 +72,21 @@ class SmtpServer {
   int port_ = 0;
 };
 
+// A webhook host that takes connections and never answers: it listens on 127.0.0.1 and never
+// accepts, so the kernel completes each connection and keeps what the client writes.
+class SilentListener {
+ public:
+  SilentListener();
+  ~SilentListener();
+  SilentListener(const SilentListener&) = delete;
+  SilentListener& operator=(const SilentListener&) = delete;
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
 // The value of header `name` (case-insensitive) in a raw message, "" when absent.
 std::string mail_header(const std::string& message, const std::string& name);
 // A free TCP port on 127.0.0.1 at the time of asking.

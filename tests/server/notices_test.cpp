@@ -495,6 +495,27 @@ TEST_F(Notices, GivesUpAfterTheBoundAndShowsTheFailure) {
   EXPECT_NE(server.log().find("gave up on notice"), std::string::npos);
 }
 
+// A webhook host that takes the connection and never answers: with --notice-timeout 1 each
+// attempt ends after a second as a failure, is retried, and the notice is given up on after
+// --notice-give-up, the timeout in the log and the failure in /metrics.
+TEST_F(Notices, AWebhookThatNeverAnswersTimesOutAndIsRetried) {
+  SilentListener silent;
+  ServerProcess server(dir.path(), {"--webhook-allow", "http,private", "--notice-retry", "1",
+                                    "--notice-give-up", "4", "--notice-timeout", "1"});
+  Seat scot{registered(server.port(), "t_scot"), "scotland"};
+  Seat eng{registered(server.port(), "t_eng"), "england"};
+  const auto url = "http://127.0.0.1:" + std::to_string(silent.port()) + "/silent";
+  ASSERT_EQ(scot.http.post("/api/notices", {{"webhook_url", url}, {"webhook", true}}).status, 200);
+  const auto game_id = start_game(scot, eng);  // Scotland, away, is told of the start
+  ASSERT_EQ(stored_notices(server.db_path(), game_id).size(), 1u);
+  ASSERT_TRUE(settled(server.db_path(), game_id, 30s));
+  EXPECT_EQ(stored_notices(server.db_path(), game_id)[0].states.at("webhook"), "failed");
+  EXPECT_GE(metric(server.port(), "blockfog_notices_retried_total"), 1);
+  EXPECT_EQ(metric(server.port(), "blockfog_notices_failed_total"), 1);
+  EXPECT_EQ(metric(server.port(), "blockfog_notices_sent_total"), 0);
+  EXPECT_NE(server.log().find("webhook read: timed out"), std::string::npos) << server.log();
+}
+
 // A redirect is not followed: the webhook fails at once, and nothing goes to the other host.
 TEST_F(Notices, WebhookRedirectsAreNotFollowed) {
   WebhookReceiver elsewhere;

@@ -173,6 +173,19 @@ TEST(Limits, AddressRateLimiterForgetsIdleAddressesAndStaysBounded) {
   EXPECT_EQ(limiter.tracked(), 100U);
 }
 
+// Each step of a notice's delivery waits 10 s unless the operator says otherwise, within
+// 1..60 s; a value out of range is refused with the range.
+TEST(Config, NoticeTimeoutFlagAndEnvironment) {
+  EXPECT_EQ(parse({}).config->notice_timeout_seconds, 10);
+  EXPECT_EQ(parse({"--notice-timeout", "2"}).config->notice_timeout_seconds, 2);
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_NOTICE_TIMEOUT", "60"}}).config->notice_timeout_seconds, 60);
+  for (const char* bad : {"0", "61", "soon"}) {
+    const auto refused = parse({"--notice-timeout", bad});
+    EXPECT_FALSE(refused.config) << bad;
+    EXPECT_NE(refused.error.find("1..60"), std::string::npos) << refused.error;
+  }
+}
+
 TEST(Config, HttpRateFlags) {
   const auto defaults = parse({});
   EXPECT_EQ(defaults.config->http_requests_per_second, 20);
