@@ -368,6 +368,9 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0x0a9b4e44ad39f743ull,  // 0010_tournaments.sql
       0xd5310471ae8787bfull,  // 0011_computer_seats.sql
       0x785f36d6a9afe4f8ull,  // 0012_ratings.sql
+      0x605fc87a3c1c1eb3ull,  // 0013_clock_checks.sql
+      0x2ced1340bc7a755aull,  // 0014_server_secrets.sql
+      0x29ad166f614fdc17ull,  // 0015_tournament_settings.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());
