@@ -258,9 +258,9 @@ HttpResponse Api::game_invite(const RouteCall& call) {
     if (row->created_by != account && !role_of(load_seats(store, game_id), account)) {
       return std::nullopt;
     }
-    auto token = invite_token(store, game_id, now_ms());
-    if (sha256_hex(token) != row->invite_token_hash) return std::string();  // a random one
-    return token;
+    auto derived = invite_token(store, game_id, now_ms());
+    if (sha256_hex(derived) != row->invite_token_hash) return std::string();  // a random one
+    return derived;
   });
   if (!token) return error(404, ErrorCode::NotFound, "no such game");
   if (token->empty()) {

@@ -208,7 +208,9 @@ TEST_F(Notices, WebhookNoticesOfWholeGamesTellOnlyTheRecipientsView) {
       }
       // The seat was not awaited before the action (one notice per awaited turn); seq 0 is the
       // start's notice.
-      if (n.seq > 0) EXPECT_EQ(std::find(was.begin(), was.end(), *role), was.end());
+      if (n.seq > 0) {
+        EXPECT_EQ(std::find(was.begin(), was.end(), *role), was.end());
+      }
       const auto* game = replay.at(n.seq);
       ASSERT_TRUE(game);
       const auto view = game->view(*role);

@@ -89,7 +89,7 @@ struct ClockedTournament {
 };
 
 TEST(TournamentClocks, AGameWhoseTournamentForbidsVacationIsNotPausedAndIsLostOnTime) {
-  ClockedTournament t({{"vacation", false}});
+  ClockedTournament t(json{{"vacation", false}});
   EXPECT_EQ(t.tournament["vacation"], false);
   EXPECT_EQ(t.tournament["time_control"]["kind"], "correspondence");
   // Both players see that vacations do not pause this game: on the game and in "my games".
@@ -137,7 +137,7 @@ TEST(TournamentClocks, AGameWhoseTournamentAllowsVacationIsPausedByIt) {
 }
 
 TEST(TournamentClocks, ALiveTimeControlIsEveryRoundGamesClock) {
-  ClockedTournament t({{"time_control", {{"kind", "live"}, {"minutes", 30}}}});
+  ClockedTournament t(json{{"time_control", {{"kind", "live"}, {"minutes", 30}}}});
   const auto g = t.game(t.bob);
   EXPECT_EQ(g["time_control"],
             json({{"kind", "live"}, {"minutes", 30}, {"increment_seconds", 30}}));
