@@ -315,14 +315,18 @@ export class FogWatch {
   }
 }
 
-// A fast player for a seat that is not under test: a WebSocket opened inside a page of the
-// seat's own browser context (so with its session cookie), choosing random legal actions from
+// A fast player for a seat that is not under test: a WebSocket opened inside a page of its
+// own browser context holding the seat's session cookie, choosing random legal actions from
 // each view (never undo) as soon as the seat is awaited. With `patches` (as the game page) it
 // asks for view_patch frames and applies them with the page's code; a patch that does not
 // apply fails it. Runs until stopBot() or, with `toTheEnd`, until the game is over; resolves to
 // the number of actions sent.
 export async function startBot(p, server, gameId, { toTheEnd = false, fog = null, patches = true } = {}) {
-  const page = await p.context.newPage();
+  // A second page in the player's own context would be a second tab of its window, and
+  // Chromium draws the tab left in the background at one frame a second: the player's page
+  // would then take seconds per click. The bot gets a context of its own with the same cookie.
+  const context = await p.context.browser().newContext({ storageState: await p.context.storageState() });
+  const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`${p.name} bot: page error ${e.message}`));
   if (fog) page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload), ws)));
   await page.goto(`${server.url}/healthz`);
@@ -389,7 +393,7 @@ export async function startBot(p, server, gameId, { toTheEnd = false, fog = null
     async stop() {
       await page.evaluate(() => window.stopBot?.()).catch(() => {});
       const n = await done;
-      await page.close();
+      await context.close();
       return n;
     },
   };
