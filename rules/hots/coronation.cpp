@@ -5,12 +5,10 @@
 namespace blockfog::hots::detail {
 namespace {
 
-const GameData& data() { return game_data(); }
-
-AreaId fife() { return *data().area_by_id("fife"); }
+AreaId fife() { return *game_data().area_by_id("fife"); }
 
 BlockId scottish_noble(std::string_view key) {
-  for (const auto& noble : data().nobles) {
+  for (const auto& noble : game_data().nobles) {
     if (noble.key == key) return noble.blocks[index_of(Side::Scotland)];
   }
   return kNone;
@@ -20,24 +18,24 @@ BlockId scottish_noble(std::string_view key) {
 
 void coronation_legal(const State& s, Side side, ActionList& out) {
   if (side != Side::Scotland || s.king_crowned) return;  // 8.1: once per game, Scotland only
-  const bool wallace_dead = s.blocks.loc[data().wallace] == kDead;
+  const bool wallace_dead = s.blocks.loc[game_data().wallace] == kDead;
   if (wallace_dead && s.blocks.loc[scottish_noble("bruce")] == fife()) {
     out.push_back(simple(ActionKind::CrownBruce));
   }
   if (wallace_dead && s.blocks.loc[scottish_noble("comyn")] == fife()) {
     out.push_back(simple(ActionKind::CrownComyn));
   }
-  if (s.year >= 1301 && on_map(s, data().french_knights)) {  // 8.2.3
+  if (s.year >= 1301 && on_map(s, game_data().french_knights)) {  // 8.2.3
     out.push_back(simple(ActionKind::ReturnOfTheKing));
   }
 }
 
 void crown(State& s, const Action& action) {
   const bool balliol = action.kind == ActionKind::ReturnOfTheKing;
-  const AreaId area = balliol ? s.blocks.loc[data().french_knights] : fife();
-  s.blocks.set(
-      data().king,
-      BlockState{area, static_cast<std::uint8_t>(data().blocks[data().king].max_strength)});
+  const AreaId area = balliol ? s.blocks.loc[game_data().french_knights] : fife();
+  s.blocks.set(game_data().king,
+               BlockState{area, static_cast<std::uint8_t>(
+                                    game_data().blocks[game_data().king].max_strength)});
   s.king_crowned = true;
   clear_undo(s);
   const int candidate = action.kind == ActionKind::CrownBruce ? 0 : balliol ? 2 : 1;
@@ -45,7 +43,7 @@ void crown(State& s, const Action& action) {
   // 8.3.2: Bruce drives the Comyn faction to England; Comyn or Balliol, the Bruce faction.
   const Faction leaving = action.kind == ActionKind::CrownBruce ? Faction::Comyn : Faction::Bruce;
   std::uint32_t battles = 0;
-  for (const auto& noble : data().nobles) {
+  for (const auto& noble : game_data().nobles) {
     const BlockId b = noble.blocks[index_of(Side::Scotland)];
     if (noble.faction != leaving || !on_map(s, b)) continue;
     const AreaId at = s.blocks.loc[b];

@@ -13,7 +13,7 @@ using nlohmann::json;
 [[noreturn]] void fail(const std::string& what) { throw GameDataError("game-data.json: " + what); }
 
 template <class T>
-std::optional<std::uint8_t> index_of(const std::vector<T>& items, std::string_view id) {
+std::optional<std::uint8_t> position_of(const std::vector<T>& items, std::string_view id) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (items[i].id == id) return static_cast<std::uint8_t>(i);
   }
@@ -77,7 +77,7 @@ void parse_areas(const json& doc, GameData& data) {
     data.areas.push_back(std::move(area));
   }
   if (data.areas.size() != kAreaCount) fail("expected 23 areas (RULES 1.1.1)");
-  auto england = index_of(data.areas, "england");
+  auto england = position_of(data.areas, "england");
   if (!england || !data.areas[*england].is_england) fail("no area 'england'");
   data.england = *england;
 }
@@ -299,19 +299,19 @@ void parse_scenarios(const json& doc, GameData& data) {
 }  // namespace
 
 std::optional<AreaId> GameData::area_by_id(std::string_view id) const {
-  return index_of(areas, id);
+  return position_of(areas, id);
 }
 std::optional<BorderId> GameData::border_by_id(std::string_view id) const {
-  return index_of(borders, id);
+  return position_of(borders, id);
 }
 std::optional<BlockId> GameData::block_by_id(std::string_view id) const {
-  return index_of(blocks, id);
+  return position_of(blocks, id);
 }
 std::optional<CardId> GameData::card_by_id(std::string_view id) const {
-  return index_of(cards, id);
+  return position_of(cards, id);
 }
 std::optional<int> GameData::scenario_by_id(std::string_view id) const {
-  auto index = index_of(scenarios, id);
+  auto index = position_of(scenarios, id);
   if (!index) return std::nullopt;
   return static_cast<int>(*index);
 }

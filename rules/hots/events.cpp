@@ -9,16 +9,16 @@
 namespace blockfog::hots::detail {
 namespace {
 
-const GameData& data() { return game_data(); }
-
-EventKind event_of(const State& s, Side side) { return data().cards[played_card(s, side)].event; }
+EventKind event_of(const State& s, Side side) {
+  return game_data().cards[played_card(s, side)].event;
+}
 
 // --- Herald (7.2) ----------------------------------------------------------------------------
 
 // Noble indices of the enemy's two-block nobles (never Moray, 7.2.2); all are on the map.
 FixedList<std::uint8_t, kBlocksPerSide> herald_targets(const Position& p, Side side) {
   FixedList<std::uint8_t, kBlocksPerSide> out;  // fewer nobles than blocks of a side
-  const auto& nobles = data().nobles;
+  const auto& nobles = game_data().nobles;
   for (std::size_t i = 0; i < nobles.size(); ++i) {
     if (on_map(p, nobles[i].blocks[index_of(core::other_side(side))])) {
       out.push_back(static_cast<std::uint8_t>(i));
@@ -39,8 +39,8 @@ void herald_roll(State& s, Side side) {
 }
 
 void herald_convert(State& s, Side side, std::uint8_t noble) {
-  const BlockId b = data().nobles[noble].blocks[index_of(core::other_side(side))];
-  const auto& info = data().blocks[b];
+  const BlockId b = game_data().nobles[noble].blocks[index_of(core::other_side(side))];
+  const auto& info = game_data().blocks[b];
   const AreaId area = s.blocks.loc[b];
   s.blocks.set(info.twin, BlockState{area, s.blocks.strength[b]});  // at its current strength
   s.blocks.set(b, BlockState{kNotInPlay, 0});
@@ -61,8 +61,8 @@ std::uint32_t sea_destinations(const Position& p, Side side) {
   std::uint32_t out = 0;
   for (AreaId to = 0; to < kAreaCount; ++to) {
     const bool friendly = presence.has(to, side) && !presence.has_enemy(to, side);
-    if (!data().areas[to].coastal || !friendly) continue;
-    if (side == Side::Scotland && to == data().england &&
+    if (!game_data().areas[to].coastal || !friendly) continue;
+    if (side == Side::Scotland && to == game_data().england &&
         p.truce_against == index_of(Side::Scotland)) {
       continue;
     }
@@ -77,7 +77,7 @@ void sea_move_legal(const State& s, Side side, ActionList& out) {
   for (BlockId b = 0; b < kBlockCount; ++b) {
     const BlockState block = s.blocks.get(b);
     if (owner_of(b) != side || block.loc >= kAreaCount || block.reserve) continue;
-    if (b == data().norse || !data().areas[block.loc].coastal) continue;  // 7.4.2
+    if (b == game_data().norse || !game_data().areas[block.loc].coastal) continue;  // 7.4.2
     if (first) {
       // Any such area but the block's own, in area order.
       for (auto bits = destinations & ~(1U << block.loc); bits != 0; bits &= bits - 1) {
@@ -110,7 +110,7 @@ void victuals_legal(const State& s, Side side, ActionList& out) {
       const BlockState block = s.blocks.get(b);
       if (owner_of(b) != side || block.loc >= kAreaCount) continue;
       if (!first && block.loc != s.event.area) continue;
-      if (block.strength < data().blocks[b].max_strength) {
+      if (block.strength < game_data().blocks[b].max_strength) {
         out.push_back(with_block(ActionKind::Victual, b));
       }
     }

@@ -8,8 +8,6 @@
 namespace blockfog::hots::detail {
 namespace {
 
-const GameData& data() { return game_data(); }
-
 Side pillager(const State& s) {
   return s.event.stage == EventStage::PillageLosses ? core::other_side(side_of(s.active))
                                                     : side_of(s.active);
@@ -23,7 +21,7 @@ AreaList pillage_targets(const Position& p, Side side) {
   };
   for (AreaId a = 0; a < kAreaCount; ++a) {
     if (!presence.has_enemy(a, side)) continue;
-    const auto& neighbors = data().areas[a].neighbors;
+    const auto& neighbors = game_data().areas[a].neighbors;
     if (std::any_of(neighbors.begin(), neighbors.end(),
                     [&](const Neighbor& n) { return is_friendly_area(n.area); })) {
       out.push_back(a);
@@ -48,7 +46,7 @@ BlockList tied_strongest(const Position& p, AreaId area, Side victim) {
 }
 
 void pillage_hit(State& s, BlockId b) {
-  const auto& info = data().blocks[b];
+  const auto& info = game_data().blocks[b];
   const AreaId area = s.blocks.loc[b];
   ++s.event.inflicted;
   if (s.blocks.strength[b] > 1) {
@@ -87,7 +85,7 @@ void apply_forced_hits(State& s, Side victim) {
 }
 
 bool has_friendly_neighbor(const Position& p, AreaId area, Side side) {
-  for (const auto& n : data().areas[area].neighbors) {
+  for (const auto& n : game_data().areas[area].neighbors) {
     if (is_friendly(p, n.area, side)) return true;
   }
   return false;
@@ -101,11 +99,11 @@ BlockList gain_candidates(const State& s, Side side) {
     const BlockState block = s.blocks.get(b);
     if (owner_of(b) != side || block.loc >= kAreaCount) continue;
     if (s.event.dest != kNone ? block.loc != s.event.dest
-                              : (data().border_between[block.loc][target] == kNone ||
+                              : (game_data().border_between[block.loc][target] == kNone ||
                                  !is_friendly(s, block.loc, side))) {
       continue;
     }
-    if (block.strength < data().blocks[b].max_strength) out.push_back(b);
+    if (block.strength < game_data().blocks[b].max_strength) out.push_back(b);
   }
   return out;
 }

@@ -11,11 +11,9 @@
 namespace blockfog::hots::detail {
 namespace {
 
-const GameData& data() { return game_data(); }
-
 int area_limit(AreaId a, Side side) {
-  return side == Side::Scotland ? data().areas[a].scottish_castle_limit
-                                : data().areas[a].castle_limit;
+  return side == Side::Scotland ? game_data().areas[a].scottish_castle_limit
+                                : game_data().areas[a].castle_limit;
 }
 
 void grant_replacement_points(State& s, Side side) {
@@ -27,7 +25,7 @@ void grant_replacement_points(State& s, Side side) {
 }
 
 bool may_gain_step(Side side, BlockId b) {
-  const auto& info = data().blocks[b];
+  const auto& info = game_data().blocks[b];
   if (info.owner != side) return false;
   if (side == Side::Scotland) return true;
   return info.type == BlockType::Infantry || info.type == BlockType::Noble;  // 10.12.2
@@ -36,17 +34,17 @@ bool may_gain_step(Side side, BlockId b) {
 // 10.11.2: the pool blocks a draw into `area` may yield.
 PoolList draw_candidates(const Position& p, AreaId area) {
   PoolList out;
-  const bool coastal = data().areas[area].coastal;
+  const bool coastal = game_data().areas[area].coastal;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (p.blocks.loc[b] != kPool || owner_of(b) != Side::Scotland) continue;
-    if (!coastal && (b == data().norse || b == data().french_knights)) continue;
+    if (!coastal && (b == game_data().norse || b == game_data().french_knights)) continue;
     out.push_back(b);
   }
   return out;
 }
 
 void feudal_levy(State& s) {
-  if (on_map(s, data().edward)) return;  // 10.13.1: Edward I winters in Scotland
+  if (on_map(s, game_data().edward)) return;  // 10.13.1: Edward I winters in Scotland
   PoolList pool;
   for (BlockId b = 0; b < kBlockCount; ++b) {
     if (s.blocks.loc[b] == kPool && owner_of(b) == Side::England) pool.push_back(b);
@@ -55,17 +53,17 @@ void feudal_levy(State& s) {
   for (int i = 0; i < count; ++i) {
     const int b = s.rng.pick(pool.items());
     pool.erase_value(b);
-    s.blocks.set(
-        b, BlockState{data().england, static_cast<std::uint8_t>(data().blocks[b].max_strength)});
-    add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, data().england);
+    s.blocks.set(b, BlockState{game_data().england,
+                               static_cast<std::uint8_t>(game_data().blocks[b].max_strength)});
+    add_log(s, LogKind::LevyBlock, Audience::EnglandOnly, b, game_data().england);
   }
   clear_undo(s);
-  add_log(s, LogKind::LevyCount, Audience::NotEngland, 0, data().england, 0, count);
+  add_log(s, LogKind::LevyCount, Audience::NotEngland, 0, game_data().england, 0, count);
 }
 
 // 12.1, 12.3: true when the scenario ends with this winter.
 bool scenario_ends(State& s) {
-  const auto& scenario = data().scenarios[s.scenario];
+  const auto& scenario = game_data().scenarios[s.scenario];
   if (s.year < scenario.end_year) return false;
   const int england = nobles_controlled(s, Side::England);
   const int scotland = nobles_controlled(s, Side::Scotland);
@@ -76,7 +74,7 @@ bool scenario_ends(State& s) {
   }
   // A tie: Braveheart (and the Campaign's backstop) ask whether Wallace is on the map.
   if (!scenario.tie_break_by_wallace && s.year < scenario.backstop_end_year) return false;
-  end_game(s, on_map(s, data().wallace) ? Side::Scotland : Side::England,
+  end_game(s, on_map(s, game_data().wallace) ? Side::Scotland : Side::England,
            EndReason::WallaceTieBreak);
   return true;
 }
@@ -104,7 +102,7 @@ const BlockBytes& step_caps() {
     BlockBytes out{};
     for (BlockId b = 0; b < kBlockCount; ++b) {
       if (may_gain_step(owner_of(b), b)) {
-        out[b] = static_cast<std::uint8_t>(data().blocks[b].max_strength);
+        out[b] = static_cast<std::uint8_t>(game_data().blocks[b].max_strength);
       }
     }
     return out;
@@ -116,7 +114,7 @@ const BlockBytes& step_caps() {
 std::uint32_t coastal_areas() {
   static const std::uint32_t areas = [] {
     std::uint32_t out = 0;
-    for (AreaId a = 0; a < kAreaCount; ++a) out |= data().areas[a].coastal ? 1U << a : 0U;
+    for (AreaId a = 0; a < kAreaCount; ++a) out |= game_data().areas[a].coastal ? 1U << a : 0U;
     return out;
   }();
   return areas;
@@ -129,7 +127,7 @@ std::uint32_t coastal_areas() {
 std::uint32_t scottish_pool_draw_areas(const Position& p, std::uint32_t asked) {
   const std::uint64_t pool = blocks_in(p, kPool, Side::Scotland);
   const std::uint64_t coastal_only =
-      std::uint64_t{1} << data().norse | std::uint64_t{1} << data().french_knights;
+      std::uint64_t{1} << game_data().norse | std::uint64_t{1} << game_data().french_knights;
   const bool pool_coastal = pool != 0;
   const bool pool_inland = (pool & ~coastal_only) != 0;
   const std::uint32_t coastal = coastal_areas();
@@ -204,7 +202,7 @@ void build_apply(State& s, Side side, const Action& action) {
 }
 
 void french_knights_check(State& s) {
-  const BlockId knights = data().french_knights;
+  const BlockId knights = game_data().french_knights;
   if (s.french_knights_added || nobles_controlled(s, Side::Scotland) < 8) return;  // 10.10
   if (s.blocks.loc[knights] == kNotInPlay) s.blocks.set(knights, BlockState{kPool, 0});
   s.french_knights_added = true;

@@ -10,9 +10,7 @@
 namespace blockfog::hots::detail {
 namespace {
 
-const GameData& data() { return game_data(); }
-
-AreaId area_named(std::string_view id) { return *data().area_by_id(id); }
+AreaId area_named(std::string_view id) { return *game_data().area_by_id(id); }
 
 // Looked up once: asked for every block in the disband checks.
 AreaId selkirk() {
@@ -31,7 +29,7 @@ template <typename Predicate>
 std::uint64_t blocks_where(Predicate is_kind) {
   std::uint64_t bits = 0;
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    bits |= std::uint64_t{is_kind(data().blocks[b])} << b;
+    bits |= std::uint64_t{is_kind(game_data().blocks[b])} << b;
   }
   return bits;
 }
@@ -65,17 +63,17 @@ std::uint64_t scottish_non_nobles() {  // 10.9
 
 bool moray_may_go_home(const Position& p) {
   const AreaId home = moray_home();
-  const BlockState moray = p.blocks.get(data().moray);
+  const BlockState moray = p.blocks.get(game_data().moray);
   return moray.loc < kAreaCount && moray.loc != home && !p.winter.moray_moved &&
          open_for(p, home, Side::Scotland);
 }
 
 AreaList king_cathedrals(const Position& p) {
   AreaList out;
-  const BlockState king = p.blocks.get(data().king);
+  const BlockState king = p.blocks.get(game_data().king);
   if (king.loc >= kAreaCount || p.winter.king_moved) return out;
   for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (data().areas[a].cathedral && a != king.loc && open_for(p, a, Side::Scotland)) {
+    if (game_data().areas[a].cathedral && a != king.loc && open_for(p, a, Side::Scotland)) {
       out.push_back(a);
     }
   }
@@ -85,27 +83,27 @@ AreaList king_cathedrals(const Position& p) {
 // --- England: Edward and disbanding ---------------------------------------------------------
 
 bool is_edward_question(const Position& p) {
-  const BlockState edward = p.blocks.get(data().edward);
+  const BlockState edward = p.blocks.get(game_data().edward);
   return !p.winter.edward_decided && !p.edward_ii && !p.edward_wintered_last &&
-         edward.loc < kAreaCount && edward.loc != data().england;
+         edward.loc < kAreaCount && edward.loc != game_data().england;
 }
 
 AreaId wintering_edward_area(const Position& p) {
-  return p.winter.edward_winters ? p.blocks.loc[data().edward] : kNone;
+  return p.winter.edward_winters ? p.blocks.loc[game_data().edward] : kNone;
 }
 
 // 10.7.1, 10.7.2: disbanding without choice. It runs when England's step begins, so that
 // whether an Edward question follows cannot be told from its timing (13.1.4); the retinue in
 // the area of an Edward I who may still winter waits for his answer.
 void automatic_english_disbanding(State& s) {
-  const BlockId edward = data().edward;
+  const BlockId edward = game_data().edward;
   const bool undecided = is_edward_question(s);
   const AreaId with_edward = undecided ? s.blocks.loc[edward] : wintering_edward_area(s);
   for (BlockId b = 0; b < kBlockCount; ++b) {
-    const auto& info = data().blocks[b];
+    const auto& info = game_data().blocks[b];
     if (info.owner != Side::England || !on_map(s, b) || info.type == BlockType::Noble) continue;
     const AreaId at = s.blocks.loc[b];
-    const bool in_england = at == data().england;
+    const bool in_england = at == game_data().england;
     const bool retinue = is_retinue_type(info.type) && at != with_edward;
     if (in_england || retinue) disband(s, b);
   }
@@ -120,7 +118,8 @@ BlockList forced_english_disbands(const Position& p) {
   for (; infantry != 0; infantry &= infantry - 1) {  // in block order
     const auto b = static_cast<BlockId>(std::countr_zero(infantry));
     const AreaId at = p.blocks.loc[b];
-    if (at != with_edward && count_in_area(p, at) > data().areas[at].castle_limit) out.push_back(b);
+    if (at != with_edward && count_in_area(p, at) > game_data().areas[at].castle_limit)
+      out.push_back(b);
   }
   return out;
 }
@@ -128,7 +127,7 @@ BlockList forced_english_disbands(const Position& p) {
 void decide_edward(State& s, bool winters) {
   s.winter.edward_decided = true;
   s.winter.edward_winters = winters;
-  const BlockId edward = data().edward;
+  const BlockId edward = game_data().edward;
   if (winters) {
     clear_undo(s);  // announced (13.4.5)
     add_log(s, LogKind::EdwardWinters, Audience::Public, 0, s.blocks.loc[edward]);
@@ -139,7 +138,7 @@ void decide_edward(State& s, bool winters) {
 }
 
 void england_disband_legal(const State& s, ActionList& out) {
-  const BlockId edward = data().edward;
+  const BlockId edward = game_data().edward;
   if (is_edward_question(s)) {
     out.push_back(simple(ActionKind::Winter));
     out.push_back(with_block(ActionKind::Disband, edward));
@@ -161,18 +160,18 @@ void england_disband_legal(const State& s, ActionList& out) {
 // --- Scotland: Wallace and disbanding -------------------------------------------------------
 
 bool is_wallace_in_selkirk(const Position& p, BlockId b) {
-  return b == data().wallace && p.blocks.loc[b] == selkirk();
+  return b == game_data().wallace && p.blocks.loc[b] == selkirk();
 }
 
 bool wallace_may_go_to_selkirk(const Position& p) {
-  const BlockState wallace = p.blocks.get(data().wallace);
+  const BlockState wallace = p.blocks.get(game_data().wallace);
   return wallace.loc < kAreaCount && wallace.loc != selkirk() && !p.winter.wallace_moved &&
          open_for(p, selkirk(), Side::Scotland);
 }
 
 void heal_wallace(State& s) {
-  auto& wallace = s.blocks.strength[data().wallace];
-  const int max = data().blocks[data().wallace].max_strength;
+  auto& wallace = s.blocks.strength[game_data().wallace];
+  const int max = game_data().blocks[game_data().wallace].max_strength;
   wallace = static_cast<std::uint8_t>(std::min(max, wallace + 2));  // 10.8
   s.winter.wallace_moved = true;
   add_log(s, LogKind::WallaceSelkirk, Audience::Public);
@@ -182,14 +181,15 @@ void heal_wallace(State& s) {
 // (The loops here run over Scotland's blocks only: no other block qualifies.)
 BlockList forced_scottish_disbands(const Position& p) {
   BlockList out;
-  const bool wallace_in_selkirk = is_wallace_in_selkirk(p, data().wallace);
+  const bool wallace_in_selkirk = is_wallace_in_selkirk(p, game_data().wallace);
   auto candidates = p.blocks.on_map() & scottish_non_nobles();
-  if (wallace_in_selkirk) candidates &= ~(std::uint64_t{1} << data().wallace);
+  if (wallace_in_selkirk) candidates &= ~(std::uint64_t{1} << game_data().wallace);
   for (; candidates != 0; candidates &= candidates - 1) {  // in block order
     const auto b = static_cast<BlockId>(std::countr_zero(candidates));
     const AreaId at = p.blocks.loc[b];
     const int exempt = wallace_in_selkirk && at == selkirk();
-    if (count_in_area(p, at) - exempt > data().areas[at].scottish_castle_limit) out.push_back(b);
+    if (count_in_area(p, at) - exempt > game_data().areas[at].scottish_castle_limit)
+      out.push_back(b);
   }
   return out;
 }
@@ -236,8 +236,8 @@ void enter_england_disband(State& s) {
 // Scotland's disbanding is then asked at once, with nothing logged in between.
 void enter_scotland_wallace(State& s) {
   s.active = index_of(Side::Scotland);
-  if (is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
-  if (wallace_may_go_to_selkirk(s)) {                             // 10.8.2
+  if (is_wallace_in_selkirk(s, game_data().wallace)) heal_wallace(s);  // 10.8.1
+  if (wallace_may_go_to_selkirk(s)) {                                  // 10.8.2
     s.winter.step = WinterStep::ScotlandWallace;
     return;
   }
@@ -249,7 +249,8 @@ void enter_scotland_disband(State& s) {
   s.active = index_of(Side::Scotland);
   // Under hots-2 Wallace's step (10.8) is part of this one; under hots-3
   // enter_scotland_wallace has healed him already.
-  if (!follows_hots3(s) && is_wallace_in_selkirk(s, data().wallace)) heal_wallace(s);  // 10.8.1
+  if (!follows_hots3(s) && is_wallace_in_selkirk(s, game_data().wallace))
+    heal_wallace(s);  // 10.8.1
 }
 
 void winter_step_legal(const State& s, Side side, ActionList& out) {
@@ -282,16 +283,16 @@ void winter_step_legal(const State& s, Side side, ActionList& out) {
 void winter_step_apply(State& s, Side side, const Action& action) {
   switch (action.kind) {
     case ActionKind::GoHome: {
-      const AreaId from = s.blocks.loc[data().moray];
-      relocate(s, data().moray, moray_home());
+      const AreaId from = s.blocks.loc[game_data().moray];
+      relocate(s, game_data().moray, moray_home());
       s.winter.moray_moved = true;
       clear_undo(s);  // announced (13.4.5)
       add_log(s, LogKind::MorayHome, Audience::Public, 0, moray_home(), from);
       return;
     }
     case ActionKind::MoveKing: {
-      const AreaId from = s.blocks.loc[data().king];
-      relocate(s, data().king, action.a);
+      const AreaId from = s.blocks.loc[game_data().king];
+      relocate(s, game_data().king, action.a);
       s.winter.king_moved = true;
       clear_undo(s);
       add_log(s, LogKind::KingToCathedral, Audience::Public, 0, from, action.a);
@@ -301,14 +302,14 @@ void winter_step_apply(State& s, Side side, const Action& action) {
       decide_edward(s, true);
       return;
     case ActionKind::Disband:
-      if (action.a == data().edward && is_edward_question(s)) {
+      if (action.a == game_data().edward && is_edward_question(s)) {
         decide_edward(s, false);
       } else {
         disband(s, action.a);
       }
       return;
     case ActionKind::ToSelkirk:
-      relocate(s, data().wallace, selkirk());
+      relocate(s, game_data().wallace, selkirk());
       clear_undo(s);
       heal_wallace(s);  // announced (13.4.5)
       if (s.winter.step == WinterStep::ScotlandWallace) enter_scotland_disband(s);

@@ -1,8 +1,6 @@
 #include "tests/deploy/shell.h"
 
-#include <netinet/in.h>
 #include <stdio.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,23 +67,6 @@ std::map<std::string, std::string> read_env_file(const std::filesystem::path& pa
     env[line.substr(0, eq)] = line.substr(eq + 1);
   }
   return env;
-}
-
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("socket failed");
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    close(fd);
-    throw std::runtime_error("no free port");
-  }
-  close(fd);
-  return ntohs(address.sin_port);
 }
 
 }  // namespace blockfog::server::testing

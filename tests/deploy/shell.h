@@ -27,7 +27,4 @@ std::filesystem::path source_path(const std::string& relative);
 // NAME=value lines (comments and blank lines skipped) of an environment file.
 std::map<std::string, std::string> read_env_file(const std::filesystem::path& path);
 
-// A TCP port on 127.0.0.1 that was free a moment ago.
-int free_port();
-
 }  // namespace blockfog::server::testing

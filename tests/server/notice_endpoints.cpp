@@ -58,12 +58,6 @@ SilentListener::~SilentListener() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-int free_port() {
-  net::io_context ioc;
-  tcp::acceptor acceptor(ioc, {net::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
-
 TestCertificate make_certificate(const std::filesystem::path& dir) {
   TestCertificate c{dir / "notice-cert.pem", dir / "notice-key.pem"};
   const std::string command =

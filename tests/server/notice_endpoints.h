@@ -4,6 +4,8 @@
 // takes webhook POSTs, and the aiosmtpd SMTP server (Debian python3-aiosmtpd) run as a
 // child process, with or without STARTTLS. Nothing of the sending code is replaced.
 
+#include "tests/server/server_process.h"
+
 #include <sys/types.h>
 
 #include <atomic>
@@ -89,7 +91,5 @@ class SilentListener {
 
 // The value of header `name` (case-insensitive) in a raw message, "" when absent.
 std::string mail_header(const std::string& message, const std::string& name);
-// A free TCP port on 127.0.0.1 at the time of asking.
-int free_port();
 
 }  // namespace blockfog::server::testing

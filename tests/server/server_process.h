@@ -30,6 +30,8 @@ class TempDir {
 int metrics_port_for(int port);
 // GET /metrics from the test server whose public port is `port`.
 std::string metrics_text(int port);
+// A TCP port on 127.0.0.1 that was free a moment ago.
+int free_port();
 
 class ServerProcess {
  public:
