@@ -55,6 +55,7 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
       + 'or goes to its blocks, Escape goes back; Shift with an arrow pans, plus and minus zoom, '
       + '0 shows the whole map.',
     preserveAspectRatio: 'xMidYMid meet',
+    tabindex: -1, // not a Tab stop itself (Chromium makes it one otherwise): its areas are
   });
   // The stripes of a pinned block's label (RULES 4.7), in block units.
   svg.append(s('defs', {}, s('pattern', { id: 'pinned-stripes', width: 6, height: 6,
@@ -261,7 +262,7 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
           selected: entries.some((e) => e.selected),
           highlighted: entries.some((e) => e.own && highlight.blocks.has(e.own.id)),
           traced: tracedTo.has(areaId),
-        }, (id) => openList(id, false)));
+        }, (id) => openList(id, true)));
         continue;
       }
       items.forEach((it, k) => {
@@ -353,9 +354,10 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
       const ty = labelY(m) - 26;
       wanted.push([m.anchor[0] - 14, ty - 14, m.anchor[0] + 14, ty + 14]);
     }
-    // The keyboard's stop is an area with something to choose, if its own has nothing.
+    // The keyboard's stop is an area with something to choose, if its own has nothing (not
+    // while the focus is on the map: the stop is where the focus is).
     const choosing = (id) => currentTargets.has(id) || actionableAreas.has(id);
-    if (!choosing(keys.stop())) {
+    if (!svg.contains(document.activeElement) && !choosing(keys.stop())) {
       const first = [...cells.keys()].find(choosing);
       if (first) keys.setStop(first);
     }

@@ -96,6 +96,7 @@ export function createStackPanel({ onBlock, onPinned, onClose }) {
       fill(entries);
       el.hidden = false;
       el.dataset.area = id;
+      el.scrollIntoView({ block: 'nearest' }); // the map may reach below the screen
       if (focus) (list.querySelector('button.actionable') ?? el.querySelector('button'))?.focus();
     },
     refresh(entries) {
