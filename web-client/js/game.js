@@ -102,7 +102,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     waiting.update(open, st.role !== 'observer');
     const view = shownView();
     if (!view) {
-      clear(prompt).append(h('p', {}, open ? 'Waiting for an opponent.' : 'Loading…'));
+      clear(prompt).append(h('p', {}, open
+        ? 'Waiting for an opponent to take the other seat.' : 'Loading…'));
       return;
     }
     const c = ctx();

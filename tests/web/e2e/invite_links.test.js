@@ -84,7 +84,8 @@ for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
     const onPage = alice.page.locator('.waiting input.invite-link-game');
     await onPage.waitFor();
     assert.equal(await onPage.inputValue(), link);
-    assert.match(await alice.page.locator('.waiting').innerText(), /Waiting for an opponent/);
+    assert.match(await alice.page.locator('.prompt').innerText(), /Waiting for an opponent/);
+    assert.match(await alice.page.locator('.waiting').innerText(), /Send this invitation link/);
     await alice.page.locator('.waiting button.copy-invite').click();
     await alice.page.locator('.waiting .copied', { hasText: 'Copied.' }).waitFor();
     assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), link);

@@ -1,6 +1,7 @@
-// While a game waits for its second player, its page says so and, to the players of an invite
-// game, shows the invitation link with its Copy button (invites.js: from this browser, else
-// from GET /api/games/{id}/invite), so that it can be sent from where the game is watched.
+// While a game waits for its second player (the prompt says so), its page shows the players of
+// an invite game the invitation link with its Copy button (invites.js: from this browser, else
+// from GET /api/games/{id}/invite), so that it can be sent from where the game is watched; a
+// public game's page says where others find it.
 import { h, clear } from '../dom.js';
 import { fetchInvite, inviteBox } from '../invites.js';
 
@@ -11,10 +12,10 @@ export function createWaiting(gameId, details) {
 
   // `open`: the game still waits (its welcome's status); `seated`: this visitor plays in it.
   async function update(open, seated) {
-    el.hidden = !open;
+    el.hidden = !open || (details.visibility === 'invite' && !seated);
     if (!open || shown) return;
     shown = true;
-    clear(el).append(h('p', {}, 'Waiting for an opponent to take the other seat.'));
+    clear(el);
     if (details.visibility !== 'invite') {
       el.append(h('p', {}, 'The game is listed under "Open games" in the lobby: anybody may '
         + 'join it there.'));
