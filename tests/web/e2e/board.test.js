@@ -243,6 +243,16 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.ok(checked >= 23, `${when}: every area's stack was checked (${checked})`);
       assert.deepEqual(problems, [], when);
       assertLegible(await measure(p.page), when);
+      if (when === 'Fit') {
+        // A chip's list over the crowded map, and Escape gives the focus back to its area.
+        await p.page.click('.blocks .chip[data-chip="fife"]');
+        const list = await measureList(p.page);
+        assert.deepEqual(list.hidden, ['3 English blocks, faces hidden']);
+        assert.equal(list.rows.length, 3);
+        await p.page.screenshot({ path: path.join(shots, `board-${size}-crowded-list.png`) });
+        await p.page.keyboard.press('Escape');
+        assert.equal(await p.page.evaluate(() => document.activeElement.dataset.area), 'fife');
+      }
     }
     await p.context.close();
   });
