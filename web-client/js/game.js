@@ -20,6 +20,7 @@ import { renderHeader } from './game/header.js';
 import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
+import { createWaiting } from './game/waiting.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
@@ -78,6 +79,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const extras = h('div', { class: 'game-extras' });
   prompt.after(extras);
   const controls = mountGameControls(extras, { gameId, details, me: me?.username ?? null });
+  const waiting = createWaiting(gameId, details);
+  extras.after(waiting.el);
 
   // The seat's view as the page draws it: a game ended by resignation or time (not by the
   // rules, whose final view says so itself) awaits nobody and offers nothing any more.
@@ -95,9 +98,11 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
 
   function render() {
     renderHead();
+    const open = st.welcome?.status === 'open';
+    waiting.update(open, st.role !== 'observer');
     const view = shownView();
     if (!view) {
-      clear(prompt).append(h('p', {}, st.welcome?.status === 'open'
+      clear(prompt).append(h('p', {}, open
         ? 'Waiting for an opponent to take the other seat.' : 'Loading…'));
       return;
     }

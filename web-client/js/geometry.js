@@ -31,12 +31,12 @@ const SIZES = [56, 48, 42, 36, 31, 27, 24, 21, 18];
 const GAP = 4;
 
 // Candidate stack centres: the anchor, then points of the area on a grid of half a block,
-// nearest to the anchor first, up to two blocks and a half away.
-function centres(anchor, rings, size) {
+// nearest to the anchor first, up to `reach` half blocks away.
+function centres(anchor, rings, size, reach = 5) {
   const out = [anchor];
   const step = size / 2;
-  for (let i = -5; i <= 5; i++) {
-    for (let j = -5; j <= 5; j++) {
+  for (let i = -reach; i <= reach; i++) {
+    for (let j = -reach; j <= reach; j++) {
       if (i || j) out.push([anchor[0] + i * step, anchor[1] + j * step]);
     }
   }
@@ -59,32 +59,45 @@ function grid(n, cols, size, [x, y], minTop = -Infinity) {
   return slots;
 }
 
-function fits(slots, size, rings) {
-  const probes = [0, 0.5, 1];
+// Whether boxes [x0, y0, x1, y1] overlap (touching edges do not).
+export const boxesMeet = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+
+// Every square at `slots` (side `size`) lies inside the area and clear of the boxes `avoid`
+// (the areas' names and marks).
+function fits(slots, size, rings, avoid = []) {
+  const probes = [0, 0.25, 0.5, 0.75, 1];
   return slots.every(([x, y]) => probes.every((u) => probes.every((v) =>
-    pointInRings([x + u * size, y + v * size], rings))));
+    pointInRings([x + u * size, y + v * size], rings)))
+    && !avoid.some((b) => boxesMeet([x, y, x + size, y + size], b)));
 }
 
 // Where `n` blocks of one area sit: the largest size (then the roundest grid) whose every block
-// lies wholly inside the area, centred on its anchor and not above `minTop` (the area's name
-// and marks). {size, slots: [[left, top]], fits}; when nothing fits below `minTop`, the same
-// without it; when even the smallest size does not fit, the smallest size in a square grid.
-const cache = new WeakMap(); // rings -> Map(key -> layout): a layout is computed once
-export function stackLayout(n, anchor, rings, minTop = -Infinity) {
+// lies wholly inside the area, clear of the boxes `avoid` (the areas' names and marks),
+// centred on its anchor and not above `minTop` (the area's own name and marks, when their
+// boxes are not known).
+// {size, slots: [[left, top]], fits}; when nothing fits below `minTop`, the same without it;
+// when even the smallest size does not fit, the smallest size in a square grid. `avoid` must be
+// the same array for every call on the same rings (the layout is computed once per key).
+const cache = new WeakMap(); // rings -> Map(key -> layout)
+function memoised(rings, key, compute) {
   if (!cache.has(rings)) cache.set(rings, new Map());
   const memo = cache.get(rings);
-  const key = `${n}|${anchor}|${minTop}`;
-  if (!memo.has(key)) memo.set(key, layoutAny(n, anchor, rings, minTop));
+  if (!memo.has(key)) memo.set(key, compute());
   return memo.get(key);
 }
 
-function layoutAny(n, anchor, rings, minTop) {
-  const below = layoutBelow(n, anchor, rings, minTop);
-  if (below.fits || minTop === -Infinity) return below;
-  return layoutBelow(n, anchor, rings, -Infinity);
+export function stackLayout(n, anchor, rings, minTop = -Infinity, avoid = []) {
+  return memoised(rings, `s|${n}|${anchor}|${minTop}|${avoid.length}`,
+    () => layoutAny(n, anchor, rings, minTop, avoid));
 }
 
-function layoutBelow(n, anchor, rings, minTop) {
+function layoutAny(n, anchor, rings, minTop, avoid) {
+  const below = layoutBelow(n, anchor, rings, minTop, avoid);
+  if (below.fits || minTop === -Infinity) return below;
+  return layoutBelow(n, anchor, rings, -Infinity, avoid);
+}
+
+function layoutBelow(n, anchor, rings, minTop, avoid) {
   if (n <= 0) return { size: BLOCK_SIZE, slots: [], fits: true };
   for (const size of SIZES) {
     const order = [];
@@ -95,10 +108,36 @@ function layoutBelow(n, anchor, rings, minTop) {
     for (const centre of centres(anchor, rings, size)) {
       for (const cols of order) {
         const slots = grid(n, cols, size, centre, minTop);
-        if (fits(slots, size, rings)) return { size, slots, fits: true };
+        if (fits(slots, size, rings, avoid)) return { size, slots, fits: true };
       }
     }
   }
   const size = SIZES.at(-1);
   return { size, slots: grid(n, Math.ceil(Math.sqrt(n)), size, anchor, minTop), fits: false };
+}
+
+// Where the chip of a collapsed area sits: a box of `w` x `h` map units (its parts drawn at a
+// fixed size on the screen, so the box follows the zoom), or else the same box turned a
+// quarter (`h` x `w`), as near the anchor as the area allows, wholly inside it, clear of `avoid`
+// and, if it can, below `minTop`. {x, y, w, h, fits}: its top-left corner and size.
+export function chipLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) {
+  return memoised(rings, `c|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}`,
+    () => {
+      const shapes = w === h ? [[w, h]] : [[w, h], [h, w]];
+      for (const top of [minTop, -Infinity]) {
+        for (const centre of centres(anchor, rings, Math.min(w, h), 8)) {
+          for (const [bw, bh] of shapes) {
+            const box = { x: centre[0] - bw / 2, y: Math.max(top, centre[1] - bh / 2), w: bw, h: bh };
+            if (boxFits(box, rings, avoid)) return { ...box, fits: true };
+          }
+        }
+      }
+      return { x: anchor[0] - w / 2, y: anchor[1] - h / 2, w, h, fits: false };
+    });
+}
+
+function boxFits({ x, y, w, h }, rings, avoid) {
+  const probes = [0, 0.25, 0.5, 0.75, 1];
+  return probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings)))
+    && !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b));
 }

@@ -41,7 +41,14 @@ export function renderHelp(root) {
     h('ul', {},
       h('li', {}, 'The areas are regions of the real map of Scotland; England is one area south '
         + 'of the border. "Fit" shows the whole map; zoom with the wheel, two fingers or the + '
-        + 'and − buttons; drag to pan. With the map focused: arrow keys pan, + and − zoom, 0 fits.'),
+        + 'and − buttons; drag to pan. When an area\'s blocks would be too small to read, it '
+        + 'shows a chip with the number of blocks of each side instead: tap it to list them, and '
+        + 'choose a block from the list.'),
+      h('li', {}, 'By keyboard the map is one Tab stop: the arrow keys go from area to area as '
+        + 'they lie on the map (Home and End: the first and last area of the list), Enter or '
+        + 'Space takes the area as a destination, or else goes to its blocks (or opens their '
+        + 'list); among the blocks the arrows go round them, Enter chooses, Escape goes back to '
+        + 'the area. Shift with an arrow pans, + and − zoom, 0 shows the whole map.'),
       h('li', {}, 'A block shows its name, its strength as pips on the top edge (and the number), '
         + 'and its rating: letter and fire number, type, movement. The legend under the map '
         + 'explains the marks and outlines.'),

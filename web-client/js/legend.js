@@ -18,6 +18,8 @@ export function legend() {
       item('b-sco', 'Scottish block: pips on top are its strength now'),
       item('b-eng', 'English block'),
       item('b-hidden', 'Enemy block: face hidden'),
+      item('chip', 'Chip: the number of each side\'s blocks in an area too small to show them '
+        + 'at this zoom; tap it (or Enter on the area) for their list'),
       item('b-actionable', 'Gold outline: you can choose it'),
       item('b-selected', 'White outline: chosen'),
       item('b-moved', 'Dark corner, faded: moved this turn'),

@@ -1,12 +1,17 @@
 // The SVG map drawn from map.json (tools/hots-map: real geography): area shapes, borders by
 // type on the shared edges (black, limit 6: solid; red, limit 2: dashed red), the Anglo-
 // Scottish border, labels with castle limit, cathedral, home-noble and coast marks, the Norse,
-// and a block layer redrawn from each view. Zoom and pan live in map_view.js.
+// and a block layer redrawn from each view and at each step of the zoom: an area whose blocks
+// would be too small to read shows a chip that opens their list instead (map_chips.js,
+// stack_panel.js). Zoom and pan live in map_view.js, the keyboard in map_keys.js.
 import { s, clickable, clear } from './dom.js';
-import { ringsOf, stackLayout } from './geometry.js';
+import { ringsOf, stackLayout, chipLayout } from './geometry.js';
 import { areaStacks, SIDE_NAME } from './board.js';
 import { ownBlock, hiddenBlock } from './map_blocks.js';
 import { createMapView } from './map_view.js';
+import { attachMapKeys } from './map_keys.js';
+import { legible, zoomStep, stepScale, chipParts, chipSize, stackChip } from './map_chips.js';
+import { createStackPanel } from './stack_panel.js';
 
 function castleMark(x, y, limit, scottishLimit) {
   const label = scottishLimit !== limit
@@ -46,7 +51,11 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
   const shape = data.shape;
   const svg = s('svg', {
     class: 'map', viewBox: `0 0 ${shape.width} ${shape.height}`, role: 'group',
-    'aria-label': label, preserveAspectRatio: 'xMidYMid meet',
+    'aria-label': `${label}. Arrow keys go from area to area, Enter or Space acts on the area `
+      + 'or goes to its blocks, Escape goes back; Shift with an arrow pans, plus and minus zoom, '
+      + '0 shows the whole map.',
+    preserveAspectRatio: 'xMidYMid meet',
+    tabindex: -1, // not a Tab stop itself (Chromium makes it one otherwise): its areas are
   });
   // The stripes of a pinned block's label (RULES 4.7), in block units.
   svg.append(s('defs', {}, s('pattern', { id: 'pinned-stripes', width: 6, height: 6,
@@ -68,7 +77,7 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     areaShape.set(a.id, { ...m, rings: ringsOf(m.path) });
     const cell = s('path', {
       class: `cell${a.is_england ? ' england-area' : ''}`, d: m.path, 'data-area': a.id,
-      role: 'img',
+      role: 'button', 'aria-label': a.name,
     });
     cell.addEventListener('click', () => {
       if (currentTargets.has(a.id)) onArea(a.id);
@@ -95,13 +104,15 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     const [x, y] = m.anchor;
     const ly = labelY(m);
     const name = (a.display_name || a.name).toUpperCase();
-    labelLayer.append(s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' }, name));
+    const group = s('g', { class: 'area-label', 'data-label': a.id },
+      s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' }, name));
+    labelLayer.append(group);
     const marks = [];
     if (!a.is_england) marks.push((mx) => castleMark(mx, ly + 12, a.castle_limit,
       a.scottish_castle_limit));
     if (a.cathedral) marks.push((mx) => cathedralMark(mx, ly + 12));
     if (a.home_of.length) marks.push((mx) => homeMark(mx, ly + 12, a.home_of));
-    marks.forEach((make, k) => labelLayer.append(make(x + (k - (marks.length - 1) / 2) * 19)));
+    marks.forEach((make, k) => group.append(make(x + (k - (marks.length - 1) / 2) * 19)));
     if (m.coast) labelLayer.append(coastMark(m.coast, a.seas));
   }
   const [nx, ny] = shape.norse;
@@ -130,30 +141,84 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
         + `L${ex + uy * 8},${ey - ux * 8}Z` }));
   };
 
-  const holder = createMapView(svg, shape);
-  let shownChoices = '';
+  // The areas' names and marks, which a stack should not cover: their boxes in map units,
+  // measured once the map is drawn; `all` of them, and per area the `others` (an area's own
+  // name may be covered by its stack where nothing legible fits beside it). Before the map is
+  // in the page, a stack keeps below its own area's name instead (`minTop`).
+  let labelBoxes = null;
+  function labelsAvoided(areaId) {
+    if (!labelBoxes && svg.isConnected) {
+      const boxes = new Map();
+      for (const g of labelLayer.querySelectorAll('.area-label')) {
+        const b = g.getBBox();
+        if (!b.width) return null;
+        boxes.set(g.dataset.label, [b.x - 2, b.y - 2, b.x + b.width + 2, b.y + b.height + 2]);
+      }
+      const all = [...boxes.values()];
+      labelBoxes = new Map([...boxes.keys()].map((id) => [id,
+        { all, others: [...boxes].filter(([other]) => other !== id).map(([, b]) => b) }]));
+    }
+    return labelBoxes?.get(areaId) ?? null;
+  }
 
-  // ui: { selected, blockActionable: Set, pinned: Map(block -> reason), areaTargets:
-  //       Map(area -> label), moving,
-  //       traces: [{from, to, text}] (the opponent's last moves), highlight: {areas, blocks} }
-  function render(view, ui) {
-    clear(markerLayer);
+  let drawnStep = null; // the zoom step the stacks were drawn for
+  let last = null; // {view, ui}: what render() was last given
+  const holder = createMapView(svg, shape, {
+    onZoom: (scale) => {
+      if (last && zoomStep(scale) !== drawnStep) drawStacks();
+    },
+  });
+  let shownChoices = '';
+  let collapsed = new Set(); // areas drawn as a chip
+  let listed = new Map(); // area -> the entries of its list (stack_panel.js)
+  let actionableAreas = new Set();
+
+  const panel = createStackPanel({
+    onBlock: (id) => onBlock(id),
+    onPinned: (reason) => onPinned(reason),
+    onClose: (area, giveBack) => {
+      if (giveBack) keys.focusArea(area);
+    },
+  });
+  holder.el.append(panel.el);
+  const openList = (areaId, focus) => {
+    if (listed.has(areaId)) panel.open(areaId, data.area[areaId].name, listed.get(areaId), focus);
+  };
+
+  const keys = attachMapKeys(svg, {
+    cells,
+    anchors: new Map([...areaShape].map(([id, m]) => [id, m.anchor])),
+    onFocusArea: (areaId) => holder.reveal(...areaShape.get(areaId).anchor),
+    // Enter on an area: its destination if it is one, else its list (a chip) or first block.
+    onActivate: (areaId) => {
+      if (currentTargets.has(areaId)) onArea(areaId);
+      else if (collapsed.has(areaId)) openList(areaId, true);
+      else {
+        const mine = [...blockLayer.querySelectorAll(`[data-area="${areaId}"][tabindex]`)];
+        (mine.find((el) => el.classList.contains('actionable')) ?? mine[0])?.focus();
+      }
+    },
+  });
+
+  // The blocks of every area, as blocks or as a chip, for the zoom step of the map's scale.
+  function drawStacks() {
+    const { view, ui } = last;
+    const scale = holder.scale();
+    drawnStep = scale ? zoomStep(scale) : null;
+    const drawScale = scale ? stepScale(drawnStep) : Infinity; // no size yet: all as blocks
+    // The focus, if on a block or chip, comes back to the same one (or its area) after.
+    const focused = blockLayer.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused && (focused.dataset.block ? `[data-block="${focused.dataset.block}"]`
+      : null);
+    const focusArea = focused?.dataset.area;
     clear(blockLayer);
-    clear(targetLayer);
-    clear(traceLayer);
-    for (const cell of cells.values()) {
-      cell.classList.remove('target', 'battle', 'moving', 'highlight', 'traced');
-    }
     const highlight = ui.highlight || { areas: new Set(), blocks: new Set() };
-    for (const t of ui.traces || []) {
-      if (!areaShape.has(t.from) || !areaShape.has(t.to)) continue;
-      traceLayer.append(arrow(t.from, t.to, 'trace', t.text));
-      cells.get(t.to).classList.add('traced');
-    }
     const tracedTo = new Set((ui.traces || []).map((t) => t.to));
-    const stacks = areaStacks(view, data);
     const wanted = []; // boxes of what the player may choose: kept in view
-    for (const [areaId, info] of stacks) {
+    collapsed = new Set();
+    listed = new Map();
+    actionableAreas = new Set();
+    for (const [areaId, info] of areaStacks(view, data)) {
       const m = areaShape.get(areaId);
       const items = [];
       for (const st of info.stacks) {
@@ -161,8 +226,45 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
         for (const b of st.revealed) items.push({ own: b });
         for (let k = 0; k < st.hidden; k++) items.push({ hidden: st.side });
       }
-      const layout = stackLayout(items.length, [m.anchor[0], m.anchor[1] + 6], m.rings,
-        labelY(m) + 22);
+      if (!items.length) continue;
+      const avoid = labelsAvoided(areaId);
+      const minTop = avoid ? -Infinity : labelY(m) + 22;
+      const entries = items.filter((it) => it.own).map((it) => ({ own: it.own,
+        actionable: ui.blockActionable.has(it.own.id), selected: ui.selected === it.own.id,
+        pinned: ui.pinned?.get(it.own.id) ?? null }));
+      for (const st of info.stacks) {
+        if (st.hidden) entries.push({ hidden: st.side, count: st.hidden });
+      }
+      listed.set(areaId, entries);
+      if (entries.some((e) => e.actionable)) actionableAreas.add(areaId);
+      // Inside the area and off every name if the blocks read so, else over the area's own name
+      // if they read so there, else a chip (off every name, else off the others', else anywhere inside).
+      const centre = [m.anchor[0], m.anchor[1] + 6];
+      const tries = avoid ? [avoid.all, avoid.others] : [[]];
+      const layout = tries.map((boxes) => stackLayout(items.length, centre, m.rings, minTop, boxes))
+        .find((l) => l.fits && legible(items, l.size, drawScale));
+      if (!layout) {
+        collapsed.add(areaId);
+        const parts = chipParts(info.stacks);
+        const [pw, ph] = chipSize(parts);
+        const unit = 1 / drawScale;
+        const box = [...tries, []].map((boxes) => chipLayout(pw * unit, ph * unit, centre, m.rings,
+          minTop, boxes)).find((b) => b.fits) ?? chipLayout(pw * unit, ph * unit, centre, m.rings);
+        // A chip turned a quarter (a narrow area) keeps its parts upright: it is drawn as is,
+        // centred in the box found.
+        const x = box.x + (box.w - pw * unit) / 2;
+        const y = box.y + (box.h - ph * unit) / 2;
+        const actionable = entries.some((e) => e.actionable);
+        if (actionable) wanted.push([x, y, x + pw * unit, y + ph * unit]);
+        const faces = entries.filter((e) => e.own).map((e) => e.own.id);
+        blockLayer.append(stackChip(areaId, data.area[areaId].name, parts, faces, x, y, unit, {
+          actionable,
+          selected: entries.some((e) => e.selected),
+          highlighted: entries.some((e) => e.own && highlight.blocks.has(e.own.id)),
+          traced: tracedTo.has(areaId),
+        }, (id) => openList(id, true)));
+        continue;
+      }
       items.forEach((it, k) => {
         const [x, y] = layout.slots[k];
         if (it.own) {
@@ -174,16 +276,55 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
             pinned: ui.pinned?.get(it.own.id) ?? null,
             onClick: onBlock,
             onPinned,
+            area: areaId,
           }));
         } else {
           blockLayer.append(hiddenBlock(it.hidden, x, y, layout.size,
-            tracedTo.has(areaId) && it.hidden !== ui.role));
+            tracedTo.has(areaId) && it.hidden !== ui.role, areaId));
         }
       });
+    }
+    // Blocks and chips are reached by the arrow keys, never by Tab (map_keys.js).
+    for (const el of blockLayer.querySelectorAll('[tabindex]')) el.setAttribute('tabindex', '-1');
+    if (panel.area()) {
+      if (listed.has(panel.area())) panel.refresh(listed.get(panel.area()));
+      else panel.close(false);
+    }
+    if (focused && !focused.isConnected && document.activeElement !== focused) {
+      const again = focusKey && blockLayer.querySelector(focusKey);
+      if (again) again.focus();
+      else if (focusArea) keys.focusArea(focusArea);
+    }
+    return wanted;
+  }
+
+  // ui: { selected, blockActionable: Set, pinned: Map(block -> reason), areaTargets:
+  //       Map(area -> label), moving,
+  //       traces: [{from, to, text}] (the opponent's last moves), highlight: {areas, blocks} }
+  function render(view, ui) {
+    last = { view, ui };
+    clear(markerLayer);
+    clear(targetLayer);
+    clear(traceLayer);
+    for (const cell of cells.values()) {
+      cell.classList.remove('target', 'battle', 'moving', 'highlight', 'traced');
+    }
+    const highlight = ui.highlight || { areas: new Set(), blocks: new Set() };
+    for (const t of ui.traces || []) {
+      if (!areaShape.has(t.from) || !areaShape.has(t.to)) continue;
+      traceLayer.append(arrow(t.from, t.to, 'trace', t.text));
+      cells.get(t.to).classList.add('traced');
+    }
+    const wanted = drawStacks();
+    for (const [areaId, info] of areaStacks(view, data)) {
+      const m = areaShape.get(areaId);
       const counts = info.stacks.map((st) =>
         `${SIDE_NAME[st.side]} ${st.own.length + st.revealed.length + st.hidden}`);
-      cells.get(areaId).setAttribute('aria-label',
-        `${data.area[areaId].name}: ${counts.join(', ') || 'empty'}`);
+      const target = ui.areaTargets.get(areaId);
+      const what = [target, actionableAreas.has(areaId) && 'blocks to choose',
+        !target && collapsed.has(areaId) && 'Enter lists the blocks'].filter(Boolean);
+      cells.get(areaId).setAttribute('aria-label', `${data.area[areaId].name}: `
+        + `${counts.join(', ') || 'empty'}${what.length ? `. ${what.join('. ')}` : ''}`);
       if (info.battle) {
         cells.get(areaId).classList.add('battle');
         markerLayer.append(s('g', { class: 'battle-marker',
@@ -208,9 +349,17 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
       s('circle', { r: 14 }),
       s('text', { y: 6, 'text-anchor': 'middle' }, '▼'));
       clickable(t, text, () => onArea(areaId));
+      t.setAttribute('tabindex', '-1'); // the keyboard reaches it as its area (map_keys.js)
       targetLayer.append(t);
       const ty = labelY(m) - 26;
       wanted.push([m.anchor[0] - 14, ty - 14, m.anchor[0] + 14, ty + 14]);
+    }
+    // The keyboard's stop is an area with something to choose, if its own has nothing (not
+    // while the focus is on the map: the stop is where the focus is).
+    const choosing = (id) => currentTargets.has(id) || actionableAreas.has(id);
+    if (!svg.contains(document.activeElement) && !choosing(keys.stop())) {
+      const first = [...cells.keys()].find(choosing);
+      if (first) keys.setStop(first);
     }
     // Whenever the choices change, the map brings them all into view.
     const key = [...ui.blockActionable, '|', ...ui.areaTargets.keys()].join(',');

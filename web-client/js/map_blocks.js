@@ -39,6 +39,19 @@ export function nameLines(name) {
   return [name.slice(0, best), name.slice(best + 1)];
 }
 
+// The name's font size in block units: shrunk to fit the label's width (46 units) at about
+// 0.58 em per character.
+export function nameSize(name) {
+  return Math.min(11, 46 / (Math.max(...nameLines(name).map((l) => l.length)) * 0.58));
+}
+export const STRENGTH_SIZE = 12; // the strength's font size in block units (.bstrength)
+
+// The smallest of a block's name and strength, in screen pixels, when drawn `size` map units
+// wide at `scale` screen pixels per map unit.
+export function blockTextPx(name, size, scale) {
+  return Math.min(nameSize(name), STRENGTH_SIZE) * (size / BOX) * scale;
+}
+
 export function ownBlock(b, x, y, size, opts) {
   const cls = ['block', b.revealed ? 'revealed' : 'own', b.side];
   if (b.moved) cls.push('moved');
@@ -51,9 +64,7 @@ export function ownBlock(b, x, y, size, opts) {
   const max = b.max || b.strength || 1;
   const edges = edgeStrengths(b.strength, max);
   const lines = nameLines(b.name);
-  const longest = Math.max(...lines.map((l) => l.length));
-  // Shrink the name to fit the label's width (46 units) at about 0.58 em per character.
-  const nameSize = Math.min(11, 46 / (longest * 0.58));
+  const fontSize = nameSize(b.name);
   const nameY = lines.length === 1 ? 33 : 28.5;
   const g = s('g', {
     class: cls.join(' '),
@@ -70,10 +81,11 @@ export function ownBlock(b, x, y, size, opts) {
     pipRow(edges[2], 6.5, 1.3, 4)),
   s('g', { class: 'pips side', transform: `rotate(270 ${BOX / 2} ${BOX / 2})` },
     pipRow(edges[3], 6.5, 1.3, 4)),
-  s('text', { class: 'bstrength', x: 47, y: 20, 'text-anchor': 'middle' }, String(b.strength)),
+  s('text', { class: 'bstrength', x: 47, y: 20, 'text-anchor': 'middle', 'font-size': STRENGTH_SIZE },
+    String(b.strength)),
   s('text', { class: 'bname', x: BOX / 2, y: nameY, 'text-anchor': 'middle',
-    'font-size': nameSize.toFixed(2) },
-  lines.map((l, k) => s('tspan', { x: BOX / 2, dy: k ? nameSize * 1.05 : 0 }, l))),
+    'font-size': fontSize.toFixed(2) },
+  lines.map((l, k) => s('tspan', { x: BOX / 2, dy: k ? fontSize * 1.05 : 0 }, l))),
   s('text', { class: 'bmeta', x: 7, y: 48 }, b.combat),
   s('text', { class: 'bmeta type', x: BOX / 2, y: 48, 'text-anchor': 'middle' },
     typeAbbrev(b.type)),
@@ -89,14 +101,22 @@ export function ownBlock(b, x, y, size, opts) {
     clickable(g, `${blockLabel(b)}: ${pinned}`, () => opts.onPinned(pinned));
   }
   if (opts.actionable) clickable(g, `${blockLabel(b)}: choose`, () => opts.onClick(b.id));
+  if (!pinned && !opts.actionable) {
+    g.setAttribute('role', 'img');
+    g.setAttribute('aria-label', blockLabel(b));
+  }
+  // Reached by the arrow keys inside its area (map_keys.js), never by Tab.
+  g.setAttribute('tabindex', '-1');
+  g.setAttribute('data-area', opts.area);
   return g;
 }
 
 // A block whose face the seat may not see: its back, in the side's colour. `traced` marks a
 // block that stands where the opponent's last moves went.
-export function hiddenBlock(side, x, y, size, traced) {
+export function hiddenBlock(side, x, y, size, traced, area) {
   return s('rect', {
     class: `block hidden ${side}${traced ? ' traced' : ''}`, x, y, width: size, height: size,
-    rx: size * 0.11,
+    rx: size * 0.11, role: 'img', tabindex: -1, 'data-area': area,
+    'aria-label': `${side === 'scotland' ? 'Scottish' : 'English'} block, face hidden`,
   });
 }

@@ -1,6 +1,7 @@
 // Zoom and pan of the map by its viewBox: buttons (+, −, Fit), the wheel (about the pointer),
-// dragging, pinching with two fingers, and keys on the focused map (arrows pan, + and − zoom,
-// 0 fits). "Fit" shows the whole map in the frame whatever its shape. The first view is the
+// dragging, pinching with two fingers, and keys while the focus is on the map (Shift with an
+// arrow pans, + and − zoom, 0 fits; the arrows alone go from area to area: map_keys.js).
+// `onZoom(scale)` hears every change of the scale (screen pixels per map unit). "Fit" shows the whole map in the frame whatever its shape. The first view is the
 // whole map on a narrow frame, and a closer one (the blocks legible) on a wide one.
 import { h } from './dom.js';
 
@@ -8,13 +9,10 @@ const MAX_SCALE = 4; // screen pixels per map unit
 const WIDE = 700; // frames at least this wide start closer than fit
 const START_SCALE = 1.35;
 
-export function createMapView(svg, shape) {
+export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   const W = shape.width;
   const H = shape.height;
-  const viewport = h('div', {
-    class: 'map-viewport', tabindex: 0, role: 'region',
-    'aria-label': 'Map. Arrow keys pan, plus and minus zoom, 0 shows the whole map.',
-  }, svg);
+  const viewport = h('div', { class: 'map-viewport', role: 'region', 'aria-label': 'Map' }, svg);
   let vb = null; // {x, y, w, h}: the part of the map shown
   let fitMode = true;
   let started = false;
@@ -27,6 +25,7 @@ export function createMapView(svg, shape) {
   function apply() {
     svg.setAttribute('viewBox', `${vb.x.toFixed(1)} ${vb.y.toFixed(1)} ${vb.w.toFixed(1)} ${vb.h.toFixed(1)}`);
     viewport.dataset.scale = (size()[0] / vb.w).toFixed(3);
+    onZoom(size()[0] / vb.w);
   }
   // Shows the map at `scale` px per unit centred on map point (cx, cy), kept within the map.
   function show(scale, cx, cy) {
@@ -136,14 +135,16 @@ export function createMapView(svg, shape) {
   }, true);
 
   viewport.addEventListener('keydown', (e) => {
-    if (e.target !== viewport) return; // keys on a block or target act on it
     const step = Math.min(...size()) * 0.25;
-    const keys = {
+    const pans = {
       ArrowLeft: () => panBy(-step, 0), ArrowRight: () => panBy(step, 0),
       ArrowUp: () => panBy(0, -step), ArrowDown: () => panBy(0, step),
+    };
+    const keys = {
+      ...(e.shiftKey ? pans : {}),
       '+': () => zoomAt(1.4), '=': () => zoomAt(1.4), '-': () => zoomAt(1 / 1.4), 0: fit,
     };
-    if (keys[e.key]) {
+    if (keys[e.key] && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       e.stopPropagation();
       keys[e.key]();

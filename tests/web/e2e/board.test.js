@@ -1,21 +1,32 @@
 // End to end in headless Chromium at a desktop (1440x900) and a phone (390x844) size: the whole
-// map is on screen at "Fit"; blocks' names and strengths are drawn large enough to read and
-// inside their blocks; axe-core finds no serious or critical problem on the lobby, the game
-// and the replay pages; a whole game turn is played with the keyboard alone; one log update at
-// 3,000 lines appends its line without redrawing the others, in under 16 ms (median of 25).
+// map is on screen at "Fit"; every block's name and strength, every chip's count and every name
+// and strength in a chip's list is at least MIN_TEXT_PX tall on the screen; every block and chip
+// lies inside its own area and off the other areas' names, in a crowded position; axe-core finds
+// no serious or critical problem on the lobby, the game and the replay pages; a whole game turn
+// is played with the keyboard alone (the map one Tab stop, the arrows between areas and blocks);
+// one log update at 3,000 lines appends its line without redrawing the others, in under 16 ms
+// (median of 25).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer, startGame, startBot, waitForViews, viewsCount, lastView } from './helpers.js';
+import {
+  newPlayer, startGame, startBot, waitForViews, viewsCount, lastView, MAP_CHOICE, arrowTo,
+  keyChooseBlock,
+} from './helpers.js';
 
 const running = useServerAndBrowser(['--ws-rate', '1000']);
 const shots = outputDir();
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
+// The least height on the screen, in CSS pixels, of the box of any text the tests read on the
+// map: a block's name (each line) and strength, a chip's count, a name or strength in a chip's
+// list. (Blocks are drawn with a font of at least 10 px, whose line box is about 11 px; chips
+// and lists with 12 px and more.)
+const MIN_TEXT_PX = 10.5;
 
 // axe-core's serious and critical violations on the page as it is.
 async function axeProblems(page) {
@@ -28,48 +39,114 @@ async function axeProblems(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target}`);
 }
 
-// Screen boxes of the map frame, the land and each own block's name and strength.
+// Screen boxes of the map frame and the land, and the text heights of each block whose face is
+// shown (name lines and strength) and of each chip (its counts), of those wholly in the frame.
 const measure = (page) => page.evaluate(() => {
   const box = (el) => {
     const r = el.getBoundingClientRect();
     return { x: r.left, y: r.top, w: r.width, h: r.height, r: r.right, b: r.bottom };
   };
   const frame = box(document.querySelector('.map-viewport'));
+  const inFrame = (b) => b.x >= frame.x && b.r <= frame.r && b.y >= frame.y && b.b <= frame.b;
   return {
     frame,
     land: box(document.querySelector('svg.map .land')),
     window: { w: window.innerWidth, h: window.innerHeight },
-    blocks: [...document.querySelectorAll('.block.own')].map((g) => ({
+    blocks: [...document.querySelectorAll('.blocks .block.own, .blocks .block.revealed')].map((g) => ({
       id: g.dataset.block,
       body: box(g.querySelector('.body')),
       name: box(g.querySelector('.bname')),
+      lines: [...g.querySelectorAll('.bname tspan')].map((t) => box(t).h),
       strength: box(g.querySelector('.bstrength')),
-    })).filter((b) => b.body.x >= frame.x && b.body.r <= frame.r && b.body.y >= frame.y
-      && b.body.b <= frame.b),
+    })).filter((b) => inFrame(b.body)),
+    chips: [...document.querySelectorAll('.blocks .chip')].map((g) => ({
+      area: g.dataset.chip, box: box(g),
+      counts: [...g.querySelectorAll('.chip-count')].map((t) => box(t).h),
+    })).filter((c) => inFrame(c.box)),
   };
 });
 
+// Asserts that every block and chip measured reads: text at least MIN_TEXT_PX tall.
+function assertLegible(m, when) {
+  for (const b of m.blocks) {
+    for (const h of b.lines) assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s name is ${h.toFixed(1)} px tall`);
+    assert.ok(b.strength.h >= MIN_TEXT_PX, `${when}: ${b.id}'s strength is ${b.strength.h.toFixed(1)} px tall`);
+    assert.ok(b.name.x >= b.body.x && b.name.r <= b.body.r, `${when}: ${b.id}'s name fits its block`);
+  }
+  for (const c of m.chips) {
+    for (const h of c.counts) assert.ok(h >= MIN_TEXT_PX, `${when}: ${c.area}'s chip count is ${h.toFixed(1)} px tall`);
+  }
+}
+
+// The text heights of the open list of an area's blocks: each name and strength (the boxes of
+// their text, not of their boxes).
+const measureList = (page) => page.evaluate(() => {
+  const textHeight = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return range.getBoundingClientRect().height;
+  };
+  const panel = document.querySelector('.stack-panel:not([hidden])');
+  const r = panel?.getBoundingClientRect();
+  return panel && {
+    onScreen: r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth,
+    rows: [...panel.querySelectorAll('.pblock')].map((row) => ({
+      id: row.dataset.block,
+      name: textHeight(row.querySelector('.pb-name')),
+      strength: textHeight(row.querySelector('.pb-face')),
+      text: row.textContent,
+    })),
+    hidden: [...panel.querySelectorAll('.pb-hidden')].map((row) => row.textContent),
+  };
+});
+
+// Every block and chip of the map lies inside its own area (its box's corners and edge
+// midpoints, 0.5 px in, are in the area's shape) and off every other area's name and marks.
+const stackProblems = (page) => page.evaluate(() => {
+  const svg = document.querySelector('svg.map');
+  const toMap = svg.getScreenCTM().inverse();
+  const labels = [...svg.querySelectorAll('.area-label')].map((g) => [g.dataset.label,
+    g.getBoundingClientRect()]);
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const problems = [];
+  let checked = 0;
+  for (const el of svg.querySelectorAll('.blocks > *')) {
+    const area = el.dataset.area;
+    const cell = svg.querySelector(`.cell[data-area="${area}"]`);
+    const r = el.getBoundingClientRect();
+    checked += 1;
+    const points = [0, 0.5, 1].flatMap((u) => [0, 0.5, 1].map((v) => new DOMPoint(
+      r.left + 0.5 + u * (r.width - 1), r.top + 0.5 + v * (r.height - 1)).matrixTransform(toMap)));
+    if (points.some((pt) => !cell.isPointInFill(pt))) {
+      problems.push(`${el.dataset.block || el.dataset.chip || 'a back'} leaves ${area}`);
+    }
+    for (const [other, lr] of labels) {
+      if (other !== area && meet(r, lr)) problems.push(`${area}'s ${el.dataset.block || el.dataset.chip || 'back'} covers ${other}'s name`);
+    }
+  }
+  return { checked, problems: [...new Set(problems)] };
+});
+
 for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-  test(`${size}: the whole map at Fit, blocks legible, no serious axe problem`, async () => {
+  test(`${size}: the whole map at Fit, blocks and chips legible, no serious axe problem`, async () => {
     const sco = await newPlayer(running.browser, running.server, `fit${size}s`, { viewport });
     const eng = await newPlayer(running.browser, running.server, `fit${size}e`, { viewport });
     assert.deepEqual(await axeProblems(sco.page), [], 'lobby');
     await sco.page.screenshot({ path: path.join(shots, `board-${size}-lobby.png`), fullPage: true });
+    // The Campaign: the most blocks on the map at the start.
+    await sco.page.selectOption('form.create select >> nth=0', 'campaign');
     await startGame(sco, eng);
-    await sco.page.waitForSelector('.block.own');
+    await sco.page.waitForSelector('.blocks .block.own, .blocks .chip');
     await sco.page.waitForTimeout(300); // the map frame settles its first zoom
 
-    // The first view: at desktop size, the blocks are legible as they are.
+    // The first view: at desktop size, blocks as blocks, legible.
     const start = await measure(sco.page);
     await sco.page.screenshot({ path: path.join(shots, `board-${size}-start.png`) });
     if (size === 'desktop') {
       assert.ok(start.blocks.length >= 3, `Scottish blocks are in view (${start.blocks.length})`);
-      for (const b of start.blocks) {
-        assert.ok(b.name.h >= 7.5, `${b.id}'s name is ${b.name.h.toFixed(1)} px tall`);
-        assert.ok(b.strength.h >= 10, `${b.id}'s strength is ${b.strength.h.toFixed(1)} px tall`);
-        assert.ok(b.name.x >= b.body.x && b.name.r <= b.body.r, `${b.id}'s name fits its block`);
-      }
     }
+    assertLegible(start, 'first view');
+    assert.deepEqual((await stackProblems(sco.page)).problems, [], 'first view');
     // Fit: the map frame is on screen and holds the whole land.
     await sco.page.click('.zoom .fit');
     await sco.page.waitForTimeout(200);
@@ -79,23 +156,115 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     assert.ok(fit.frame.h <= fit.window.h, 'the frame is no taller than the screen');
     for (const k of ['x', 'y']) assert.ok(fit.land[k] >= fit.frame[k] - 0.5, `land ${k} inside the frame`);
     assert.ok(fit.land.r <= fit.frame.r + 0.5 && fit.land.b <= fit.frame.b + 0.5, 'land inside the frame');
-    // Zoomed in twice, the phone's blocks read as the desktop's do.
+    assertLegible(fit, 'Fit');
+    const fitStacks = await stackProblems(sco.page);
+    assert.ok(fitStacks.checked >= 10, `stacks drawn at Fit (${fitStacks.checked})`);
+    assert.deepEqual(fitStacks.problems, [], 'Fit');
     if (size === 'phone') {
-      await sco.page.click('.zoom button[aria-label="Zoom in"]');
-      await sco.page.click('.zoom button[aria-label="Zoom in"]');
-      await sco.page.click('.zoom button[aria-label="Zoom in"]');
+      // At a phone's Fit the Scottish stacks are chips; one opens the list of its blocks, legible.
+      assert.ok(fit.chips.length >= 3, `chips at Fit (${fit.chips.length})`);
+      assert.equal(fit.blocks.length, 0, 'no face is drawn too small to read');
+      const chip = sco.page.locator('.blocks .chip:has(.chip-side.faces)').first();
+      assert.ok(await chip.count(), 'a chip holds Scottish blocks');
+      await chip.click();
+      const list = await measureList(sco.page);
+      await sco.page.screenshot({ path: path.join(shots, `board-${size}-fit-list.png`) });
+      assert.ok(list && list.rows.length >= 1, 'the chip opened the list of its blocks');
+      assert.ok(list.onScreen, 'the list is on the screen');
+      for (const row of list.rows) {
+        assert.ok(row.name >= MIN_TEXT_PX, `${row.id}'s name in the list is ${row.name.toFixed(1)} px tall`);
+        assert.ok(row.strength >= MIN_TEXT_PX, `${row.id}'s strength in the list is ${row.strength.toFixed(1)} px tall`);
+        assert.match(row.text, /strength [1-4] of [1-4]/);
+      }
+      await sco.page.keyboard.press('Escape');
+      assert.equal(await sco.page.locator('.stack-panel:not([hidden])').count(), 0, 'Escape closed the list');
+      // Zoomed in by the wheel over a Scottish chip, its blocks read as the desktop's do.
+      await chip.scrollIntoViewIfNeeded();
+      const at = await chip.boundingBox();
+      await sco.page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+      for (let k = 0; k < 3; k++) await sco.page.mouse.wheel(0, -300);
+      await sco.page.waitForTimeout(200);
       const near = await measure(sco.page);
       await sco.page.screenshot({ path: path.join(shots, `board-${size}-zoomed.png`) });
-      assert.ok(near.blocks.length >= 1, 'a Scottish block is in view');
-      for (const b of near.blocks) {
-        assert.ok(b.name.h >= 7.5, `${b.id}'s name is ${b.name.h.toFixed(1)} px tall zoomed in`);
-        assert.ok(b.name.x >= b.body.x && b.name.r <= b.body.r, `${b.id}'s name fits its block`);
-      }
+      assert.ok(near.blocks.length >= 1, `Scottish blocks are drawn as blocks (${near.blocks.length})`);
+      assertLegible(near, 'zoomed in');
+      assert.deepEqual((await stackProblems(sco.page)).problems, [], 'zoomed in');
     }
     assert.deepEqual(await axeProblems(sco.page), [], 'game page');
     await sco.context.close();
     await eng.context.close();
   });
+}
+
+// A crowded position drawn by the page's own map module: six blocks in every area, three of the
+// seat's and three of the enemy's backs (the most a stack is drawn with: both sides).
+async function drawCrowded(page) {
+  return page.evaluate(async () => {
+    const { createMap } = await import('/js/map.js');
+    const { loadGameData } = await import('/js/gamedata.js');
+    const { legend } = await import('/js/legend.js');
+    const data = await loadGameData();
+    const app = document.getElementById('app');
+    app.replaceChildren();
+    const map = createMap(data, { onArea() {}, onBlock() {}, onPinned() {} });
+    const board = Object.assign(document.createElement('div'), { className: 'board' });
+    const holder = Object.assign(document.createElement('div'), { className: 'map-holder' });
+    holder.append(map.el, legend());
+    board.append(holder);
+    app.append(board);
+    const scots = data.raw.blocks.filter((b) => b.id.startsWith('sco_')).map((b) => b.id);
+    let k = 0;
+    const view = { role: 'scotland', phase: 'move', legal_actions: [],
+      areas: data.areas.map((a) => ({ id: a.id,
+        scotland: { blocks: [0, 1, 2].map(() => ({ block: scots[k++ % scots.length], strength: 2 })),
+          count: 3 },
+        england: { count: 3 } })) };
+    window.crowded = () => map.render(view, { role: 'scotland', selected: null,
+      blockActionable: new Set(), pinned: new Map(), areaTargets: new Map(), traces: [] });
+    window.crowded();
+    return data.areas.length;
+  });
+}
+
+for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  test(`${size}: six blocks in every area stay inside it and off the other areas' names`, async () => {
+    const p = await newPlayer(running.browser, running.server, `crowd${size}`, { viewport });
+    await drawCrowded(p.page);
+    await p.page.waitForTimeout(300);
+    const zooms = [['first view', null], ['Fit', '.zoom .fit'],
+      ['zoomed in once', '.zoom button[aria-label="Zoom in"]'],
+      ['zoomed in twice', '.zoom button[aria-label="Zoom in"]'],
+      ['zoomed in thrice', '.zoom button[aria-label="Zoom in"]']];
+    for (const [when, button] of zooms) {
+      if (button) await p.page.click(button);
+      await p.page.waitForTimeout(100);
+      const { checked, problems } = await stackProblems(p.page);
+      await p.page.screenshot({ path: path.join(shots, `board-${size}-crowded-${when.replace(/ /g, '-')}.png`) });
+      assert.ok(checked >= 23, `${when}: every area's stack was checked (${checked})`);
+      assert.deepEqual(problems, [], when);
+      assertLegible(await measure(p.page), when);
+      if (when === 'Fit') {
+        // A chip's list over the crowded map, and Escape gives the focus back to its area.
+        await p.page.click('.blocks .chip[data-chip="fife"]');
+        const list = await measureList(p.page);
+        assert.deepEqual(list.hidden, ['3 English blocks, faces hidden']);
+        assert.equal(list.rows.length, 3);
+        await p.page.screenshot({ path: path.join(shots, `board-${size}-crowded-list.png`) });
+        await p.page.keyboard.press('Escape');
+        assert.equal(await p.page.evaluate(() => document.activeElement.dataset.area), 'fife');
+      }
+    }
+    await p.context.close();
+  });
+}
+
+// Tabs until the focused element matches `selector`; returns how many Tabs it took, or -1.
+async function tabTo(page, selector, max = 80) {
+  for (let k = 0; k <= max; k++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return k;
+    await page.keyboard.press('Tab');
+  }
+  return -1;
 }
 
 // Tabs until the focused element matches one of `selectors` (in order of preference among
@@ -104,27 +273,41 @@ async function keyTo(page, selectors, max = 80) {
   const present = [];
   for (const sel of selectors) if (await page.locator(sel).count()) present.push(sel);
   if (!present.length) return -1;
-  const want = present[0];
-  for (let k = 0; k <= max; k++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, want)) {
-      await page.keyboard.press('Enter');
-      return k;
-    }
-    await page.keyboard.press('Tab');
-  }
-  return -1;
+  const tabs = await tabTo(page, present[0], max);
+  if (tabs >= 0) await page.keyboard.press('Enter');
+  return tabs;
 }
 
+const MAP_STOP = 'svg.map .cell';
+const MAP_TARGET = '.target-ring';
+
 // A decision taken by keyboard: when the client has already put the focus on what a chosen block
-// may do (its first destination or action), Enter takes it; otherwise Tabs to the first of
-// `order` on the page. Returns the Tabs it took, or -1.
+// may do (its first destination or action), Enter takes it; otherwise the first of `order` on
+// the page: a button is reached by Tabs; a block or a destination on the map by Tabs to the
+// map (one stop), the arrows to its area and Enter (and for a block, the arrows to it and
+// Enter). Returns the Tabs it took, or -1.
 async function decideByKey(page, order) {
   const atHand = '.act-dest, .action-bar button.act:not(.cancel):not(.undo)';
   if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, atHand)) {
     await page.keyboard.press('Enter');
     return 0;
   }
-  return keyTo(page, order);
+  let first = null;
+  for (const sel of order) {
+    if (await page.locator(sel).count()) {
+      first = sel;
+      break;
+    }
+  }
+  if (first !== MAP_CHOICE && first !== MAP_TARGET) return keyTo(page, order);
+  const thing = page.locator(first).first();
+  const area = await thing.getAttribute(first === MAP_TARGET ? 'data-target' : 'data-area');
+  const tabs = await tabTo(page, MAP_STOP);
+  if (tabs < 0) return -1;
+  await arrowTo(page, area);
+  if (first === MAP_TARGET) await page.keyboard.press('Enter');
+  else await keyChooseBlock(page);
+  return tabs;
 }
 
 test('a whole game turn played with the keyboard alone', async () => {
@@ -135,11 +318,24 @@ test('a whole game turn played with the keyboard alone', async () => {
   const bot = await startBot(eng, running.server, id);
   const page = sco.page;
   await page.waitForSelector('button.card');
+  // The map is one Tab stop: from it, Tab and Shift+Tab leave it.
+  assert.ok(await tabTo(page, MAP_STOP) >= 0, 'Tab reaches the map');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => !!document.activeElement.closest('svg.map')), false,
+    'Tab leaves the map at once');
+  await page.keyboard.press('Shift+Tab');
+  assert.ok(await page.evaluate((s) => document.activeElement.matches(s), MAP_STOP), 'Shift+Tab comes back');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate(() => !!document.activeElement.closest('svg.map')), false,
+    'Shift+Tab leaves the map at once');
+  const stops = await page.evaluate(() => document.querySelectorAll('svg.map [tabindex="0"]').length);
+  assert.equal(stops, 1, 'one element of the map is in the Tab order');
   const turnOf = () => lastView(sco)?.turn ?? 1;
-  const order = ['button.card:not([disabled])', '.act-dest', '.block.actionable',
-    'button.bblock', '.target-ring', '.action-bar button.act:not(.cancel):not(.undo)'];
+  const order = ['button.card:not([disabled])', '.act-dest', MAP_CHOICE,
+    'button.bblock', MAP_TARGET, '.action-bar button.act:not(.cancel):not(.undo)'];
   let tabsToDestination = null;
   let presses = 0;
+  let mapChoices = 0;
   let stuck = 0; // checks in a row that found nothing to press while awaited
   const deadline = Date.now() + 120000;
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
@@ -149,7 +345,7 @@ test('a whole game turn played with the keyboard alone', async () => {
       continue;
     }
     const before = await viewsCount(sco);
-    const isBlock = await page.locator('.block.actionable').count();
+    const isBlock = await page.locator(MAP_CHOICE).count();
     const tabs = await decideByKey(page, order);
     if (tabs < 0) {
       // Between sending a decision and its answer the page offers nothing (its controls are
@@ -164,16 +360,18 @@ test('a whole game turn played with the keyboard alone', async () => {
     presses += 1;
     if (isBlock && await page.locator('.act-dest').count()) {
       // A block chosen: its destinations are at hand.
+      mapChoices += 1;
       tabsToDestination = await keyTo(page, ['.act-dest']);
       assert.ok(tabsToDestination >= 0 && tabsToDestination <= 1,
         `a destination is ${tabsToDestination} Tabs away`);
-    } else if (isBlock && await page.locator('.block.actionable, .target-ring').count() === 0) {
+    } else if (isBlock && await page.locator(`${MAP_CHOICE}, ${MAP_TARGET}`).count() === 0) {
       continue;
     }
     await waitForViews(sco, before).catch(() => {});
   }
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
+  assert.ok(mapChoices >= 1, `blocks were chosen on the map by the arrow keys (${mapChoices})`);
   await bot.stop();
   await sco.context.close();
   await eng.context.close();
@@ -194,7 +392,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       const app = document.getElementById('app');
       app.replaceChildren();
       window.pinTold = [];
-      const map = createMap(data, { onArea() {}, onBlock() {},
+      const map = createMap(data, { onArea() {}, onBlock: (id) => window.pinSelect(id),
         onPinned: (r) => window.pinTold.push(r) });
       // Laid out as on the game page (game.js, map_panel.js).
       const board = Object.assign(document.createElement('div'), { className: 'board' });
@@ -210,33 +408,64 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
           count: 1 }
             : a.id === 'annan' ? { blocks: [own('sco_bruce')], count: 1 } : { blocks: [], count: 0 },
           england: { count: a.id === 'fife' ? 2 : 0 } })) };
+      window.chosen = [];
       map.render(view, { role: 'scotland', selected: null, blockActionable: new Set(['sco_bruce']),
         pinned: pinnedBlocks(view), areaTargets: new Map(), traces: [] });
-      const g = document.querySelector('.block.pinned');
-      return { pinned: [...document.querySelectorAll('.block.pinned')].map((b) => b.dataset.block),
-        title: g?.querySelector('title')?.textContent ?? '',
-        label: g?.getAttribute('aria-label') ?? '',
-        stripes: g ? getComputedStyle(g.querySelector('.label')).fill : '',
-        freeFill: getComputedStyle(document.querySelector('.block[data-block="sco_bruce"] .label')).fill,
-        legend: document.querySelector('.legend')?.textContent ?? '' };
+      // Chosen from the map (a block, or a chip's list) as the game page would: drawn again.
+      window.pinSelect = (id) => {
+        window.chosen.push(id);
+        map.render(view, { role: 'scotland', selected: id, blockActionable: new Set(['sco_bruce']),
+          pinned: pinnedBlocks(view), areaTargets: new Map(), traces: [] });
+      };
+      return { legend: document.querySelector('.legend')?.textContent ?? '' };
     });
-    assert.deepEqual(result.pinned, ['sco_wallace']);
-    assert.match(result.title, /pinned: 2 enemy blocks in this area hold your 1/);
-    assert.match(result.label, /pinned: 2 enemy blocks/);
-    assert.notEqual(result.stripes, result.freeFill, 'a pinned label looks unlike a free one');
     assert.match(result.legend, /pinned by enemy blocks/);
-    // Tapped on the phone; reached and pressed by keyboard on the desktop.
-    if (size === 'phone') await p.page.click('.block.pinned');
-    else {
-      await p.page.focus('.block.pinned');
-      await p.page.keyboard.press('Enter');
+    assert.match(result.legend, /Chip: the number of each side's blocks/);
+    if (size === 'desktop') {
+      // Drawn as blocks: Wallace's own look; reached and pressed by keyboard (the map's stop,
+      // the arrows to Fife, Enter to its blocks, the arrows to Wallace, Enter).
+      const look = await p.page.evaluate(() => {
+        const g = document.querySelector('.block.pinned');
+        return { pinned: [...document.querySelectorAll('.block.pinned')].map((b) => b.dataset.block),
+          title: g?.querySelector('title')?.textContent ?? '',
+          label: g?.getAttribute('aria-label') ?? '',
+          stripes: g ? getComputedStyle(g.querySelector('.label')).fill : '',
+          freeFill: getComputedStyle(document.querySelector('.block[data-block="sco_bruce"] .label')).fill };
+      });
+      assert.deepEqual(look.pinned, ['sco_wallace']);
+      assert.match(look.title, /pinned: 2 enemy blocks in this area hold your 1/);
+      assert.match(look.label, /pinned: 2 enemy blocks/);
+      assert.notEqual(look.stripes, look.freeFill, 'a pinned label looks unlike a free one');
+      await p.page.focus('svg.map .cell[tabindex="0"]');
+      await arrowTo(p.page, 'fife');
+      await keyChooseBlock(p.page, 'sco_wallace');
+    } else {
+      // At a phone's Fit Fife is a chip: tapped, its list shows Wallace pinned, with why.
+      await p.page.click('.blocks .chip[data-chip="fife"]');
+      const row = p.page.locator('.stack-panel button.pblock.pinned[data-block="sco_wallace"]');
+      assert.match(await row.innerText(), /pinned: 2 enemy blocks in this area hold your 1/);
+      assert.match(await p.page.locator('.stack-panel .pb-hidden').innerText(), /2 English blocks, faces hidden/);
+      await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned-list.png`) });
+      await row.click();
     }
     const told = await p.page.evaluate(() => window.pinTold);
     assert.equal(told.length, 1, 'the pinned block, tapped or pressed, tells why');
     assert.match(told[0], /may leave only while yours outnumber them/);
+    if (size === 'phone') {
+      // Bruce, who may move, is chosen from Annan's list as from the map.
+      await p.page.locator('.stack-panel .pb-close').click();
+      await p.page.click('.blocks .chip[data-chip="annan"]');
+      await p.page.locator('.stack-panel button.pblock.actionable[data-block="sco_bruce"]').click();
+      assert.deepEqual(await p.page.evaluate(() => window.chosen), ['sco_bruce']);
+      assert.equal(await p.page.locator('.stack-panel:not([hidden])').count(), 0, 'the list closed');
+      assert.equal(await p.page.locator('.blocks .chip.selected[data-chip="annan"]').count(), 1,
+        'Annan\'s chip shows its block chosen');
+    }
     await p.page.evaluate(() => document.querySelector('.legend').open = true);
     await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned.png`) });
-    await p.page.locator('.block.pinned').screenshot({ path: path.join(shots, `board-${size}-pinned-block.png`) });
+    if (size === 'desktop') {
+      await p.page.locator('.block.pinned').screenshot({ path: path.join(shots, `board-${size}-pinned-block.png`) });
+    }
     await p.context.close();
   });
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { repoRoot } from './harness.js';
 import { applyViewPatch, mergeLog } from '../../../web-client/js/view_patch.js';
+import { arrowTarget } from '../../../web-client/js/map_keys.js';
 
 const raw = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'));
 export const BLOCK_NAME = Object.fromEntries(raw.blocks.map((b) => [b.id, b.name]));
@@ -144,6 +145,91 @@ async function clickThing(locator) {
   }
 }
 
+// The map by keyboard (map_keys.js): the arrow keys that go from area `from` to area `to`,
+// fewest first (breadth first over the page's own arrowTarget on map.json's anchors).
+const ANCHORS = new Map(JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/map.json'),
+  'utf8')).areas.map((a) => [a.id, a.anchor]));
+const ARROWS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
+export function arrowPath(from, to) {
+  const back = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length && !back.has(to)) {
+    const at = queue.shift();
+    for (const key of ARROWS) {
+      const next = arrowTarget(ANCHORS, at, key);
+      if (next && !back.has(next)) {
+        back.set(next, [at, key]);
+        queue.push(next);
+      }
+    }
+  }
+  const keys = [];
+  for (let at = to; back.get(at); at = back.get(at)[0]) keys.unshift(back.get(at)[1]);
+  return keys;
+}
+
+const focusedArea = (page) => page.evaluate(() => {
+  const el = document.activeElement;
+  return el?.classList.contains('cell') ? el.dataset.area : null;
+});
+
+// From the focused area of the map, goes to `area` by the arrow keys alone.
+export async function arrowTo(page, area) {
+  const from = await focusedArea(page);
+  assert.ok(from, 'an area of the map has the focus');
+  for (const key of arrowPath(from, area)) await page.keyboard.press(key);
+  assert.equal(await focusedArea(page), area, `the arrows went from ${from} to ${area}`);
+}
+
+// On the focused area, chooses a block by keyboard: Enter goes to its blocks (or opens their
+// list, when the area shows a chip), the arrows go round them to `blockId` (else to one that
+// can be chosen), Enter chooses it. Returns its id.
+export async function keyChooseBlock(page, blockId = null) {
+  await page.keyboard.press('Enter');
+  const wanted = blockId ? `[data-block="${blockId}"]` : '.actionable';
+  for (let k = 0; k < 40; k++) {
+    const ok = await page.evaluate((sel) => document.activeElement?.matches(sel), wanted);
+    if (ok) {
+      const id = await page.evaluate(() => document.activeElement.dataset.block);
+      await page.keyboard.press('Enter');
+      return id;
+    }
+    const inList = await page.evaluate(() => !!document.activeElement?.closest('.stack-panel'));
+    await page.keyboard.press(inList ? 'ArrowDown' : 'ArrowRight');
+  }
+  throw new Error(`no block ${wanted} reached by the arrows`);
+}
+
+// What the map offers to choose: a block drawn as a block, or the chip of an area too small to
+// show its blocks at this zoom (map_chips.js), whose list holds the block.
+export const MAP_CHOICE = '.blocks .block.actionable, .blocks .chip.actionable';
+
+// Chooses on the map what `target` (a locator of MAP_CHOICE) offers: a block is clicked; a
+// chip is clicked and a block of its list (`blockId`, else one at random) chosen there.
+// Returns the block's id.
+export async function chooseOnMap(page, target, blockId = null) {
+  if (!(await target.getAttribute('data-chip'))) {
+    const id = await target.getAttribute('data-block');
+    await clickThing(target);
+    return id;
+  }
+  await clickThing(target);
+  const rows = page.locator(blockId ? `.stack-panel button.pblock[data-block="${blockId}"]`
+    : '.stack-panel button.pblock.actionable');
+  await rows.first().waitFor();
+  const row = rows.nth(Math.floor(Math.random() * (await rows.count())));
+  const id = await row.getAttribute('data-block');
+  await row.click();
+  return id;
+}
+
+// Chooses the seat's block `id` on the map: the block itself, or its area's chip and then it.
+export async function chooseBlock(page, id) {
+  const block = page.locator(`.blocks .block[data-block="${id}"]`);
+  if (await block.count()) return chooseOnMap(page, block);
+  return chooseOnMap(page, page.locator(`.blocks .chip[data-blocks~="${id}"]`), id);
+}
+
 // Plays one decision of an awaited page by clicking what it offers, at random: a card
 // (an event card first when `preferEvents`), a block and then what that block may do, an
 // area, or a button. Never undo. Returns a description of what was clicked.
@@ -164,9 +250,9 @@ export async function clickRandomAction(p, { preferEvents = false, avoid = [] } 
   // Buttons of the kinds in `avoid` (e.g. declining an event) only when nothing else is offered.
   let ACTS = '.action-bar button.act:not(.cancel):not(.act-undo):not([disabled])';
   const avoiding = ACTS + avoid.map((k) => `:not(.act-${k})`).join('');
-  if (await count('.block.actionable') || await count('button.bblock') || await count('.target-ring') ||
+  if (await count(MAP_CHOICE) || await count('button.bblock') || await count('.target-ring') ||
     await count(avoiding)) ACTS = avoiding;
-  if (await count('.block.actionable')) kinds.push('.block.actionable');
+  if (await count(MAP_CHOICE)) kinds.push(MAP_CHOICE);
   if (await count('button.bblock')) kinds.push('button.bblock');
   if (await count('.target-ring')) kinds.push('.target-ring');
   if (await count(ACTS)) kinds.push(ACTS);
@@ -175,9 +261,10 @@ export async function clickRandomAction(p, { preferEvents = false, avoid = [] } 
   const all = page.locator(kind);
   const target = all.nth(Math.floor(Math.random() * (await all.count())));
   let what = `${kind} ${await target.getAttribute('data-block') ?? await target.getAttribute('data-target') ?? await target.innerText().catch(() => '')}`;
-  if (kind === '.block.actionable' || kind === 'button.bblock') {
+  if (kind === MAP_CHOICE || kind === 'button.bblock') {
     // Selecting a block: then one of its actions, a button or a highlighted area.
-    await clickThing(target);
+    if (kind === MAP_CHOICE) what = `block ${await chooseOnMap(page, target)}`;
+    else await clickThing(target);
     await page.waitForSelector('.action-bar .act.cancel');
     const next = [];
     if (await count('.target-ring')) next.push('.target-ring');

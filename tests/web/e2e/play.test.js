@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { ViewTracker } from './helpers.js';
+import {
+  ViewTracker, MAP_CHOICE, chooseOnMap, chooseBlock, arrowTo, keyChooseBlock,
+} from './helpers.js';
 
 // Scottish blocks that stay hidden from England in this game (Wallace, who attacks, and the
 // nobles, whose names the public roster carries, are left out; so is Moray, an area's name).
@@ -76,11 +78,24 @@ async function playSomething(p) {
     return after();
   }
   if (await has(ACT)) return act(p, ACT);
-  if (await has('.block.actionable')) {
-    await p.page.locator('.block.actionable').first().click();
+  if (await has(MAP_CHOICE)) {
+    await chooseOnMap(p.page, p.page.locator(MAP_CHOICE).first());
     return after();
   }
   return act(p, '.target-ring');
+}
+
+// Whether the page's map shows the enemy block `id`, revealed in battle, with its strength: as
+// a block, or in the list its area's chip opens (then closed again).
+async function showsRevealed(page, id) {
+  if (await page.locator(`.block.revealed[data-block="${id}"] .bstrength`).count()) return true;
+  const chip = page.locator(`.blocks .chip[data-blocks~="${id}"]`);
+  if (!(await chip.count())) return false;
+  await chip.dispatchEvent('click');
+  const face = page.locator(`.stack-panel .pblock.revealed[data-block="${id}"] .pb-face`);
+  const shown = (await face.count()) > 0 && /^[1-4]$/.test(await face.innerText());
+  await page.locator('.stack-panel .pb-close').click();
+  return shown;
 }
 
 // The screen box of the first element matching `selector`, and the window's height.
@@ -179,7 +194,7 @@ test('two players play the card phase, a move and a battle by clicking', async (
       await act(p, 'button.act-end_move_phase');
       continue;
     }
-    await sco.page.click('.block.own[data-block="sco_wallace"]');
+    await chooseBlock(sco.page, 'sco_wallace');
     await sco.page.waitForSelector('.target-ring[data-target="angus"]');
     await sco.page.screenshot({ path: path.join(shots, 'move.png') });
     await act(sco, '.target-ring[data-target="angus"]');
@@ -205,7 +220,7 @@ test('two players play the card phase, a move and a battle by clicking', async (
     const phase = await p.page.locator('.phase-text').innerText();
     if (/move phase|Card choice/.test(phase)) break;
     // England's map shows the revealed attacker with its face; the rest of Scotland stays blank.
-    if (await eng.page.locator('.block.revealed.scotland[data-block="sco_wallace"] .bstrength').count()) {
+    if (await showsRevealed(eng.page, 'sco_wallace')) {
       engSawWallace = true;
       assert.equal(await eng.page.locator('.block.own.scotland').count(), 0);
       assert.ok(await eng.page.locator('rect.block.hidden.scotland').count() > 0);
@@ -312,28 +327,32 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   assert.equal(await eng.page.locator('.notice').innerText(), '');
   await eng.page.locator('button.card[data-card^="move"]').first().click();
 
-  // The mover moves a block with the keyboard only: focus the block, Enter, focus a target, Enter.
+  // The mover moves a block with the keyboard only: the map's stop, the arrows to the block's
+  // area, Enter and the arrows to the block, Enter; then back to the map, the arrows to a
+  // destination, Enter.
   // A move phase in which nothing can move waits for its end all the same (RULES 4.11): that
   // player ends it, and the next mover is taken.
   let mover = await waitForPhase([sco, eng], /move phase/);
   for (let guard = 0; guard < 4; guard++) {
-    await mover.page.waitForSelector('.block.own.actionable, button.act-end_move_phase')
+    await mover.page.waitForSelector(`${MAP_CHOICE}, button.act-end_move_phase`)
       .catch(async (e) => {
         throw new Error(`${mover.name}: no movable block and no End move phase; prompt: ` +
           `${await mover.page.locator('.prompt').innerText()} (${e.message})`);
       });
-    if (await mover.page.locator('.block.own.actionable').count()) break;
+    if (await mover.page.locator(MAP_CHOICE).count()) break;
     assert.match(await mover.page.locator('.prompt').innerText(), /Nothing more can move/);
     await act(mover, 'button.act-end_move_phase');
     mover = await waitForPhase([sco, eng], /move phase/);
   }
-  const block = mover.page.locator('.block.own.actionable').first();
-  await block.focus();
-  await mover.page.keyboard.press('Enter');
+  const blockArea = await mover.page.locator(MAP_CHOICE).first().getAttribute('data-area');
+  await mover.page.focus('svg.map .cell[tabindex="0"]');
+  await arrowTo(mover.page, blockArea);
+  await keyChooseBlock(mover.page);
   const ring = mover.page.locator('.target-ring').first();
   await ring.waitFor();
   const views = await mover.page.evaluate(() => document.getElementById('app').dataset.views);
-  await ring.focus();
+  await mover.page.focus('svg.map .cell[tabindex="0"]');
+  await arrowTo(mover.page, await ring.getAttribute('data-target'));
   await mover.page.keyboard.press('Enter');
   await mover.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b, views);
   assert.match(await mover.page.locator('.log').innerText(), /moved from/);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
   newPlayer, startGame, FogWatch, waitForAwaited, clickRandomAction, phaseText, lastView,
-  viewsCount, waitForViews, EVENT_CARDS,
+  viewsCount, waitForViews, EVENT_CARDS, MAP_CHOICE, chooseOnMap,
 } from './helpers.js';
 
 const running = useServerAndBrowser();
@@ -21,9 +21,7 @@ const moveInfo = (p) => p.page.locator('.move-info').innerText();
 async function moveAndUndo(p) {
   const info = await moveInfo(p);
   const lines = await p.page.locator('.log li').count();
-  const block = p.page.locator('.block.actionable').first();
-  const id = await block.getAttribute('data-block');
-  await block.click();
+  const id = await chooseOnMap(p.page, p.page.locator(MAP_CHOICE).first());
   const ring = p.page.locator('.target-ring').first();
   if (!(await ring.count())) {
     await p.page.locator('.action-bar .act.cancel').click();
@@ -50,7 +48,8 @@ async function moveAndUndo(p) {
   await waitForViews(p, views);
   assert.equal(await moveInfo(p), info, 'undo restored the move points');
   assert.equal(await p.page.locator('.log li').count(), lines, 'undo took the move out of the log');
-  assert.equal(await p.page.locator(`.block.actionable[data-block="${id}"]`).count(), 1,
+  assert.equal(await p.page.locator(`.block.actionable[data-block="${id}"], `
+    + `.chip.actionable[data-blocks~="${id}"]`).count(), 1,
     `${id} may move again`);
   return true;
 }
@@ -77,7 +76,7 @@ test('undo, an event card and the winter, all by clicking', async () => {
     const p = await waitForAwaited(players, { stop: done });
     if (!p) break;
     const phase = await phaseText(p);
-    if (!undone && /move phase/.test(phase) && (await p.page.locator('.block.actionable').count())) {
+    if (!undone && /move phase/.test(phase) && (await p.page.locator(MAP_CHOICE).count())) {
       undone = await moveAndUndo(p);
       continue;
     }

@@ -42,6 +42,67 @@ test('every area\'s stack fits inside its own shape up to six blocks', async () 
   }
 });
 
+test('the arrow keys reach every area from every area', async () => {
+  const { arrowTarget } = await js('map_keys.js');
+  const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+  const anchors = new Map(shape.areas.map((a) => [a.id, a.anchor]));
+  const keys = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
+  for (const from of anchors.keys()) {
+    const seen = new Set([from]);
+    const queue = [from];
+    while (queue.length) {
+      const at = queue.shift();
+      for (const k of keys) {
+        const to = arrowTarget(anchors, at, k);
+        if (to && !seen.has(to)) {
+          seen.add(to);
+          queue.push(to);
+        }
+      }
+    }
+    assert.equal(seen.size, anchors.size, `from ${from} the arrows reach every area`);
+  }
+  // By geography: Fife's neighbour to the north is Angus, Lothian is south of Fife, and
+  // nothing lies east of the eastmost area, Buchan.
+  assert.equal(arrowTarget(anchors, 'fife', 'ArrowUp'), 'angus');
+  assert.equal(arrowTarget(anchors, 'fife', 'ArrowDown'), 'lothian');
+  assert.equal(arrowTarget(anchors, 'buchan', 'ArrowRight'), null);
+  assert.equal(arrowTarget(anchors, 'fife', 'Enter'), null);
+});
+
+test('an area whose blocks would be too small to read is drawn as a chip that fits in it',
+  async () => {
+    const { ringsOf, pointInRings, chipLayout } = await js('geometry.js');
+    const { legible, chipParts, chipSize, zoomStep, stepScale, MIN_TEXT_PX } = await js('map_chips.js');
+    const { blockTextPx } = await js('map_blocks.js');
+    const own = (name) => ({ own: { name } });
+    // The longest name at full size on a desktop's first zoom reads; at a phone's Fit it does not.
+    assert.ok(blockTextPx('Northumber Infantry', 56, 1.35) >= MIN_TEXT_PX);
+    assert.ok(legible([own('Northumber Infantry'), { hidden: 'england' }], 56, 1.35));
+    assert.ok(!legible([own('Wallace')], 56, 0.375));
+    assert.ok(!legible([{ hidden: 'england' }], 24, 0.375), 'a back 9 px wide is too small');
+    // The zoom steps round down, and by less than 2%.
+    for (const sc of [0.375, 0.61, 1, 1.35, 3.99]) {
+      const q = stepScale(zoomStep(sc));
+      assert.ok(q <= sc + 1e-9 && q > sc / 1.02, `${sc} -> ${q}`);
+    }
+    // Both sides' chip at a phone's Fit (the narrowest: 0.36 px per unit) fits in every area.
+    const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+    const parts = chipParts([{ side: 'scotland', own: [1, 2], revealed: [], hidden: 0 },
+      { side: 'england', own: [], revealed: [], hidden: 4 }]);
+    assert.deepEqual(parts.map((p) => [p.side, p.count, p.faces]),
+      [['scotland', 2, true], ['england', 4, false]]);
+    const [w, h] = chipSize(parts).map((v) => v / 0.36);
+    for (const a of shape.areas) {
+      const rings = ringsOf(a.path);
+      const box = chipLayout(w, h, a.anchor, rings);
+      assert.ok(box.fits, `the chip fits in ${a.id}`);
+      for (const [u, v] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+        assert.ok(pointInRings([box.x + u * box.w, box.y + v * box.h], rings), `${a.id}: corner inside`);
+      }
+    }
+  });
+
 test('a block\'s label is turned so that its strength is on top', async () => {
   const { edgeStrengths, nameLines } = await js('map_blocks.js');
   // Top, right, bottom, left: one hit turns the next lower strength to the top.
