@@ -4,11 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <optional>
 
 #include "ai/determinize.h"
 #include "ai/player.h"
+#include "rules/hots/engine.h"
 #include "rules/hots/module.h"
+#include "tests/ai/decisions.h"
 
 namespace blockfog::ai {
 namespace {
@@ -36,20 +37,6 @@ core::Role advance_to(core::Game& game, Random& random, Wanted wanted) {
   }
   ADD_FAILURE() << "the wanted view was not reached";
   return core::Role::Scotland;
-}
-
-// The same, without failing when the game ends or runs long first: nothing then.
-template <typename Wanted>
-std::optional<core::Role> play_to(core::Game& game, Random& random, Wanted wanted) {
-  for (int i = 0; i < 3000 && !game.outcome().finished; ++i) {
-    const auto role = game.active_roles().at(0);
-    if (wanted(game.view(role))) return role;
-    auto actions = game.legal_actions(role);
-    json pick = actions[random() % actions.size()];
-    if (pick["kind"] == "undo") pick = actions[0];
-    EXPECT_FALSE(game.apply(role, pick));
-  }
-  return std::nullopt;
 }
 
 // Until the awaited seat's view is one the sampler rebuilds in the move phase.
@@ -141,72 +128,56 @@ TEST(AiHonesty, HardSearchesACombatTurnFromTheViewOnly) {
 // Hard searches a decision of `phase` (RULES 5.7 hit allocation, 5.11.3 the retreat after the
 // third round, 5.12 regroups, 9 border raids, 10 winter, 7 events, 5.1 the choice of a battle)
 // on determinizations, and its choice there depends on the view only: in seeded random games,
-// the first `wanted` views of that phase with a choice to make and two hidden enemy blocks to
-// swap give the same action from both true states, after a search (samples and playouts).
-void expect_hard_searches_from_the_view_only(const std::string& phase, int wanted) {
+// the first `wanted` decisions of that phase with a choice to make and two hidden enemy blocks
+// to swap give the same action from both true states, after a search (samples and playouts).
+void expect_hard_searches_from_the_view_only(hots::Phase phase, int wanted, int scenario = 0) {
   int checked = 0;
-  for (std::uint8_t seed = 1; seed < 60 && checked < wanted; ++seed) {
-    auto game = new_game(seed);
-    Random random(seed * 7 + 1);
-    for (int tries = 0; tries < 8 && checked < wanted && !game->outcome().finished; ++tries) {
-      const auto found = play_to(*game, random, [&](const json& view) {
-        if (view["phase"] != phase) return false;
-        int choices = 0;
-        for (const auto& a : view["legal_actions"]) choices += a["kind"] != "undo";
-        const auto seat = *core::role_from_name(view["role"].get<std::string>());
-        return choices > 1 && !swapped_hidden_blocks(*game, seat).is_null();
-      });
-      if (!found) break;
-      const auto role = *found;
-      const auto state = swapped_hidden_blocks(*game, role);
-      auto other = hots::module().from_json(state);
-      ASSERT_TRUE(other.game) << other.error;
-      ASSERT_NE(other.game->state_hash(), game->state_hash());
-      const auto view = game->view(role);
-      ASSERT_EQ(other.game->view(role), view);
-      Thinking thinking;
-      const auto a = choose_action(view, {}, Level::Hard, 11, &thinking, false);
-      const auto b = choose_action(other.game->view(role), {}, Level::Hard, 11, nullptr, false);
-      EXPECT_EQ(a, b) << phase;
-      EXPECT_GT(thinking.determinizations, 0) << phase << ": " << view["phase_text"];
-      EXPECT_GT(thinking.playouts, 0) << phase;
-      ++checked;
-      // On to the next decision of the game.
-      auto actions = game->legal_actions(role);
-      json pick = actions[random() % actions.size()];
-      if (pick["kind"] == "undo") pick = actions[0];
-      ASSERT_FALSE(game->apply(role, pick));
-    }
-  }
-  EXPECT_EQ(checked, wanted) << phase;
+  test_decisions::visit_decisions(phase, scenario, 300, [&](core::Game& game, core::Role role) {
+    const auto state = swapped_hidden_blocks(game, role);
+    if (state.is_null()) return true;
+    auto other = hots::module().from_json(state);
+    EXPECT_TRUE(other.game) << other.error;
+    if (!other.game) return false;
+    EXPECT_NE(other.game->state_hash(), game.state_hash());
+    const auto view = game.view(role);
+    EXPECT_EQ(other.game->view(role), view);
+    Thinking thinking;
+    const auto a = choose_action(view, {}, Level::Hard, 11, &thinking, false);
+    const auto b = choose_action(other.game->view(role), {}, Level::Hard, 11, nullptr, false);
+    EXPECT_EQ(a, b) << view["phase_text"];
+    EXPECT_GT(thinking.determinizations, 0) << view["phase_text"];
+    EXPECT_GT(thinking.playouts, 0) << view["phase_text"];
+    return ++checked < wanted;
+  });
+  EXPECT_EQ(checked, wanted) << hots::phase_name(phase);
 }
 
 TEST(AiHonesty, HardSearchesHitAllocationFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("hit_allocation", 2);
+  expect_hard_searches_from_the_view_only(hots::Phase::HitAllocation, 2);
 }
 
 TEST(AiHonesty, HardSearchesTheRetreatAfterTheThirdRoundFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("mandatory_retreat", 2);
+  expect_hard_searches_from_the_view_only(hots::Phase::MandatoryRetreat, 2);
 }
 
 TEST(AiHonesty, HardSearchesRegroupsFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("regroup", 2);
+  expect_hard_searches_from_the_view_only(hots::Phase::Regroup, 2);
 }
 
 TEST(AiHonesty, HardSearchesBorderRaidsFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("border_raid", 2);
+  expect_hard_searches_from_the_view_only(hots::Phase::BorderRaid, 2);
 }
 
 TEST(AiHonesty, HardSearchesWinterDecisionsFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("winter", 3);
+  expect_hard_searches_from_the_view_only(hots::Phase::Winter, 3);
 }
 
 TEST(AiHonesty, HardSearchesEventDecisionsFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("event", 3);
+  expect_hard_searches_from_the_view_only(hots::Phase::Event, 3);
 }
 
 TEST(AiHonesty, HardSearchesTheChoiceOfABattleFromTheViewOnly) {
-  expect_hard_searches_from_the_view_only("battle_choice", 2);
+  expect_hard_searches_from_the_view_only(hots::Phase::BattleChoice, 2);
 }
 
 TEST(AiPlay, EveryChoiceIsLegalAndAGameAgainstRandomFinishes) {
