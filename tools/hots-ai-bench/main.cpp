@@ -10,7 +10,8 @@
 // Players: random (a seeded uniform pick among the legal actions), easy (the greedy one-ply
 // heuristic), normal, hard. The first player plays each side in turn (half the games each);
 // the table has a row per side. A second table gives the first player's decisions per phase:
-// how many, how many were searched rather than taken by the rule of thumb, and their CPU time.
+// how many, how many offered one action only, how many were searched rather than taken by the
+// rule of thumb, and their CPU time.
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +66,7 @@ struct Tally {
 // were searched (at least one determinization), and their CPU time.
 struct PhaseTally {
   long decisions = 0;
+  long single = 0;  // only one action (undo aside): taken without thinking
   long searched = 0;
   double cpu_seconds = 0;
   double max_cpu_seconds = 0;
@@ -100,6 +102,9 @@ json choose(const std::string& player, core::Game& game, core::Role role, std::m
   if (phases) {
     auto& p = (*phases)[view.value("phase", "")];
     ++p.decisions;
+    const auto& legal = view.at("legal_actions");
+    p.single += std::count_if(legal.begin(), legal.end(),
+                              [](const json& a) { return a.value("kind", "") != "undo"; }) == 1;
     p.searched += thinking.determinizations > 0;
     p.cpu_seconds += cpu;
     p.max_cpu_seconds = std::max(p.max_cpu_seconds, cpu);
@@ -190,11 +195,11 @@ int main(int argc, char** argv) {
               << t.determinizations / seconds << " | " << t.playouts / seconds << " |\n";
   }
   if (options.player == "random") return 0;
-  std::cout << "\n| phase | " << options.player << "'s decisions | searched | mean CPU s | "
-            << "max CPU s |\n|---|---|---|---|---|\n";
+  std::cout << "\n| phase | " << options.player << "'s decisions | one action | searched | "
+            << "mean CPU s | max CPU s |\n|---|---|---|---|---|---|\n";
   for (const auto& [phase, p] : phases) {
-    std::cout << "| " << phase << " | " << p.decisions << " | " << p.searched << " | "
-              << std::setprecision(4) << p.cpu_seconds / std::max(1L, p.decisions) << " | "
+    std::cout << "| " << phase << " | " << p.decisions << " | " << p.single << " | " << p.searched
+              << " | " << std::setprecision(4) << p.cpu_seconds / std::max(1L, p.decisions) << " | "
               << p.max_cpu_seconds << " |\n";
   }
 }
