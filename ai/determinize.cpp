@@ -1,6 +1,7 @@
 #include "ai/determinize.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <string>
@@ -62,11 +63,15 @@ bool in_combat_turn(const json& view) {
 
 bool can_determinize(const json& view) {
   const auto phase = view.value("phase", "");
-  if (phase == "card_choice" || in_combat_turn(view)) return true;
-  if (phase != "move") return false;
-  // A block of the seat's own in the middle of its move (RULES 4.3.7): the view names it.
-  return !view.contains("move") || !view["move"].contains("moving") ||
-         view["move"]["moving"].contains("block");
+  if (phase == "move") {
+    // A block of the seat's own in the middle of its move (RULES 4.3.7): the view names it.
+    return !view.contains("move") || !view["move"].contains("moving") ||
+           view["move"]["moving"].contains("block");
+  }
+  if (phase == "combat") return in_combat_turn(view);
+  return phase == "card_choice" || phase == "battle_choice" || phase == "hit_allocation" ||
+         phase == "mandatory_retreat" || phase == "regroup" || phase == "border_raid" ||
+         phase == "winter" || phase == "event";
 }
 
 json sample_state_json(const json& view, const std::vector<json>& history, Random& random) {
@@ -87,6 +92,7 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
     std::vector<std::string> reserves;
   };
   std::vector<AreaNeed> needs;
+  std::map<std::string, int> own_count;  // the seat's blocks per area
   for (const auto& area : view.at("areas")) {
     const std::string id = area.at("id");
     for (const auto& block : area.at(my_name).at("blocks")) {
@@ -102,6 +108,7 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
         blocks[block.at("block").get<std::string>()][4] = entry_of(mine["reserves"][next++]);
       }
     }
+    own_count[id] = static_cast<int>(mine.at("blocks").size());
     const auto& theirs = area.at(enemy_name);
     if (theirs.at("count").get<int>() > 0) {
       needs.push_back({id, theirs.at("count"), theirs.at("moved"),
@@ -196,6 +203,72 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
                            is_reserve ? entry_of(need.reserves[reserve]) : json(nullptr));
       if (is_reserve) ++reserve;
       blocks[data.blocks[b].id] = row;
+    }
+  }
+  // Blocks that left the current battle and whose destination is not yet published (RULES
+  // 13.5.3): the view counts them per side, nothing more. The enemy's stand in a neighbour of
+  // the battle area holding none of the seat's blocks (a retreat goes to a friendly or vacant
+  // area, 5.10.1): nobles the roster puts on the map first, then blocks last seen in the battle.
+  const json no_battle;
+  const json& battle_shown =
+      view.contains("battle") && view["battle"].is_object() ? view["battle"] : no_battle;
+  if (battle_shown.is_object()) {
+    const std::string battle_area = battle_shown.at("area");
+    const auto& neighbors = data.areas[*data.area_by_id(battle_area)].neighbors;
+    std::vector<std::string> open_areas;
+    for (const auto& n : neighbors) {
+      const auto& id = data.areas[n.area].id;
+      if (own_count[id] == 0) open_areas.push_back(id);
+    }
+    const int leaving = battle_shown.at("leaving").at(enemy_name);
+    for (int i = 0; i < leaving && !open_areas.empty() && !remaining.empty(); ++i) {
+      auto pick = std::find_if(remaining.begin(), remaining.end(),
+                               [&](hots::BlockId b) { return must_map.contains(b); });
+      if (pick == remaining.end()) {
+        pick = std::find_if(remaining.begin(), remaining.end(), [&](hots::BlockId b) {
+          const auto where = seen.find(data.blocks[b].id);
+          return where != seen.end() && where->second == battle_area;
+        });
+      }
+      if (pick == remaining.end()) pick = remaining.begin();
+      const auto b = *pick;
+      remaining.erase(pick);
+      const int max = data.blocks[b].max_strength;
+      json row = block_row(open_areas[random() % open_areas.size()],
+                           std::uniform_int_distribution<int>(1, max)(random));
+      row[6] = true;
+      blocks[data.blocks[b].id] = row;
+    }
+    // The seat's own: blocks of its in a neighbour of the battle area, preferably those an
+    // earlier view showed in the battle area.
+    const int own_leaving = battle_shown.at("leaving").at(my_name);
+    if (own_leaving > 0) {
+      std::set<std::string> were_there;
+      for (const auto& earlier : history) {
+        if (!earlier.contains("areas") || !earlier["areas"].is_array()) continue;
+        for (const auto& area : earlier["areas"]) {
+          if (area.at("id") != battle_area) continue;
+          for (const auto& b : area.at(my_name).at("blocks")) were_there.insert(b.at("block"));
+        }
+      }
+      std::vector<std::string> first;
+      std::vector<std::string> then;
+      for (const auto& [id, row] : blocks.items()) {
+        if (static_cast<int>(hots::owner_of(*data.block_by_id(id))) != me) continue;
+        if (!row[0].is_string()) continue;
+        const std::string loc = row[0];
+        if (std::none_of(neighbors.begin(), neighbors.end(),
+                         [&](const hots::Neighbor& n) { return data.areas[n.area].id == loc; })) {
+          continue;
+        }
+        (were_there.contains(id) ? first : then).push_back(id);
+      }
+      std::shuffle(first.begin(), first.end(), random);
+      std::shuffle(then.begin(), then.end(), random);
+      first.insert(first.end(), then.begin(), then.end());
+      for (int i = 0; i < own_leaving && i < static_cast<int>(first.size()); ++i) {
+        blocks[first[i]][6] = true;
+      }
     }
   }
   const int pool_count = view.at("pools").at(enemy_name).at("count");
@@ -308,30 +381,53 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
     moving = json::array({block, origin, previous, steps, crossed});
   }
   json battle_row = json::array({nullptr, 0, nullptr, 0, nullptr, 0, nullptr});
-  if (in_combat_turn(view)) {
-    // A combat turn (RULES 5.4-5.6): the battle's area, round, attacker and initiative step are
-    // public (13.3). A block in the battle whose step came before the current one has acted; of
-    // the current step's blocks, the seat's own have acted unless a legal action names them.
-    const auto& battle = view["battle"];
+  const std::string phase = view.at("phase");
+  if (battle_shown.is_object()) {
+    // The battle being fought (RULES 5): its area, round, attacker, initiative step, victor and
+    // the hits the seat must allocate are public (13.3). In a combat turn or a hit allocation, a
+    // block in the battle whose step came before the current one has acted; of the current
+    // step's blocks, the seat's own have acted unless a legal action names them, and of the
+    // enemy's (whose shot the seat allocates) at least the one that fired: the others are drawn.
     static const std::vector<std::string> kSteps = {"defending A", "attacking A", "defending B",
                                                     "attacking B", "defending C", "attacking C"};
-    const auto step_it = std::find(kSteps.begin(), kSteps.end(), battle.at("step"));
+    const auto step_it = std::find(kSteps.begin(), kSteps.end(), battle_shown.at("step"));
     const int step = static_cast<int>(step_it - kSteps.begin()) % 6;
-    const int attacker = side_of(battle.at("attacker"));
-    const std::string area = battle.at("area");
-    std::set<std::string> waiting;
-    for (const auto& a : view.at("legal_actions")) {
-      if (a.contains("block") && a["block"].is_string()) waiting.insert(a["block"]);
+    const int attacker = side_of(battle_shown.at("attacker"));
+    const std::string area = battle_shown.at("area");
+    const int hits = battle_shown.at("hits_to_allocate");
+    const bool allocating = phase == "hit_allocation";
+    if (phase == "combat" || allocating) {
+      std::set<std::string> waiting;
+      for (const auto& a : view.at("legal_actions")) {
+        if (!allocating && a.contains("block") && a["block"].is_string())
+          waiting.insert(a["block"]);
+      }
+      std::vector<std::string> fired;  // the enemy's blocks of the current step
+      for (const auto& [id, row] : blocks.items()) {
+        if (row[0] != area || row[3].get<bool>()) continue;
+        const auto b = *data.block_by_id(id);
+        const int side = static_cast<int>(hots::owner_of(b));
+        const int own_step = 2 * (data.blocks[b].initiative - 'A') + (side == attacker ? 1 : 0);
+        row[5] = own_step < step || (own_step == step && side == me && !waiting.contains(id));
+        if (allocating && own_step == step && side == enemy) {
+          row[5] = random() % 2 == 0;
+          fired.push_back(id);
+        }
+      }
+      if (!fired.empty()) blocks[fired[random() % fired.size()]][5] = true;
     }
-    for (const auto& [id, row] : blocks.items()) {
-      if (row[0] != area || row[3].get<bool>()) continue;
-      const auto b = *data.block_by_id(id);
-      const int side = static_cast<int>(hots::owner_of(b));
-      const int own_step = 2 * (data.blocks[b].initiative - 'A') + (side == attacker ? 1 : 0);
-      row[5] = own_step < step || (own_step == step && side == me && !waiting.contains(id));
-    }
-    battle_row = json::array(
-        {small(*data.area_by_id(area)), battle.at("round"), attacker, step, nullptr, 0, nullptr});
+    const json victor =
+        battle_shown.contains("victor") ? json(side_of(battle_shown["victor"])) : json(nullptr);
+    battle_row = json::array({small(*data.area_by_id(area)), battle_shown.at("round"), attacker,
+                              step, victor, hits, allocating ? json(me) : json(nullptr)});
+  }
+  // Whose player turn it is (RULES 2.3): P2's once the battles begin; in an event, the player
+  // whose card it is (the settling of the event's stage below corrects a pillage's losses).
+  int player_turn = 0;
+  if (moving_phase || phase == "event") {
+    player_turn = p1 != hots::kNone && active != p1 ? 1 : 0;
+  } else if (phase != "card_choice" && phase != "winter") {
+    player_turn = 1;
   }
   const json position = {
       {"blocks", blocks},
@@ -345,7 +441,7 @@ json sample_state_json(const json& view, const std::vector<json>& history, Rando
       {"turn", view.at("turn")},
       {"phase", view.at("phase")},
       {"p1", small(p1)},
-      {"player_turn", moving_phase && p1 != hots::kNone && active != p1 ? 1 : 0},
+      {"player_turn", player_turn},
       {"active", small(active)},
       {"edward_ii", view.at("edward") == "Edward II"},
       {"edward_wintered_last", false},
@@ -400,6 +496,190 @@ json comparable(json view) {
   return view;
 }
 
+// The seat's legal actions in `s`, the undo offer aside, equal `wanted`.
+bool offers_exactly(const hots::State& s, core::Role role,
+                    const std::vector<hots::Action>& wanted) {
+  hots::ActionList list;
+  hots::legal_actions(s, role, list);
+  std::size_t n = list.size();
+  if (n > 0 && list[n - 1].kind == hots::ActionKind::Undo) --n;
+  if (n != wanted.size()) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(list[i] == wanted[i])) return false;
+  }
+  return true;
+}
+
+// The areas where the blocks the wanted actions name stand in `s`, in area order.
+std::vector<hots::AreaId> areas_named(const hots::State& s,
+                                      const std::vector<hots::Action>& wanted) {
+  std::set<hots::AreaId> out;
+  for (const auto& a : wanted) {
+    switch (a.kind) {
+      case hots::ActionKind::SeaMove:
+      case hots::ActionKind::Victual:
+      case hots::ActionKind::Gain:
+      case hots::ActionKind::TakeHit:
+      case hots::ActionKind::AddStep:
+        if (a.a < hots::kBlockCount && s.blocks.loc[a.a] < hots::kAreaCount) {
+          out.insert(s.blocks.loc[a.a]);
+        }
+        break;
+      case hots::ActionKind::Draw:
+        out.insert(a.a);
+        break;
+      default:
+        break;
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+// The winter's bookkeeping (RULES 10, 13.1.4: the others see one "winter" step): which step,
+// the Bruce or Comyn block whose home is chosen, which questions were answered (Edward's
+// wintering, Moray's and the King's moves, Wallace's), the replacement points left. Candidates
+// from the fewest answers up; the first that offers exactly the seat's actions is kept.
+bool settle_winter(hots::State& s, core::Role role, const std::vector<hots::Action>& wanted,
+                   bool homecoming) {
+  using hots::WinterStep;
+  const auto& data = game_data();
+  const auto side = static_cast<hots::Side>(core::side_index(role));
+  std::vector<WinterStep> steps;
+  if (homecoming) {
+    steps = {WinterStep::NobleHome};
+  } else if (side == hots::Side::Scotland) {
+    steps = {WinterStep::ScotlandHomes, WinterStep::ScotlandWallace, WinterStep::ScotlandDisband,
+             WinterStep::ScotlandBuild};
+  } else {
+    steps = {WinterStep::EnglandDisband, WinterStep::EnglandBuild};
+  }
+  // Two-home nobles in the order of the homecoming (10.1.2): England's Bruce and Comyn, then
+  // Scotland's.
+  std::vector<std::pair<hots::BlockId, int>> two_home;
+  for (const int s_index : {1, 0}) {
+    for (std::size_t n = 0; n < data.nobles.size(); ++n) {
+      const auto b = data.nobles[n].blocks[s_index];
+      if (data.blocks[b].homes.size() == 2) two_home.push_back({b, static_cast<int>(n)});
+    }
+  }
+  std::array<std::uint8_t, hots::kAreaCount> points{};
+  for (const auto a : areas_named(s, wanted)) {
+    points[a] =
+        static_cast<std::uint8_t>(side == hots::Side::Scotland ? data.areas[a].scottish_castle_limit
+                                                               : data.areas[a].castle_limit);
+  }
+  std::vector<int> answers(48);
+  for (int i = 0; i < 48; ++i) answers[i] = i;
+  // An answer set: Edward's question (bits % 3: not asked, answered "stays", "winters"), then a
+  // bit each for Moray's, the King's and Wallace's moves and Edward's wintering last year.
+  const auto answered = [](int bits) {
+    return (bits % 3 > 0) + ((bits / 3) & 1) + ((bits / 6) & 1) + ((bits / 12) & 1) +
+           ((bits / 24) & 1);
+  };
+  std::stable_sort(answers.begin(), answers.end(),
+                   [&](int x, int y) { return answered(x) < answered(y); });
+  for (const auto step : steps) {
+    std::vector<std::pair<hots::BlockId, std::uint16_t>> homing = {{hots::kNone, 0}};
+    if (step == WinterStep::NobleHome) {
+      homing.clear();
+      std::uint16_t placed = 0;
+      for (const auto& [b, noble] : two_home) {
+        placed = static_cast<std::uint16_t>(placed | (1U << noble));
+        if (hots::owner_of(b) == side && hots::on_map(s, b)) homing.push_back({b, placed});
+      }
+    }
+    for (const auto& [block, placed] : homing) {
+      for (const int bits : answers) {
+        hots::WinterState w{};
+        w.step = step;
+        w.homing = block;
+        w.placed = placed;
+        const int edward = bits % 3;
+        w.edward_decided = edward > 0;
+        w.edward_winters = edward == 2;
+        w.moray_moved = (bits / 3) & 1;
+        w.king_moved = (bits / 6) & 1;
+        w.wallace_moved = (bits / 12) & 1;
+        if (step == WinterStep::ScotlandBuild || step == WinterStep::EnglandBuild) w.rp = points;
+        s.winter = w;
+        s.edward_wintered_last = (bits / 24) & 1;
+        if (offers_exactly(s, role, wanted)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The event's stage (RULES 7, 13.1.4: the others see one "event" step, or "pillage losses"):
+// the first decision of the card, the noble to name after the Herald's roll, a pillage's losses
+// or gains, the second block of a Sea Move, more Victuals. Its areas come from the blocks the
+// seat's actions name; candidates in that order, the first that offers exactly the seat's
+// actions is kept.
+bool settle_event(hots::State& s, core::Role role, const std::vector<hots::Action>& wanted) {
+  using hots::EventStage;
+  using hots::EventState;
+  const auto& data = game_data();
+  const std::uint8_t me = static_cast<std::uint8_t>(core::side_index(role));
+  auto named = areas_named(s, wanted);
+  if (named.empty()) {
+    for (hots::AreaId a = 0; a < hots::kAreaCount; ++a) {
+      if (hots::any_in_area(s, a, static_cast<hots::Side>(me))) named.push_back(a);
+    }
+  }
+  std::set<hots::AreaId> around;  // a pillage's target next to the receiving areas
+  for (const auto a : named) {
+    for (const auto& n : data.areas[a].neighbors) around.insert(n.area);
+  }
+  hots::AreaId to = hots::kNone;
+  for (const auto& a : wanted) {
+    if (a.kind == hots::ActionKind::SeaMove) to = a.b;
+  }
+  std::vector<EventState> candidates = {EventState{}, EventState{EventStage::HeraldName}};
+  for (const auto a : named) {
+    candidates.push_back({EventStage::SeaMove, a, to, 1, 0, 0});
+    for (std::uint8_t count = 1; count <= 3; ++count) {
+      candidates.push_back({EventStage::Victuals, a, hots::kNone, count, 0, 0});
+    }
+    for (std::uint8_t hits = 0; hits <= 2; ++hits) {  // 7.3.2: two hits
+      for (std::uint8_t inflicted = 0; inflicted + hits <= 2; ++inflicted) {
+        candidates.push_back({EventStage::PillageLosses, a, hots::kNone, 0, hits, inflicted});
+      }
+    }
+  }
+  for (const auto target : around) {
+    for (std::uint8_t inflicted = 1; inflicted <= 2; ++inflicted) {
+      for (std::uint8_t count = 0; count < inflicted; ++count) {
+        candidates.push_back({EventStage::PillageGains, target, hots::kNone, count, 0, inflicted});
+        for (const auto a : named) {
+          if (count > 0) {
+            candidates.push_back({EventStage::PillageGains, target, a, count, 0, inflicted});
+          }
+        }
+      }
+    }
+  }
+  for (const auto& candidate : candidates) {
+    s.event = candidate;
+    // A pillage's losses wait for the victim; the player turn is the pillager's (7.3.2).
+    const std::uint8_t player = candidate.stage == EventStage::PillageLosses ? 1 - me : me;
+    s.player_turn = s.p1 != hots::kNone && player != s.p1 ? 1 : 0;
+    if (offers_exactly(s, role, wanted)) return true;
+  }
+  return false;
+}
+
+// The phase's own bookkeeping that the view does not spell out, settled so that the sample
+// offers exactly the seat's actions; false when no candidate does.
+bool settle(hots::State& s, const json& view, core::Role role,
+            const std::vector<hots::Action>& wanted) {
+  if (s.phase == hots::Phase::Winter) {
+    return settle_winter(s, role, wanted,
+                         view.value("phase_text", "").find("homecoming") != std::string::npos);
+  }
+  if (s.phase == hots::Phase::Event) return settle_event(s, role, wanted);
+  return offers_exactly(s, role, wanted);
+}
+
 }  // namespace
 
 std::optional<hots::State> determinize(const json& view, const std::vector<json>& history,
@@ -407,13 +687,21 @@ std::optional<hots::State> determinize(const json& view, const std::vector<json>
   if (!can_determinize(view)) return std::nullopt;
   const auto wanted = comparable(view);
   const auto role = *core::role_from_name(view.at("role").get<std::string>());
+  std::vector<hots::Action> wanted_actions;
+  for (const auto& a : wanted.at("legal_actions")) {
+    std::string error;
+    const auto action = hots::action_from_json(a, error);
+    if (!action) return std::nullopt;
+    wanted_actions.push_back(*action);
+  }
   for (int draw = 0; draw < kDraws; ++draw) {
     try {
-      const auto j = sample_state_json(view, history, random);
-      auto game = hots::module().from_json(j);
+      auto state = hots::state_from_json(sample_state_json(view, history, random));
+      if (!settle(state, view, role, wanted_actions)) continue;
+      auto game = hots::module().from_json(hots::to_json(state));
       if (!game.game) continue;
       if (comparable(game.game->view(role)) != wanted) continue;
-      return hots::state_from_json(j);
+      return state;
     } catch (const std::exception&) {
       continue;
     }

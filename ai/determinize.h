@@ -35,10 +35,13 @@ namespace blockfog::ai {
 using Random = std::mt19937_64;
 
 // Whether the phase of `view` is one this sampler rebuilds: the card choice, the move phase
-// (the seat's own block in the middle of its move included) and a combat turn of the seat's
-// (RULES 5.5-5.6; the battle's area, round, attacker and initiative step are public, 13.3).
-// The other phases keep state the view does not spell out, and the players decide them from
-// the view alone (player.h).
+// (the seat's own block in the middle of its move included), the choice of a battle, a combat
+// turn of the seat's and its hit allocation (RULES 5.1-5.7; the battle's area, round, attacker
+// and initiative step are public, 13.3), the retreat after the third round and the regroup
+// (5.11-5.12), the border raid (9), winter (10) and events (7). The bookkeeping of a phase that
+// the view does not spell out (the winter's step and answered questions, the event's stage,
+// which enemy blocks fired, which left a battle hidden, 13.5.3) is settled from the seat's
+// legal actions: the first candidate offering exactly those is kept.
 bool can_determinize(const nlohmann::json& view);
 
 // One determinization of `view` (the seat is view["role"]), or nothing when none consistent

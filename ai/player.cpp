@@ -27,8 +27,10 @@ struct Budget {
   int determinizations;
   int playouts;  // per action and determinization
   double seconds;
-  int guided_in_4;     // playout actions in 4 drawn from the preferred kind, the rest uniform
-  bool search_combat;  // combat turns are searched too, not decided by the rule of thumb
+  int guided_in_4;  // playout actions in 4 drawn from the preferred kind, the rest uniform
+  // Every decision the sampler rebuilds is searched (combat turns, hit allocation, retreats,
+  // regroups, border raids, winter, events), not only the card choice and the move phase.
+  bool search_all;
 };
 
 Budget budget_of(Level level) {
@@ -281,7 +283,8 @@ json choose_checked(const json& view, const std::vector<json>& history, Level le
   // The view-only choice, where no determinization is built or the level does not search.
   const json fallback = view_choice(candidates, view, level != Level::Easy, random);
   const auto budget = budget_of(level);
-  if (view.value("phase", "") == "combat" && !budget.search_combat) return fallback;
+  const auto phase = view.value("phase", "");
+  if (!budget.search_all && phase != "card_choice" && phase != "move") return fallback;
   const auto role = *core::role_from_name(view.at("role").get<std::string>());
   const int me = core::side_index(role);
   std::vector<hots::Action> actions;

@@ -9,12 +9,14 @@
 //            at 0.3 s.
 //   hard   — the same with 8 determinizations × 16 playouts per action, capped at 2 s; its
 //            playouts draw 3 actions in 4 among the kind the rule of thumb prefers (fire before
-//            passing or retreating), and it searches combat turns (fire, pass, retreat) too.
+//            passing or retreating), and it searches every decision the sampler rebuilds: the
+//            card and the moves, and also combat turns, hit allocation, the retreat after the
+//            third round, regroups, the choice of a battle, border raids, winter and events.
 // Playouts are games on the engine, cut after kPlayoutDepth (30) actions and scored by
-// evaluate(). Where the view's phase cannot be determinized (regroups, retreats after the
-// rounds, winter, events: can_determinize; combat turns at easy and normal), the level takes a
-// rule-of-thumb choice from the view's own list; normal and hard also retreat from a battle
-// they are outmatched in (docs/ai.md).
+// evaluate(). Easy and normal search only the card choice and the move phase; elsewhere, and
+// where hard finds no sample consistent with the view, the level takes a rule-of-thumb choice
+// from the view's own list; normal and hard also retreat from a battle they are outmatched in
+// (docs/ai.md).
 // The same view, history, level and seed give the same action (time caps aside: a cap only
 // shortens the search when the machine is slower than the budget assumes).
 

@@ -7,7 +7,9 @@
 
 #include "ai/determinize.h"
 #include "ai/player.h"
+#include "rules/hots/engine.h"
 #include "rules/hots/module.h"
+#include "tests/ai/decisions.h"
 
 namespace blockfog::ai {
 namespace {
@@ -57,7 +59,7 @@ json swapped_hidden_blocks(const core::Game& game, core::Role role) {
   std::string first;
   std::string second;
   for (const auto& [id, row] : blocks.items()) {
-    if (id.rfind(enemy, 0) != 0 || !row[0].is_string()) continue;
+    if (id.rfind(enemy, 0) != 0 || !row[0].is_string() || row[6] == true) continue;
     const std::string loc = row[0];
     if (loc == "pool" || loc == "dead" || loc == "not_in_play" || loc == battle_area) continue;
     if (first.empty()) {
@@ -121,6 +123,61 @@ TEST(AiHonesty, HardSearchesACombatTurnFromTheViewOnly) {
     ++checked;
   }
   EXPECT_EQ(checked, 2);
+}
+
+// Hard searches a decision of `phase` (RULES 5.7 hit allocation, 5.11.3 the retreat after the
+// third round, 5.12 regroups, 9 border raids, 10 winter, 7 events, 5.1 the choice of a battle)
+// on determinizations, and its choice there depends on the view only: in seeded random games,
+// the first `wanted` decisions of that phase with a choice to make and two hidden enemy blocks
+// to swap give the same action from both true states, after a search (samples and playouts).
+void expect_hard_searches_from_the_view_only(hots::Phase phase, int wanted, int scenario = 0) {
+  int checked = 0;
+  test_decisions::visit_decisions(phase, scenario, 300, [&](core::Game& game, core::Role role) {
+    const auto state = swapped_hidden_blocks(game, role);
+    if (state.is_null()) return true;
+    auto other = hots::module().from_json(state);
+    EXPECT_TRUE(other.game) << other.error;
+    if (!other.game) return false;
+    EXPECT_NE(other.game->state_hash(), game.state_hash());
+    const auto view = game.view(role);
+    EXPECT_EQ(other.game->view(role), view);
+    Thinking thinking;
+    const auto a = choose_action(view, {}, Level::Hard, 11, &thinking, false);
+    const auto b = choose_action(other.game->view(role), {}, Level::Hard, 11, nullptr, false);
+    EXPECT_EQ(a, b) << view["phase_text"];
+    EXPECT_GT(thinking.determinizations, 0) << view["phase_text"];
+    EXPECT_GT(thinking.playouts, 0) << view["phase_text"];
+    return ++checked < wanted;
+  });
+  EXPECT_EQ(checked, wanted) << hots::phase_name(phase);
+}
+
+TEST(AiHonesty, HardSearchesHitAllocationFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::HitAllocation, 2);
+}
+
+TEST(AiHonesty, HardSearchesTheRetreatAfterTheThirdRoundFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::MandatoryRetreat, 2);
+}
+
+TEST(AiHonesty, HardSearchesRegroupsFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::Regroup, 2);
+}
+
+TEST(AiHonesty, HardSearchesBorderRaidsFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::BorderRaid, 2);
+}
+
+TEST(AiHonesty, HardSearchesWinterDecisionsFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::Winter, 3);
+}
+
+TEST(AiHonesty, HardSearchesEventDecisionsFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::Event, 3);
+}
+
+TEST(AiHonesty, HardSearchesTheChoiceOfABattleFromTheViewOnly) {
+  expect_hard_searches_from_the_view_only(hots::Phase::BattleChoice, 2);
 }
 
 TEST(AiPlay, EveryChoiceIsLegalAndAGameAgainstRandomFinishes) {

@@ -9,7 +9,9 @@
 //
 // Players: random (a seeded uniform pick among the legal actions), easy (the greedy one-ply
 // heuristic), normal, hard. The first player plays each side in turn (half the games each);
-// the table has a row per side.
+// the table has a row per side. A second table gives the first player's decisions per phase:
+// how many, how many offered one action only, how many were searched rather than taken by the
+// rule of thumb, and their CPU time.
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +19,7 @@
 #include <ctime>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <random>
 #include <string>
 
@@ -59,6 +62,16 @@ struct Tally {
   double max_cpu_seconds = 0;  // the longest decision in CPU time of the thinking thread
 };
 
+// The first player's decisions per phase of the view (both sides together): how many, how many
+// were searched (at least one determinization), and their CPU time.
+struct PhaseTally {
+  long decisions = 0;
+  long single = 0;  // only one action (undo aside): taken without thinking
+  long searched = 0;
+  double cpu_seconds = 0;
+  double max_cpu_seconds = 0;
+};
+
 double thread_cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -66,7 +79,7 @@ double thread_cpu_seconds() {
 }
 
 json choose(const std::string& player, core::Game& game, core::Role role, std::mt19937_64& random,
-            Tally& tally, bool time_cap) {
+            Tally& tally, bool time_cap, std::map<std::string, PhaseTally>* phases = nullptr) {
   if (player == "random") {
     const auto legal = game.legal_actions(role);
     std::vector<json> pick;
@@ -84,7 +97,18 @@ json choose(const std::string& player, core::Game& game, core::Role role, std::m
   const double spent = std::chrono::duration<double>(Clock::now() - start).count();
   tally.think_seconds += spent;
   tally.max_seconds = std::max(tally.max_seconds, spent);
-  tally.max_cpu_seconds = std::max(tally.max_cpu_seconds, thread_cpu_seconds() - cpu_start);
+  const double cpu = thread_cpu_seconds() - cpu_start;
+  tally.max_cpu_seconds = std::max(tally.max_cpu_seconds, cpu);
+  if (phases) {
+    auto& p = (*phases)[view.value("phase", "")];
+    ++p.decisions;
+    const auto& legal = view.at("legal_actions");
+    p.single += std::count_if(legal.begin(), legal.end(),
+                              [](const json& a) { return a.value("kind", "") != "undo"; }) == 1;
+    p.searched += thinking.determinizations > 0;
+    p.cpu_seconds += cpu;
+    p.max_cpu_seconds = std::max(p.max_cpu_seconds, cpu);
+  }
   tally.determinizations += thinking.determinizations;
   tally.playouts += thinking.playouts;
   ++tally.decisions;
@@ -123,6 +147,7 @@ int main(int argc, char** argv) {
     if (p != "random" && !ai::level_from_name(p)) usage("unknown player " + p);
   }
   Tally tally[2];  // by the first player's side
+  std::map<std::string, PhaseTally> phases;
   std::mt19937_64 random(options.seed);
   for (int g = 0; g < options.games; ++g) {
     core::Seed seed{};
@@ -136,8 +161,9 @@ int main(int argc, char** argv) {
     for (int n = 0; n < options.max_actions && !game.outcome().finished; ++n) {
       const auto role = game.active_roles().at(0);
       const auto action =
-          role == first_side ? choose(options.player, game, role, random, t, options.time_cap)
-                             : choose(options.against, game, role, random, other, options.time_cap);
+          role == first_side
+              ? choose(options.player, game, role, random, t, options.time_cap, &phases)
+              : choose(options.against, game, role, random, other, options.time_cap);
       if (const auto error = game.apply(role, action)) {
         std::cerr << "illegal action " << action << ": " << error->message << "\n";
         return 1;
@@ -167,5 +193,13 @@ int main(int argc, char** argv) {
               << std::setprecision(3) << seconds / std::max(1L, t.decisions) << " ("
               << t.max_seconds << ") | " << t.max_cpu_seconds << " | " << std::setprecision(0)
               << t.determinizations / seconds << " | " << t.playouts / seconds << " |\n";
+  }
+  if (options.player == "random") return 0;
+  std::cout << "\n| phase | " << options.player << "'s decisions | one action | searched | "
+            << "mean CPU s | max CPU s |\n|---|---|---|---|---|---|\n";
+  for (const auto& [phase, p] : phases) {
+    std::cout << "| " << phase << " | " << p.decisions << " | " << p.single << " | " << p.searched
+              << " | " << std::setprecision(4) << p.cpu_seconds / std::max(1L, p.decisions) << " | "
+              << p.max_cpu_seconds << " |\n";
   }
 }
