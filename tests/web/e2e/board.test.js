@@ -154,6 +154,9 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await sco.page.screenshot({ path: path.join(shots, `board-${size}-fit.png`) });
     assert.ok(fit.frame.x >= 0 && fit.frame.r <= fit.window.w + 0.5, 'the frame is as wide as the screen at most');
     assert.ok(fit.frame.h <= fit.window.h, 'the frame is no taller than the screen');
+    assert.ok(fit.frame.y >= 0, `the frame's top is on the screen (${fit.frame.y.toFixed(0)} px)`);
+    assert.ok(fit.frame.b <= fit.window.h,
+      `the frame's bottom is on the screen (${fit.frame.b.toFixed(0)} of ${fit.window.h} px)`);
     for (const k of ['x', 'y']) assert.ok(fit.land[k] >= fit.frame[k] - 0.5, `land ${k} inside the frame`);
     assert.ok(fit.land.r <= fit.frame.r + 0.5 && fit.land.b <= fit.frame.b + 0.5, 'land inside the frame');
     assertLegible(fit, 'Fit');
