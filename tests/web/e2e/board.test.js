@@ -58,6 +58,7 @@ const measure = (page) => page.evaluate(() => {
       name: box(g.querySelector('.bname')),
       lines: [...g.querySelectorAll('.bname tspan')].map((t) => box(t).h),
       strength: box(g.querySelector('.bstrength')),
+      meta: [...g.querySelectorAll('.bmeta')].map((t) => ({ text: t.textContent, h: box(t).h })),
     })).filter((b) => inFrame(b.body)),
     chips: [...document.querySelectorAll('.blocks .chip')].map((g) => ({
       area: g.dataset.chip, box: box(g),
@@ -71,6 +72,10 @@ function assertLegible(m, when) {
   for (const b of m.blocks) {
     for (const h of b.lines) assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s name is ${h.toFixed(1)} px tall`);
     assert.ok(b.strength.h >= MIN_TEXT_PX, `${when}: ${b.id}'s strength is ${b.strength.h.toFixed(1)} px tall`);
+    assert.equal(b.meta.length, 3, `${when}: ${b.id} shows its rating, type or home, and move`);
+    for (const { text, h } of b.meta) {
+      assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s rating "${text}" is ${h.toFixed(1)} px tall`);
+    }
     assert.ok(b.name.x >= b.body.x && b.name.r <= b.body.r, `${when}: ${b.id}'s name fits its block`);
   }
   for (const c of m.chips) {
@@ -194,6 +199,25 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.deepEqual((await stackProblems(sco.page)).problems, [], 'zoomed in');
     }
     assert.deepEqual(await axeProblems(sco.page), [], 'game page');
+
+    // England's seat, whose blocks have the longest names: legible at its first view, and
+    // Mentieth's stack (Northumber Infantry among it) zoomed in by the wheel.
+    await eng.page.waitForSelector('.blocks .block.own, .blocks .chip');
+    await eng.page.waitForTimeout(300);
+    const engStart = await measure(eng.page);
+    await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-start.png`) });
+    if (size === 'desktop') assert.ok(engStart.blocks.length >= 3, `English blocks in view (${engStart.blocks.length})`);
+    assertLegible(engStart, 'England, first view');
+    await eng.page.click('.zoom .fit');
+    const mentieth = await eng.page.locator('.blocks [data-area="mentieth"]').first().boundingBox();
+    await eng.page.mouse.move(mentieth.x + mentieth.width / 2, mentieth.y + mentieth.height / 2);
+    for (let k = 0; k < 3; k++) await eng.page.mouse.wheel(0, -300);
+    await eng.page.waitForTimeout(200);
+    const engNear = await measure(eng.page);
+    await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-zoomed.png`) });
+    assert.ok(engNear.blocks.some((b) => b.id === 'eng_northumber_infantry'),
+      `Northumber Infantry is drawn as a block (${engNear.blocks.map((b) => b.id)})`);
+    assertLegible(engNear, 'England, zoomed in');
     await sco.context.close();
     await eng.context.close();
   });
@@ -439,6 +463,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.match(look.title, /pinned: 2 enemy blocks in this area hold your 1/);
       assert.match(look.label, /pinned: 2 enemy blocks/);
       assert.notEqual(look.stripes, look.freeFill, 'a pinned label looks unlike a free one');
+      // A noble shows its homes on its block, shortened, and in full in its title (RULES 10.1).
+      const bruce = p.page.locator('.block[data-block="sco_bruce"]');
+      assert.equal(await bruce.locator('.bmeta.home').textContent(), 'A/C');
+      assert.match(await bruce.locator('title').textContent(), /Bruce, noble, home Annan or Carrick/);
       await p.page.focus('svg.map .cell[tabindex="0"]');
       await arrowTo(p.page, 'fife');
       await keyChooseBlock(p.page, 'sco_wallace');
@@ -458,6 +486,9 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       // Bruce, who may move, is chosen from Annan's list as from the map.
       await p.page.locator('.stack-panel .pb-close').click();
       await p.page.click('.blocks .chip[data-chip="annan"]');
+      // A noble's row names its homes (RULES 10.1).
+      assert.match(await p.page.locator('.stack-panel .pblock[data-block="sco_bruce"]').innerText(),
+        /home Annan or Carrick/);
       await p.page.locator('.stack-panel button.pblock.actionable[data-block="sco_bruce"]').click();
       assert.deepEqual(await p.page.evaluate(() => window.chosen), ['sco_bruce']);
       assert.equal(await p.page.locator('.stack-panel:not([hidden])').count(), 0, 'the list closed');
