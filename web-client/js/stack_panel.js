@@ -7,6 +7,7 @@
 import { h, clear } from './dom.js';
 import { typeAbbrev, homeText } from './board.js';
 import { SIDE_ADJ } from './map_chips.js';
+import { plural } from './wording.js';
 
 function blockRow(b, { actionable, selected, pinned }) {
   const cls = ['pblock', b.side];
@@ -56,7 +57,7 @@ export function createStackPanel({ onBlock, onPinned, onClose }) {
         list.append(h('li', { class: `pb-hidden ${e.hidden}` },
           h('span', { class: 'pb-backs', 'aria-hidden': 'true' },
             Array.from({ length: e.count }, () => h('span', { class: `pb-back ${e.hidden}` }))),
-          `${e.count} ${SIDE_ADJ[e.hidden]} block${e.count === 1 ? '' : 's'}, faces hidden`));
+          `${plural(e.count, `${SIDE_ADJ[e.hidden]} block`)}, faces hidden`));
         continue;
       }
       const [cls, body] = blockRow(e.own, e);
