@@ -285,6 +285,63 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
+// The map's view: its scale (screen pixels per map unit) and the map point at its centre.
+const mapView = (page) => page.evaluate(() => {
+  const [x, y, w, hh] = document.querySelector('svg.map').getAttribute('viewBox').split(' ').map(Number);
+  return { scale: Number(document.querySelector('.map-viewport').dataset.scale), cx: x + w / 2, cy: y + hh / 2 };
+});
+
+test('the map zooms and pans by keys, a two-finger pinch and a one-finger drag', async () => {
+  const p = await newPlayer(running.browser, running.server, 'zoomkeys', { viewport: PHONE });
+  await drawCrowded(p.page);
+  await p.page.waitForTimeout(300);
+  const fitView = await mapView(p.page);
+  // Keys, with the focus on the map: + zooms in, Shift with an arrow pans, − zooms out, 0 fits.
+  await p.page.focus('svg.map .cell[tabindex="0"]');
+  await p.page.keyboard.press('+');
+  assert.ok((await mapView(p.page)).scale > fitView.scale * 1.3, '+ zoomed in');
+  await p.page.keyboard.press('+'); // close enough that the map is larger than the frame both ways
+  const zoomed = await mapView(p.page);
+  await p.page.keyboard.press('Shift+ArrowRight');
+  await p.page.keyboard.press('Shift+ArrowDown');
+  const panned = await mapView(p.page);
+  assert.ok(panned.cx > zoomed.cx && panned.cy > zoomed.cy, 'Shift+arrows panned right and down');
+  assert.equal(panned.scale, zoomed.scale, 'panning keeps the zoom');
+  await p.page.keyboard.press('Shift+ArrowLeft');
+  assert.ok((await mapView(p.page)).cx < panned.cx, 'Shift+ArrowLeft panned left');
+  const closer = await mapView(p.page);
+  await p.page.keyboard.press('-');
+  assert.ok((await mapView(p.page)).scale < closer.scale, '− zoomed out');
+  await p.page.keyboard.press('0');
+  assert.equal((await mapView(p.page)).scale, fitView.scale, '0 fits the whole map again');
+  assert.equal(await p.page.evaluate(() => !!document.activeElement.closest('svg.map')), true,
+    'the keys kept the focus on the map');
+
+  // Touch, through the DevTools protocol: two fingers spread apart zoom in about their middle,
+  // one finger dragged pans.
+  const cdp = await p.context.newCDPSession(p.page);
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+  const frame = await p.page.locator('.map-viewport').boundingBox();
+  const mx = frame.x + frame.width / 2;
+  const my = frame.y + frame.height / 2;
+  const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type,
+    touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+  await touch('touchStart', [[mx - 30, my], [mx + 30, my]]);
+  for (let k = 1; k <= 6; k++) await touch('touchMove', [[mx - 30 - 15 * k, my], [mx + 30 + 15 * k, my]]);
+  await touch('touchEnd', []);
+  const pinched = await mapView(p.page);
+  await p.page.screenshot({ path: path.join(shots, 'board-phone-pinched.png') });
+  assert.ok(pinched.scale > fitView.scale * 1.8, `the pinch zoomed in (${fitView.scale} to ${pinched.scale})`);
+  await touch('touchStart', [[mx, my]]);
+  for (let k = 1; k <= 5; k++) await touch('touchMove', [[mx - 20 * k, my - 20 * k]]);
+  await touch('touchEnd', []);
+  const dragged = await mapView(p.page);
+  assert.equal(dragged.scale, pinched.scale, 'a drag keeps the zoom');
+  assert.ok(dragged.cx > pinched.cx + 10 && dragged.cy > pinched.cy + 10,
+    'dragging the map up and left shows what lies down and right');
+  await p.context.close();
+});
+
 // Tabs until the focused element matches `selector`; returns how many Tabs it took, or -1.
 async function tabTo(page, selector, max = 80) {
   for (let k = 0; k <= max; k++) {
