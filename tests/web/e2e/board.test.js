@@ -398,7 +398,7 @@ test('a whole game turn played with the keyboard alone', async () => {
   const sco = await newPlayer(running.browser, running.server, 'keysco', { viewport: DESKTOP });
   const eng = await newPlayer(running.browser, running.server, 'keyeng', { viewport: DESKTOP });
   const id = await startGame(sco, eng);
-  await eng.page.goto(`${running.server.url}/#/`);
+  // England is played by a bot; its player's page stays on the game, to show Scotland's moves.
   const bot = await startBot(eng, running.server, id);
   const page = sco.page;
   await page.waitForSelector('button.card');
@@ -422,7 +422,12 @@ test('a whole game turn played with the keyboard alone', async () => {
   let mapChoices = 0;
   let stuck = 0; // checks in a row that found nothing to press while awaited
   const deadline = Date.now() + 120000;
+  let traced = false; // England's map showed where Scotland's moves went
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
+    if (!traced && await eng.page.locator('svg.map .traces > *').count()) {
+      traced = true;
+      await eng.page.screenshot({ path: path.join(shots, 'board-opponent-traces.png') });
+    }
     const awaited = await page.locator('.prompt .awaiting.mine').count();
     if (!awaited) {
       await page.waitForTimeout(150);
@@ -456,6 +461,12 @@ test('a whole game turn played with the keyboard alone', async () => {
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
   assert.ok(mapChoices >= 1, `blocks were chosen on the map by the arrow keys (${mapChoices})`);
+  // The opponent's last moves are drawn on England's map during the game turn, and are gone
+  // once the next game turn begins.
+  assert.ok(traced, 'England\'s map showed the traces of Scotland\'s moves');
+  await eng.page.locator('.facts dd', { hasText: /^2 of 5$/ }).waitFor();
+  assert.equal(await eng.page.locator('svg.map .traces > *').count(), 0, 'no trace at the next game turn');
+  assert.equal(await eng.page.locator('.cell.traced').count(), 0, 'no area marked at the next game turn');
   await bot.stop();
   await sco.context.close();
   await eng.context.close();
