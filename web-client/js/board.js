@@ -23,6 +23,8 @@ export function blockInfo(data, entry) {
     type: d.type ?? '?',
     combat: d.combat ?? '?',
     movement: d.movement ?? 0,
+    // A noble's home area(s), by name (RULES 1.4, 10.1).
+    homes: (d.home_areas || []).map((a) => data.area?.[a]?.name ?? a),
     strength: entry.strength,
     max: d.max_strength,
     moved: !!entry.moved,
@@ -55,8 +57,17 @@ export function areaStacks(view, data) {
   return out;
 }
 
+// A noble's home(s) in words ("Annan or Carrick"), and shortened to fit a block's label: three
+// letters of one home ("ANG"), the initials of two ("A/C").
+export const homeText = (homes) => homes.join(' or ');
+export function homeAbbrev(homes) {
+  if (homes.length === 1) return homes[0].slice(0, 3).toUpperCase();
+  return homes.map((n) => n[0].toUpperCase()).join('/');
+}
+
 // The human description of a block for labels and screen readers.
 export function blockLabel(b) {
-  return `${b.name}, ${b.type}, ${b.combat}, movement ${b.movement}, strength ${b.strength}` +
+  const home = b.homes?.length ? `, home ${homeText(b.homes)}` : '';
+  return `${b.name}, ${b.type}${home}, ${b.combat}, movement ${b.movement}, strength ${b.strength}` +
     `${b.max ? ` of ${b.max}` : ''}${b.reserve ? ', reserve' : ''}${b.moved ? ', moved' : ''}`;
 }

@@ -4,6 +4,7 @@
 import { h } from './dom.js';
 import { formatAgo, formatRemaining, remainingAt } from './clock_view.js';
 import { SIDE_NAME } from './board.js';
+import { plural } from './wording.js';
 
 // The extra parts of one game line of "my games".
 export function gameLineExtras(g, now = Date.now()) {
@@ -38,7 +39,7 @@ export function gameLineExtras(g, now = Date.now()) {
 export function timeControlText(tc) {
   if (!tc || tc.kind === 'none') return 'No clock';
   if (tc.kind === 'live') return `Live: ${tc.minutes} min + ${tc.increment_seconds} s per turn`;
-  return `Correspondence: ${tc.days_per_turn} days per turn + ${tc.bank_days} days bank`
+  return `Correspondence: ${plural(tc.days_per_turn, 'day')} per turn + ${plural(tc.bank_days, 'day')} bank`
     + (tc.vacation === false ? ', vacations do not pause it' : '');
 }
 

@@ -1,11 +1,11 @@
 // How a block looks on the map. A block the seat may see shows its label as on the physical
 // block: the side's colour, the name in full (shrunk to fit, never cut), the current strength
-// as pips on the top edge (and as a number), the other strengths' pips on the other edges in
-// the order the block turns (RULES 1.3: one hit turns it a quarter so one pip less is on top),
-// and at the bottom the combat rating, the type and the movement allowance. Drawn in a 56-unit
-// box and scaled to the stack's size. The other side's blocks are only their backs.
+// as pips on the top edge (and as a number at the top right), the other strengths' pips on the
+// other edges in the order the block turns (RULES 1.3: one hit turns it a quarter so one pip
+// less is on top), the combat rating at the top left, and at the foot the type (for a noble,
+// its home: RULES 1.4, 10.1) and the movement allowance. Drawn in a 56-unit box and scaled to the stack's size. The other side's blocks are only their backs.
 import { s, clickable } from './dom.js';
-import { typeAbbrev, blockLabel } from './board.js';
+import { typeAbbrev, blockLabel, homeAbbrev } from './board.js';
 
 const BOX = 56;
 
@@ -45,11 +45,27 @@ export function nameSize(name) {
   return Math.min(11, 46 / (Math.max(...nameLines(name).map((l) => l.length)) * 0.58));
 }
 export const STRENGTH_SIZE = 12; // the strength's font size in block units (.bstrength)
+// The rating row's font size in block units (.bmeta): as large as the shortest names', so that
+// a block legible by its name is legible by its rating too.
+export const META_SIZE = 10;
+const META_MID_WIDTH = 32; // the most the type or home may take at the foot, left of the move
 
-// The smallest of a block's name and strength, in screen pixels, when drawn `size` map units
-// wide at `scale` screen pixels per map unit.
+// The smallest of a block's name, strength and rating, in screen pixels, when drawn `size` map
+// units wide at `scale` screen pixels per map unit.
 export function blockTextPx(name, size, scale) {
-  return Math.min(nameSize(name), STRENGTH_SIZE) * (size / BOX) * scale;
+  return Math.min(nameSize(name), STRENGTH_SIZE, META_SIZE) * (size / BOX) * scale;
+}
+
+// The foot's left: a noble's home, else its type; squeezed (not shrunk) into its width when
+// long, so that its height stays legible (a bold capital is about 0.75 em wide).
+function metaFoot(b) {
+  const text = b.homes?.length ? homeAbbrev(b.homes) : typeAbbrev(b.type);
+  const attrs = { class: `bmeta ${b.homes?.length ? 'home' : 'type'}`, x: 6, y: 48,
+    'font-size': META_SIZE };
+  if (text.length * META_SIZE * 0.75 > META_MID_WIDTH) {
+    Object.assign(attrs, { textLength: META_MID_WIDTH, lengthAdjust: 'spacingAndGlyphs' });
+  }
+  return s('text', attrs, text);
 }
 
 export function ownBlock(b, x, y, size, opts) {
@@ -86,18 +102,17 @@ export function ownBlock(b, x, y, size, opts) {
   s('text', { class: 'bname', x: BOX / 2, y: nameY, 'text-anchor': 'middle',
     'font-size': fontSize.toFixed(2) },
   lines.map((l, k) => s('tspan', { x: BOX / 2, dy: k ? fontSize * 1.05 : 0 }, l))),
-  s('text', { class: 'bmeta', x: 7, y: 48 }, b.combat),
-  s('text', { class: 'bmeta type', x: BOX / 2, y: 48, 'text-anchor': 'middle' },
-    typeAbbrev(b.type)),
-  s('text', { class: 'bmeta', x: BOX - 7, y: 48, 'text-anchor': 'end' },
+  s('text', { class: 'bmeta combat', x: 6, y: 21, 'font-size': META_SIZE }, b.combat),
+  metaFoot(b),
+  s('text', { class: 'bmeta move', x: BOX - 6, y: 48, 'text-anchor': 'end', 'font-size': META_SIZE },
     b.movement ? `${b.movement}` : '–'));
   if (b.moved) {
     g.append(s('path', { class: 'moved-mark', d: `M${BOX - 16},0 H${BOX - 6} Q${BOX},0 ${BOX},6 V16 Z` }));
   }
   if (pinned) {
     // A pin through the block's top-left corner; a tap or Enter tells why (RULES 4.7).
-    g.append(s('g', { class: 'pin-mark' }, s('circle', { cx: 9, cy: 9, r: 6.5 }),
-      s('path', { d: 'M9,5 V13 M6,9 H12' })));
+    g.append(s('g', { class: 'pin-mark' }, s('circle', { cx: 8, cy: 8, r: 5 }),
+      s('path', { d: 'M8,5 V11 M5,8 H11' })));
     clickable(g, `${blockLabel(b)}: ${pinned}`, () => opts.onPinned(pinned));
   }
   if (opts.actionable) clickable(g, `${blockLabel(b)}: choose`, () => opts.onClick(b.id));

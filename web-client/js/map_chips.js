@@ -6,6 +6,7 @@
 // as on the map (RULES 13).
 import { s } from './dom.js';
 import { blockTextPx } from './map_blocks.js';
+import { plural } from './wording.js';
 
 export const MIN_TEXT_PX = 10; // a block's name and strength, in screen pixels
 export const MIN_BACK_PX = 16; // the side of an enemy block's back, in screen pixels
@@ -44,7 +45,7 @@ export function chipSize(parts) {
 
 export const SIDE_ADJ = { scotland: 'Scottish', england: 'English' };
 export function countText(parts) {
-  return parts.map((p) => `${p.count} ${SIDE_ADJ[p.side]} block${p.count === 1 ? '' : 's'}`)
+  return parts.map((p) => plural(p.count, `${SIDE_ADJ[p.side]} block`))
     .join(', ');
 }
 

@@ -8,6 +8,18 @@ import { h } from './dom.js';
 const MAX_SCALE = 4; // screen pixels per map unit
 const WIDE = 700; // frames at least this wide start closer than fit
 const START_SCALE = 1.35;
+const MIN_FRAME_PX = 320; // the frame's least height, on a window too short for more
+const FOOT_PX = 8; // the space left under the frame at the window's foot
+
+// The frame's height: what the window leaves under the frame's top when the page is scrolled
+// to its start, so that "Fit" shows the whole map on the screen whatever is drawn above it
+// (the heading, the prompt, a note). Measured, not a fixed guess, as what is above changes.
+function fitFrameHeight(viewport) {
+  if (!viewport.isConnected) return;
+  const top = viewport.getBoundingClientRect().top + window.scrollY;
+  const want = Math.max(MIN_FRAME_PX, Math.floor(window.innerHeight - top - FOOT_PX));
+  if (Math.abs(viewport.offsetHeight - want) > 1) viewport.style.height = `${want}px`;
+}
 
 export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   const W = shape.width;
@@ -44,6 +56,14 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   function fit() {
     show(fitScale(), W / 2, H / 2);
   }
+  // "Fit" asked for: the whole map, and the frame scrolled wholly onto the screen if the page
+  // was scrolled away from it.
+  function fitOnScreen() {
+    fitFrameHeight(viewport);
+    fit();
+    const r = viewport.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) viewport.scrollIntoView({ block: 'nearest' });
+  }
   // Zooms by factor f keeping map point under screen point (px, py) of the viewport still.
   function zoomAt(f, px, py) {
     const [cw, ch] = size();
@@ -79,6 +99,19 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
     if (fitMode) fit();
     else show(scale(), ...centre());
   }).observe(viewport);
+  // What is above the frame, or the window, changing size moves the frame's top: the page's
+  // body is watched (the frame's own height settles at once, as it does not move its top).
+  const sizer = new ResizeObserver(() => {
+    if (!viewport.isConnected) {
+      sizer.disconnect();
+      window.removeEventListener('resize', resized);
+      return;
+    }
+    fitFrameHeight(viewport);
+  });
+  const resized = () => fitFrameHeight(viewport);
+  sizer.observe(document.body);
+  window.addEventListener('resize', resized);
 
   viewport.addEventListener('wheel', (e) => {
     e.preventDefault();
@@ -142,7 +175,7 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
     };
     const keys = {
       ...(e.shiftKey ? pans : {}),
-      '+': () => zoomAt(1.4), '=': () => zoomAt(1.4), '-': () => zoomAt(1 / 1.4), 0: fit,
+      '+': () => zoomAt(1.4), '=': () => zoomAt(1.4), '-': () => zoomAt(1 / 1.4), 0: fitOnScreen,
     };
     if (keys[e.key] && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
@@ -154,7 +187,7 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   const controls = h('div', { class: 'zoom', role: 'group', 'aria-label': 'Map zoom' },
     h('button', { type: 'button', 'aria-label': 'Zoom in', onclick: () => zoomAt(1.4) }, '+'),
     h('button', { type: 'button', 'aria-label': 'Zoom out', onclick: () => zoomAt(1 / 1.4) }, '−'),
-    h('button', { type: 'button', class: 'fit', 'aria-label': 'Show the whole map', onclick: fit },
+    h('button', { type: 'button', class: 'fit', 'aria-label': 'Show the whole map', onclick: fitOnScreen },
       'Fit'));
   const el = h('div', { class: 'map-frame' }, controls, viewport);
   // Brings map point (x, y) into view without changing the zoom (keyboard focus, log lines).

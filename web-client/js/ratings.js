@@ -2,6 +2,7 @@
 // ratings (docs/ratings.md) from GET /api/ratings and GET /api/players/{name}/ratings.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
+import { plural } from './wording.js';
 
 // Pure: a rating as shown, "1662 ± 580" (the deviation doubled: about 95% sure).
 export function ratingText(r) {
@@ -52,7 +53,7 @@ export async function renderPlayerRatings(root, name) {
   const { player, history } = data;
   clear(root).append(h('h1', {}, `${player.username}’s rating`),
     h('p', { class: 'rating-now' }, h('strong', {}, ratingText(player.rating)),
-      ` after ${player.games} rated game${player.games === 1 ? '' : 's'}`),
+      ` after ${plural(player.games, 'rated game')}`),
     h('p', {}, h('a', { href: '#/ratings' }, 'All ratings'), ' · ', h('a', { href: '#/' }, 'Lobby')));
   if (history.length === 0) {
     root.append(h('p', { class: 'empty' }, 'No rated game yet.'));

@@ -1,12 +1,13 @@
 // The list of one area's blocks, opened from its chip (map_chips.js) over the map: each block
 // the seat may see with its name, strength (of its maximum), combat rating, type and move
-// allowance, and its state; a block that can be chosen is a button that chooses it as a tap on
+// allowance (for a noble, its home), and its state; a block that can be chosen is a button that chooses it as a tap on
 // the map would, a pinned one a button that says why (RULES 4.7). The other side's blocks are
 // only their number and their backs (RULES 13). Up and Down go through the buttons, Escape
 // closes it and gives the focus back to the area.
 import { h, clear } from './dom.js';
-import { typeAbbrev } from './board.js';
+import { typeAbbrev, homeText } from './board.js';
 import { SIDE_ADJ } from './map_chips.js';
+import { plural } from './wording.js';
 
 function blockRow(b, { actionable, selected, pinned }) {
   const cls = ['pblock', b.side];
@@ -23,7 +24,8 @@ function blockRow(b, { actionable, selected, pinned }) {
     h('span', { class: 'pb-text' },
       h('span', { class: 'pb-name' }, b.name),
       h('span', { class: 'pb-meta' }, `strength ${b.strength}${b.max ? ` of ${b.max}` : ''} · `
-        + `${b.combat} · ${typeAbbrev(b.type)} · move ${b.movement}`),
+        + `${b.combat} · ${typeAbbrev(b.type)}`
+        + `${b.homes?.length ? ` · home ${homeText(b.homes)}` : ''} · move ${b.movement}`),
       states.length ? h('span', { class: 'pb-state' }, states.join(' · ')) : null),
   ]];
 }
@@ -55,7 +57,7 @@ export function createStackPanel({ onBlock, onPinned, onClose }) {
         list.append(h('li', { class: `pb-hidden ${e.hidden}` },
           h('span', { class: 'pb-backs', 'aria-hidden': 'true' },
             Array.from({ length: e.count }, () => h('span', { class: `pb-back ${e.hidden}` }))),
-          `${e.count} ${SIDE_ADJ[e.hidden]} block${e.count === 1 ? '' : 's'}, faces hidden`));
+          `${plural(e.count, `${SIDE_ADJ[e.hidden]} block`)}, faces hidden`));
         continue;
       }
       const [cls, body] = blockRow(e.own, e);

@@ -2,6 +2,12 @@
 // the battle step, the winter step being decided, and the engine's log lines.
 import { SIDE_NAME } from './board.js';
 
+// A count and its noun, singular for exactly one: "1 hit", "3 hits", "0 blocks". `many` is
+// the plural when it is not the noun with an s.
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${Number(n) === 1 ? one : many}`;
+}
+
 // RULES 12: why the game ended, given the nobles each side controls.
 export function outcomeText(outcome, nobles = {}) {
   const w = outcome?.winner;

@@ -58,6 +58,7 @@ const measure = (page) => page.evaluate(() => {
       name: box(g.querySelector('.bname')),
       lines: [...g.querySelectorAll('.bname tspan')].map((t) => box(t).h),
       strength: box(g.querySelector('.bstrength')),
+      meta: [...g.querySelectorAll('.bmeta')].map((t) => ({ text: t.textContent, h: box(t).h })),
     })).filter((b) => inFrame(b.body)),
     chips: [...document.querySelectorAll('.blocks .chip')].map((g) => ({
       area: g.dataset.chip, box: box(g),
@@ -71,6 +72,10 @@ function assertLegible(m, when) {
   for (const b of m.blocks) {
     for (const h of b.lines) assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s name is ${h.toFixed(1)} px tall`);
     assert.ok(b.strength.h >= MIN_TEXT_PX, `${when}: ${b.id}'s strength is ${b.strength.h.toFixed(1)} px tall`);
+    assert.equal(b.meta.length, 3, `${when}: ${b.id} shows its rating, type or home, and move`);
+    for (const { text, h } of b.meta) {
+      assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s rating "${text}" is ${h.toFixed(1)} px tall`);
+    }
     assert.ok(b.name.x >= b.body.x && b.name.r <= b.body.r, `${when}: ${b.id}'s name fits its block`);
   }
   for (const c of m.chips) {
@@ -154,6 +159,9 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await sco.page.screenshot({ path: path.join(shots, `board-${size}-fit.png`) });
     assert.ok(fit.frame.x >= 0 && fit.frame.r <= fit.window.w + 0.5, 'the frame is as wide as the screen at most');
     assert.ok(fit.frame.h <= fit.window.h, 'the frame is no taller than the screen');
+    assert.ok(fit.frame.y >= 0, `the frame's top is on the screen (${fit.frame.y.toFixed(0)} px)`);
+    assert.ok(fit.frame.b <= fit.window.h,
+      `the frame's bottom is on the screen (${fit.frame.b.toFixed(0)} of ${fit.window.h} px)`);
     for (const k of ['x', 'y']) assert.ok(fit.land[k] >= fit.frame[k] - 0.5, `land ${k} inside the frame`);
     assert.ok(fit.land.r <= fit.frame.r + 0.5 && fit.land.b <= fit.frame.b + 0.5, 'land inside the frame');
     assertLegible(fit, 'Fit');
@@ -191,6 +199,25 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.deepEqual((await stackProblems(sco.page)).problems, [], 'zoomed in');
     }
     assert.deepEqual(await axeProblems(sco.page), [], 'game page');
+
+    // England's seat, whose blocks have the longest names: legible at its first view, and
+    // Mentieth's stack (Northumber Infantry among it) zoomed in by the wheel.
+    await eng.page.waitForSelector('.blocks .block.own, .blocks .chip');
+    await eng.page.waitForTimeout(300);
+    const engStart = await measure(eng.page);
+    await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-start.png`) });
+    if (size === 'desktop') assert.ok(engStart.blocks.length >= 3, `English blocks in view (${engStart.blocks.length})`);
+    assertLegible(engStart, 'England, first view');
+    await eng.page.click('.zoom .fit');
+    const mentieth = await eng.page.locator('.blocks [data-area="mentieth"]').first().boundingBox();
+    await eng.page.mouse.move(mentieth.x + mentieth.width / 2, mentieth.y + mentieth.height / 2);
+    for (let k = 0; k < 3; k++) await eng.page.mouse.wheel(0, -300);
+    await eng.page.waitForTimeout(200);
+    const engNear = await measure(eng.page);
+    await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-zoomed.png`) });
+    assert.ok(engNear.blocks.some((b) => b.id === 'eng_northumber_infantry'),
+      `Northumber Infantry is drawn as a block (${engNear.blocks.map((b) => b.id)})`);
+    assertLegible(engNear, 'England, zoomed in');
     await sco.context.close();
     await eng.context.close();
   });
@@ -258,6 +285,63 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
+// The map's view: its scale (screen pixels per map unit) and the map point at its centre.
+const mapView = (page) => page.evaluate(() => {
+  const [x, y, w, hh] = document.querySelector('svg.map').getAttribute('viewBox').split(' ').map(Number);
+  return { scale: Number(document.querySelector('.map-viewport').dataset.scale), cx: x + w / 2, cy: y + hh / 2 };
+});
+
+test('the map zooms and pans by keys, a two-finger pinch and a one-finger drag', async () => {
+  const p = await newPlayer(running.browser, running.server, 'zoomkeys', { viewport: PHONE });
+  await drawCrowded(p.page);
+  await p.page.waitForTimeout(300);
+  const fitView = await mapView(p.page);
+  // Keys, with the focus on the map: + zooms in, Shift with an arrow pans, − zooms out, 0 fits.
+  await p.page.focus('svg.map .cell[tabindex="0"]');
+  await p.page.keyboard.press('+');
+  assert.ok((await mapView(p.page)).scale > fitView.scale * 1.3, '+ zoomed in');
+  await p.page.keyboard.press('+'); // close enough that the map is larger than the frame both ways
+  const zoomed = await mapView(p.page);
+  await p.page.keyboard.press('Shift+ArrowRight');
+  await p.page.keyboard.press('Shift+ArrowDown');
+  const panned = await mapView(p.page);
+  assert.ok(panned.cx > zoomed.cx && panned.cy > zoomed.cy, 'Shift+arrows panned right and down');
+  assert.equal(panned.scale, zoomed.scale, 'panning keeps the zoom');
+  await p.page.keyboard.press('Shift+ArrowLeft');
+  assert.ok((await mapView(p.page)).cx < panned.cx, 'Shift+ArrowLeft panned left');
+  const closer = await mapView(p.page);
+  await p.page.keyboard.press('-');
+  assert.ok((await mapView(p.page)).scale < closer.scale, '− zoomed out');
+  await p.page.keyboard.press('0');
+  assert.equal((await mapView(p.page)).scale, fitView.scale, '0 fits the whole map again');
+  assert.equal(await p.page.evaluate(() => !!document.activeElement.closest('svg.map')), true,
+    'the keys kept the focus on the map');
+
+  // Touch, through the DevTools protocol: two fingers spread apart zoom in about their middle,
+  // one finger dragged pans.
+  const cdp = await p.context.newCDPSession(p.page);
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+  const frame = await p.page.locator('.map-viewport').boundingBox();
+  const mx = frame.x + frame.width / 2;
+  const my = frame.y + frame.height / 2;
+  const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type,
+    touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+  await touch('touchStart', [[mx - 30, my], [mx + 30, my]]);
+  for (let k = 1; k <= 6; k++) await touch('touchMove', [[mx - 30 - 15 * k, my], [mx + 30 + 15 * k, my]]);
+  await touch('touchEnd', []);
+  const pinched = await mapView(p.page);
+  await p.page.screenshot({ path: path.join(shots, 'board-phone-pinched.png') });
+  assert.ok(pinched.scale > fitView.scale * 1.8, `the pinch zoomed in (${fitView.scale} to ${pinched.scale})`);
+  await touch('touchStart', [[mx, my]]);
+  for (let k = 1; k <= 5; k++) await touch('touchMove', [[mx - 20 * k, my - 20 * k]]);
+  await touch('touchEnd', []);
+  const dragged = await mapView(p.page);
+  assert.equal(dragged.scale, pinched.scale, 'a drag keeps the zoom');
+  assert.ok(dragged.cx > pinched.cx + 10 && dragged.cy > pinched.cy + 10,
+    'dragging the map up and left shows what lies down and right');
+  await p.context.close();
+});
+
 // Tabs until the focused element matches `selector`; returns how many Tabs it took, or -1.
 async function tabTo(page, selector, max = 80) {
   for (let k = 0; k <= max; k++) {
@@ -314,7 +398,7 @@ test('a whole game turn played with the keyboard alone', async () => {
   const sco = await newPlayer(running.browser, running.server, 'keysco', { viewport: DESKTOP });
   const eng = await newPlayer(running.browser, running.server, 'keyeng', { viewport: DESKTOP });
   const id = await startGame(sco, eng);
-  await eng.page.goto(`${running.server.url}/#/`);
+  // England is played by a bot; its player's page stays on the game, to show Scotland's moves.
   const bot = await startBot(eng, running.server, id);
   const page = sco.page;
   await page.waitForSelector('button.card');
@@ -338,7 +422,12 @@ test('a whole game turn played with the keyboard alone', async () => {
   let mapChoices = 0;
   let stuck = 0; // checks in a row that found nothing to press while awaited
   const deadline = Date.now() + 120000;
+  let traced = false; // England's map showed where Scotland's moves went
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
+    if (!traced && await eng.page.locator('svg.map .traces > *').count()) {
+      traced = true;
+      await eng.page.screenshot({ path: path.join(shots, 'board-opponent-traces.png') });
+    }
     const awaited = await page.locator('.prompt .awaiting.mine').count();
     if (!awaited) {
       await page.waitForTimeout(150);
@@ -372,6 +461,12 @@ test('a whole game turn played with the keyboard alone', async () => {
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
   assert.ok(mapChoices >= 1, `blocks were chosen on the map by the arrow keys (${mapChoices})`);
+  // The opponent's last moves are drawn on England's map during the game turn, and are gone
+  // once the next game turn begins.
+  assert.ok(traced, 'England\'s map showed the traces of Scotland\'s moves');
+  await eng.page.locator('.facts dd', { hasText: /^2 of 5$/ }).waitFor();
+  assert.equal(await eng.page.locator('svg.map .traces > *').count(), 0, 'no trace at the next game turn');
+  assert.equal(await eng.page.locator('.cell.traced').count(), 0, 'no area marked at the next game turn');
   await bot.stop();
   await sco.context.close();
   await eng.context.close();
@@ -436,6 +531,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.match(look.title, /pinned: 2 enemy blocks in this area hold your 1/);
       assert.match(look.label, /pinned: 2 enemy blocks/);
       assert.notEqual(look.stripes, look.freeFill, 'a pinned label looks unlike a free one');
+      // A noble shows its homes on its block, shortened, and in full in its title (RULES 10.1).
+      const bruce = p.page.locator('.block[data-block="sco_bruce"]');
+      assert.equal(await bruce.locator('.bmeta.home').textContent(), 'A/C');
+      assert.match(await bruce.locator('title').textContent(), /Bruce, noble, home Annan or Carrick/);
       await p.page.focus('svg.map .cell[tabindex="0"]');
       await arrowTo(p.page, 'fife');
       await keyChooseBlock(p.page, 'sco_wallace');
@@ -455,6 +554,9 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       // Bruce, who may move, is chosen from Annan's list as from the map.
       await p.page.locator('.stack-panel .pb-close').click();
       await p.page.click('.blocks .chip[data-chip="annan"]');
+      // A noble's row names its homes (RULES 10.1).
+      assert.match(await p.page.locator('.stack-panel .pblock[data-block="sco_bruce"]').innerText(),
+        /home Annan or Carrick/);
       await p.page.locator('.stack-panel button.pblock.actionable[data-block="sco_bruce"]').click();
       assert.deepEqual(await p.page.evaluate(() => window.chosen), ['sco_bruce']);
       assert.equal(await p.page.locator('.stack-panel:not([hidden])').count(), 0, 'the list closed');

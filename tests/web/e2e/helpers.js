@@ -13,7 +13,8 @@ import { arrowTarget } from '../../../web-client/js/map_keys.js';
 
 const raw = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'));
 export const BLOCK_NAME = Object.fromEntries(raw.blocks.map((b) => [b.id, b.name]));
-export const EVENT_CARDS = raw.cards.deck.filter((c) => c.kind !== 'move').map((c) => c.id);
+export const EVENT_DATA = raw.cards.deck.filter((c) => c.kind !== 'move');
+export const EVENT_CARDS = EVENT_DATA.map((c) => c.id);
 // Scottish blocks whose names say nothing else on the page (no area, noble, card or phase is
 // called so): England's page may show them only once a view it got revealed them.
 const TELLING = raw.blocks.filter((b) => b.id.startsWith('sco_') &&

@@ -1,6 +1,7 @@
 // End to end in headless Chromium: the lobby refreshes by itself, an invite-only game is joined
 // through its link by a player who signs up on the invitation page, both players and an
-// observer read the chat (the observer cannot write), and logging out ends the session.
+// observer read the chat (the observer cannot write), logging out ends the session, and the
+// lobby lists the game under way among the games to watch.
 // England's page never holds a hidden Scottish block (every frame and its DOM).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -125,6 +126,15 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 400, `the phone lobby fits the screen (${width}px wide)`);
   await page.screenshot({ path: path.join(shots, 'lobby-phone.png'), fullPage: true });
+
+  // Games to watch: the public game Alice and Bob are playing, with a Watch link that opens it
+  // for Carol as an observer.
+  const watch = page.locator(`.games.live .game-line[data-game="${publicId}"] a`, { hasText: 'Watch' });
+  await watch.waitFor();
+  assert.equal(await watch.getAttribute('href'), `#/game/${publicId}/observe`);
+  await watch.click();
+  await page.waitForSelector('.seat.observer');
+  assert.match(page.url(), new RegExp(`#/game/${publicId}/observe$`));
   await context.close();
   await alice.context.close();
   await bob.context.close();

@@ -203,6 +203,22 @@ test('two players play the card phase, a move and a battle by clicking', async (
   }
   assert.ok(attacked, 'Scotland attacked Angus');
 
+  // England's map shows where Scotland's move went (an arrow from Fife, Angus marked), and its
+  // log line, pointed at or tapped, lights Angus and Fife up on the map.
+  await eng.page.waitForSelector('.cell.traced[data-area="angus"]');
+  assert.ok(await eng.page.locator('svg.map .traces > *').count() >= 1, 'the move is drawn as a trace');
+  const moveLine = eng.page.locator('ol.log li', { hasText: /moved from Fife to Angus/ }).last();
+  const lit = () => eng.page.evaluate(() => [...document.querySelectorAll('.cell.highlight')]
+    .map((c) => c.dataset.area).sort());
+  assert.deepEqual(await lit(), [], 'nothing is lit before a line is pointed at');
+  await moveLine.hover();
+  assert.deepEqual(await lit(), ['angus', 'fife'], 'hovering the line lights its areas');
+  await eng.page.screenshot({ path: path.join(shots, 'log-line-pointed.png') });
+  await eng.page.mouse.move(5, 5);
+  assert.deepEqual(await lit(), [], 'leaving the log puts the light out');
+  await moveLine.click();
+  assert.deepEqual(await lit(), ['angus', 'fife'], 'tapping the line lights its areas');
+
   // The battle: whoever is awaited fires with a revealed block (or answers what is asked).
   await sco.page.waitForSelector('section.battle:not([hidden])', { timeout: 20000 });
   // The dice decide how long the battle lasts (Wallace's first shot may end it), so the

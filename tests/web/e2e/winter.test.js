@@ -8,7 +8,7 @@ import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
   newPlayer, startGame, FogWatch, waitForAwaited, clickRandomAction, phaseText, lastView,
-  viewsCount, waitForViews, EVENT_CARDS, MAP_CHOICE, chooseOnMap,
+  viewsCount, waitForViews, EVENT_CARDS, EVENT_DATA, MAP_CHOICE, chooseOnMap,
 } from './helpers.js';
 
 const running = useServerAndBrowser();
@@ -68,6 +68,8 @@ test('undo, an event card and the winter, all by clicking', async () => {
   let winterClicks = 0;
   let winterShot = false;
   let eventShot = false;
+  let eventTold = 0; // decisions whose prompt named the event card, with its text and rule
+  let winterTold = 0; // decisions whose prompt named the winter step, with its rule
   const history = [];
   const done = () => undone && eventClicks > 0 && winterClicks > 0 && lastView(eng).year > startYear;
   for (let guard = 0; guard < 3000 && !done(); guard++) {
@@ -82,6 +84,28 @@ test('undo, an event card and the winter, all by clicking', async () => {
     }
     const isEvent = /: event|pillage/.test(phase);
     const isWinter = /winter|homecoming/.test(phase);
+    if (isEvent && await p.page.locator('.prompt .event-info').count()) {
+      // The event card being resolved: its name, its text and a link to its RULES 7 section.
+      const info = p.page.locator('.prompt .event-info');
+      const text = await info.innerText();
+      const card = EVENT_DATA.find((c) => text.startsWith(`Event: ${c.name}. `));
+      assert.ok(card, `the prompt names the event card: ${text}`);
+      assert.ok(text.includes(card.effect), `the prompt gives ${card.name}'s text`);
+      assert.equal(await info.locator('a.rules-link').getAttribute('href'), `/rules.html#r${card.rules_section}`);
+      eventTold += 1;
+    }
+    if (isWinter && await p.page.locator('.prompt .step-info').count()) {
+      // The winter step decided: its title in words, with a link to its RULES 10 section.
+      // (A step the client does not tell apart is titled "Winter" alone, without a rule.)
+      const info = p.page.locator('.prompt .step-info');
+      const text = await info.innerText();
+      assert.match(text, /^Winter: [A-Z]/);
+      if (!text.startsWith('Winter: Winter.')) {
+        assert.match(text, /^Winter: [A-Z][^.]* \(RULES 10\.\d+/);
+        assert.match(await info.locator('a.rules-link').first().getAttribute('href'), /^\/rules\.html#r10\.\d+$/);
+        winterTold += 1;
+      }
+    }
     if (isEvent && !eventShot) {
       await p.page.screenshot({ path: path.join(shots, 'event.png') });
       eventShot = true;
@@ -105,6 +129,8 @@ test('undo, an event card and the winter, all by clicking', async () => {
     'an event card was played');
   assert.ok(eventClicks > 0, `an event was resolved by clicking\n${tail}`);
   assert.ok(winterClicks > 0, `the winter was played by clicking\n${tail}`);
+  assert.ok(eventTold > 0, `an event's prompt gave its card's text and rule\n${tail}`);
+  assert.ok(winterTold > 0, `a winter step's prompt gave its title and rule\n${tail}`);
   assert.ok(lastView(eng).year > startYear, `the game went past the winter of ${startYear}`);
   // The watch scanned every frame England's page took a view from, through the year and past
   // it (how many frames a year takes depends on the cards: two events end it at once).

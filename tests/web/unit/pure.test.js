@@ -203,6 +203,18 @@ test('a seat sees its own blocks and only counts of the enemy', async () => {
   assert.equal(blockLabel(fife[0].own[1]), 'Douglas, infantry, C3, movement 2, strength 3 of 4, moved');
 });
 
+test('a noble carries its home areas by name, in full in its label and shortened on its block', async () => {
+  const { blockInfo, blockLabel, homeAbbrev } = await js('board.js');
+  const bruce = blockInfo(data, { block: 'sco_bruce', strength: 2 });
+  assert.deepEqual(bruce.homes, ['Annan', 'Carrick']);
+  assert.match(blockLabel(bruce), /^Bruce, noble, home Annan or Carrick, /);
+  assert.equal(homeAbbrev(bruce.homes), 'A/C');
+  const angus = blockInfo(data, { block: 'eng_angus', strength: 1 });
+  assert.deepEqual(angus.homes, ['Angus']);
+  assert.equal(homeAbbrev(angus.homes), 'ANG');
+  assert.deepEqual(blockInfo(data, { block: 'sco_wallace', strength: 4 }).homes, []);
+});
+
 test('everything revealed merges both seats\' views', async () => {
   const { mergeViews } = await js('reveal.js');
   const sco = { role: 'scotland', areas: [area('fife', { count: 1, blocks: [{ block: 'sco_wallace', strength: 4 }] }, { count: 1 })],

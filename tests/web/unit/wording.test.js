@@ -10,7 +10,7 @@ const js = (m) => import(path.join(root, 'web-client/js', m));
 const { indexGameData } = await js('gamedata.js');
 const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
 const data = indexGameData(raw);
-const { outcomeText, battleStepText, winterStep } = await js('wording.js');
+const { outcomeText, battleStepText, winterStep, plural } = await js('wording.js');
 const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
 
 test('the outcome says why in words, with the nobles counted', () => {
@@ -76,4 +76,18 @@ test('pinned blocks: read from the engine\'s marks on the seat\'s own blocks', a
   assert.deepEqual([...pinned.entries()], [['sco_wallace', reason]]);
   assert.equal(pinnedBlocks({ role: 'observer', areas: view.areas }).size, 0);
   assert.equal(pinnedBlocks(null).size, 0);
+});
+
+test('counts read in the singular for one, the plural otherwise', async () => {
+  assert.equal(plural(1, 'hit'), '1 hit');
+  assert.equal(plural(2, 'hit'), '2 hits');
+  assert.equal(plural(0, 'block'), '0 blocks');
+  assert.equal(plural(1, 'English block'), '1 English block');
+  assert.equal(plural(3, 'move point'), '3 move points');
+  assert.equal(plural(1, 'day'), '1 day');
+  assert.equal(plural(1, 'mouse', 'mice'), '1 mouse');
+  assert.equal(plural(4, 'mouse', 'mice'), '4 mice');
+  const { timeControlText } = await js('lobby_play.js');
+  assert.equal(timeControlText({ kind: 'correspondence', days_per_turn: 1, bank_days: 7 }),
+    'Correspondence: 1 day per turn + 7 days bank');
 });

@@ -1,7 +1,7 @@
 // The current battle: attackers, defenders and reserves, revealed blocks with their strength
 // (clickable when they have actions), the dice rolled and the hits, from this seat's log.
 import { h, clear } from '../dom.js';
-import { battleStepText } from '../wording.js';
+import { battleStepText, plural } from '../wording.js';
 import { SIDE_NAME, typeAbbrev } from '../board.js';
 
 // Splits "Wallace fires: 6,3,1 - 2 hits." into its dice and hits.
@@ -29,7 +29,7 @@ export function renderBattle(el, view, ctx) {
   const area = view.areas.find((a) => a.id === b.area) || {};
   el.append(h('h2', {}, `Battle in ${data.area[b.area]?.name ?? b.area}`),
     h('p', { class: 'battle-head' }, `Round ${b.round}: ${battleStepText(b.step, b.attacker, b.defender)}` +
-      (b.hits_to_allocate ? ` · ${b.hits_to_allocate} hits to allocate` : '') +
+      (b.hits_to_allocate ? ` · ${plural(b.hits_to_allocate, 'hit')} to allocate` : '') +
       (b.victor ? ` · won by ${SIDE_NAME[b.victor]}` : '')));
   const side = (s) => {
     const role = s === b.attacker ? 'Attacker' : 'Defender';
@@ -63,7 +63,7 @@ export function renderBattle(el, view, ctx) {
     if (f) {
       rolls.append(h('li', { class: 'fire' }, `${f.who} fires: `,
         f.dice.map((d) => h('span', { class: 'die', 'aria-label': `die ${d}` }, String(d))),
-        h('strong', {}, ` ${f.hits} ${f.hits === 1 ? 'hit' : 'hits'}`)));
+        h('strong', {}, ` ${plural(f.hits, 'hit')}`)));
     } else rolls.append(h('li', {}, line.text));
   }
   el.append(rolls);

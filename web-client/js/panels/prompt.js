@@ -3,7 +3,7 @@
 import { h, clear } from '../dom.js';
 import { describe, shortLabel } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
-import { outcomeText, winterStep } from '../wording.js';
+import { outcomeText, winterStep, plural } from '../wording.js';
 import { rulesLink, withRulesLinks } from '../rules_link.js';
 
 // What choosing a highlighted block does, by the kinds of the blocks' actions.
@@ -50,7 +50,7 @@ export function renderPrompt(el, view, ctx) {
     const m = view.move;
     const act = (m.activated || []).map((a) => data.area[a]?.name ?? a).join(', ');
     el.append(h('p', { class: 'move-info' },
-      `${SIDE_NAME[m.side]}: ${m.mp} move point${m.mp === 1 ? '' : 's'} left` +
+      `${SIDE_NAME[m.side]}: ${plural(m.mp, 'move point')} left` +
       (act ? `; activated: ${act}` : '') +
       (m.moving ? `; moving ${m.moving.block ? (data.block[m.moving.block]?.name ?? '') : 'a block'}` +
         ` from ${data.area[m.moving.origin]?.name} (now in ${data.area[m.moving.at]?.name})` : '')));

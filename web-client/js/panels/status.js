@@ -1,6 +1,7 @@
 // Year, game turn, phase facts, noble counts, draw pools and dead blocks (all public, 13.2).
 import { h, clear } from '../dom.js';
 import { SIDE_NAME } from '../board.js';
+import { plural } from '../wording.js';
 
 export function renderStatus(el, view, { data, role }) {
   clear(el);
@@ -15,8 +16,8 @@ export function renderStatus(el, view, { data, role }) {
     ['Player 1', view.player1 ? SIDE_NAME[view.player1] : '—'],
     ['Nobles: Scotland', scoNobles],
     ['Nobles: England', n.england?.total ?? '?'],
-    ['Pool: Scotland', `${view.pools?.scotland?.count ?? 0} blocks`],
-    ['Pool: England', `${view.pools?.england?.count ?? 0} blocks`],
+    ['Pool: Scotland', plural(view.pools?.scotland?.count ?? 0, 'block')],
+    ['Pool: England', plural(view.pools?.england?.count ?? 0, 'block')],
     ['Edward', view.edward],
     ['Scottish King', view.king_crowned ? 'crowned' : 'not crowned'],
   ];
