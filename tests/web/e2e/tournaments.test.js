@@ -67,7 +67,7 @@ test('create, register, start, play a round to the standings, and export', async
   await shoot(org, 'round1');
 
   // The game's link opens the game; its Scottish player resigns through the API.
-  const href = await line.locator('a').getAttribute('href');
+  const href = await line.locator('a').first().getAttribute('href');
   const gameId = Number(href.match(/(\d+)$/)[1]);
   const scot = (await line.innerText()).split(' (Scotland)')[0];
   const loser = players.find((p) => p.name === scot);
