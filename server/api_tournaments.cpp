@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "protocol/fields.h"
+#include "protocol/tar.h"
 #include "rules/core/hex.h"
 #include "rules/hots/module.h"
 #include "server/api.h"
@@ -15,7 +16,6 @@
 #include "server/room_registry.h"
 #include "server/time_control.h"
 #include "server/tournaments.h"
-#include "server/ustar.h"
 #include "storage/tournament_store.h"
 
 namespace blockfog::server {
@@ -401,7 +401,7 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
     return b;
   });
   if (!bundle) return error(404, ErrorCode::NotFound, "no such tournament");
-  std::vector<std::pair<std::string, std::string>> files;  // path, bytes
+  std::vector<protocol::TarEntry> files;  // the records, by path
   json rounds = json::array();
   const auto mtime = (bundle->row.finished_at.value_or(now_ms())) / 1000;
   for (const auto& g : bundle->games) {
@@ -425,7 +425,7 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
              {"record", path},
              {"record_sha256", sha256_hex(record)},
              {"seed_commitment", g.row.seed_sha256}});
-    files.emplace_back(path, record);
+    files.push_back({path, record});
   }
   const json manifest = {{"format", "blockfog-tournament-bundle"},
                          {"version", 1},
@@ -436,10 +436,8 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
                            {"organiser", bundle->organiser}}},
                          {"rounds", rounds}};
   // The manifest first, then the records.
-  UstarWriter tar;
-  tar.add_file("manifest.json", manifest.dump(2), mtime);
-  for (const auto& [path, bytes] : files) tar.add_file(path, bytes, mtime);
-  HttpResponse response{200, "application/x-tar", tar.finish(), {}};
+  files.insert(files.begin(), {"manifest.json", manifest.dump(2)});
+  HttpResponse response{200, "application/x-tar", protocol::write_tar(files, mtime), {}};
   response.headers.emplace_back(
       "Content-Disposition",
       "attachment; filename=\"blockfog-tournament-" + std::to_string(bundle->row.id) + ".tar\"");

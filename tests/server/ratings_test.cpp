@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
 #include "tests/server/test_client.h"
+#include "tests/server/tournament_helpers.h"
 
 namespace blockfog::server::testing {
 namespace {
@@ -43,6 +45,72 @@ std::int64_t play_and_resign(Player& creator, Player& joiner, Player& resigner, 
   const auto resigned = resigner.http.post(path + "/resign", json::object());
   EXPECT_EQ(resigned.status, 200) << resigned.body;
   return id;
+}
+
+// From scratch: every rated finished game in the order ratings changed, from the stored
+// result and seats alone, replayed with Glicko-2 from the defaults (docs/ratings.md), gives
+// every stored history row and current rating: `expected_games` games, `expected_accounts` rated.
+void expect_ratings_recompute(const std::filesystem::path& db_path, int expected_games,
+                              int expected_accounts) {
+  storage::Store store(db_path, storage::Store::ReadOnly{});
+  auto& db = store.database();
+  auto games = db.prepare(
+      "SELECT g.id, json_extract(g.result, '$.winner'),"
+      " (SELECT account_id FROM seats WHERE game_id = g.id AND role = 'scotland'),"
+      " (SELECT account_id FROM seats WHERE game_id = g.id AND role = 'england')"
+      " FROM games g WHERE g.rated = 1 AND g.status = 'finished'"
+      " ORDER BY (SELECT min(id) FROM rating_history WHERE game_id = g.id)");
+  std::map<std::int64_t, glicko2::Rating> ratings;
+  std::map<std::int64_t, std::int64_t> games_of;
+  int rated_games = 0;
+  while (games.step()) {
+    ++rated_games;
+    const auto game_id = games.column_int64(0);
+    const auto winner = games.column_optional_text(1);
+    const std::int64_t scot = games.column_int64(2);
+    const std::int64_t eng = games.column_int64(3);
+    const double scot_score = !winner ? 0.5 : (*winner == "scotland" ? 1.0 : 0.0);
+    const glicko2::Result scot_result{ratings[eng], scot_score};
+    const glicko2::Result eng_result{ratings[scot], 1.0 - scot_score};
+    const auto scot_after = glicko2::update(ratings[scot], std::span(&scot_result, 1));
+    const auto eng_after = glicko2::update(ratings[eng], std::span(&eng_result, 1));
+    // The stored history of this game says the same.
+    for (const auto& [account, before, after] :
+         {std::tuple(scot, ratings[scot], scot_after), std::tuple(eng, ratings[eng], eng_after)}) {
+      auto row = db.prepare(
+          "SELECT rating_before, deviation_before, volatility_before, rating_after,"
+          " deviation_after, volatility_after FROM rating_history"
+          " WHERE game_id = ?1 AND account_id = ?2");
+      row.bind(1, game_id).bind(2, account);
+      ASSERT_TRUE(row.step()) << "game " << game_id << " has no history for " << account;
+      EXPECT_DOUBLE_EQ(row.column_real(0), before.rating);
+      EXPECT_DOUBLE_EQ(row.column_real(1), before.deviation);
+      EXPECT_DOUBLE_EQ(row.column_real(2), before.volatility);
+      EXPECT_DOUBLE_EQ(row.column_real(3), after.rating);
+      EXPECT_DOUBLE_EQ(row.column_real(4), after.deviation);
+      EXPECT_DOUBLE_EQ(row.column_real(5), after.volatility);
+    }
+    ratings[scot] = scot_after;
+    ratings[eng] = eng_after;
+    ++games_of[scot];
+    ++games_of[eng];
+  }
+  EXPECT_EQ(rated_games, expected_games);
+  auto stored = db.prepare("SELECT account_id, rating, deviation, volatility, games FROM ratings");
+  int accounts = 0;
+  while (stored.step()) {
+    ++accounts;
+    const auto account = stored.column_int64(0);
+    ASSERT_TRUE(ratings.contains(account));
+    EXPECT_DOUBLE_EQ(stored.column_real(1), ratings[account].rating);
+    EXPECT_DOUBLE_EQ(stored.column_real(2), ratings[account].deviation);
+    EXPECT_DOUBLE_EQ(stored.column_real(3), ratings[account].volatility);
+    EXPECT_EQ(stored.column_int64(4), games_of[account]);
+  }
+  EXPECT_EQ(accounts, expected_accounts);
+  auto history_rows = db.prepare("SELECT count(*) FROM rating_history");
+  history_rows.step();
+  EXPECT_EQ(history_rows.column_int64(0), 2 * rated_games);
 }
 
 class RatingsApi : public ::testing::Test {
@@ -108,67 +176,72 @@ TEST_F(RatingsApi, RatedGamesMoveRatingsAndRecomputingThemFromTheResultsGivesThe
                                           {"deviation", list[0].at("deviation")},
                                           {"volatility", list[0].at("volatility")}}));
 
-  // From scratch: every rated finished game in the order ratings changed, from the stored
-  // result and seats alone.
-  storage::Store store(server_db(dir_), storage::Store::ReadOnly{});
-  auto& db = store.database();
-  auto games = db.prepare(
-      "SELECT g.id, json_extract(g.result, '$.winner'),"
-      " (SELECT account_id FROM seats WHERE game_id = g.id AND role = 'scotland'),"
-      " (SELECT account_id FROM seats WHERE game_id = g.id AND role = 'england')"
-      " FROM games g WHERE g.rated = 1 AND g.status = 'finished'"
-      " ORDER BY (SELECT min(id) FROM rating_history WHERE game_id = g.id)");
-  std::map<std::int64_t, glicko2::Rating> ratings;
-  std::map<std::int64_t, std::int64_t> games_of;
-  int rated_games = 0;
-  while (games.step()) {
-    ++rated_games;
-    const auto game_id = games.column_int64(0);
-    const auto winner = games.column_optional_text(1);
-    const std::int64_t scot = games.column_int64(2);
-    const std::int64_t eng = games.column_int64(3);
-    const double scot_score = !winner ? 0.5 : (*winner == "scotland" ? 1.0 : 0.0);
-    const glicko2::Result scot_result{ratings[eng], scot_score};
-    const glicko2::Result eng_result{ratings[scot], 1.0 - scot_score};
-    const auto scot_after = glicko2::update(ratings[scot], std::span(&scot_result, 1));
-    const auto eng_after = glicko2::update(ratings[eng], std::span(&eng_result, 1));
-    // The stored history of this game says the same.
-    for (const auto& [account, before, after] :
-         {std::tuple(scot, ratings[scot], scot_after), std::tuple(eng, ratings[eng], eng_after)}) {
-      auto row = db.prepare(
-          "SELECT rating_before, deviation_before, volatility_before, rating_after,"
-          " deviation_after, volatility_after FROM rating_history"
-          " WHERE game_id = ?1 AND account_id = ?2");
-      row.bind(1, game_id).bind(2, account);
-      ASSERT_TRUE(row.step()) << "game " << game_id << " has no history for " << account;
-      EXPECT_DOUBLE_EQ(row.column_real(0), before.rating);
-      EXPECT_DOUBLE_EQ(row.column_real(1), before.deviation);
-      EXPECT_DOUBLE_EQ(row.column_real(2), before.volatility);
-      EXPECT_DOUBLE_EQ(row.column_real(3), after.rating);
-      EXPECT_DOUBLE_EQ(row.column_real(4), after.deviation);
-      EXPECT_DOUBLE_EQ(row.column_real(5), after.volatility);
+  expect_ratings_recompute(server_db(dir_), 4, 3);
+}
+
+// A rated casual game that the rules end (RULES 12), played through the HTTP API and both
+// seats' WebSockets by random legal actions: the engine's result moves both players' ratings
+// as docs/ratings.md says (one Glicko-2 period from their ratings before it, the winner up and
+// the loser down, each history row starting where the one before ended), and recomputing every
+// rating from the stored results gives the same.
+TEST_F(RatingsApi, ARatedGameEndedByTheRulesMovesBothRatings) {
+  auto& ann = players_[0];
+  auto& bob = players_[1];
+  play_and_resign(ann, bob, bob, true);  // first a rated game: neither starts from the defaults
+  const auto before = [&](const std::string& name) {
+    return get("/api/players/" + name + "/ratings").json().at("player");
+  };
+  const auto ann_before = before(ann.name);
+  const auto bob_before = before(bob.name);
+
+  const auto created = bob.http.post(
+      "/api/games", {{"scenario", "braveheart"}, {"side", "scotland"}, {"rated", true}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t game_id = created.json().at("game").at("id");
+  const auto path = "/api/games/" + std::to_string(game_id);
+  ASSERT_EQ(ann.http.post(path + "/join", json::object()).status, 200);
+  std::mt19937_64 rng(1212);
+  const auto play = play_random_to_end(server_.port(), game_id, bob.http.session_cookie(),
+                                       ann.http.session_cookie(), 5000, rng);
+  ASSERT_TRUE(play.ended) << "no end by the rules after " << play.actions << " actions";
+
+  const auto game = get(path).json().at("game");
+  EXPECT_EQ(game.at("status"), "finished");
+  const auto& result = game.at("result");
+  for (const char* decided : {"resigned", "timeout", "forfeit", "adjudicated"}) {
+    EXPECT_NE(result.at("reason"), decided) << result.dump();
+  }
+  // Bob played Scotland, Ann England.
+  const double bob_score =
+      result.at("winner").is_null() ? 0.5 : (result.at("winner") == "scotland" ? 1.0 : 0.0);
+  for (const auto& [name, player_before, score, role, opponent] :
+       {std::tuple(bob.name, bob_before, bob_score, "scotland", ann.name),
+        std::tuple(ann.name, ann_before, 1.0 - bob_score, "england", bob.name)}) {
+    const auto mine = get("/api/players/" + name + "/ratings").json();
+    EXPECT_EQ(mine.at("player").at("games"), 2) << name;
+    const auto& history = mine.at("history");
+    ASSERT_EQ(history.size(), 2u) << name;
+    const auto& last = history[1];
+    EXPECT_EQ(last.at("game_id"), game_id) << last.dump();
+    EXPECT_EQ(last.at("score"), score) << name;
+    EXPECT_EQ(last.at("role"), role) << name;
+    EXPECT_EQ(last.at("opponent"), opponent) << name;
+    EXPECT_EQ(last.at("before"), history[0].at("after")) << name;
+    EXPECT_EQ(last.at("before"), player_before.at("rating")) << name;
+    const double moved =
+        last.at("after").at("rating").get<double>() - last.at("before").at("rating").get<double>();
+    if (score == 1.0) {
+      EXPECT_GT(moved, 0) << name;
+    } else if (score == 0.0) {
+      EXPECT_LT(moved, 0) << name;
     }
-    ratings[scot] = scot_after;
-    ratings[eng] = eng_after;
-    ++games_of[scot];
-    ++games_of[eng];
+    // One more game played: less uncertainty about the player.
+    EXPECT_LT(last.at("after").at("deviation").get<double>(),
+              last.at("before").at("deviation").get<double>())
+        << name;
+    EXPECT_EQ(mine.at("player").at("rating"), last.at("after")) << name;
   }
-  EXPECT_EQ(rated_games, 4);
-  auto stored = db.prepare("SELECT account_id, rating, deviation, volatility, games FROM ratings");
-  int accounts = 0;
-  while (stored.step()) {
-    ++accounts;
-    const auto account = stored.column_int64(0);
-    ASSERT_TRUE(ratings.contains(account));
-    EXPECT_DOUBLE_EQ(stored.column_real(1), ratings[account].rating);
-    EXPECT_DOUBLE_EQ(stored.column_real(2), ratings[account].deviation);
-    EXPECT_DOUBLE_EQ(stored.column_real(3), ratings[account].volatility);
-    EXPECT_EQ(stored.column_int64(4), games_of[account]);
-  }
-  EXPECT_EQ(accounts, 3);
-  auto history_rows = db.prepare("SELECT count(*) FROM rating_history");
-  history_rows.step();
-  EXPECT_EQ(history_rows.column_int64(0), 2 * rated_games);
+  expect_ratings_recompute(server_db(dir_), 2, 2);
 }
 
 TEST_F(RatingsApi, BadQueriesAndUnknownPlayersAreRefused) {

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <thread>
 
+#include "protocol/tar.h"
 #include "tests/server/game_helpers.h"
 
 namespace blockfog::server::testing {
@@ -45,59 +47,161 @@ json await_round_after(HttpClient& client, std::int64_t id, std::int64_t round) 
   return t;
 }
 
-int play_random_actions(int port, std::int64_t game_id, const std::string& scotland_cookie,
-                        const std::string& england_cookie, int actions, std::mt19937_64& rng) {
-  auto scotland = connect(port, game_id, scotland_cookie);
-  auto england = connect(port, game_id, england_cookie);
+RandomPlay play_random_actions(int port, std::int64_t game_id, const std::string& scotland_cookie,
+                               const std::string& england_cookie, int actions,
+                               std::mt19937_64& rng) {
+  RandomPlay play;
+  // View patches, as the web client asks: smaller frames, each checked like a whole view.
+  auto scotland = connect(port, game_id, scotland_cookie, "?patches=1");
+  auto england = connect(port, game_id, england_cookie, "?patches=1");
   if (!scotland || !england || !scotland->read_first_view() || !england->read_first_view()) {
     ADD_FAILURE() << "game " << game_id << ": no views";
-    return 0;
+    return play;
   }
-  int applied = 0;
   for (int i = 0; i < actions; ++i) {
-    std::vector<std::pair<Connection*, json>> choices;
+    std::vector<std::pair<Connection*, const json*>> choices;
     for (Connection* c : {scotland.get(), england.get()}) {
       if (!c->view.contains("legal_actions")) continue;
-      for (const auto& a : c->view["legal_actions"]) choices.emplace_back(c, a);
+      for (const auto& a : c->view["legal_actions"]) choices.emplace_back(c, &a);
     }
     if (choices.empty()) break;
-    auto& [c, action] =
+    const auto [c, action] =
         choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
     const std::string ref = "t" + std::to_string(i);
-    c->send_action(action, c->seq, ref);
+    c->send_action(*action, c->seq, ref);
     if (!c->read_answer(ref)) {
       ADD_FAILURE() << "game " << game_id << ": no answer";
-      break;
+      return play;
     }
-    EXPECT_NE(c->last.value("type", ""), "error") << c->last.dump();
-    ++applied;
-    for (Connection* other : {scotland.get(), england.get()}) EXPECT_TRUE(other->barrier());
+    if (c->last.value("type", "") == "error" || c->last.value("stale", false)) {
+      ADD_FAILURE() << "game " << game_id << ": " << c->last.dump();
+      return play;
+    }
+    ++play.actions;
+    // The answer is the sender's view after the action; the other seat reads up to a pong, so
+    // that its view is the one after the action too before the next choice.
+    Connection* other = c == scotland.get() ? england.get() : scotland.get();
+    if (!other->barrier()) {
+      ADD_FAILURE() << "game " << game_id << ": the other seat's connection ended";
+      return play;
+    }
   }
-  return applied;
+  // The rules ended the game when both seats' views hold its outcome (RULES 12).
+  play.ended = scotland->view.contains("outcome") && england->view.contains("outcome");
+  return play;
 }
 
-std::map<std::string, std::string> read_ustar(const std::string& archive) {
+namespace {
+
+// One seat of a game played to its end: only what choosing the next action needs (its legal
+// actions, the outcome, the view's version), kept from whole views and view patches without
+// rebuilding the view (docs/protocol.md, view_patch).
+struct LeanSeat {
+  WsClient ws;
+  json legal = json::array();
+  std::int64_t seq = -1;
+  bool over = false;
+  json last;
+
+  bool read_one() {
+    const auto frame = ws.read();
+    if (!frame) return false;
+    last = json::parse(*frame);
+    const std::string type = last.value("type", "");
+    if (type == "view") {
+      seq = last.at("seq");
+      const auto& view = last.at("view");
+      legal = view.value("legal_actions", json::array());
+      over = view.contains("outcome");
+    } else if (type == "view_patch") {
+      seq = last.at("seq");
+      const auto& patch = last.at("view_patch");
+      const auto set = patch.value("set", json::object());
+      if (set.contains("legal_actions")) legal = set.at("legal_actions");
+      // An array of unchanged length may change element by element instead.
+      const auto elements = patch.value("elements", json::object());
+      if (elements.contains("legal_actions")) {
+        for (const auto& change : elements.at("legal_actions")) {
+          legal.at(change.at(0).get<std::size_t>()) = change.at(1);
+        }
+      }
+      for (const auto& name : patch.value("unset", json::array())) {
+        if (name == "legal_actions") legal = json::array();
+      }
+      over = over || set.contains("outcome");
+    }
+    return true;
+  }
+  bool read_until(const std::function<bool()>& done) {
+    while (true) {
+      if (!read_one()) return false;
+      if (done()) return true;
+    }
+  }
+};
+
+}  // namespace
+
+RandomPlay play_random_to_end(int port, std::int64_t game_id, const std::string& scotland_cookie,
+                              const std::string& england_cookie, int max_actions,
+                              std::mt19937_64& rng) {
+  RandomPlay play;
+  LeanSeat seats[2];
+  const std::string target = "/ws/games/" + std::to_string(game_id) + "?patches=1";
+  for (auto* seat : {&seats[0], &seats[1]}) {
+    const auto& cookie = seat == &seats[0] ? scotland_cookie : england_cookie;
+    if (!seat->ws.connect(port, target, cookie) ||
+        !seat->read_until([seat] { return seat->seq >= 0; })) {
+      ADD_FAILURE() << "game " << game_id << ": no view";
+      return play;
+    }
+  }
+  for (int i = 0; i < max_actions; ++i) {
+    std::vector<std::pair<LeanSeat*, const json*>> choices;
+    for (auto* seat : {&seats[0], &seats[1]}) {
+      for (const auto& a : seat->legal) choices.emplace_back(seat, &a);
+    }
+    if (choices.empty()) break;
+    const auto& choice =
+        choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
+    LeanSeat* seat = choice.first;
+    const json* action = choice.second;
+    const std::string ref = "e" + std::to_string(i);
+    seat->ws.send_json(
+        {{"v", 1}, {"type", "action"}, {"seq", seat->seq}, {"action", *action}, {"ref", ref}});
+    if (!seat->read_until([seat, &ref] { return seat->last.value("ref", "") == ref; })) {
+      ADD_FAILURE() << "game " << game_id << ": no answer";
+      return play;
+    }
+    if (seat->last.value("type", "") == "error" || seat->last.value("stale", false)) {
+      ADD_FAILURE() << "game " << game_id << ": " << seat->last.dump();
+      return play;
+    }
+    ++play.actions;
+    // The other seat reads up to a pong: its view is then the one after the action.
+    LeanSeat* other = seat == &seats[0] ? &seats[1] : &seats[0];
+    other->ws.send_json({{"v", 1}, {"type", "ping"}});
+    if (!other->read_until([other] { return other->last.value("type", "") == "pong"; })) {
+      ADD_FAILURE() << "game " << game_id << ": the other seat's connection ended";
+      return play;
+    }
+  }
+  play.ended = seats[0].over && seats[1].over;
+  return play;
+}
+
+std::map<std::string, std::string> bundle_files(const std::string& archive,
+                                                std::vector<std::string>* order) {
+  std::string error;
+  const auto entries = protocol::read_tar(archive, error);
+  if (!entries) {
+    ADD_FAILURE() << "the bundle does not read as a ustar archive: " << error;
+    return {};
+  }
   std::map<std::string, std::string> files;
-  std::size_t at = 0;
-  EXPECT_EQ(archive.size() % 512, 0u);
-  while (at + 512 <= archive.size()) {
-    const std::string header = archive.substr(at, 512);
-    if (header == std::string(512, '\0')) {
-      EXPECT_EQ(archive.substr(at), std::string(1024, '\0')) << "two zero blocks end it";
-      break;
-    }
-    EXPECT_EQ(header.substr(257, 6), std::string("ustar\0", 6));
-    EXPECT_EQ(header.substr(263, 2), "00");
-    EXPECT_EQ(header[156], '0');
-    unsigned sum = 0;
-    for (std::size_t i = 0; i < 512; ++i) {
-      sum += (i >= 148 && i < 156) ? ' ' : static_cast<unsigned char>(header[i]);
-    }
-    EXPECT_EQ(std::stoul(header.substr(148, 7), nullptr, 8), sum) << "header checksum";
-    const std::string name = header.substr(0, header.find('\0'));
-    const auto size = std::stoull(header.substr(124, 11), nullptr, 8);
-    files[name] = archive.substr(at + 512, size);
-    at += 512 + (size + 511) / 512 * 512;
+  for (const auto& entry : *entries) {
+    files[entry.name] = entry.data;
+    if (order) order->push_back(entry.name);
   }
   return files;
 }

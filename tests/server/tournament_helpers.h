@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,13 +24,27 @@ std::string tournament_path(std::int64_t id, const std::string& rest = "");
 // The tournament once its round moved past `round` (the server advances within seconds).
 nlohmann::json await_round_after(HttpClient& client, std::int64_t id, std::int64_t round);
 
+struct RandomPlay {
+  int actions = 0;     // applied
+  bool ended = false;  // by the rules: both seats' views hold the game's outcome
+};
 // Plays up to `actions` random legal actions in an active game through both seats'
-// WebSockets; returns how many were applied (fewer when the game ended first).
-int play_random_actions(int port, std::int64_t game_id, const std::string& scotland_cookie,
-                        const std::string& england_cookie, int actions, std::mt19937_64& rng);
+// WebSockets (every frame checked for the fog of war, as Connection does), fewer when the
+// game ends first. A refused action or a lost connection is a test failure and stops it.
+RandomPlay play_random_actions(int port, std::int64_t game_id, const std::string& scotland_cookie,
+                               const std::string& england_cookie, int actions,
+                               std::mt19937_64& rng);
+// The same to the game's end (or `max_actions`), for many whole games: each frame is read only
+// for the seat's legal actions and the outcome, not checked as Connection checks it (the fog
+// of war and view versions are the play tests' concern, tests/server/game_test.cpp).
+RandomPlay play_random_to_end(int port, std::int64_t game_id, const std::string& scotland_cookie,
+                              const std::string& england_cookie, int max_actions,
+                              std::mt19937_64& rng);
 
-// The files of an uncompressed ustar archive by name, each header's magic and checksum
-// checked (a failure is reported and the archive's files so far returned).
-std::map<std::string, std::string> read_ustar(const std::string& archive);
+// The files of an exported bundle by name, read with the bundle's own reader (protocol/tar.h:
+// each header's magic and checksum checked); `order`, when given, gets their names in the
+// archive's order. An archive that does not read is a test failure and no files.
+std::map<std::string, std::string> bundle_files(const std::string& archive,
+                                                std::vector<std::string>* order = nullptr);
 
 }  // namespace blockfog::server::testing

@@ -13,6 +13,7 @@
 #include <functional>
 #include <sstream>
 
+#include "protocol/tar.h"
 #include "rules/core/hex.h"
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
@@ -20,7 +21,6 @@
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
 #include "tests/server/test_client.h"
-#include "tools/common/tar.h"
 
 namespace blockfog::server::testing {
 namespace {
@@ -96,7 +96,7 @@ class VerifyTest : public ::testing::Test {
   // A bundle of both games, one a round, with the manifest changed by `edit` and the files
   // by `files` before writing.
   VerifyRun verify_bundle(const std::function<void(json&)>& edit = {},
-                          const std::function<void(std::vector<tools::TarEntry>&)>& files = {}) {
+                          const std::function<void(std::vector<protocol::TarEntry>&)>& files = {}) {
     json manifest = {
         {"format", "blockfog-tournament-bundle"},
         {"version", 1},
@@ -106,13 +106,13 @@ class VerifyTest : public ::testing::Test {
       manifest["rounds"].push_back({{"round", i + 1}, {"games", {manifest_entry(i, records_[i])}}});
     }
     if (edit) edit(manifest);
-    std::vector<tools::TarEntry> entries = {{"manifest.json", manifest.dump(2)}};
+    std::vector<protocol::TarEntry> entries = {{"manifest.json", manifest.dump(2)}};
     for (int i = 0; i < 2; ++i) {
       entries.push_back({"games/" + std::to_string(games_[i]) + ".json", records_[i]});
     }
     if (files) files(entries);
     const auto path = work_.path() / "bundle.tar";
-    write_verify_input(path, tools::write_tar(entries));
+    write_verify_input(path, protocol::write_tar(entries));
     return run_verify({"verify", path.string()});
   }
 

@@ -3,12 +3,12 @@
 #include <map>
 #include <set>
 
+#include "protocol/tar.h"
 #include "rules/core/hex.h"
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
 #include "rules/hots/module.h"
 #include "tools/common/record.h"
-#include "tools/common/tar.h"
 
 namespace blockfog::tools {
 namespace {
@@ -127,12 +127,12 @@ GameVerdict verify_record(const json& record_json, const std::string& fallback_i
   return verdict;
 }
 
-static std::optional<std::vector<GameVerdict>> verify_entries(const std::vector<TarEntry>& entries,
-                                                              std::string& error);
+static std::optional<std::vector<GameVerdict>> verify_entries(
+    const std::vector<protocol::TarEntry>& entries, std::string& error);
 
 std::optional<std::vector<GameVerdict>> verify_bundle(std::string_view archive,
                                                       std::string& error) {
-  const auto entries = read_tar(archive, error);
+  const auto entries = protocol::read_tar(archive, error);
   if (!entries) return std::nullopt;
   try {
     return verify_entries(*entries, error);
@@ -142,8 +142,8 @@ std::optional<std::vector<GameVerdict>> verify_bundle(std::string_view archive,
   }
 }
 
-static std::optional<std::vector<GameVerdict>> verify_entries(const std::vector<TarEntry>& entries,
-                                                              std::string& error) {
+static std::optional<std::vector<GameVerdict>> verify_entries(
+    const std::vector<protocol::TarEntry>& entries, std::string& error) {
   std::map<std::string, const std::string*> files;
   for (const auto& e : entries) files[e.name] = &e.data;
   const auto manifest_file = files.find(std::string(kManifest));

@@ -52,7 +52,8 @@ export const api = {
   // Ratings (ratings.js).
   ratings: () => call('GET', '/api/ratings?limit=100'),
   playerRatings: (name) => call('GET', `/api/players/${encodeURIComponent(name)}/ratings`),
-  // A finished game's view after action `seq` for `role` (see replay.js).
+  // A finished game's view after action `seq` for `role`; for a tournament's organiser, also
+  // one under way (see replay.js).
   replayView: (id, seq, role) =>
     call('GET', `/api/games/${id}/replay/${seq}?role=${encodeURIComponent(role)}`),
   // Turn notices (settings.js).

@@ -1,6 +1,9 @@
 // A finished game stepped through action by action, from Scotland's or England's view, the
 // observer's, or with everything revealed. The action list comes from the downloadable record;
 // each step's view from the server, which replays the record (GET /api/games/{id}/replay/{seq}).
+// A tournament's organiser may also step through one of its games under way, up to its last
+// stored action: it has no record yet (its seed is secret until the end), so the count of
+// actions comes from the first step's answer and the page lists no actions.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
@@ -31,16 +34,28 @@ export async function openReplay(root, { gameId }) {
   const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
   root.append(h('header', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'),
     h('h1', {}, `Game ${gameId}: replay`)), notice);
-  let record;
+  let record = null;
+  let n = 0;
   try {
     record = await api.record(gameId);
+    n = record.actions.length;
   } catch (ex) {
-    notice.textContent = `The record is not available: ${ex.message}`;
-    return () => {};
+    // Under way: the server answers its steps to the tournament's organiser alone.
+    const first = ex.code === 'game_not_finished'
+      ? await api.replayView(gameId, 0, 'all').catch(() => null) : null;
+    if (!first) {
+      notice.textContent = `The record is not available: ${ex.message}`;
+      return () => {};
+    }
+    n = first.actions;
   }
-  const n = record.actions.length;
   // How the game ended, by the rules, resignation or time (who won, and why), under the title.
-  if (record.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
+  if (record?.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
+  if (!record) {
+    root.append(h('p', { class: 'under-way' }, `This game is under way: as its tournament's `
+      + `organiser you see everything, up to its last stored action (${n}). Its players and `
+      + 'everybody else see its replay once it has ended.'));
+  }
   let seq = n;
   let role = 'all';
   const roleSel = h('select', { id: 'replay-role', onchange: () => { role = roleSel.value; show(); } },
@@ -56,9 +71,23 @@ export async function openReplay(root, { gameId }) {
     h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'), slider,
     h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
     h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'), stepText,
-    h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
-      'Download the record'),
-    h('span', { class: 'seed' }, `seed ${record.seed}`));
+    ...(record ? [h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+      'Download the record'), h('span', { class: 'seed' }, `seed ${record.seed}`)] : []));
+  // A finished game's replay is public (an invite game's: for its players): its link to share.
+  const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
+  const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
+  const share = record ? h('p', { class: 'share-replay' },
+    h('label', { for: 'replay-link' }, 'Link to this replay '),
+    h('input', { id: 'replay-link', readonly: true, value: shareUrl, size: 40,
+      onfocus: (e) => e.target.select() }),
+    h('button', { class: 'copy-link', onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(shareUrl);
+        copied.textContent = 'Copied';
+      } catch {
+        copied.textContent = 'Select the link and copy it';
+      }
+    } }, 'Copy link'), copied) : null;
   const map = createMap(data, { onArea: () => {}, onBlock: () => {} });
   const prompt = h('section', { class: 'prompt' });
   const cards = h('section', { class: 'panel cards' });
@@ -69,17 +98,17 @@ export async function openReplay(root, { gameId }) {
   // The list is redrawn per role: a seat's view does not say what the other seat decided.
   let listedFor = null;
   const listActions = () => {
-    if (listedFor === role) return;
+    if (!record || listedFor === role) return;
     listedFor = role;
     clear(actionList);
     record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
       h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
         actionText(a, role, data)))));
   };
-  root.append(controls, prompt, h('div', { class: 'board' },
+  root.append(controls, ...(share ? [share] : []), prompt, h('div', { class: 'board' },
     h('div', { class: 'map-holder' }, map.el),
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
-      h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
+      record ? h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList) : null)));
 
   // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
@@ -97,9 +126,10 @@ export async function openReplay(root, { gameId }) {
   let loggedFor = null;
   async function show() {
     const mine = ++token;
-    const act = record.actions[seq - 1];
+    const act = record?.actions[seq - 1];
     listActions();
-    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}` : ' · set-up');
+    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}`
+      : seq === 0 ? ' · set-up' : '');
     for (const li of actionList.children) li.classList.toggle('current', Number(li.dataset.seq) === seq);
     let view;
     try {
@@ -114,7 +144,7 @@ export async function openReplay(root, { gameId }) {
       selected: null, pending: true };
     // After the last action of a game ended by resignation or time the engine's view still
     // awaits somebody: the record's result says how it ended instead.
-    const endedHere = seq === n && record.result && !view.outcome;
+    const endedHere = seq === n && record?.result && !view.outcome;
     clear(prompt).append(h('div', { class: 'prompt-line' },
       h('strong', { class: 'phase-text' }, endedHere ? 'Game over' : view.phase_text || view.phase),
       h('span', { class: 'awaiting' },

@@ -67,7 +67,7 @@ test('create, register, start, play a round to the standings, and export', async
   await shoot(org, 'round1');
 
   // The game's link opens the game; its Scottish player resigns through the API.
-  const href = await line.locator('a').getAttribute('href');
+  const href = await line.locator('a').first().getAttribute('href');
   const gameId = Number(href.match(/(\d+)$/)[1]);
   const scot = (await line.innerText()).split(' (Scotland)')[0];
   const loser = players.find((p) => p.name === scot);
@@ -120,4 +120,65 @@ test('create, register, start, play a round to the standings, and export', async
   assert.equal(tar.name, 'manifest.json');
   assert.equal(tar.magic, 'ustar');
   assert.equal(tar.size % 512, 0);
+});
+
+// docs/tournaments.md, "Replays": the organiser opens a game of his tournament under way from
+// the tournament page and sees it with everything revealed; one of its players (or anybody
+// else) gets no step of it before its end; once it has ended, its replay's link opens for a
+// visitor without an account.
+test('the organiser replays a game under way revealed; a finished game\'s link is public', async () => {
+  const org = await newPlayer(running.browser, running.server, 'marshal');
+  const dora = await newPlayer(running.browser, running.server, 'dora');
+  const eric = await newPlayer(running.browser, running.server, 'eric');
+  const post = (p, url, body) => p.page.evaluate(async ([u, b]) => {
+    const res = await fetch(u, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(b) });
+    return { status: res.status, body: await res.json() };
+  }, [url, body]);
+  const created = await post(org, '/api/tournaments', { name: 'Replay Cup', scenario: 'braveheart',
+    format: 'swiss', rounds: 1, sides: 'lot', round_deadline_minutes: 60, rated: false,
+    registration_closes_at: Date.now() + 3600 * 1000, max_players: 2 });
+  assert.equal(created.status, 201);
+  const id = created.body.tournament.id;
+  for (const p of [dora, eric]) assert.equal((await post(p, `/api/tournaments/${id}/register`, {})).status, 200);
+  const started = await post(org, `/api/tournaments/${id}/start`, {});
+  assert.equal(started.status, 200);
+  const game = started.body.tournament.rounds_played[0].games[0];
+
+  // From the tournament page, the organiser's link to the game under way.
+  await org.page.goto(`${running.server.url}/#/tournament/${id}`);
+  await org.page.waitForSelector('ul.pairings a.reveal');
+  await shoot(org, 'organiser-reveal-link');
+  await org.page.click('ul.pairings a.reveal');
+  await org.page.waitForSelector('p.under-way');
+  await org.page.waitForFunction(() => document.getElementById('app').dataset.shown === '0/all');
+  // Both sides' blocks with their faces, none blank; no record, seed or list of actions yet.
+  assert.ok(await org.page.locator('.block.own.scotland').count() > 0);
+  assert.ok(await org.page.locator('.block.own.england').count() > 0);
+  assert.equal(await org.page.locator('rect.block.hidden').count(), 0, 'nothing is hidden');
+  assert.equal(await org.page.locator('.seed').count(), 0);
+  assert.equal(await org.page.locator('.record-actions').count(), 0);
+  assert.equal(await org.page.locator('.share-replay').count(), 0);
+  await shoot(org, 'organiser-replay-under-way');
+
+  // A player of the game: no step before the end.
+  await dora.page.goto(`${running.server.url}/#/replay/${game.game_id}`);
+  await dora.page.waitForSelector('p.notice:has-text("The record is not available")');
+  assert.equal(await dora.page.locator('.map-holder').count(), 0);
+  await shoot(dora, 'player-replay-under-way');
+
+  // Ended (England resigns): the replay's link, opened by a visitor without an account.
+  const loser = game.england === 'dora' ? dora : eric;
+  assert.equal((await post(loser, `/api/games/${game.game_id}/resign`, {})).status, 200);
+  const visitorContext = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const visitor = { name: 'visitor', context: visitorContext, page: await visitorContext.newPage() };
+  visitor.page.on('pageerror', (e) => assert.fail(`visitor: page error ${e.message}`));
+  await visitor.page.goto(`${running.server.url}/#/replay/${game.game_id}`);
+  await visitor.page.waitForSelector('.share-replay input#replay-link');
+  await visitor.page.waitForFunction(() => document.getElementById('app').dataset.shown === '0/all');
+  assert.equal(await visitor.page.locator('#replay-link').inputValue(),
+    `${running.server.url}/#/replay/${game.game_id}`);
+  assert.match(await visitor.page.locator('.game-result').innerText(), /resign/i);
+  await shoot(visitor, 'public-replay');
+  await visitorContext.close();
 });

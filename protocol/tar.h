@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace blockfog::tools {
+namespace blockfog::protocol {
 
 struct TarEntry {
   std::string name;  // a relative path, "/"-separated, at most 255 bytes
@@ -28,4 +28,4 @@ std::string write_tar(const std::vector<TarEntry>& entries, std::int64_t mtime =
 // past the end, a link or device entry, a duplicate or unsafe name, or a missing end.
 std::optional<std::vector<TarEntry>> read_tar(std::string_view archive, std::string& error);
 
-}  // namespace blockfog::tools
+}  // namespace blockfog::protocol

@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "tools/common/tar.h"
+#include "protocol/tar.h"
 
-namespace blockfog::tools {
+namespace blockfog::protocol {
 namespace {
 
 std::vector<TarEntry> sample() {
@@ -101,4 +101,4 @@ TEST(Tar, UnsafeOrDuplicateNamesAreNotWritten) {
 }
 
 }  // namespace
-}  // namespace blockfog::tools
+}  // namespace blockfog::protocol

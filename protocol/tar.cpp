@@ -1,4 +1,4 @@
-#include "tools/common/tar.h"
+#include "protocol/tar.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace blockfog::tools {
+namespace blockfog::protocol {
 namespace {
 
 constexpr std::size_t kBlock = 512;
@@ -181,4 +181,4 @@ std::optional<std::vector<TarEntry>> read_tar(std::string_view archive, std::str
   }
 }
 
-}  // namespace blockfog::tools
+}  // namespace blockfog::protocol
