@@ -435,6 +435,12 @@ TEST(LogText, CountsOfOneAreSingular) {
   };
   EXPECT_EQ(battles(1), "Battle phase: 1 contested area.");
   EXPECT_EQ(battles(2), "Battle phase: 2 contested areas.");
+  const auto moves = [](int n) {
+    return log_text(
+        {LogKind::MovePhaseStart, Audience::Public, 0, 0, 0, 0, static_cast<std::int16_t>(n)});
+  };
+  EXPECT_EQ(moves(1), "Scotland moves with 1 move point.");
+  EXPECT_EQ(moves(3), "Scotland moves with 3 move points.");
 }
 
 TEST(ViewTest, J08SetUpLevyShowsOnlyHowManyBlocks) {
