@@ -64,3 +64,12 @@ export function winterStep(kinds) {
   if (has('done')) return { title: 'Winter', done: 'Done: end this winter step', hint: '' };
   return null;
 }
+
+// The cards played this year in the order they were played: by game turn, Scotland's card
+// before England's within a turn (both are revealed together, RULES 3.2, so the order within a
+// turn is only the display's).
+export function playedInOrder(played) {
+  const sideRank = (side) => (side === 'scotland' ? 0 : 1);
+  return [...(played ?? [])]
+    .sort((a, b) => a.turn - b.turn || sideRank(a.side) - sideRank(b.side));
+}

@@ -10,7 +10,7 @@ const js = (m) => import(path.join(root, 'web-client/js', m));
 const { indexGameData } = await js('gamedata.js');
 const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
 const data = indexGameData(raw);
-const { outcomeText, battleStepText, winterStep, plural } = await js('wording.js');
+const { outcomeText, battleStepText, winterStep, plural, playedInOrder } = await js('wording.js');
 const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
 
 test('the outcome says why in words, with the nobles counted', () => {
@@ -90,4 +90,27 @@ test('counts read in the singular for one, the plural otherwise', async () => {
   const { timeControlText } = await js('lobby_play.js');
   assert.equal(timeControlText({ kind: 'correspondence', days_per_turn: 1, bank_days: 7 }),
     'Correspondence: 1 day per turn + 7 days bank');
+});
+
+test('the cards played this year read in the order they were played', () => {
+  const played = [
+    { side: 'england', card: 'move2_1', turn: 2 },
+    { side: 'scotland', card: 'move3_1', turn: 1 },
+    { side: 'scotland', card: 'move1_1', turn: 2 },
+    { side: 'england', card: 'move1_2', turn: 1 },
+  ];
+  assert.deepEqual(playedInOrder(played).map((p) => `${p.turn} ${p.side}`),
+    ['1 scotland', '1 england', '2 scotland', '2 england']);
+  assert.deepEqual(played[0].side, 'england', 'the list it was given is left as it was');
+  assert.deepEqual(playedInOrder(undefined), []);
+  assert.deepEqual(playedInOrder(null), []);
+});
+
+test('a game names its scenario as the game data does, never by its identifier', () => {
+  assert.ok(raw.scenarios.length > 0);
+  for (const { id } of raw.scenarios) {
+    const name = data.scenario[id]?.name;
+    assert.ok(name, `scenario ${id} has a name`);
+    assert.ok(!/_/.test(name) && name !== id, `${name} reads as words`);
+  }
 });

@@ -4,6 +4,7 @@ import { h, clear } from '../dom.js';
 import { cardName } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
 import { rulesLink } from '../rules_link.js';
+import { playedInOrder } from '../wording.js';
 
 // An event card's text (RULES 7), shown on hover and in the list under the hand.
 const cardText = (c) => (c?.effect ? `${c.name}: ${c.effect} (RULES ${c.rules_section})` : null);
@@ -60,9 +61,7 @@ export function renderCards(el, view, ctx) {
           h('dd', {}, c.effect)]))));
     }
   }
-  // In the order they were played: by game turn, Scotland's card before England's.
-  const played = [...(cards.played_this_year || [])].sort((a, b) => a.turn - b.turn
-    || (a.side === 'scotland' ? -1 : 1) - (b.side === 'scotland' ? -1 : 1));
+  const played = playedInOrder(cards.played_this_year);
   if (played.length) {
     el.append(h('p', { class: 'played' }, h('strong', {}, 'Played this year: '),
       played.map((p) => `${SIDE_NAME[p.side]} ${cardName(data.card[p.card]) ?? p.card} (turn ${p.turn})`)
