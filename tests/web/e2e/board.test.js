@@ -572,6 +572,74 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
+// Each state a block can be in is drawn its own way, and the legend names each look.
+test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks look different', async () => {
+  const p = await newPlayer(running.browser, running.server, 'looks', { viewport: DESKTOP });
+  const looks = await p.page.evaluate(async () => {
+    const { ownBlock, hiddenBlock } = await import('/js/map_blocks.js');
+    const { legend } = await import('/js/legend.js');
+    const { loadGameData } = await import('/js/gamedata.js');
+    const { blockInfo } = await import('/js/board.js');
+    const data = await loadGameData();
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('class', 'map');
+    svg.setAttribute('viewBox', '0 0 800 100');
+    const app = document.getElementById('app');
+    app.replaceChildren(svg, legend());
+    const info = (extra) => ({ ...blockInfo(data, { block: 'sco_douglas', strength: 3 }), ...extra });
+    const states = {
+      plain: [info({}), {}],
+      moved: [info({ moved: true }), {}],
+      choosable: [info({}), { actionable: true }],
+      chosen: [info({}), { selected: true }],
+      pinned: [info({}), { pinned: 'pinned (RULES 4.7)' }],
+      // An enemy block revealed in battle, beside the same block as its owner sees it.
+      english: [blockInfo(data, { block: 'eng_hobelars', strength: 2 }), {}],
+      revealed: [{ ...blockInfo(data, { block: 'eng_hobelars', strength: 2 }), revealed: true }, {}],
+      highlighted: [info({}), { highlighted: true }],
+    };
+    let x = 0;
+    const noop = () => {};
+    for (const [name, [b, opts]] of Object.entries(states)) {
+      const g = ownBlock(b, x, 0, 60, { onClick: noop, onPinned: noop, area: 'fife', ...opts });
+      g.dataset.state = name;
+      svg.append(g);
+      x += 70;
+    }
+    for (const traced of [false, true]) {
+      const r = hiddenBlock('england', x, 0, 60, traced, 'fife');
+      r.dataset.state = traced ? 'traced' : 'hidden';
+      svg.append(r);
+      x += 70;
+    }
+    // A look: the outline, the label's fill, the marks drawn on it, how faded it is.
+    const look = (el) => {
+      const body = el.querySelector?.('.body') ?? el;
+      const label = el.querySelector?.('.label');
+      const cs = getComputedStyle(body);
+      return JSON.stringify([cs.stroke, cs.strokeWidth, cs.strokeDasharray, cs.fill,
+        label ? getComputedStyle(label).fill : '', getComputedStyle(el).opacity,
+        [...(el.querySelectorAll?.('.moved-mark, .pin-mark') ?? [])].map((m) => m.getAttribute('class'))]);
+    };
+    return { looks: Object.fromEntries([...svg.querySelectorAll('[data-state]')]
+      .map((el) => [el.dataset.state, look(el)])),
+    legend: document.querySelector('.legend').textContent };
+  });
+  const own = ['plain', 'moved', 'choosable', 'chosen', 'pinned', 'highlighted', 'english', 'revealed'];
+  for (const a of own) {
+    for (const b of own) {
+      if (a < b) assert.notEqual(looks.looks[a], looks.looks[b], `${a} and ${b} look the same`);
+    }
+  }
+  assert.notEqual(looks.looks.traced, looks.looks.hidden, 'a traced back looks like any back');
+  for (const meaning of [/you can choose it/, /chosen/, /moved this turn/, /pinned by enemy blocks/,
+    /revealed in battle/, /opponent's last moves/, /named by the log line/, /face hidden/]) {
+    assert.match(looks.legend, meaning);
+  }
+  await p.page.screenshot({ path: path.join(shots, 'board-block-looks.png'), clip: { x: 0, y: 0, width: 900, height: 220 } });
+  await p.context.close();
+});
+
 test('a log update at 3,000 lines appends one line, fast', async () => {
   const p = await newPlayer(running.browser, running.server, 'logtime', { viewport: DESKTOP });
   const result = await p.page.evaluate(async () => {
@@ -620,6 +688,10 @@ test('the replay page has no serious axe problem', async () => {
   await sco.page.waitForFunction(() => document.getElementById('app').dataset.shown);
   await sco.page.screenshot({ path: path.join(shots, 'board-replay.png') });
   assert.deepEqual(await axeProblems(sco.page), [], 'replay page');
+  // The same page on a phone.
+  await sco.page.setViewportSize(PHONE);
+  await sco.page.screenshot({ path: path.join(shots, 'board-replay-phone.png') });
+  assert.deepEqual(await axeProblems(sco.page), [], 'replay page on a phone');
   await sco.context.close();
   await eng.context.close();
 });
