@@ -423,6 +423,7 @@ test('a whole game turn played with the keyboard alone', async () => {
   let stuck = 0; // checks in a row that found nothing to press while awaited
   const deadline = Date.now() + 120000;
   let traced = false; // England's map showed where Scotland's moves went
+  const axed = { move: false, battle: false };
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
     if (!traced && await eng.page.locator('svg.map .traces > *').count()) {
       traced = true;
@@ -434,6 +435,15 @@ test('a whole game turn played with the keyboard alone', async () => {
       continue;
     }
     const before = await viewsCount(sco);
+    // axe on the game page mid-move (destinations shown) and, if one comes, in a battle.
+    if (!axed.move && await page.locator(MAP_TARGET).count()) {
+      axed.move = true;
+      assert.deepEqual(await axeProblems(page), [], 'game page with destinations shown');
+    }
+    if (!axed.battle && await page.locator('button.bblock').count()) {
+      axed.battle = true;
+      assert.deepEqual(await axeProblems(page), [], 'game page in a battle');
+    }
     const isBlock = await page.locator(MAP_CHOICE).count();
     const tabs = await decideByKey(page, order);
     if (tabs < 0) {
@@ -461,6 +471,7 @@ test('a whole game turn played with the keyboard alone', async () => {
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
   assert.ok(mapChoices >= 1, `blocks were chosen on the map by the arrow keys (${mapChoices})`);
+  assert.ok(axed.move, 'axe ran while destinations were shown');
   // The opponent's last moves are drawn on England's map during the game turn, and are gone
   // once the next game turn begins.
   assert.ok(traced, 'England\'s map showed the traces of Scotland\'s moves');
@@ -545,6 +556,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.match(await row.innerText(), /pinned: 2 enemy blocks in this area hold your 1/);
       assert.match(await p.page.locator('.stack-panel .pb-hidden').innerText(), /2 English blocks, faces hidden/);
       await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned-list.png`) });
+      assert.deepEqual(await axeProblems(p.page), [], 'a chip\'s list open');
       await row.click();
     }
     const told = await p.page.evaluate(() => window.pinTold);
