@@ -206,4 +206,21 @@ std::map<std::string, std::string> bundle_files(const std::string& archive,
   return files;
 }
 
+HttpResult decide_early(int kind, std::map<std::string, HttpClient>& players, HttpClient& organiser,
+                        std::int64_t tournament_id, std::int64_t game_id,
+                        const std::string& scotland, const std::string& england,
+                        const std::string& winner) {
+  switch (kind % 3) {
+    case 0:
+      return players.at(winner == "scotland" ? england : scotland)
+          .post("/api/games/" + std::to_string(game_id) + "/resign", nlohmann::json::object());
+    case 1:
+      return organiser.post(tournament_path(tournament_id, "/forfeit"),
+                            {{"game_id", game_id}, {"winner", winner}});
+    default:
+      return organiser.post(tournament_path(tournament_id, "/forfeit"),
+                            {{"game_id", game_id}, {"reason", "adjudicated"}});
+  }
+}
+
 }  // namespace blockfog::server::testing

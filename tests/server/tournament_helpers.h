@@ -41,6 +41,14 @@ RandomPlay play_random_to_end(int port, std::int64_t game_id, const std::string&
                               const std::string& england_cookie, int max_actions,
                               std::mt19937_64& rng);
 
+// Ends an active tournament game before the rules do, the `kind`-th of the three ways in turn
+// (kind % 3): the loser resigns, the organiser awards a forfeit to `winner`, or the organiser
+// adjudicates it by the noble count. `scotland`/`england` name the seats' players in `players`.
+HttpResult decide_early(int kind, std::map<std::string, HttpClient>& players, HttpClient& organiser,
+                        std::int64_t tournament_id, std::int64_t game_id,
+                        const std::string& scotland, const std::string& england,
+                        const std::string& winner);
+
 // The files of an exported bundle by name, read with the bundle's own reader (protocol/tar.h:
 // each header's magic and checksum checked); `order`, when given, gets their names in the
 // archive's order. An archive that does not read is a test failure and no files.

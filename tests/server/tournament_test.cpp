@@ -342,20 +342,7 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
       } else {
         EXPECT_EQ(plays[k].actions, 30) << "game " << game_id;
         const std::string winner = (game_id + round) % 2 ? "scotland" : "england";
-        HttpResult r;
-        switch (decided++ % 3) {
-          case 0:
-            r = players.at(winner == "scotland" ? eng : scot)
-                    .post("/api/games/" + std::to_string(game_id) + "/resign", json::object());
-            break;
-          case 1:
-            r = organiser.post(tournament_path(id, "/forfeit"),
-                               {{"game_id", game_id}, {"winner", winner}});
-            break;
-          default:
-            r = organiser.post(tournament_path(id, "/forfeit"),
-                               {{"game_id", game_id}, {"reason", "adjudicated"}});
-        }
+        const auto r = decide_early(decided++, players, organiser, id, game_id, scot, eng, winner);
         ASSERT_EQ(r.status, 200) << r.body;
       }
       const auto game = organiser.get("/api/games/" + std::to_string(game_id)).json()["game"];
@@ -435,20 +422,7 @@ TEST(Tournaments, SwissGamesEndedByResignationForfeitOrAdjudicationAndByes) {
                           players.at(eng).session_cookie(), 4, rng);
       // Decided: a resignation, a forfeit or an adjudication, in turn.
       const std::string winner = rng() % 2 ? "scotland" : "england";
-      HttpResult r;
-      switch (decided++ % 3) {
-        case 0:
-          r = players.at(winner == "scotland" ? eng : scot)
-                  .post("/api/games/" + std::to_string(game_id) + "/resign", json::object());
-          break;
-        case 1:
-          r = organiser.post(tournament_path(id, "/forfeit"),
-                             {{"game_id", game_id}, {"winner", winner}});
-          break;
-        default:
-          r = organiser.post(tournament_path(id, "/forfeit"),
-                             {{"game_id", game_id}, {"reason", "adjudicated"}});
-      }
+      const auto r = decide_early(decided++, players, organiser, id, game_id, scot, eng, winner);
       ASSERT_EQ(r.status, 200) << r.body;
       const auto game = organiser.get("/api/games/" + std::to_string(game_id)).json()["game"];
       EXPECT_EQ(game["status"], "finished");
