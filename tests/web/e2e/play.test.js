@@ -84,7 +84,8 @@ const battleInfo = (page) => page.locator('.prompt .battle-info').innerText();
 // At phone size (390x844), Scotland, awaited for Wallace's combat turn, scrolls to the bottom
 // of the page (under the map, to the battle panel): the prompt is still on screen; choosing
 // Wallace in the battle panel puts all his buttons, the retreat among them, on screen in the
-// prompt, and axe finds no serious problem. The desktop size is then restored, Wallace chosen.
+// prompt, and axe finds no serious problem. The desktop size is then restored
+// (the page scrolled to its top), Wallace chosen.
 async function checkPhoneCombatTurn(p) {
   await p.page.setViewportSize(PHONE);
   await p.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
@@ -99,6 +100,7 @@ async function checkPhoneCombatTurn(p) {
   await p.page.screenshot({ path: path.join(shots, 'battle-phone-chosen.png') });
   assert.deepEqual(await axeProblems(p.page), [], 'the game page in a battle, 390x844, a block chosen');
   await p.page.setViewportSize(DESKTOP);
+  await p.page.evaluate(() => window.scrollTo(0, 0));
 }
 
 // Waits until one of `players` is awaited in a phase whose text matches `re`.
@@ -240,6 +242,7 @@ test('two players play the card phase, a move and a battle by clicking', async (
   assert.equal(angus.name, 'Angus');
   assert.deepEqual(angus.retreats.sort(), [['atholl', 'Retreat to Atholl'], ['buchan', 'Retreat to Buchan'],
     ['mar', 'Retreat to Mar']]);
+  await eng.page.screenshot({ path: path.join(shots, 'battle-england-combat-turn.png') });
   await act(eng, '.prompt .act-fire');
   await sco.page.waitForSelector('.battle-log .die');
   await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
