@@ -1,5 +1,6 @@
 // Plain English for what the view carries as identifiers or terse server text: the outcome,
-// the battle step, the winter step being decided, and the engine's log lines.
+// the battle step, the battle decision (combat turn or retreat), the winter step being decided,
+// and the engine's log lines.
 import { SIDE_NAME } from './board.js';
 
 // A count and its noun, singular for exactly one: "1 hit", "3 hits", "0 blocks". `many` is
@@ -41,6 +42,40 @@ export function battleStepText(step, attacker, defender) {
   const side = m[1] === 'attacking' ? attacker : defender;
   const role = m[1] === 'attacking' ? 'attacker' : 'defender';
   return `${SIDE_NAME[side] ?? ''} (${role}) fires with its ${m[2]} blocks`.trim();
+}
+
+// "a", "a or b", "a, b or c".
+function orList(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0] ?? '';
+}
+
+// What the awaited seat decides in a battle, in words, before it chooses a block: a combat turn
+// (RULES 5.5: fire, retreat or pass; the kinds offered say which) or the attacker's retreat after
+// the third round (RULES 5.11.3). `view` is the seat's, `kinds` the kinds of its legal actions,
+// `areaName` an area's name from its id. Null for any other decision.
+export function battleDecision(view, kinds, areaName) {
+  const b = view.battle;
+  if (view.phase === 'combat' && kinds.has('pass')) {
+    const can = ['fire', 'retreat', 'pass'].filter((k) => kinds.has(k));
+    return { hint: `Choose a block for its combat turn: ${orList(can)}.`,
+      info: kinds.has('retreat') ? 'A block that retreats leaves the battle at once (RULES 5.5).' : null };
+  }
+  if (view.phase !== 'mandatory_retreat' || !b) return null;
+  const won = `${SIDE_NAME[b.victor] ?? 'The defender'} won the battle in ${areaName(b.area)}`;
+  if (kinds.has('retreat')) {
+    return { hint: 'Choose a block to retreat, then the area it retreats to.',
+      info: `${won}: every one of your blocks there must retreat to an adjacent friendly or ` +
+        'neutral area (RULES 5.11.3).' };
+  }
+  return { hint: '',
+    info: `${won}, and none of your blocks left there can retreat: finishing the retreat ` +
+      'eliminates them (RULES 5.11.3).' };
+}
+
+// The words of the button that retreats the chosen block to an area (RULES 5.10; the Norse go
+// by sea, 5.10.6).
+export function retreatLabel(block, areaName) {
+  return `Retreat ${block === 'sco_norse' ? 'by sea ' : ''}to ${areaName}`;
 }
 
 // Which winter step (RULES 10) the seat decides, from the kinds of its legal actions.

@@ -8,18 +8,15 @@
 // (median of 25).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
   newPlayer, startGame, startBot, waitForViews, viewsCount, lastView, MAP_CHOICE, arrowTo,
-  keyChooseBlock,
+  keyChooseBlock, axeProblems,
 } from './helpers.js';
 
 const running = useServerAndBrowser(['--ws-rate', '1000']);
 const shots = outputDir();
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 // The least height on the screen, in CSS pixels, of the box of any text the tests read on the
@@ -27,17 +24,6 @@ const PHONE = { width: 390, height: 844 };
 // list. (Blocks are drawn with a font of at least 10 px, whose line box is about 11 px; chips
 // and lists with 12 px and more.)
 const MIN_TEXT_PX = 10.5;
-
-// axe-core's serious and critical violations on the page as it is.
-async function axeProblems(page) {
-  // Evaluated through the DevTools protocol: the page's CSP rightly refuses inline scripts.
-  await page.evaluate(`${axeSource}\n;0`);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-  }));
-  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target}`);
-}
 
 // Screen boxes of the map frame and the land, and the text heights of each block whose face is
 // shown (name lines and strength) and of each chip (its counts), of those wholly in the frame.
@@ -423,7 +409,7 @@ test('a whole game turn played with the keyboard alone', async () => {
   let stuck = 0; // checks in a row that found nothing to press while awaited
   const deadline = Date.now() + 120000;
   let traced = false; // England's map showed where Scotland's moves went
-  const axed = { move: false, battle: false };
+  let axed = false;
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
     if (!traced && await eng.page.locator('svg.map .traces > *').count()) {
       traced = true;
@@ -435,14 +421,10 @@ test('a whole game turn played with the keyboard alone', async () => {
       continue;
     }
     const before = await viewsCount(sco);
-    // axe on the game page mid-move (destinations shown) and, if one comes, in a battle.
-    if (!axed.move && await page.locator(MAP_TARGET).count()) {
-      axed.move = true;
+    // axe on the game page mid-move (destinations shown); in a battle, play.test.js's.
+    if (!axed && await page.locator(MAP_TARGET).count()) {
+      axed = true;
       assert.deepEqual(await axeProblems(page), [], 'game page with destinations shown');
-    }
-    if (!axed.battle && await page.locator('button.bblock').count()) {
-      axed.battle = true;
-      assert.deepEqual(await axeProblems(page), [], 'game page in a battle');
     }
     const isBlock = await page.locator(MAP_CHOICE).count();
     const tabs = await decideByKey(page, order);
@@ -471,7 +453,7 @@ test('a whole game turn played with the keyboard alone', async () => {
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
   assert.ok(mapChoices >= 1, `blocks were chosen on the map by the arrow keys (${mapChoices})`);
-  assert.ok(axed.move, 'axe ran while destinations were shown');
+  assert.ok(axed, 'axe ran while destinations were shown');
   // The opponent's last moves are drawn on England's map during the game turn, and are gone
   // once the next game turn begins.
   assert.ok(traced, 'England\'s map showed the traces of Scotland\'s moves');

@@ -4,23 +4,12 @@
 // into view, and axe-core finds no serious or critical problem on either page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { useServerAndBrowser, outputDir } from './harness.js';
+import { axeProblems } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = outputDir();
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeProblems(page) {
-  await page.evaluate(`${axeSource}\n;0`);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-  }));
-  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target}`);
-}
 
 for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
   ['phone', { width: 390, height: 844 }]]) {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { createRequire } from 'node:module';
 import { repoRoot } from './harness.js';
 import { applyViewPatch, mergeLog } from '../../../web-client/js/view_patch.js';
 import { arrowTarget } from '../../../web-client/js/map_keys.js';
@@ -501,4 +502,19 @@ export async function startGame(creator, joiner) {
   await creator.page.goto(`${creator.page.url().split('#')[0]}#/game/${id}`);
   await creator.page.waitForSelector('.seat.scotland');
   return id;
+}
+
+let axeSource = null;
+
+// axe-core's serious and critical violations on the page as it is (WCAG 2.1 A and AA, and
+// axe's best practices).
+export async function axeProblems(page) {
+  axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol: the page's CSP rightly refuses inline scripts.
+  await page.evaluate(`${axeSource}\n;0`);
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+  }));
+  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target}`);
 }

@@ -1,12 +1,16 @@
 // End to end in headless Chromium: two players sign up in two browser contexts, create and
-// join a game, play the card phase and a move by clicking, fight a battle, and England's page
-// (its DOM and every WebSocket frame it receives) never holds a hidden Scottish block's name.
+// join a game, play the card phase and a move by clicking, fight a battle whose course no die
+// decides, down to the attacker's retreat after the third round, and England's page (its DOM
+// and every WebSocket frame it receives) never holds a hidden Scottish block's name. Each
+// battle decision and each retreat says in words what it decides, on a desktop and a phone,
+// and axe-core finds no serious problem on the page in the battle.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
-  ViewTracker, MAP_CHOICE, chooseOnMap, chooseBlock, arrowTo, keyChooseBlock,
+  ViewTracker, MAP_CHOICE, chooseBlock, arrowTo, keyChooseBlock, act, isAwaited,
+  waitForAwaited, phaseText, axeProblems, newPlayer as signUp,
 } from './helpers.js';
 
 // Scottish blocks that stay hidden from England in this game (Wallace, who attacks, and the
@@ -19,71 +23,14 @@ const leakPattern = new RegExp(`\\b(${HIDDEN.join('|')})\\b|${HIDDEN_IDS.join('|
 const running = useServerAndBrowser();
 const players = {};
 const shots = outputDir();
+const SIZE = { width: 1400, height: 1000 };
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
 
-async function newPlayer(name, frames) {
-  const context = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => assert.fail(`${name}: page error ${e.message}`));
-  if (frames) {
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
-  }
-  await page.goto(`${running.server.url}/`);
-  await page.fill('#signup-user', name);
-  await page.fill('#signup-pass', 'correct horse battery');
-  await page.click('form.signup button[type=submit]');
-  await page.waitForSelector('form.create');
-  return { name, context, page };
-}
-
-const isAwaited = (p) => p.page.locator('.prompt .awaiting.mine').count().then((n) => n > 0);
-
-async function waitForAwaited(players, timeout = 20000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const p of players) if (await isAwaited(p)) return p;
-    if (Date.now() > deadline) throw new Error('nobody is awaited');
-    await players[0].page.waitForTimeout(100);
-  }
-}
-
-// Clicks one thing and waits for the view that answers it.
-async function act(p, selector) {
-  const views = () => document.getElementById('app').dataset.views;
-  const before = await p.page.evaluate(views);
-  const target = p.page.locator(selector).first();
-  if (!(await target.count())) {
-    throw new Error(`${p.name}: nothing matches ${selector}; prompt: ` +
-      `${await p.page.locator('.prompt').innerText()}`);
-  }
-  await target.click();
-  await p.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b,
-    before, { timeout: 15000 });
-}
-
-const ACT = '.action-bar button.act:not(.cancel):not(.act-undo)';
-
-// Answers whatever the awaited player is asked in a battle, by clicking: a revealed block and
-// then fire (or take the hit, or pass, or retreat), else a button, else a block and an area.
-async function playSomething(p) {
-  const has = async (sel) => (await p.page.locator(sel).count()) > 0;
-  const after = async () => {
-    for (const sel of ['.action-bar button.act-fire', '.action-bar button.act-take_hit',
-      '.action-bar button.act-pass', ACT, '.target-ring']) {
-      if (await has(sel)) return act(p, sel);
-    }
-    throw new Error(`${p.name}: nothing to do after choosing a block`);
-  };
-  if (await has('button.bblock')) {
-    await p.page.locator('button.bblock').first().click();
-    return after();
-  }
-  if (await has(ACT)) return act(p, ACT);
-  if (await has(MAP_CHOICE)) {
-    await chooseOnMap(p.page, p.page.locator(MAP_CHOICE).first());
-    return after();
-  }
-  return act(p, '.target-ring');
-}
+// A player signed up in a browser context of its own; `frames`, when given, collects the text
+// of every WebSocket frame its page receives.
+const newPlayer = (name, frames) => signUp(running.browser, running.server, name,
+  { viewport: SIZE, fog: frames && { frame: (text) => frames.push(text) } });
 
 // Whether the page's map shows the enemy block `id`, revealed in battle, with its strength: as
 // a block, or in the list its area's chip opens (then closed again).
@@ -98,37 +45,62 @@ async function showsRevealed(page, id) {
   return shown;
 }
 
-// The screen box of the first element matching `selector`, and the window's height.
-const onScreen = (page, selector) => page.evaluate((sel) => {
-  const r = document.querySelector(sel)?.getBoundingClientRect();
-  return r && { top: r.top, bottom: r.bottom, height: window.innerHeight };
-}, selector);
+// The screen boxes of the prompt and of each button of its action bar, and the window's size.
+const promptBoxes = (page) => page.evaluate(() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  };
+  const prompt = document.querySelector('.prompt');
+  return { prompt: box(prompt), width: window.innerWidth, height: window.innerHeight,
+    buttons: [...prompt.querySelectorAll('.action-bar button')].map((b) => ({ text: b.textContent, ...box(b) })) };
+});
 
-// At phone size (390x844), the awaited player `p` scrolls to the bottom of the page (under the
-// map, to the battle panel): the prompt is still on screen; choosing a block in the battle
-// panel puts that block's buttons on screen; then the block acts and the size is restored.
-async function checkPhoneBattle(p) {
-  await p.page.setViewportSize({ width: 390, height: 844 });
+// The prompt is on the screen and every button of its action bar is inside it, wholly seen.
+async function assertPromptOnScreen(page, when) {
+  const { prompt, width, height, buttons } = await promptBoxes(page);
+  assert.ok(prompt.top >= 0 && prompt.bottom <= height,
+    `${when}: the prompt is on screen (${prompt.top}..${prompt.bottom} of ${height})`);
+  assert.ok(buttons.length > 0, `${when}: the prompt has buttons`);
+  for (const b of buttons) {
+    assert.ok(b.top >= prompt.top && b.bottom <= prompt.bottom && b.left >= 0 && b.right <= width,
+      `${when}: "${b.text}" is on screen in the prompt (${b.left}..${b.right}, ${b.top}..${b.bottom})`);
+  }
+}
+
+// The words of the chosen block's buttons in the prompt: the block's name, its own actions and
+// its retreats (the area each goes to).
+const chosenWords = (page) => page.evaluate(() => {
+  const bar = document.querySelector('.prompt .action-bar');
+  const text = (sel) => [...bar.querySelectorAll(sel)].map((b) => b.textContent);
+  return { name: bar.querySelector('.hint strong')?.textContent,
+    acts: text('button.act:not(.act-dest):not(.cancel):not(.undo)'),
+    retreats: [...bar.querySelectorAll('button.act-dest.act-retreat')].map((b) => [b.dataset.to, b.textContent]) };
+});
+
+const hintText = (page) => page.locator('.prompt .action-bar .hint').first().innerText();
+const battleInfo = (page) => page.locator('.prompt .battle-info').innerText();
+
+// At phone size (390x844), Scotland, awaited for Wallace's combat turn, scrolls to the bottom
+// of the page (under the map, to the battle panel): the prompt is still on screen; choosing
+// Wallace in the battle panel puts all his buttons, the retreat among them, on screen in the
+// prompt, and axe finds no serious problem. The desktop size is then restored
+// (the page scrolled to its top), Wallace chosen.
+async function checkPhoneCombatTurn(p) {
+  await p.page.setViewportSize(PHONE);
   await p.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await p.page.waitForFunction(() => window.scrollY > 0);
-  const prompt = await onScreen(p.page, '.prompt');
-  assert.ok(prompt.top >= 0 && prompt.bottom <= prompt.height,
+  const { prompt, height } = await promptBoxes(p.page);
+  assert.ok(prompt.top >= 0 && prompt.bottom <= height,
     `the prompt stays on screen when scrolled down (${prompt.top}..${prompt.bottom})`);
-  await p.page.locator('button.bblock').first().click();
-  const button = '.prompt .action-bar button.act:not(.cancel):not(.act-undo)';
-  await p.page.waitForSelector(button);
-  const b = await onScreen(p.page, button);
-  assert.ok(b.top >= 0 && b.bottom <= b.height,
-    `the chosen block's first button is on screen (${b.top}..${b.bottom})`);
+  await p.page.locator('button.bblock[data-block="sco_wallace"]').click();
+  await p.page.waitForSelector('.prompt .act-dest');
+  await assertPromptOnScreen(p.page, 'Wallace chosen in the battle panel on a phone');
+  assert.deepEqual((await chosenWords(p.page)).retreats, [['fife', 'Retreat to Fife']]);
   await p.page.screenshot({ path: path.join(shots, 'battle-phone-chosen.png') });
-  for (const sel of ['.action-bar button.act-fire', '.action-bar button.act-take_hit',
-    '.action-bar button.act-pass', ACT]) {
-    if (await p.page.locator(sel).count()) {
-      await act(p, sel);
-      break;
-    }
-  }
-  await p.page.setViewportSize({ width: 1400, height: 1000 });
+  assert.deepEqual(await axeProblems(p.page), [], 'the game page in a battle, 390x844, a block chosen');
+  await p.page.setViewportSize(DESKTOP);
+  await p.page.evaluate(() => window.scrollTo(0, 0));
 }
 
 // Waits until one of `players` is awaited in a phase whose text matches `re`.
@@ -219,62 +191,121 @@ test('two players play the card phase, a move and a battle by clicking', async (
   await moveLine.click();
   assert.deepEqual(await lit(), ['angus', 'fife'], 'tapping the line lights its areas');
 
-  // The battle: whoever is awaited fires with a revealed block (or answers what is asked).
+  // The battle in Angus, played so that no die decides its course (RULES 5): Wallace
+  // (attacker, A3, strength 4) acts first in each round (5.4) and passes; Angus (defender, B2)
+  // fires in round 1 only, at most 3 hits, so Wallace lives; after round 3 both sides remain,
+  // the defender wins and Scotland must retreat Wallace (5.11.1, 5.11.3).
   await sco.page.waitForSelector('section.battle:not([hidden])', { timeout: 20000 });
-  // The dice decide how long the battle lasts (Wallace's first shot may end it), so the
-  // screenshot is taken at the best moment seen: both sides revealed, with dice if any.
-  let revealed = false;
-  let shot = false;
-  let engSawWallace = false;
-  let engShot = false;
-  let phoneChecked = false;
-  for (let guard = 0; guard < 60; guard++) {
-    const battleOn = await sco.page.locator('section.battle:not([hidden])').count();
-    if (!battleOn) break;
-    const p = await waitForAwaited([sco, eng]).catch(() => null);
-    if (!p) break;
-    const phase = await p.page.locator('.phase-text').innerText();
-    if (/move phase|Card choice/.test(phase)) break;
-    // England's map shows the revealed attacker with its face; the rest of Scotland stays blank.
-    if (await showsRevealed(eng.page, 'sco_wallace')) {
-      engSawWallace = true;
-      assert.equal(await eng.page.locator('.block.own.scotland').count(), 0);
-      assert.ok(await eng.page.locator('rect.block.hidden.scotland').count() > 0);
-      if (!engShot) {
-        await eng.page.screenshot({ path: path.join(shots, 'battle-england.png') });
-        await eng.page.setViewportSize({ width: 390, height: 844 });
-        await eng.page.screenshot({ path: path.join(shots, 'battle-phone.png'), fullPage: true });
-        const width = await eng.page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= 400, `the phone battle fits the screen (${width}px wide)`);
-        await eng.page.setViewportSize({ width: 1400, height: 1000 });
-      }
-      engShot = true;
-    }
-    if ((await sco.page.locator('.bblock').count()) > 1) {
-      if (!revealed) await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
-      revealed = true;
-      if (!shot && (await sco.page.locator('.battle-log .die').count()) > 0) {
-        await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
-        shot = true;
-      }
-    }
-    if (!phoneChecked && await p.page.locator('button.bblock').count()) {
-      await checkPhoneBattle(p);
-      phoneChecked = true;
-      continue;
-    }
-    await playSomething(p);
-    await assertNoLeak(eng, engFrames, 'during the battle');
+  await sco.page.setViewportSize(DESKTOP);
+  assert.equal(await waitForAwaited([sco, eng]), sco, 'Wallace, an attacking A block, acts first');
+  assert.equal(await phaseText(sco), 'Scotland: combat');
+  assert.ok((await sco.page.locator('.bblock').count()) > 1, 'both sides are revealed in the battle panel');
+
+  // England's map shows the revealed attacker with its face; the rest of Scotland stays blank.
+  const seen = Date.now() + 10000;
+  while (!(await showsRevealed(eng.page, 'sco_wallace'))) {
+    assert.ok(Date.now() < seen, 'England\'s map shows Wallace, revealed in the battle, with his strength');
+    await eng.page.waitForTimeout(100); // polling England's page for the view of the reveal
   }
-  assert.ok(phoneChecked, 'a block was chosen in the battle panel at phone size');
-  assert.ok(revealed, 'the battle was shown with both sides revealed');
-  assert.ok(engSawWallace, 'England\'s map showed Wallace, revealed in the battle, with his strength');
+  assert.equal(await eng.page.locator('.block.own.scotland').count(), 0);
+  assert.ok(await eng.page.locator('rect.block.hidden.scotland').count() > 0);
+  await eng.page.screenshot({ path: path.join(shots, 'battle-england.png') });
+  await eng.page.setViewportSize(PHONE);
+  await eng.page.screenshot({ path: path.join(shots, 'battle-phone.png'), fullPage: true });
+  const engWidth = await eng.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(engWidth <= 400, `the phone battle fits the screen (${engWidth}px wide)`);
+  await eng.page.setViewportSize(SIZE);
+
+  // Wallace's combat turn, in words (RULES 5.5): fire, retreat (to Fife, whence he came: the
+  // other neighbours are English) or pass; chosen in the battle panel, his buttons say so.
+  assert.equal(await hintText(sco.page), 'Choose a block for its combat turn: fire, retreat or pass.');
+  assert.equal(await battleInfo(sco.page), 'A block that retreats leaves the battle at once (RULES 5.5).');
+  await sco.page.locator('button.bblock[data-block="sco_wallace"]').click();
+  await sco.page.waitForSelector('.prompt .act-dest');
+  assert.deepEqual(await chosenWords(sco.page),
+    { name: 'Wallace', acts: ['Fire', 'Pass'], retreats: [['fife', 'Retreat to Fife']] });
+  assert.ok(await sco.page.locator('.target-ring[data-target="fife"]').count(), 'Fife is marked on the map');
+  await assertPromptOnScreen(sco.page, 'Wallace chosen at 1440x900');
+  await sco.page.screenshot({ path: path.join(shots, 'battle-combat-turn.png') });
+  assert.deepEqual(await axeProblems(sco.page), [], 'the game page in a battle, 1440x900, a block chosen');
+  await sco.page.locator('.prompt button.cancel').click();
+  await checkPhoneCombatTurn(sco);
+  await act(sco, '.prompt .act-pass');
+
+  // Angus's combat turn on England's page: its three retreats, each to an English neighbour
+  // (RULES 5.10.1; not to Fife, across the border Wallace used: 5.10.3). It fires.
+  assert.equal(await waitForAwaited([sco, eng]), eng, 'Angus, a defending B block, acts next');
+  assert.equal(await hintText(eng.page), 'Choose a block for its combat turn: fire, retreat or pass.');
+  await eng.page.locator('button.bblock[data-block="eng_angus"]').click();
+  await eng.page.waitForSelector('.prompt .act-dest');
+  const angus = await chosenWords(eng.page);
+  assert.equal(angus.name, 'Angus');
+  assert.deepEqual(angus.retreats.sort(), [['atholl', 'Retreat to Atholl'], ['buchan', 'Retreat to Buchan'],
+    ['mar', 'Retreat to Mar']]);
+  await eng.page.screenshot({ path: path.join(shots, 'battle-england-combat-turn.png') });
+  await act(eng, '.prompt .act-fire');
+  await sco.page.waitForSelector('.battle-log .die');
+  await sco.page.screenshot({ path: path.join(shots, 'battle.png') });
+  await assertNoLeak(eng, engFrames, 'during the battle');
+
+  // Rounds 2 and 3: every block passes (a hit still to allocate is taken).
+  let phase = '';
+  let p = null;
+  for (let guard = 0; guard < 12; guard++) {
+    p = await waitForAwaited([sco, eng]);
+    phase = await phaseText(p);
+    if (!/: (combat|allocate hits)$/.test(phase)) break;
+    await p.page.locator('button.bblock').first().click();
+    await act(p, '.prompt .act-pass, .prompt .act-take_hit');
+  }
+  assert.equal(p, sco, 'Scotland, the attacker, is awaited after round 3');
+  assert.equal(phase, 'Scotland: retreat');
+  await assertNoLeak(eng, engFrames, 'during the battle');
+
+  // The retreat after round 3 (RULES 5.11.3), in words: who won, that every block must go, and
+  // where Wallace, chosen on the map, may go.
+  assert.equal(await sco.page.locator('.battle-head').innerText(),
+    'Round 3: won by England; Scotland retreats every block');
+  assert.equal(await battleInfo(sco.page), 'England won the battle in Angus: every one of your ' +
+    'blocks there must retreat to an adjacent friendly or neutral area (RULES 5.11.3).');
+  assert.equal(await hintText(sco.page), 'Choose a block to retreat, then the area it retreats to.');
+  await chooseBlock(sco.page, 'sco_wallace');
+  await sco.page.waitForSelector('.prompt .act-dest');
+  assert.deepEqual(await chosenWords(sco.page),
+    { name: 'Wallace', acts: [], retreats: [['fife', 'Retreat to Fife']] });
+  await assertPromptOnScreen(sco.page, 'the retreat at 1440x900');
+  await sco.page.screenshot({ path: path.join(shots, 'retreat.png') });
+  await sco.page.setViewportSize(PHONE);
+  await assertPromptOnScreen(sco.page, 'the retreat at 390x844');
+  await sco.page.screenshot({ path: path.join(shots, 'retreat-phone.png') });
+  await sco.page.setViewportSize(DESKTOP);
+  await act(sco, '.prompt .act-dest[data-to="fife"]');
+  // Wallace is in Fife on Scotland's map (a block, or a name in Fife's chip), out of Angus.
+  await sco.page.waitForSelector('.blocks .block[data-block="sco_wallace"][data-area="fife"], ' +
+    '.blocks .chip[data-chip="fife"][data-blocks~="sco_wallace"]');
+  assert.equal(await sco.page.locator('.blocks [data-area="angus"][data-block="sco_wallace"], ' +
+    '.blocks .chip[data-chip="angus"][data-blocks~="sco_wallace"]').count(), 0);
+  assert.match(await sco.page.locator('.log').innerText(), /Wallace retreats from Angus to Fife\./);
+  // England reads that Scotland must retreat, never where to (RULES 13.5).
+  await eng.page.locator('.log li', { hasText: 'Scotland must retreat from Angus.' }).first().waitFor();
+  assert.doesNotMatch(await eng.page.locator('.log').innerText(), /retreats from Angus to/);
+
+  // England, the victor, may regroup (RULES 5.12); it ends the regroup, and the battle.
+  assert.equal(await waitForAwaited([sco, eng]), eng);
+  assert.equal(await phaseText(eng), 'England: regroup');
+  await act(eng, '.prompt .act-end_regroup');
+  await sco.page.waitForSelector('section.battle[hidden]', { state: 'attached' });
+  await sco.page.setViewportSize(SIZE);
   const log = await sco.page.locator('.log').innerText();
   assert.match(log, /Battle in Angus/);
   assert.match(log, /fires: [1-6]/, 'dice were rolled and shown');
 
-  // Positive control: Scotland's own page does show its hidden blocks.
+  // Positive control: Scotland's own page does show its hidden blocks (Douglas, with Wallace
+  // back in Fife: on the map, or in the list of Fife's chip when the zoom draws one).
+  const fifeChip = sco.page.locator('.blocks .chip[data-chip="fife"]');
+  if (await fifeChip.count()) await fifeChip.click();
   assert.match(await sco.page.content(), /Douglas/);
+  if (await fifeChip.count()) await sco.page.locator('.stack-panel .pb-close').click();
   await assertNoLeak(eng, engFrames, 'after the battle');
   assert.ok(engFrames.some((f) => f.includes('"type":"view"')), 'England received a whole view on joining');
   assert.ok(engFrames.some((f) => f.includes('"type":"view_patch"')), 'and view_patch frames after actions');

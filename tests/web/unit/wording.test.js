@@ -10,7 +10,9 @@ const js = (m) => import(path.join(root, 'web-client/js', m));
 const { indexGameData } = await js('gamedata.js');
 const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
 const data = indexGameData(raw);
-const { outcomeText, battleStepText, winterStep, plural, playedInOrder } = await js('wording.js');
+const {
+  outcomeText, battleStepText, winterStep, plural, playedInOrder, battleDecision, retreatLabel,
+} = await js('wording.js');
 const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
 
 test('the outcome says why in words, with the nobles counted', () => {
@@ -33,6 +35,33 @@ test('battle steps, winter steps and log lines read as English', () => {
   assert.match(winterStep(new Set(['add_step', 'draw', 'done'])).done, /Done building/);
   assert.match(winterStep(new Set(['disband', 'done'])).title, /castle limits/);
   assert.match(winterStep(new Set(['home'])).hint, /home area/);
+});
+
+test('a battle decision says what is decided: a combat turn, or the retreat after round 3', () => {
+  const name = (id) => data.area[id].name;
+  const battle = { area: 'angus', attacker: 'scotland', defender: 'england', round: 3 };
+  // RULES 5.5: the options named are those offered.
+  const turn = battleDecision({ phase: 'combat', battle }, new Set(['fire', 'pass', 'retreat']), name);
+  assert.equal(turn.hint, 'Choose a block for its combat turn: fire, retreat or pass.');
+  assert.match(turn.info, /leaves the battle at once/);
+  const noTarget = battleDecision({ phase: 'combat', battle }, new Set(['pass', 'retreat']), name);
+  assert.equal(noTarget.hint, 'Choose a block for its combat turn: retreat or pass.');
+  const nowhere = battleDecision({ phase: 'combat', battle }, new Set(['fire', 'pass']), name);
+  assert.equal(nowhere.hint, 'Choose a block for its combat turn: fire or pass.');
+  assert.equal(nowhere.info, null, 'no word of retreating when no block can');
+  // RULES 5.11.3: the attacker must retreat every block; with nowhere to go they are lost.
+  const won = { ...battle, victor: 'england' };
+  const must = battleDecision({ phase: 'mandatory_retreat', battle: won }, new Set(['retreat']), name);
+  assert.equal(must.info, 'England won the battle in Angus: every one of your blocks there must ' +
+    'retreat to an adjacent friendly or neutral area (RULES 5.11.3).');
+  assert.match(must.hint, /Choose a block to retreat, then the area it retreats to/);
+  const stuck = battleDecision({ phase: 'mandatory_retreat', battle: won }, new Set(['finish_retreat']), name);
+  assert.match(stuck.info, /none of your blocks left there can retreat: finishing the retreat eliminates them/);
+  assert.equal(battleDecision({ phase: 'hit_allocation', battle }, new Set(['take_hit']), name), null);
+  assert.equal(battleDecision({ phase: 'move' }, new Set(['move']), name), null);
+  // The button names the area in full; the Norse retreat by sea (RULES 5.10.6).
+  assert.equal(retreatLabel('sco_wallace', name('selkirk')), `Retreat to ${name('selkirk')}`);
+  assert.equal(retreatLabel('sco_norse', 'Moray'), 'Retreat by sea to Moray');
 });
 
 test('a log line names its areas and blocks; the opponent\'s moves this turn are found', () => {

@@ -28,9 +28,13 @@ export function renderBattle(el, view, ctx) {
   if (!b) return;
   const area = view.areas.find((a) => a.id === b.area) || {};
   el.append(h('h2', {}, `Battle in ${data.area[b.area]?.name ?? b.area}`),
-    h('p', { class: 'battle-head' }, `Round ${b.round}: ${battleStepText(b.step, b.attacker, b.defender)}` +
-      (b.hits_to_allocate ? ` · ${plural(b.hits_to_allocate, 'hit')} to allocate` : '') +
-      (b.victor ? ` · won by ${SIDE_NAME[b.victor]}` : '')));
+    // Once won, the step of the last round is over: the head says who won (and, in the
+    // attacker's retreat after the third round, who must retreat: RULES 5.11.3).
+    h('p', { class: 'battle-head' }, `Round ${b.round}: ` + (b.victor
+      ? `won by ${SIDE_NAME[b.victor]}` +
+        (view.phase === 'mandatory_retreat' ? `; ${SIDE_NAME[b.attacker]} retreats every block` : '')
+      : battleStepText(b.step, b.attacker, b.defender) +
+        (b.hits_to_allocate ? ` · ${plural(b.hits_to_allocate, 'hit')} to allocate` : ''))));
   const side = (s) => {
     const role = s === b.attacker ? 'Attacker' : 'Defender';
     const revealed = b.revealed?.[s] || [];

@@ -1,16 +1,15 @@
 // What is awaited and from whom, and the buttons for the actions that are not taken by
 // clicking a card, a block or an area (plus those of the selected block).
 import { h, clear } from '../dom.js';
-import { describe, shortLabel } from '../actions.js';
+import { describe, shortLabel, destinations } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
-import { outcomeText, winterStep, plural } from '../wording.js';
+import { outcomeText, winterStep, plural, battleDecision, retreatLabel } from '../wording.js';
 import { rulesLink, withRulesLinks } from '../rules_link.js';
 
-// What choosing a highlighted block does, by the kinds of the blocks' actions.
+// What choosing a highlighted block does, by the kinds of the blocks' actions (a battle's
+// combat turn and retreat are worded by battleDecision).
 const BLOCK_HINTS = [
   ['take_hit', 'Choose which of your blocks takes the hit.'],
-  ['fire', 'Choose a block to fire or pass with.'],
-  ['retreat', 'Choose a block to retreat, then where it goes.'],
   ['regroup', 'Choose a block to regroup, then where it goes.'],
   ['move', 'Choose a block to move, then where it goes.'],
   ['sea_move', 'Choose a block to move by sea.'],
@@ -62,6 +61,8 @@ export function renderPrompt(el, view, ctx) {
     el.append(h('p', { class: 'step-info' }, h('strong', {}, 'Winter: ', withRulesLinks(winter.title), '. '),
       winter.hint));
   }
+  const battle = mine ? battleDecision(view, kinds, (id) => data.area[id]?.name ?? id) : null;
+  if (battle?.info) el.append(h('p', { class: 'battle-info' }, withRulesLinks(battle.info)));
   if (view.phase === 'event') {
     const card = eventCard(view, data);
     if (card) {
@@ -86,27 +87,27 @@ export function renderPrompt(el, view, ctx) {
     const name = data.block[selected]?.name ?? selected;
     bar.append(h('span', { class: 'hint' }, h('strong', {}, name), ': '));
     for (const a of acts.filter((x) => !x.to)) bar.append(button(a, shortLabel(a)));
-    const dests = new Map();
-    for (const a of acts.filter((x) => x.to)) {
-      if (!dests.has(a.to)) dests.set(a.to, []);
-      dests.get(a.to).push(a);
-    }
-    if (dests.size) {
-      const verb = { retreat: 'Retreat', regroup: 'Regroup', sea_move: 'Sail' }[acts[0].kind] ?? 'Move';
+    const dests = destinations(acts);
+    const kind = dests.size ? [...dests.values()][0][0].kind : null;
+    // A retreat's buttons each say where the block retreats to, beside its Fire and Pass in a
+    // combat turn (RULES 5.5); a move's or a regroup's follow one hint.
+    if (dests.size && kind !== 'retreat') {
+      const verb = { regroup: 'Regroup', sea_move: 'Sail' }[kind] ?? 'Move';
       bar.append(h('span', { class: 'hint' }, `${verb} to (or choose a highlighted area):`));
-      for (const [area, list] of dests) {
-        bar.append(h('button', {
-          class: `act act-dest act-${list[0].kind}`, 'data-kind': list[0].kind, 'data-to': area,
-          disabled: pending, onclick: () => (list.length === 1 ? send(list[0]) : setChoice(list)),
-        }, data.area[area]?.name ?? area));
-      }
+    }
+    for (const [area, list] of dests) {
+      const areaName = data.area[area]?.name ?? area;
+      bar.append(h('button', {
+        class: `act act-dest act-${list[0].kind}`, 'data-kind': list[0].kind, 'data-to': area,
+        disabled: pending, onclick: () => (list.length === 1 ? send(list[0]) : setChoice(list)),
+      }, list[0].kind === 'retreat' ? retreatLabel(selected, areaName) : areaName));
     }
     bar.append(h('button', { class: 'act cancel', onclick: () => select(null) }, 'Cancel'));
   } else {
     const nBlocks = cls.blocks.size;
     const nAreas = cls.areas.size;
     const blockKinds = new Set([...cls.blocks.values()].flat().map((a) => a.kind));
-    const blockHint = BLOCK_HINTS.find(([k]) => blockKinds.has(k))?.[1];
+    const blockHint = battle?.hint ?? BLOCK_HINTS.find(([k]) => blockKinds.has(k))?.[1];
     if (nBlocks) bar.append(h('span', { class: 'hint' }, blockHint ?? 'Choose a highlighted block.'));
     else if (nAreas) bar.append(h('span', { class: 'hint' }, 'Choose a highlighted area.'));
     else if (cls.cards.size) bar.append(h('span', { class: 'hint' }, 'Choose a card from your hand.'));
