@@ -110,9 +110,10 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     if (st.selected && !c.cls.blocks.has(st.selected)) st.selected = null;
     renderPrompt(prompt, view, ctx());
     // A block just chosen: focus goes to its first destination (else its first action) in the
-    // prompt, so that a keyboard player reaches it at once.
+    // prompt, so that a keyboard player reaches it at once. A retreat is never where focus
+    // lands beside other actions: in a combat turn Enter fires (RULES 5.5).
     if (st.selected && st.selected !== focusedFor) {
-      (prompt.querySelector('.act-dest')
+      (prompt.querySelector('.act-dest:not(.act-retreat)')
         ?? prompt.querySelector('.action-bar button.act:not(.cancel)'))?.focus();
     }
     focusedFor = st.selected;

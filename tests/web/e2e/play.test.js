@@ -224,6 +224,8 @@ test('two players play the card phase, a move and a battle by clicking', async (
   await sco.page.waitForSelector('.prompt .act-dest');
   assert.deepEqual(await chosenWords(sco.page),
     { name: 'Wallace', acts: ['Fire', 'Pass'], retreats: [['fife', 'Retreat to Fife']] });
+  assert.equal(await sco.page.evaluate(() => document.activeElement?.textContent), 'Fire',
+    'the keyboard focus is on Fire, not on the retreat: Enter fires');
   assert.ok(await sco.page.locator('.target-ring[data-target="fife"]').count(), 'Fife is marked on the map');
   await assertPromptOnScreen(sco.page, 'Wallace chosen at 1440x900');
   await sco.page.screenshot({ path: path.join(shots, 'battle-combat-turn.png') });
