@@ -34,7 +34,9 @@ export async function startServer(extraArgs = []) {
     // Cheap password hashes: the tests register many accounts.
     '--log-level', 'warn', '--password-cost', '10', ...extraArgs],
   { stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=0' } });
+    // The caller's sanitizer options (the debug test preset's) come last, so they win.
+    env: { ...process.env,
+      ASAN_OPTIONS: ['detect_leaks=0', process.env.ASAN_OPTIONS].filter(Boolean).join(':') } });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const deadline = Date.now() + 60000;
   let port = 0;
