@@ -32,23 +32,38 @@ const running = useServerAndBrowser();
 const shots = process.env.BLOCKFOG_SHOTS || outputDir();
 const shot = (p, name) => p.page.screenshot({ path: path.join(shots, `${name}.png`) });
 
-// "2 d 4 h" of web-client/js/clock_view.js, for a time of whole days and hours.
-const shown = (ms) => `${Math.floor(ms / DAY)} d ${Math.floor((ms % DAY) / 3600000)} h`;
+const HOUR = 3600 * 1000;
 
-// The page shows each side's clock as the server has it now. The page ticks on with the real
-// time since it was told, which at this resolution ("d h") is at most an hour less.
+// The time a clock text of web-client/js/clock_view.js stands for: "2 d 4 h" (whole hours, so
+// up to an hour less than the time it shows), "1:05:09" or "4:09".
+function shownMs(text) {
+  const days = /^(\d+) d (\d+) h$/.exec(text ?? '');
+  if (days) return Number(days[1]) * DAY + Number(days[2]) * HOUR;
+  const parts = (text ?? '').split(':').map(Number);
+  if (parts.length < 2 || parts.some(Number.isNaN)) return NaN;
+  return parts.reduce((total, n) => total * 60 + n, 0) * 1000;
+}
+
+// The page shows each side's clock as the server has it now: at most an hour less (whole
+// hours), and the page ticks on with the real time since it was told (a minute at most here).
+// The server is asked again until the two agree: an answer read just before the last decision
+// was stored is older than what the page was told after it.
 async function clocksAgree(p, id) {
-  const game = await p.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, id);
-  for (const side of ['scotland', 'england']) {
-    const c = game.clocks[side];
-    const one = shown(c.remaining_ms);
-    const less = shown(Math.max(0, c.remaining_ms - 3600000));
-    await p.page.waitForFunction(([s, a, b]) => {
-      const t = document.querySelector(`.clocks .clock-${s} .clock-time`)?.textContent;
-      return t === a || t === b;
-    }, [side, one, less]);
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    const game = await p.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, id);
+    const server = { scotland: game.clocks.scotland.remaining_ms, england: game.clocks.england.remaining_ms };
+    const onPage = await p.page.evaluate((sides) => Object.fromEntries(sides.map((s) =>
+      [s, document.querySelector(`.clocks .clock-${s} .clock-time`)?.textContent])), Object.keys(server));
+    const agree = Object.entries(server).every(([side, ms]) => {
+      const seen = shownMs(onPage[side]);
+      return seen <= ms && seen >= ms - HOUR - 60000;
+    });
+    if (agree) return game;
+    assert.ok(Date.now() < deadline,
+      `${p.name}'s page shows ${JSON.stringify(onPage)}, the server ${JSON.stringify(server)} ms`);
+    await p.page.waitForTimeout(100); // polling the page and the server, not waiting for the game
   }
-  return game;
 }
 
 test('a correspondence game over weeks: clocks, an automatic vacation, a loss on time', async () => {
