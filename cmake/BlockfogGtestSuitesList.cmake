@@ -1,6 +1,6 @@
 # Script mode (cmake -P), run after `BIN` is linked (BlockfogGtestSuites.cmake): writes to `OUT`
 # one add_test per GoogleTest suite that `BIN --gtest_list_tests` lists, named PREFIX + suite,
-# running in `DIR`.
+# running in `DIR`, with CTest's COST `COST`.
 execute_process(COMMAND ${BIN} --gtest_list_tests
   OUTPUT_VARIABLE listing RESULT_VARIABLE result TIMEOUT 60)
 if(NOT result EQUAL 0)
@@ -15,7 +15,7 @@ foreach(line IN LISTS lines)
     set(suite ${CMAKE_MATCH_1})
     string(APPEND content
       "add_test([=[${PREFIX}${suite}]=] [=[${BIN}]=] [=[--gtest_filter=${suite}.*]=])\n"
-      "set_tests_properties([=[${PREFIX}${suite}]=] PROPERTIES WORKING_DIRECTORY [=[${DIR}]=])\n")
+      "set_tests_properties([=[${PREFIX}${suite}]=] PROPERTIES WORKING_DIRECTORY [=[${DIR}]=] COST ${COST})\n")
   endif()
 endforeach()
 if(content STREQUAL "")
