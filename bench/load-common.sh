@@ -9,7 +9,7 @@
 # it listens. Limits are raised for a load test only: 100,000 WebSocket messages/s per
 # connection (default 20), 30,000 connections per address (default 256), since every client
 # comes from the same address, and no limit on the games one account creates (one account pair
-# plays them all).
+# plays them all). Arguments after $4 go to the server as they are.
 # shellcheck disable=SC2034  # server_pid and server_target are for the caller
 start_load_server() {
   local root listen=127.0.0.1:0
@@ -18,11 +18,11 @@ start_load_server() {
   "$1" --listen "$listen" --port-file "$2/port" --db "$2/load.db" \
     --web-root "$root/web-client" --log-level warn --sync "${3:-normal}" --ws-rate 100000 \
     --http-rate 0 --games-per-hour 0 --max-connections-per-address 30000 --max-connections 30000 \
-    2> "$2/server.log" &
+    "${@:5}" 2> "$2/server.log" &
   server_pid=$!
   for _ in $(seq 100); do [[ -s $2/port ]] && break; sleep 0.1; done
   local listening
-  listening=$(cat "$2/port")
+  listening=$(head -n 1 "$2/port")
   if [[ $listening == unix:* ]]; then
     server_target=(--unix "${listening#unix:}")
   else
