@@ -403,7 +403,6 @@ test('a whole game turn played with the keyboard alone', async () => {
   const turnOf = () => lastView(sco)?.turn ?? 1;
   const order = ['button.card:not([disabled])', '.act-dest', MAP_CHOICE,
     'button.bblock', MAP_TARGET, '.action-bar button.act:not(.cancel):not(.undo)'];
-  let tabsToDestination = null;
   let presses = 0;
   let mapChoices = 0;
   let stuck = 0; // checks in a row that found nothing to press while awaited
@@ -440,11 +439,18 @@ test('a whole game turn played with the keyboard alone', async () => {
     stuck = 0;
     presses += 1;
     if (isBlock && await page.locator('.act-dest').count()) {
-      // A block chosen: its destinations are at hand.
       mapChoices += 1;
-      tabsToDestination = await keyTo(page, ['.act-dest']);
-      assert.ok(tabsToDestination >= 0 && tabsToDestination <= 1,
-        `a destination is ${tabsToDestination} Tabs away`);
+      if (await page.locator('.action-bar button.act-fire').count()) {
+        // A block chosen for its combat turn: the focus is on Fire, so that Enter fires; its
+        // retreats come after Fire and Pass (RULES 5.5).
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Fire',
+          'the focus is on Fire in a combat turn');
+        await page.keyboard.press('Enter');
+      } else {
+        // A block chosen to move: its destinations are at hand.
+        const toDestination = await keyTo(page, ['.act-dest']);
+        assert.ok(toDestination >= 0 && toDestination <= 1, `a destination is ${toDestination} Tabs away`);
+      }
     } else if (isBlock && await page.locator(`${MAP_CHOICE}, ${MAP_TARGET}`).count() === 0) {
       continue;
     }
