@@ -1,10 +1,8 @@
-// Finished games for verifiers: GET /api/games/{id}/record and /api/games/{id}/replay/{seq};
-// and a tournament game under way, stepped through by its organiser.
+// Finished games for verifiers: GET /api/games/{id}/record and /api/games/{id}/replay/{seq}.
 
 #include "server/api.h"
 #include "server/db_worker.h"
 #include "server/game_loader.h"
-#include "storage/tournament_store.h"
 
 namespace blockfog::server {
 
@@ -28,38 +26,11 @@ HttpResponse Api::game_record(const RouteCall& call) {
   return response;
 }
 
-namespace {
-
-// Whether `viewer` organises the tournament the game belongs to and holds none of its seats:
-// he may step through it with everything revealed before it ends (docs/tournaments.md,
-// "Replays"). A seated player never may: his own game's hidden facts stay hidden from him
-// until its end (RULES 13.1.1, 13.1.6).
-bool reveals_to_organiser(DbWorker& db, const GameInfo& info,
-                          const std::optional<Identity>& viewer) {
-  if (!viewer) return false;
-  for (const auto role : {core::Role::Scotland, core::Role::England}) {
-    const auto& seat = info.seats.of(role);
-    if (seat && seat->account_id == viewer->account_id) return false;
-  }
-  return db.call([&](storage::Store& store) {
-    const auto tournament_id = storage::tournament_of_game(store, info.row.id);
-    if (!tournament_id) return false;
-    const auto tournament = storage::find_tournament(store, *tournament_id);
-    return tournament && tournament->organiser == viewer->account_id;
-  });
-}
-
-}  // namespace
-
 HttpResponse Api::replay_step(const RouteCall& call) {
   // As for the record: a game hidden from the asker is missing, before any other answer.
   const auto info = find_visible(db_, call.id, call.identity);
   if (!info) return error(404, ErrorCode::NotFound, "no such game");
-  const bool under_way = info->row.status != storage::GameStatus::Finished;
-  const auto access = under_way && reveals_to_organiser(db_, *info, call.identity)
-                          ? ReplayAccess::Organiser
-                          : ReplayAccess::Finished;
-  return replays_.handle(info->row, call.rest, query_param(call.request.target, "role"), access);
+  return replays_.handle(info->row, call.rest, query_param(call.request.target, "role"));
 }
 
 }  // namespace blockfog::server

@@ -62,7 +62,8 @@ storage::ClockRow stopped(storage::Store& store, const TimeControl& tc, const Se
   const auto role = role_from(clock.role);
   const auto used = running_ms(*clock.running_since, now,
                                pauses_of(store, tc, seats, role, *clock.running_since));
-  return {clock.role, tc.bank_after(clock.bank_ms, used), std::nullopt, std::nullopt};
+  return {clock.role,  tc.bank_after(clock.bank_ms, used), std::nullopt, std::nullopt, std::nullopt,
+          std::nullopt};
 }
 
 }  // namespace
@@ -84,26 +85,40 @@ void start_clocks(storage::Store& store, std::int64_t game_id, const TimeControl
       check = first_check(tc, tc.initial_bank_ms(), now);
     }
     storage::save_clock(store, game_id,
-                        {std::string(core::role_name(role)), tc.initial_bank_ms(), since, check});
+                        {std::string(core::role_name(role)), tc.initial_bank_ms(), since, check,
+                         std::nullopt, std::nullopt});
   }
 }
 
 void pass_turn(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
-               const Seats& seats, const std::vector<Role>& before, const std::vector<Role>& after,
-               std::int64_t now) {
+               const Seats& seats, Role actor, const std::vector<Role>& before,
+               const std::vector<Role>& after, std::int64_t now) {
   if (!tc.timed()) return;
   const auto clocks = storage::load_clocks(store, game_id);
   for (Role role : {Role::Scotland, Role::England}) {
-    const bool was = contains(before, role);
-    const bool is = contains(after, role);
-    if (was == is) continue;
     auto clock = clock_of(clocks, role);
     if (!clock) continue;
-    if (was) {
-      storage::save_clock(store, game_id, stopped(store, tc, seats, *clock, now));
-    } else {
-      clock->running_since = now;
-      clock->check_at = first_check(tc, clock->bank_ms, now);
+    const bool was = contains(before, role);
+    const bool is = contains(after, role);
+    const bool own = role == actor;
+    if (was && !is) {
+      auto ended = stopped(store, tc, seats, *clock, now);
+      if (own) {
+        ended.paused_since = clock->running_since;
+        ended.paused_bank_ms = clock->bank_ms;
+      }
+      storage::save_clock(store, game_id, ended);
+    } else if (!was && is) {
+      const bool resumes = own && clock->paused_since && clock->paused_bank_ms;
+      clock->running_since = resumes ? *clock->paused_since : now;
+      if (resumes) clock->bank_ms = *clock->paused_bank_ms;
+      clock->paused_since.reset();
+      clock->paused_bank_ms.reset();
+      clock->check_at = first_check(tc, clock->bank_ms, *clock->running_since);
+      storage::save_clock(store, game_id, *clock);
+    } else if (!own && clock->paused_since) {
+      clock->paused_since.reset();
+      clock->paused_bank_ms.reset();
       storage::save_clock(store, game_id, *clock);
     }
   }

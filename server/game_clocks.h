@@ -37,10 +37,15 @@ TimeControl load_time_control(storage::Store& store, std::int64_t game_id);
 // The game started at `now`: every seat gets its initial bank; the awaited ones start running.
 void start_clocks(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
                   const std::vector<core::Role>& awaiting, std::int64_t now);
-// After an action: the wait of each role awaited `before` and not `after` ends (its bank is
-// charged, a live clock gets its increment), and each awaited `after` and not `before` begins.
+// After an action of `actor`: the wait of each role awaited `before` and not `after` ends (its
+// bank is charged, a live clock gets its increment), and each awaited `after` and not `before`
+// begins. A wait the actor's own action ended is kept paused; if the actor's own next action
+// makes it awaited again before anybody else acted (a card choice taken back, RULES 3.1.2),
+// that wait resumes as if it had never stopped: charged from its first moment, the time between
+// included, no increment earned, so that taking a decision back cannot refill a clock. Any
+// other role's action forgets it.
 void pass_turn(storage::Store& store, std::int64_t game_id, const TimeControl& tc,
-               const Seats& seats, const std::vector<core::Role>& before,
+               const Seats& seats, core::Role actor, const std::vector<core::Role>& before,
                const std::vector<core::Role>& after, std::int64_t now);
 // The game ended at `now`: every running clock is charged and stops.
 void stop_clocks(storage::Store& store, std::int64_t game_id, const TimeControl& tc,

@@ -39,7 +39,6 @@ std::shared_ptr<const ReplayedGame> ReplayedGame::build(
   }
   auto replayed = std::make_shared<ReplayedGame>();
   replayed->game_id_ = row.id;
-  replayed->finished_ = row.status == storage::GameStatus::Finished;
   replayed->every_ = std::max<std::size_t>(every, 1);
   replayed->actions_.reserve(actions.size());
   // A checkpoint after setup and after every multiple of `every_` actions.
@@ -79,14 +78,10 @@ std::int64_t Replays::builds() const {
   return builds_;
 }
 
-std::shared_ptr<const ReplayedGame> Replays::find(std::int64_t game_id, bool finished,
-                                                  std::size_t actions) {
+std::shared_ptr<const ReplayedGame> Replays::find(std::int64_t game_id) {
   std::lock_guard lock(mutex_);
-  // A game under way's replay holds its log as it was: kept only while no action followed.
-  const auto it = std::find_if(recent_.begin(), recent_.end(), [&](const auto& g) {
-    return g->game_id() == game_id && g->finished() == finished &&
-           (finished || g->size() == actions);
-  });
+  const auto it = std::find_if(recent_.begin(), recent_.end(),
+                               [&](const auto& g) { return g->game_id() == game_id; });
   if (it == recent_.end()) return nullptr;
   recent_.splice(recent_.begin(), recent_, it);
   return recent_.front();
@@ -102,7 +97,7 @@ void Replays::remember(std::shared_ptr<const ReplayedGame> game) {
 }
 
 HttpResponse Replays::handle(const storage::GameRow& row, std::string_view seq_text,
-                             std::string_view role_text, ReplayAccess access) {
+                             std::string_view role_text) {
   const auto game_id = row.id;
   const auto seq = parse_seq(seq_text);
   if (!seq) return error(400, ErrorCode::BadField, "the step must be a number of actions");
@@ -114,22 +109,18 @@ HttpResponse Replays::handle(const storage::GameRow& row, std::string_view seq_t
   if (!all && !named) {
     return error(400, ErrorCode::BadField, "role is scotland, england, observer or all");
   }
-  const bool finished = row.status == storage::GameStatus::Finished;
-  if (!finished && access != ReplayAccess::Organiser) {
+  // Nobody steps through a game under way, its organiser included: a step shows facts that
+  // some seat may not know yet (RULES 13.1.1), and its views only once the game has ended
+  // (RULES 13.1.6).
+  if (row.status != storage::GameStatus::Finished) {
     return error(409, ErrorCode::GameNotFinished,
                  "a game can be stepped through once it has ended");
   }
-  // A finished game's log never changes: its replay is found without reading it again. A game
-  // under way is read each time, its replay reused while no action was added.
-  std::vector<storage::ActionRow> actions;
-  if (!finished) {
-    actions = db_.call([&](storage::Store& store) { return store.load_actions(game_id); });
-  }
-  auto replayed = find(game_id, finished, actions.size());
+  // A finished game's log never changes: its replay is found without reading it again.
+  auto replayed = find(game_id);
   if (!replayed) {
-    if (finished) {
-      actions = db_.call([&](storage::Store& store) { return store.load_actions(game_id); });
-    }
+    const auto actions =
+        db_.call([&](storage::Store& store) { return store.load_actions(game_id); });
     std::string failure;
     replayed = ReplayedGame::build(row, actions, every_, failure);
     if (!replayed) {
@@ -155,11 +146,6 @@ HttpResponse Replays::handle(const storage::GameRow& row, std::string_view seq_t
     body["view"] = game->view(role);
   }
   auto response = json_response(200, body);
-  if (!finished) {
-    // The hidden facts of a game under way, for its organiser alone: kept by no cache.
-    response.headers.emplace_back("Cache-Control", "private, no-store");
-    return response;
-  }
   // A finished game's steps never change. An invite game's are for its players only
   // (api.cpp checks who asks), so no shared cache may keep them for others.
   const bool is_public = row.visibility == storage::Visibility::Public;

@@ -7,9 +7,8 @@
 // nothing here is secret from them any more; each seat's view still hides what that seat did
 // not know at that step.
 //
-// A tournament's organiser who plays no part in one of its games may also step through it while
-// it is under way, up to its last stored action, every view included (docs/tournaments.md,
-// "Replays"): the server decides who asks (api_records.cpp), this class only what is answered.
+// A game under way is stepped through by nobody, its tournament's organiser included: its
+// views with everything revealed would show what a seat may not know yet (RULES 13.1).
 //
 // Stepping must not cost a replay from the start per request: a game is replayed once into
 // checkpoints (a copy of the state every `checkpoint_every` actions), kept for the few most
@@ -50,20 +49,13 @@ class ReplayedGame {
   // The game after the first `seq` actions (seq <= size()).
   std::unique_ptr<core::Game> at(std::size_t seq) const;
   std::size_t checkpoints() const { return checkpoints_.size(); }
-  // Built from a finished game's whole log; otherwise from the log of a game under way so far.
-  bool finished() const { return finished_; }
 
  private:
   std::int64_t game_id_ = 0;
-  bool finished_ = false;
   std::size_t every_ = 1;
   std::vector<std::pair<core::Role, nlohmann::json>> actions_;
   std::vector<std::unique_ptr<const core::Game>> checkpoints_;  // [k]: after k * every_ actions
 };
-
-// Who may step through a game: anybody who may see it, once it is finished; a tournament's
-// organiser (not seated in it), also while it is under way.
-enum class ReplayAccess { Finished, Organiser };
 
 // The replay endpoint and its small LRU of replayed games. Thread-safe: HTTP handlers call it
 // from the API's worker pool.
@@ -73,19 +65,16 @@ class Replays {
 
   // GET /api/games/{id}/replay/{seq_text}?role=role_text for the game `row`, once the caller
   // has read it and checked that the asker may see it (an invite game's steps are its players'
-  // alone) and, with `access` Organiser, that the asker organises its tournament. A game under
-  // way is answered only with Organiser, never cached by a browser or proxy.
+  // alone). A game under way is refused (409 game_not_finished) to everybody.
   HttpResponse handle(const storage::GameRow& row, std::string_view seq_text,
-                      std::string_view role_text, ReplayAccess access = ReplayAccess::Finished);
+                      std::string_view role_text);
 
   // How many times a game was replayed from its log (a miss of the cache): for tests.
   std::int64_t builds() const;
 
  private:
-  // The replay of `game_id` kept: of its whole log when `finished`, else of its first
-  // `actions` actions.
-  std::shared_ptr<const ReplayedGame> find(std::int64_t game_id, bool finished,
-                                           std::size_t actions);
+  // The replay of the finished game `game_id`, if kept.
+  std::shared_ptr<const ReplayedGame> find(std::int64_t game_id);
   void remember(std::shared_ptr<const ReplayedGame> game);
 
   DbWorker& db_;

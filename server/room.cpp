@@ -36,6 +36,7 @@ struct Room::Commit {
   ViewChange views;
   std::int64_t seq = 0;
   std::string role;
+  Role actor = Role::Observer;
   std::string action_json;
   std::string state_hash;
   std::optional<std::string> snapshot;     // core::Game::write_snapshot's bytes
@@ -47,7 +48,9 @@ struct Room::Commit {
   // for those (server/game_clocks.h).
   std::vector<Role> awaiting_before;
   std::vector<Role> awaiting_after;
-  nlohmann::json clocks;                 // after the action; null without a time control
+  // After the action, only when it changed `awaiting` or ended the game: null otherwise and
+  // without a time control (see committed()).
+  nlohmann::json clocks;
   std::optional<std::string> timed_out;  // the game's result: the actor's time had run out
   std::optional<StandIn> stand_in;       // a time ran out and the computer took that seat
   bool game_over = false;                // the game had ended (resigned, timeout) meanwhile
@@ -319,6 +322,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
   commit->ref = message.ref;
   commit->seq = actions_ + 1;
   commit->role = std::string(core::role_name(role));
+  commit->actor = role;
   commit->action_json = message.action.dump();
   commit->state_hash = next->state_hash();
   const auto outcome = next->outcome();
@@ -405,10 +409,15 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
                                   *commit->result_json);
             stop_clocks(store, self->id_, tc, commit->seats, now);
           } else {
-            pass_turn(store, self->id_, tc, commit->seats, commit->awaiting_before,
+            pass_turn(store, self->id_, tc, commit->seats, commit->actor, commit->awaiting_before,
                       commit->awaiting_after, now);
           }
-          commit->clocks = clocks_json(store, self->id_, tc, commit->seats, now);
+          // A clock changes only where `awaiting` does (or at the end), and every role's view
+          // shows `awaiting`: a frame after any other action would tell the other seat and the
+          // observers that a hidden decision was made, and when (RULES 13.1.4).
+          if (commit->result_json || commit->awaiting_before != commit->awaiting_after) {
+            commit->clocks = clocks_json(store, self->id_, tc, commit->seats, now);
+          }
           transaction.commit();
           commit->appended = true;
         } catch (const storage::StorageError& e) {

@@ -23,6 +23,7 @@ std::string_view migration_0012_ratings();
 std::string_view migration_0013_clock_checks();
 std::string_view migration_0014_server_secrets();
 std::string_view migration_0015_tournament_settings();
+std::string_view migration_0016_resumable_waits();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -81,6 +82,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{13, "clock_checks", sql::migration_0013_clock_checks()},
       Migration{14, "server_secrets", sql::migration_0014_server_secrets()},
       Migration{15, "tournament_settings", sql::migration_0015_tournament_settings()},
+      Migration{16, "resumable_waits", sql::migration_0016_resumable_waits()},
   };
   return migrations;
 }

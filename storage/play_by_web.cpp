@@ -59,31 +59,34 @@ std::vector<std::int64_t> list_games_with_clocks_to_check(Store& store, std::int
 
 std::vector<ClockRow> load_clocks(Store& store, std::int64_t game_id) {
   auto select = store.database().cached(
-      "SELECT role, bank_ms, running_since, check_at FROM game_clocks WHERE game_id = ?1"
-      " ORDER BY role DESC");
+      "SELECT role, bank_ms, running_since, check_at, paused_since, paused_bank_ms"
+      " FROM game_clocks WHERE game_id = ?1 ORDER BY role DESC");
   select->bind(1, game_id);
   std::vector<ClockRow> rows;
   while (select->step()) {
     rows.push_back({select->column_text(0), select->column_int64(1),
-                    select->column_optional_int64(2), select->column_optional_int64(3)});
+                    select->column_optional_int64(2), select->column_optional_int64(3),
+                    select->column_optional_int64(4), select->column_optional_int64(5)});
   }
   return rows;
 }
 
 void save_clock(Store& store, std::int64_t game_id, const ClockRow& clock) {
   auto upsert = store.database().cached(
-      "INSERT OR REPLACE INTO game_clocks (game_id, role, bank_ms, running_since, check_at)"
-      " VALUES (?1, ?2, ?3, ?4, ?5)");
+      "INSERT OR REPLACE INTO game_clocks"
+      " (game_id, role, bank_ms, running_since, check_at, paused_since, paused_bank_ms)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   upsert->bind(1, game_id).bind(2, clock.role).bind(3, clock.bank_ms);
-  if (clock.running_since) {
-    upsert->bind(4, *clock.running_since);
-  } else {
-    upsert->bind(4, nullptr);
-  }
-  if (clock.check_at) {
-    upsert->bind(5, *clock.check_at);
-  } else {
-    upsert->bind(5, nullptr);
+  const std::optional<std::int64_t>* nullable[] = {&clock.running_since, &clock.check_at,
+                                                   &clock.paused_since, &clock.paused_bank_ms};
+  int index = 4;
+  for (const auto* value : nullable) {
+    if (*value) {
+      upsert->bind(index, **value);
+    } else {
+      upsert->bind(index, nullptr);
+    }
+    ++index;
   }
   upsert->run();
 }

@@ -171,16 +171,18 @@ TEST(ServerClocks, AWholeCorrespondenceGameOverDaysRestartsMidTurnAndIsLostOnTim
     const auto during = details(eng, id);
     EXPECT_EQ(during["clocks"][awaited]["remaining_ms"], left - 3 * kHour) << during.dump();
     EXPECT_TRUE(during["clocks"][awaited]["running"]);
+    const auto awaiting_before = e->view["awaiting"];
+    const auto clocks_before = std::make_pair(s->clocks, e->clocks);
     play_one(*s, *e, "a" + std::to_string(i));
-    // Both are told the clocks after each action.
-    for (Connection* c : {s.get(), e.get()}) {
-      bool clocks = false;
-      for (int n = 0; n < 20 && !clocks; ++n) {
-        if (!c->read_one()) break;
-        clocks = c->last["type"] == "clocks";
-      }
-      EXPECT_TRUE(clocks) << c->role;
-      EXPECT_EQ(c->last["clocks"]["time_control"], tc);
+    ASSERT_TRUE(s->barrier() && e->barrier());
+    // Both are told the clocks after each action that changed whom the game awaits, and only
+    // then (a frame after any other action would count the other's hidden decisions).
+    const int told = e->view["awaiting"] != awaiting_before ? 1 : 0;
+    EXPECT_EQ(s->clocks - clocks_before.first, told) << i;
+    EXPECT_EQ(e->clocks - clocks_before.second, told) << i;
+    if (told) {
+      EXPECT_EQ(s->last_clocks["time_control"], tc);
+      EXPECT_EQ(s->last_clocks, e->last_clocks);
     }
   }
 
@@ -257,25 +259,11 @@ TEST(ServerClocks, ADeadlinePassedWhileTheServerWasDownEndsTheGameAfterTheRestar
   EXPECT_EQ(going["clocks"][awaited]["remaining_ms"], 5 * 24 * kHour - 25 * kHour) << going.dump();
 }
 
-// Reads up to the next `clocks` message and then everything sent before a pong, so that the
-// connection's view is the one that goes with those clocks.
-json next_clocks(Connection& c) {
-  for (int n = 0; n < 50; ++n) {
-    if (!c.read_one()) break;
-    if (c.last["type"] == "clocks") {
-      json clocks = c.last["clocks"];
-      EXPECT_TRUE(c.barrier());
-      return clocks;
-    }
-  }
-  ADD_FAILURE() << c.role << " was not told the clocks";
-  return nullptr;
-}
-
 // RULES 13.1.4: others see only the public phase. A clock running for a role is a public fact,
 // so it must follow the public `awaiting` of every view, never the true sub-step: over random
-// play through card choices, moves, battles and winter, both seats are told the same clocks,
-// and the clocks that run are exactly the roles both views await.
+// play through card choices, moves, battles and winter, both seats are told the same clocks
+// exactly when that public `awaiting` changes, and the clocks that run are exactly the roles
+// both views await.
 TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
   Server server;
   auto scot = register_user(server.port(), "pub_scot");
@@ -288,6 +276,9 @@ TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
 
   std::mt19937_64 rng(35);
   std::set<std::string> phases;
+  std::set<std::string> awaited_before = e->view["awaiting"];
+  std::pair<std::int64_t, std::int64_t> clocks_before{s->clocks, e->clocks};
+  int changes = 0;
   for (int i = 0; i < 400; ++i) {
     std::vector<Connection*> able;
     for (Connection* c : {s.get(), e.get()}) {
@@ -301,14 +292,20 @@ TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
     actor.send_action(legal[rng() % legal.size()], actor.seq, ref);
     ASSERT_TRUE(actor.read_answer(ref));
     if (actor.last["type"] == "error") continue;
-
-    const json told_s = next_clocks(*s);
-    const json told_e = next_clocks(*e);
-    ASSERT_FALSE(told_s.is_null() || told_e.is_null());
-    EXPECT_EQ(told_s, told_e) << "action " << i;
+    ASSERT_TRUE(s->barrier() && e->barrier());
     const std::set<std::string> awaited_s = s->view["awaiting"];
     const std::set<std::string> awaited_e = e->view["awaiting"];
     EXPECT_EQ(awaited_s, awaited_e) << "action " << i;
+    // Told exactly when the public `awaiting` changed, both the same clocks.
+    const bool changed = awaited_e != awaited_before;
+    EXPECT_EQ(s->clocks - clocks_before.first, changed ? 1 : 0) << "action " << i;
+    EXPECT_EQ(e->clocks - clocks_before.second, changed ? 1 : 0) << "action " << i;
+    awaited_before = awaited_e;
+    clocks_before = {s->clocks, e->clocks};
+    if (!changed) continue;
+    ++changes;
+    const json& told_s = s->last_clocks;
+    EXPECT_EQ(told_s, e->last_clocks) << "action " << i;
     std::set<std::string> running;
     for (const char* role : {"scotland", "england"}) {
       if (told_s[role]["running"].get<bool>()) running.insert(role);
@@ -316,8 +313,96 @@ TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
     EXPECT_EQ(running, awaited_e) << "action " << i << ": " << told_s.dump();
     phases.insert(e->view.value("phase", json("")).dump());
   }
-  // The walk reached more than the opening card choice.
+  // The walk reached more than the opening card choice, and whom the game awaits changed.
   EXPECT_GT(phases.size(), 3U);
+  EXPECT_GT(changes, 3);
+}
+
+// A card chosen and taken back ends and resumes the chooser's wait: the wait is charged from
+// when the seat first became awaited in that card phase, the time between choice and take-back
+// included, and earns no increment; a live bank never grows, a correspondence deadline never
+// moves on. The opponent's clock, awaited throughout, is untouched by it.
+void expect_take_backs_refill_nothing(const json& tc) {
+  Server server;
+  auto scot = register_user(server.port(), "back_scot");
+  auto eng = register_user(server.port(), "back_eng");
+  const auto id = started_timed_game(scot, eng, tc);
+  auto s = connect(server.port(), id, scot.session_cookie());
+  ASSERT_TRUE(s && s->read_first_view());
+  const auto start = details(eng, id)["clocks"];
+  ASSERT_TRUE(start["scotland"]["running"]) << start.dump();
+  const std::int64_t allowance = start["scotland"]["remaining_ms"];
+  const std::int64_t deadline = start["scotland"]["deadline"];
+  std::int64_t spent = 0;
+  for (int cycle = 0; cycle < 8; ++cycle) {
+    json card;
+    for (const auto& a : s->view["legal_actions"]) {
+      if (a["kind"] == "play_card") card = a;
+    }
+    ASSERT_FALSE(card.is_null()) << s->view["legal_actions"].dump();
+    server.clock.advance(20'000);
+    spent += 20'000;
+    s->send_action(card, s->seq, "c" + std::to_string(cycle));
+    ASSERT_TRUE(s->read_answer("c" + std::to_string(cycle)));
+    ASSERT_EQ(s->last["type"], "view") << s->last.dump();
+    const auto chosen = details(eng, id)["clocks"];
+    EXPECT_FALSE(chosen["scotland"]["running"]) << chosen.dump();
+    server.clock.advance(40'000);
+    spent += 40'000;
+    s->send_action({{"kind", "take_back"}}, s->seq, "t" + std::to_string(cycle));
+    ASSERT_TRUE(s->read_answer("t" + std::to_string(cycle)));
+    ASSERT_EQ(s->last["type"], "view") << s->last.dump();
+    const auto back = details(eng, id)["clocks"];
+    ASSERT_TRUE(back["scotland"]["running"]) << back.dump();
+    EXPECT_EQ(back["scotland"]["remaining_ms"], allowance - spent) << "cycle " << cycle;
+    EXPECT_EQ(back["scotland"]["deadline"], deadline) << "cycle " << cycle;
+    EXPECT_EQ(back["england"]["remaining_ms"], allowance - spent) << "cycle " << cycle;
+  }
+  // After a restart too: the paused wait is stored with the clock.
+  server.restart();
+  HttpClient again(server.port());
+  again.set_session_cookie(eng.session_cookie());
+  EXPECT_EQ(details(again, id)["clocks"]["scotland"]["deadline"], deadline);
+}
+
+TEST(ServerClocks, TakingBackALiveCardChoiceNeverRefillsTheClock) {
+  expect_take_backs_refill_nothing({{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 60}});
+}
+
+TEST(ServerClocks, TakingBackACorrespondenceCardChoiceNeverMovesTheDeadline) {
+  expect_take_backs_refill_nothing(
+      {{"kind", "correspondence"}, {"days_per_turn", 1}, {"bank_days", 2}, {"vacation", false}});
+}
+
+// A wait the seat's own action ended resumes only by that seat's next action: once the other
+// seat acted, the next wait is a fresh one (here: both chose, the cards were revealed).
+TEST(ServerClocks, AFreshTurnAfterTheOtherSeatActedGetsItsIncrement) {
+  Server server;
+  auto scot = register_user(server.port(), "fresh_scot");
+  auto eng = register_user(server.port(), "fresh_eng");
+  const json tc = {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 60}};
+  const auto id = started_timed_game(scot, eng, tc);
+  auto s = connect(server.port(), id, scot.session_cookie());
+  auto e = connect(server.port(), id, eng.session_cookie());
+  ASSERT_TRUE(s && e && s->read_first_view() && e->read_first_view());
+  auto play_card = [&](Connection& c, const std::string& ref) {
+    for (const auto& a : c.view["legal_actions"]) {
+      if (a["kind"] != "play_card") continue;
+      c.send_action(a, c.seq, ref);
+      ASSERT_TRUE(c.read_answer(ref));
+      return;
+    }
+    ADD_FAILURE() << c.role << " has no card to play";
+  };
+  server.clock.advance(30'000);
+  play_card(*s, "s1");
+  server.clock.advance(30'000);
+  play_card(*e, "e1");
+  ASSERT_TRUE(s->barrier() && e->barrier());
+  // Scotland's wait ended at 30 s with its increment: 60 min - 30 s + 60 s.
+  const auto after = details(eng, id)["clocks"];
+  EXPECT_EQ(after["scotland"]["bank_ms"], 60 * 60'000 - 30'000 + 60'000) << after.dump();
+  EXPECT_EQ(after["england"]["bank_ms"], 60 * 60'000 - 60'000 + 60'000) << after.dump();
 }
 
 TEST(ServerClocks, AVacationPausesTheCorrespondenceClockVisiblyAndIsTakenWhenTimeRunsOut) {

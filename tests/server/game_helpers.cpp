@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <regex>
 #include <set>
 
@@ -26,6 +27,11 @@ std::vector<std::string> quoted_block_ids(const std::string& text) {
     at = end;
   }
   return ids;
+}
+
+std::int64_t wall_clock_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -119,6 +125,25 @@ void Connection::take(const std::string& frame, const json& j) {
     role = j.at("role");
   } else if (type == "restarting") {
     restarting = true;
+  } else if (type == "clocks") {
+    take_clocks(j);
+  }
+}
+
+void Connection::take_clocks(const json& message) {
+  ++clocks;
+  last_clocks = message.at("clocks");
+  EXPECT_GT(views, views_at_clocks_)
+      << role << ": a clocks frame without a change of this seat's view tells of a decision it "
+      << "may not know: " << message.dump();
+  views_at_clocks_ = views;
+  if (view.is_null() || view.contains("outcome")) return;
+  const json awaiting = view.value("awaiting", json::array());
+  for (const char* side : {"scotland", "england"}) {
+    const bool awaited = std::find(awaiting.begin(), awaiting.end(), side) != awaiting.end();
+    EXPECT_EQ(message.at("clocks").at(side).at("running").get<bool>(), awaited)
+        << role << ": " << side
+        << "'s clock runs other than the view's awaiting: " << message.dump();
   }
 }
 
@@ -207,18 +232,67 @@ std::unique_ptr<Connection> connect(int port, std::int64_t game_id, const std::s
   return c;
 }
 
-Table::Table(int p, const std::string& prefix)
+std::vector<TableFeatures> fog_feature_sets(const std::string& webhook_url) {
+  TableFeatures plain;
+  TableFeatures live;
+  live.time_control = {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 30}};
+  live.tournament = true;
+  live.webhook_url = webhook_url;
+  live.name = "LiveClockTournamentNotices";
+  TableFeatures correspondence;
+  correspondence.time_control = {
+      {"kind", "correspondence"}, {"days_per_turn", 3}, {"bank_days", 7}, {"vacation", true}};
+  correspondence.webhook_url = webhook_url;
+  correspondence.name = "CorrespondenceClockNotices";
+  return {plain, live, correspondence};
+}
+
+Table::Table(int p, const std::string& prefix, const TableFeatures& features)
     : port(p),
       scot_http(register_user(p, prefix + "_scot")),
       eng_http(register_user(p, prefix + "_eng")) {
-  const auto created = scot_http.post(
-      "/api/games", {{"scenario", "braveheart"}, {"side", "scotland"}, {"visibility", "public"}});
-  EXPECT_EQ(created.status, 201) << created.body;
-  game_id = created.json()["game"]["id"];
-  const auto joined =
-      eng_http.post("/api/games/" + std::to_string(game_id) + "/join", json::object());
-  EXPECT_EQ(joined.status, 200) << joined.body;
-  EXPECT_EQ(joined.json()["game"]["status"], "active");
+  if (!features.webhook_url.empty()) {
+    for (auto* http : {&scot_http, &eng_http}) {
+      const auto r =
+          http->post("/api/notices", {{"webhook_url", features.webhook_url}, {"webhook", true}});
+      EXPECT_EQ(r.status, 200) << r.body;
+    }
+  }
+  if (features.tournament) {
+    organiser_http = register_user(p, prefix + "_org");
+    json request = {{"name", prefix + " cup"},
+                    {"scenario", "braveheart"},
+                    {"format", "single_elimination"},
+                    {"sides", "lot"},
+                    {"round_deadline_minutes", 60 * 24 * 7},
+                    {"rated", false},
+                    {"registration_closes_at", wall_clock_ms() + 3600 * 1000},
+                    {"max_players", 2}};
+    if (!features.time_control.is_null()) request["time_control"] = features.time_control;
+    const auto created = organiser_http->post("/api/tournaments", request);
+    EXPECT_EQ(created.status, 201) << created.body;
+    tournament_id = created.json()["tournament"]["id"];
+    const std::string path = "/api/tournaments/" + std::to_string(tournament_id);
+    for (auto* http : {&scot_http, &eng_http}) {
+      EXPECT_EQ(http->post(path + "/register", json::object()).status, 200);
+    }
+    const auto started = organiser_http->post(path + "/start", json::object());
+    EXPECT_EQ(started.status, 200) << started.body;
+    const auto pairing = started.json()["tournament"]["rounds_played"][0]["games"][0];
+    game_id = pairing["game_id"];
+    // The lot may have seated the first account as England.
+    if (pairing["scotland"] != prefix + "_scot") std::swap(scot_http, eng_http);
+  } else {
+    json request = {{"scenario", "braveheart"}, {"side", "scotland"}, {"visibility", "public"}};
+    if (!features.time_control.is_null()) request["time_control"] = features.time_control;
+    const auto created = scot_http.post("/api/games", request);
+    EXPECT_EQ(created.status, 201) << created.body;
+    game_id = created.json()["game"]["id"];
+    const auto joined =
+        eng_http.post("/api/games/" + std::to_string(game_id) + "/join", json::object());
+    EXPECT_EQ(joined.status, 200) << joined.body;
+    EXPECT_EQ(joined.json()["game"]["status"], "active");
+  }
   connect_all();
 }
 
@@ -271,7 +345,11 @@ bool Table::play_random(std::mt19937_64& rng) {
     sent.push_back(pick(""));
   }
   std::map<std::string, std::int64_t> views_before;
-  for (Connection* c : open()) views_before[c->role] = c->views;
+  std::map<std::string, std::int64_t> frames_before;
+  for (Connection* c : open()) {
+    views_before[c->role] = c->views;
+    frames_before[c->role] = c->frames;
+  }
   std::vector<std::string> refs;
   for (const auto& [role, action] : sent) {
     refs.push_back("a" + std::to_string(++next_ref_));
@@ -300,7 +378,11 @@ bool Table::play_random(std::mt19937_64& rng) {
   for (Connection* c : open()) {
     const bool acted =
         std::any_of(sent.begin(), sent.end(), [&](const auto& s) { return s.first == c->role; });
-    if (!acted && c->views == views_before[c->role]) ++quiet_rounds[c->role];
+    if (!acted && c->views == views_before[c->role]) {
+      ++quiet_rounds[c->role];
+      EXPECT_EQ(c->frames, frames_before[c->role])
+          << c->role << " got a frame although its view did not change: " << c->last.dump();
+    }
   }
   return !::testing::Test::HasFailure();
 }

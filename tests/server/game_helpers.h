@@ -48,6 +48,8 @@ struct Connection {
   std::string welcome_status;
   std::string seed_sha256;
   std::int64_t frames = 0;
+  std::int64_t clocks = 0;     // clocks frames received
+  nlohmann::json last_clocks;  // the clocks of the last of them
   bool restarting = false;
   nlohmann::json last;  // the last frame read
 
@@ -67,10 +69,31 @@ struct Connection {
   void take_view_patch(const nlohmann::json& message);
   // Checks and keeps `next`, the whole view of `version`.
   void accept_view(nlohmann::json next, std::int64_t version);
+  // A clocks frame comes only with a change of this connection's view, and its clocks run for
+  // exactly the roles that view awaits.
+  void take_clocks(const nlohmann::json& message);
+  std::int64_t views_at_clocks_ = -1;
 };
 
 std::unique_ptr<Connection> connect(int port, std::int64_t game_id, const std::string& cookie,
                                     const std::string& query = "");
+
+// What a Table's game has on besides its players: each is a place where the server sends or
+// stores something per action, so the fog checks run with each on.
+struct TableFeatures {
+  // The game's time control (docs/protocol.md, "Time controls"); null: none.
+  nlohmann::json time_control;
+  // The game is the one game of a two-player single elimination, organised by a third account
+  // with a seat in no game; the seats are drawn by lot.
+  bool tournament = false;
+  // Both seats ask for turn notices by webhook to this address (the server must allow it).
+  std::string webhook_url;
+  // The name of the set, for test parameters.
+  std::string name = "plain";
+};
+// The sets the fog tests run with: none; a live clock in a tournament with notices; a
+// correspondence clock with notices.
+std::vector<TableFeatures> fog_feature_sets(const std::string& webhook_url);
 
 // Two players and an observer at one game.
 struct Table {
@@ -78,6 +101,8 @@ struct Table {
   std::int64_t game_id = 0;
   HttpClient scot_http;
   HttpClient eng_http;
+  std::optional<HttpClient> organiser_http;  // with TableFeatures::tournament
+  std::int64_t tournament_id = 0;
   std::unique_ptr<Connection> scotland;
   std::unique_ptr<Connection> england;
   std::unique_ptr<Connection> observer;
@@ -92,10 +117,10 @@ struct Table {
   };
   std::vector<Acknowledged> acknowledged;
   // Rounds in which a connection that did not act received no view: its role's view did not
-  // change (scotland, england, observer).
+  // change (scotland, england, observer). In such a round it received no frame at all.
   std::map<std::string, std::int64_t> quiet_rounds;
 
-  Table(int port, const std::string& prefix);
+  Table(int port, const std::string& prefix, const TableFeatures& features = {});
   // (Re)opens the three connections and waits for their first views.
   void connect_all();
   Connection& seat(const std::string& role) { return role == "scotland" ? *scotland : *england; }
@@ -103,7 +128,9 @@ struct Table {
   std::vector<Connection*> open();
 
   // Plays one random legal action (sometimes both seats at once when both may act); returns
-  // false when nobody has a legal action (the end of what can be played).
+  // false when nobody has a legal action (the end of what can be played). A connection that
+  // did not act and whose view did not change must have received nothing: no clocks, no
+  // notice of any kind, whose count or moment would tell of a hidden decision (RULES 13.1.4).
   bool play_random(std::mt19937_64& rng);
 
  private:

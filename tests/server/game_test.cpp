@@ -13,6 +13,7 @@
 #include "server/game_loader.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
+#include "tests/server/notice_endpoints.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -42,10 +43,17 @@ void expect_log_holds(const Table& table, const std::vector<LoggedAction>& log) 
   }
 }
 
-TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
+// Each set of features (a clock, a tournament, turn notices) adds frames or stored rows per
+// action: the same checks run with each.
+class FogOfWarWith : public ::testing::TestWithParam<int> {};
+
+TEST_P(FogOfWarWith, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   TempDir dir;
-  ServerProcess server(dir.path());
-  Table table(server.port(), "game");
+  ServerProcess server(dir.path(), {"--webhook-allow", "http,private"});
+  WebhookReceiver hooks;
+  const auto features =
+      fog_feature_sets("http://127.0.0.1:" + std::to_string(hooks.port()) + "/hook")[GetParam()];
+  Table table(server.port(), "game", features);
   const std::string commitment = table.scotland->seed_sha256;
   EXPECT_EQ(table.england->seed_sha256, commitment);
   EXPECT_EQ(table.observer->seed_sha256, commitment);
@@ -59,6 +67,19 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   ASSERT_FALSE(::testing::Test::HasFailure());
   const auto actions = static_cast<int>(table.actions);
   EXPECT_GT(actions, 20);
+  if (!features.time_control.is_null()) {
+    // The clocks came, each with a change of awaiting: fewer than the views.
+    EXPECT_GT(table.observer->clocks, 0);
+    EXPECT_LT(table.observer->clocks, table.observer->views);
+  }
+  // A notice delivered meanwhile (none is due while every seat is connected) names nothing
+  // its recipient may not know.
+  for (const auto& hook : hooks.received()) {
+    for (const char* role : {"scotland", "england"}) {
+      if (hook.body.find(std::string("\"") + role + "\"") == std::string::npos) continue;
+      for (const auto& leak : fog_leaks(role, hook.body)) ADD_FAILURE() << leak;
+    }
+  }
   for (Connection* c : {table.scotland.get(), table.england.get(), table.observer.get()}) {
     EXPECT_TRUE(c->errors.empty()) << c->role << ": " << c->errors.front().dump();
     // A view version counts changes of that role's view, never more than the actions.
@@ -163,6 +184,73 @@ TEST(ServerGame, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   ASSERT_TRUE(table.scotland->barrier());
   ASSERT_FALSE(table.scotland->errors.empty());
   EXPECT_EQ(table.scotland->errors.back()["code"], "game_over");
+}
+
+INSTANTIATE_TEST_SUITE_P(Features, FogOfWarWith, ::testing::Range(0, 3),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return fog_feature_sets("")[static_cast<std::size_t>(info.param)].name;
+                         });
+
+// Against the computer, with a live clock and turn notices on: every frame the human seat and
+// an observer receive is checked as above, and none comes but a view that changed (with the
+// clocks that go with it) or the answer to the human's own action, whatever the computer
+// decides where they cannot see it.
+TEST(ServerGame, AgainstTheComputerWithAClockNoFrameTellsOfItsHiddenDecisions) {
+  TempDir dir;
+  ServerProcess server(dir.path(), {"--webhook-allow", "http,private"});
+  WebhookReceiver hooks;
+  auto human = register_user(server.port(), "solo");
+  ASSERT_EQ(human
+                .post("/api/notices",
+                      {{"webhook_url", "http://127.0.0.1:" + std::to_string(hooks.port()) + "/h"},
+                       {"webhook", true}})
+                .status,
+            200);
+  const auto created =
+      human.post("/api/games",
+                 {{"scenario", "braveheart"},
+                  {"side", "scotland"},
+                  {"computer", "easy"},
+                  {"time_control", {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 5}}}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["game"]["id"];
+  auto me = connect(server.port(), id, human.session_cookie(), "?patches=1");
+  auto observer = connect(server.port(), id, "");
+  ASSERT_TRUE(me && observer && me->read_first_view() && observer->read_first_view());
+  std::mt19937_64 rng(77);
+  int mine = 0;
+  for (int step = 0; step < 150 && !HasFailure(); ++step) {
+    // The human's own decisions, never one taken back: the walk moves on by construction.
+    std::vector<json> choices;
+    for (const auto& a : me->view["legal_actions"]) {
+      if (a["kind"] != "undo" && a["kind"] != "take_back") choices.push_back(a);
+    }
+    if (choices.empty()) {
+      if (me->view.contains("outcome")) break;
+      // The computer is to act: what reaches this seat is a changed view and its clocks.
+      // (Connection checks that a clocks frame follows a change of the view.)
+      const auto views = me->views;
+      while (me->views == views) {
+        ASSERT_TRUE(me->read_one()) << "the computer did not answer";
+        const std::string type = me->last["type"];
+        EXPECT_TRUE(type == "view_patch" || type == "view" || type == "clocks") << me->last.dump();
+      }
+    } else {
+      const auto ref = "a" + std::to_string(step);
+      me->send_action(choices[rng() % choices.size()], me->seq, ref);
+      ASSERT_TRUE(me->read_answer(ref));
+      ++mine;
+    }
+    ASSERT_TRUE(observer->barrier());
+  }
+  ASSERT_TRUE(me->barrier());
+  EXPECT_GT(mine, 10);
+  EXPECT_TRUE(me->errors.empty()) << me->errors.front().dump();
+  EXPECT_GT(me->clocks, 0);
+  EXPECT_GT(observer->views, 1);
+  std::int64_t computer = 0;
+  for (const auto& a : logged_actions(server.db_path(), id)) computer += a.role == "england";
+  EXPECT_GT(computer, 0);
 }
 
 // Each network thread serves the games whose id it is given (server/net.cpp): a WebSocket

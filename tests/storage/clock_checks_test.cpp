@@ -43,14 +43,15 @@ TEST(ClockChecks, OnlyClocksWhoseCheckHasPassedAreReadAndThroughAnIndex) {
   Transaction clocks(db);
   for (int id = 1; id <= kClockGames; ++id) {
     const std::int64_t due = kNow + kClockDay + (id % 3) * kClockDay;
-    save_clock(store, id, {"scotland", 3 * kClockDay, kNow, due});
-    save_clock(store, id, {"england", 3 * kClockDay, std::nullopt, std::nullopt});
+    save_clock(store, id, {"scotland", 3 * kClockDay, kNow, due, std::nullopt, std::nullopt});
+    save_clock(store, id,
+               {"england", 3 * kClockDay, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   }
   clocks.commit();
   EXPECT_TRUE(list_games_with_clocks_to_check(store, kNow).empty());
   EXPECT_TRUE(list_games_with_clocks_to_check(store, kNow + kClockDay - 1).empty());
   // One game is due earlier (its check moved to now): it alone is read.
-  save_clock(store, 1234, {"scotland", 3 * kClockDay, kNow, kNow});
+  save_clock(store, 1234, {"scotland", 3 * kClockDay, kNow, kNow, std::nullopt, std::nullopt});
   EXPECT_EQ(list_games_with_clocks_to_check(store, kNow), std::vector<std::int64_t>{1234});
   // A day on, the games due then are read, each once.
   const auto day_on = list_games_with_clocks_to_check(store, kNow + kClockDay);

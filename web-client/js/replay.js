@@ -1,9 +1,8 @@
 // A finished game stepped through action by action, from Scotland's or England's view, the
 // observer's, or with everything revealed. The action list comes from the downloadable record;
 // each step's view from the server, which replays the record (GET /api/games/{id}/replay/{seq}).
-// A tournament's organiser may also step through one of its games under way, up to its last
-// stored action: it has no record yet (its seed is secret until the end), so the count of
-// actions comes from the first step's answer and the page lists no actions.
+// A game under way has no replay for anybody (RULES 13.1): the page says so and links to
+// watching it.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
@@ -34,28 +33,24 @@ export async function openReplay(root, { gameId }) {
   const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
   root.append(h('header', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'),
     h('h1', {}, `Game ${gameId}: replay`)), notice);
-  let record = null;
-  let n = 0;
+  let record;
   try {
     record = await api.record(gameId);
-    n = record.actions.length;
   } catch (ex) {
-    // Under way: the server answers its steps to the tournament's organiser alone.
-    const first = ex.code === 'game_not_finished'
-      ? await api.replayView(gameId, 0, 'all').catch(() => null) : null;
-    if (!first) {
-      notice.textContent = `The record is not available: ${ex.message}`;
-      return () => {};
+    // A game under way has no replay for anybody, its organiser included (docs/tournaments.md,
+    // "Replays"): it can be watched as an observer.
+    notice.textContent = ex.code === 'game_not_finished'
+      ? 'This game is under way: its replay opens when it has ended.'
+      : `The record is not available: ${ex.message}`;
+    if (ex.code === 'game_not_finished') {
+      root.append(h('p', { class: 'under-way' },
+        h('a', { href: `#/game/${gameId}/observe` }, 'Watch it as an observer')));
     }
-    n = first.actions;
+    return () => {};
   }
   // How the game ended, by the rules, resignation or time (who won, and why), under the title.
-  if (record?.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
-  if (!record) {
-    root.append(h('p', { class: 'under-way' }, `This game is under way: as its tournament's `
-      + `organiser you see everything, up to its last stored action (${n}). Its players and `
-      + 'everybody else see its replay once it has ended.'));
-  }
+  if (record.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
+  const n = record.actions.length;
   let seq = n;
   let role = 'all';
   const roleSel = h('select', { id: 'replay-role', onchange: () => { role = roleSel.value; show(); } },
@@ -71,12 +66,12 @@ export async function openReplay(root, { gameId }) {
     h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'), slider,
     h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
     h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'), stepText,
-    ...(record ? [h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
-      'Download the record'), h('span', { class: 'seed' }, `seed ${record.seed}`)] : []));
+    h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+      'Download the record'), h('span', { class: 'seed' }, `seed ${record.seed}`));
   // A finished game's replay is public (an invite game's: for its players): its link to share.
   const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
   const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
-  const share = record ? h('p', { class: 'share-replay' },
+  const share = h('p', { class: 'share-replay' },
     h('label', { for: 'replay-link' }, 'Link to this replay '),
     h('input', { id: 'replay-link', readonly: true, value: shareUrl, size: 40,
       onfocus: (e) => e.target.select() }),
@@ -87,7 +82,7 @@ export async function openReplay(root, { gameId }) {
       } catch {
         copied.textContent = 'Select the link and copy it';
       }
-    } }, 'Copy link'), copied) : null;
+    } }, 'Copy link'), copied);
   const map = createMap(data, { onArea: () => {}, onBlock: () => {} });
   const prompt = h('section', { class: 'prompt' });
   const cards = h('section', { class: 'panel cards' });
@@ -98,17 +93,17 @@ export async function openReplay(root, { gameId }) {
   // The list is redrawn per role: a seat's view does not say what the other seat decided.
   let listedFor = null;
   const listActions = () => {
-    if (!record || listedFor === role) return;
+    if (listedFor === role) return;
     listedFor = role;
     clear(actionList);
     record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
       h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
         actionText(a, role, data)))));
   };
-  root.append(controls, ...(share ? [share] : []), prompt, h('div', { class: 'board' },
+  root.append(controls, share, prompt, h('div', { class: 'board' },
     h('div', { class: 'map-holder' }, map.el),
     h('aside', { class: 'side' }, cards, battle, status, logPanel,
-      record ? h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList) : null)));
+      h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
 
   // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
@@ -126,7 +121,7 @@ export async function openReplay(root, { gameId }) {
   let loggedFor = null;
   async function show() {
     const mine = ++token;
-    const act = record?.actions[seq - 1];
+    const act = record.actions[seq - 1];
     listActions();
     stepText.textContent = `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}`
       : seq === 0 ? ' · set-up' : '');
@@ -144,7 +139,7 @@ export async function openReplay(root, { gameId }) {
       selected: null, pending: true };
     // After the last action of a game ended by resignation or time the engine's view still
     // awaits somebody: the record's result says how it ended instead.
-    const endedHere = seq === n && record?.result && !view.outcome;
+    const endedHere = seq === n && record.result && !view.outcome;
     clear(prompt).append(h('div', { class: 'prompt-line' },
       h('strong', { class: 'phase-text' }, endedHere ? 'Game over' : view.phase_text || view.phase),
       h('span', { class: 'awaiting' },

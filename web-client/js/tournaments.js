@@ -142,10 +142,6 @@ export async function openTournament(root, { id, me }) {
             `${g.scotland} (Scotland) v ${g.england} (England)`),
           ' — ', g.result ? (g.result.text ?? `${g.result.winner ?? 'no winner'} (${g.result.reason})`) : g.status,
           g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
-          // The organiser steps through a game under way with everything revealed, unless
-          // he plays it himself (docs/tournaments.md, "Replays").
-          t.you.organiser && g.status === 'active' && ![g.scotland, g.england].includes(me?.username)
-            ? [' ', h('a', { class: 'reveal', href: `#/replay/${g.game_id}` }, 'Replay, everything revealed')] : null,
           t.you.organiser && g.status === 'active' ? [' ',
             h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'scotland' }) }, 'Scotland wins by forfeit'),
             h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'england' }) }, 'England wins by forfeit'),

@@ -122,11 +122,10 @@ test('create, register, start, play a round to the standings, and export', async
   assert.equal(tar.size % 512, 0);
 });
 
-// docs/tournaments.md, "Replays": the organiser opens a game of his tournament under way from
-// the tournament page and sees it with everything revealed; one of its players (or anybody
-// else) gets no step of it before its end; once it has ended, its replay's link opens for a
-// visitor without an account.
-test('the organiser replays a game under way revealed; a finished game\'s link is public', async () => {
+// docs/tournaments.md, "Replays": nobody steps through a game under way, its tournament's
+// organiser included (he watches it as an observer, its hidden blocks blank); once it has
+// ended, its replay's link opens for a visitor without an account.
+test('nobody replays a game under way, the organiser included; a finished game\'s link is public', async () => {
   const org = await newPlayer(running.browser, running.server, 'marshal');
   const dora = await newPlayer(running.browser, running.server, 'dora');
   const eric = await newPlayer(running.browser, running.server, 'eric');
@@ -145,25 +144,24 @@ test('the organiser replays a game under way revealed; a finished game\'s link i
   assert.equal(started.status, 200);
   const game = started.body.tournament.rounds_played[0].games[0];
 
-  // From the tournament page, the organiser's link to the game under way.
+  // From the tournament page the organiser's only link to the game under way is to watch it.
   await org.page.goto(`${running.server.url}/#/tournament/${id}`);
-  await org.page.waitForSelector('ul.pairings a.reveal');
-  await shoot(org, 'organiser-reveal-link');
-  await org.page.click('ul.pairings a.reveal');
-  await org.page.waitForSelector('p.under-way');
-  await org.page.waitForFunction(() => document.getElementById('app').dataset.shown === '0/all');
-  // Both sides' blocks with their faces, none blank; no record, seed or list of actions yet.
-  assert.ok(await org.page.locator('.block.own.scotland').count() > 0);
-  assert.ok(await org.page.locator('.block.own.england').count() > 0);
-  assert.equal(await org.page.locator('rect.block.hidden').count(), 0, 'nothing is hidden');
+  await org.page.waitForSelector('ul.pairings a');
+  assert.equal(await org.page.locator('ul.pairings a.reveal').count(), 0);
+  await org.page.click('ul.pairings a');
+  await org.page.waitForSelector('rect.block.hidden');
+  assert.ok(await org.page.locator('rect.block.hidden').count() > 0, 'the enemy blocks are blank');
+  await shoot(org, 'organiser-watches-under-way');
+  // The replay page: no step, no record, no seed; a link to watch instead.
+  await org.page.goto(`${running.server.url}/#/replay/${game.game_id}`);
+  await org.page.waitForSelector('p.under-way a');
+  assert.equal(await org.page.locator('.map-holder').count(), 0);
   assert.equal(await org.page.locator('.seed').count(), 0);
-  assert.equal(await org.page.locator('.record-actions').count(), 0);
-  assert.equal(await org.page.locator('.share-replay').count(), 0);
   await shoot(org, 'organiser-replay-under-way');
 
   // A player of the game: no step before the end.
   await dora.page.goto(`${running.server.url}/#/replay/${game.game_id}`);
-  await dora.page.waitForSelector('p.notice:has-text("The record is not available")');
+  await dora.page.waitForSelector('p.notice:has-text("under way")');
   assert.equal(await dora.page.locator('.map-holder').count(), 0);
   await shoot(dora, 'player-replay-under-way');
 
