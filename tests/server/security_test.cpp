@@ -298,7 +298,8 @@ TEST_F(Security, WeakPasswordsAreRefusedAtRegistration) {
   HttpClient client(port());
   const auto before = stored();
   for (const std::string weak :
-       {"password", "12345678", "        ", "aaaaaaaa", "abcabcabc", "Qwertyuiop", "xxrobertxx"}) {
+       {"password", "12345678", "        ", "aaaaaaaa", "abcabcabc", "Qwertyuiop", "xxrobertxx",
+        "password1234", "Passw0rd!", "P@ssword1", "letmein!", "monkey123", "qwerty1234"}) {
     const auto r = client.post("/api/register", {{"username", "robert"}, {"password", weak}});
     EXPECT_EQ(r.status, 400) << weak;
     EXPECT_EQ(r.error_code(), "bad_field") << weak;
