@@ -2,7 +2,8 @@
 // method, a cross-site change and a missing login before its handler runs (and so changes
 // nothing), metrics stay on the operator's port, unknown host names are refused, password
 // guessing is slowed per (account, address) pair, password hashing is bounded, sessions per
-// account are capped, logout closes the session's sockets, weak passwords are refused.
+// account are capped, logout and the cap close an ended session's sockets, weak passwords are
+// refused.
 
 #include <gtest/gtest.h>
 
@@ -292,6 +293,31 @@ TEST_F(Security, LogoutClosesTheSessionsSockets) {
   EXPECT_EQ(logged_actions(server_->db_path(), table.game_id).size(), actions_before);
   // England's socket (another session) stays.
   EXPECT_TRUE(table.england->barrier());
+}
+
+// The cap of sessions per account ends the oldest session as a logout would: its sockets too.
+TEST_F(Security, ASessionEndedByTheSessionCapClosesItsSockets) {
+  Table table(port(), "evicted");
+  const auto actions_before = logged_actions(server_->db_path(), table.game_id).size();
+  HttpClient elsewhere(port());
+  for (int i = 0; i < 20; ++i) {  // the cap: 20 newer sessions
+    ASSERT_EQ(
+        elsewhere.post("/api/login", {{"username", "evicted_scot"}, {"password", "correct horse"}})
+            .status,
+        200);
+  }
+  EXPECT_EQ(table.scot_http.get("/api/me").status, 401);  // the first session ended
+  const auto legal = table.scotland->view["legal_actions"];
+  if (!legal.empty()) table.scotland->send_action(legal[0], table.scotland->seq, "after");
+  for (int i = 0; i < 100 && !table.scotland->ws.is_closed(); ++i) table.scotland->read_one();
+  EXPECT_TRUE(table.scotland->ws.is_closed());
+  EXPECT_EQ(logged_actions(server_->db_path(), table.game_id).size(), actions_before);
+  // The other player's socket stays, and the newest session still opens one.
+  EXPECT_TRUE(table.england->barrier());
+  auto again = connect(port(), table.game_id, elsewhere.session_cookie());
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->read_first_view());
+  EXPECT_EQ(again->role, "scotland");
 }
 
 TEST_F(Security, WeakPasswordsAreRefusedAtRegistration) {
