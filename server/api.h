@@ -99,6 +99,9 @@ class Api {
   HttpResponse start_session(int status, const Identity& identity, const HttpRequest& request);
 
   // api_games.cpp
+  // The 429 for an account over its game-creation quota (--games-per-hour), or nothing after
+  // taking one game from it. Creating a game and accepting a rematch both count.
+  std::optional<HttpResponse> refuse_over_game_quota(std::int64_t account_id);
   HttpResponse scenarios();
   HttpResponse create_game(const RouteCall& call);
   HttpResponse list_open_games();

@@ -3,7 +3,7 @@
 // nothing), metrics stay on the operator's port, unknown host names are refused, password
 // guessing is slowed per (account, address) pair, password hashing is bounded, sessions per
 // account are capped, logout and the cap close an ended session's sockets, weak passwords are
-// refused.
+// refused, rematches count as created games.
 
 #include <gtest/gtest.h>
 
@@ -375,6 +375,49 @@ TEST_F(Security, GameCreationHasPerAccountQuotas) {
   EXPECT_EQ(fast.status, 429);
   EXPECT_EQ(fast.error_code(), "rate_limited");
   EXPECT_EQ(stored(), before);
+}
+
+// Accepting a rematch creates a game: it takes from the acceptor's game-creation quota, so a
+// resign-offer-accept loop stops where creating games would. (With one game an hour after the
+// burst, no token comes back while the test runs.)
+TEST_F(Security, RematchesCountAgainstTheGameQuota) {
+  start({"--games-per-hour", "1"});
+  auto alice = register_user(port(), "alice");
+  auto bob = register_user(port(), "bob");
+  const auto path = [](std::int64_t id, const std::string& what) {
+    return "/api/games/" + std::to_string(id) + "/" + what;
+  };
+  // Bob spends 19 of his burst of 20 on games he cancels.
+  for (int i = 0; i < 19; ++i) {
+    const auto r = bob.post("/api/games", {{"scenario", "braveheart"}});
+    ASSERT_EQ(r.status, 201) << r.body;
+    ASSERT_EQ(bob.post(path(r.json()["game"]["id"], "cancel"), json::object()).status, 200);
+  }
+  const auto created = alice.post("/api/games", {{"scenario", "braveheart"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  std::int64_t game = created.json()["game"]["id"];
+  ASSERT_EQ(bob.post(path(game, "join"), json::object()).status, 200);
+  // The first rematch takes his last game; the next is refused as a 21st creation would be.
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(alice.post(path(game, "resign"), json::object()).status, 200);
+    ASSERT_EQ(alice.post(path(game, "rematch/offer"), json::object()).status, 200);
+    const auto before = stored();
+    const auto accepted = bob.post(path(game, "rematch/accept"), json::object());
+    if (round == 0) {
+      ASSERT_EQ(accepted.status, 200) << accepted.body;
+      game = accepted.json()["rematch"]["game_id"];
+      continue;
+    }
+    EXPECT_EQ(accepted.status, 429) << accepted.body;
+    EXPECT_EQ(accepted.error_code(), "rate_limited");
+    EXPECT_FALSE(accepted.headers.at("retry-after").empty());
+    EXPECT_EQ(stored(), before);  // no game, and the offer still stands
+    const auto creating = bob.post("/api/games", {{"scenario", "braveheart"}});
+    EXPECT_EQ(creating.status, 429);
+    EXPECT_EQ(creating.error_code(), accepted.error_code());
+  }
+  // Declining costs nothing: it creates no game.
+  EXPECT_EQ(bob.post(path(game, "rematch/decline"), json::object()).status, 200);
 }
 
 // Sends `count` chat lines at once, then waits for the pong behind them: the errors they got.
