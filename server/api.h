@@ -15,6 +15,7 @@
 
 #include "server/api_common.h"
 #include "server/config.h"
+#include "server/confirmation_limits.h"
 #include "server/crypto.h"
 #include "server/http_types.h"
 #include "server/kdf_budget.h"
@@ -153,6 +154,7 @@ class Api {
   LoginThrottle login_throttle_;
   KdfBudget kdf_budget_;
   SessionSockets session_sockets_;
+  ConfirmationLimits confirmation_limits_;  // confirmation e-mails per recipient and address
   std::string public_url_;
   Mailer mailer_;                 // null: no e-mail (no --smtp-host)
   ScryptParams password_params_;  // for new hashes: Config::password_cost

@@ -3,7 +3,8 @@
 // nothing), metrics stay on the operator's port, unknown host names are refused, password
 // guessing is slowed per (account, address) pair, password hashing is bounded, sessions per
 // account are capped, logout and the cap close an ended session's sockets, weak passwords are
-// refused, rematches count as created games.
+// refused, rematches count as created games, confirmation e-mails are bounded per recipient
+// and per address and carry nothing of the requester's.
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
+#include "tests/server/notice_endpoints.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -418,6 +420,63 @@ TEST_F(Security, RematchesCountAgainstTheGameQuota) {
   }
   // Declining costs nothing: it creates no game.
   EXPECT_EQ(bob.post(path(game, "rematch/decline"), json::object()).status, 200);
+}
+
+// Confirmation e-mails: fresh accounts cannot send many to one stranger (a budget per
+// mailbox, however the address is spelled), one client cannot send to many (a budget per
+// client address), and the e-mail says nothing the requester chose but the address.
+TEST_F(Security, ConfirmationEmailsAreBoundedPerRecipientAndPerAddress) {
+  SmtpServer smtp(dir_.path());
+  start({"--smtp-host", "localhost", "--smtp-port", std::to_string(smtp.port()), "--smtp-starttls",
+         "off", "--smtp-from", "turns@blockfog.example", "--trusted-proxy", "127.0.0.1"});
+  int accounts = 0;
+  const auto account = [&] {
+    return register_user(port(), "Buy_Cheap_Pills_" + std::to_string(++accounts));
+  };
+  const auto ask = [](HttpClient& client, const std::string& email, const std::string& from) {
+    return client.post("/api/notices/email", {{"email", email}}, {{"X-Forwarded-For", from}});
+  };
+  const auto refused_storing_nothing = [&](HttpClient& client, const std::string& email,
+                                           const std::string& from) {
+    const auto before = stored();
+    const auto r = ask(client, email, from);
+    EXPECT_EQ(r.status, 429) << email << " " << r.body;
+    EXPECT_EQ(r.error_code(), "rate_limited");
+    EXPECT_FALSE(r.headers.at("retry-after").empty());
+    EXPECT_EQ(stored(), before) << email;
+  };
+
+  // Three to one mailbox, each from an account and address of its own; the fourth is refused,
+  // however the address is spelled.
+  int address = 0;
+  for (const std::string email :
+       {"victim@example.org", "Victim+blockfog@Example.ORG", "vic.tim@example.org"}) {
+    auto client = account();
+    const auto r = ask(client, email, "192.0.2." + std::to_string(++address));
+    ASSERT_EQ(r.status, 202) << email << " " << r.body;
+  }
+  auto fourth = account();
+  refused_storing_nothing(fourth, "VICTIM@example.org", "192.0.2.9");
+  ASSERT_TRUE(smtp.wait_for(3, std::chrono::seconds(20)));
+  const auto sent = smtp.messages();
+  ASSERT_EQ(sent.size(), 3u);
+  for (const auto& message : sent) {
+    EXPECT_EQ(message.find("Buy_Cheap_Pills"), std::string::npos) << message;
+    EXPECT_NE(message.find("/api/notices/confirm/"), std::string::npos) << message;
+  }
+
+  // Five from one client address to five mailboxes; the sixth is refused without taking from
+  // its mailbox's budget: the same mailbox from another client address gets its e-mail.
+  for (int i = 1; i <= 5; ++i) {
+    auto client = account();
+    const auto r = ask(client, "friend" + std::to_string(i) + "@example.org", "198.51.100.7");
+    ASSERT_EQ(r.status, 202) << r.body;
+  }
+  auto sixth = account();
+  refused_storing_nothing(sixth, "friend6@example.org", "198.51.100.7");
+  EXPECT_EQ(ask(sixth, "friend6@example.org", "198.51.100.8").status, 202);
+  ASSERT_TRUE(smtp.wait_for(9, std::chrono::seconds(20)));
+  EXPECT_EQ(smtp.messages().size(), 9u);
 }
 
 // Sends `count` chat lines at once, then waits for the pong behind them: the errors they got.
