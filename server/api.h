@@ -15,6 +15,7 @@
 
 #include "server/api_common.h"
 #include "server/config.h"
+#include "server/confirmation_limits.h"
 #include "server/crypto.h"
 #include "server/http_types.h"
 #include "server/kdf_budget.h"
@@ -99,6 +100,9 @@ class Api {
   HttpResponse start_session(int status, const Identity& identity, const HttpRequest& request);
 
   // api_games.cpp
+  // The 429 for an account over its game-creation quota (--games-per-hour), or nothing after
+  // taking one game from it. Creating a game and accepting a rematch both count.
+  std::optional<HttpResponse> refuse_over_game_quota(std::int64_t account_id);
   HttpResponse scenarios();
   HttpResponse create_game(const RouteCall& call);
   HttpResponse list_open_games();
@@ -150,6 +154,7 @@ class Api {
   LoginThrottle login_throttle_;
   KdfBudget kdf_budget_;
   SessionSockets session_sockets_;
+  ConfirmationLimits confirmation_limits_;  // confirmation e-mails per recipient and address
   std::string public_url_;
   Mailer mailer_;                 // null: no e-mail (no --smtp-host)
   ScryptParams password_params_;  // for new hashes: Config::password_cost

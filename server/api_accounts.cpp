@@ -26,14 +26,18 @@ static_assert(kRegistrationWindowMs <= kFailedLoginRetentionMs,
 HttpResponse Api::start_session(int status, const Identity& identity, const HttpRequest& request) {
   const auto token = random_hex(32);
   const auto token_hash = sha256_hex(token);
-  db_.call([&](storage::Store& store) {
+  const auto ended = db_.call([&](storage::Store& store) {
     const auto now = now_ms();
     storage::Transaction transaction(store.database());
     store.create_session(token_hash, identity.account_id, now, now + kSessionMs);
     // A login loop must not fill the store: the account's oldest sessions end.
-    store.keep_newest_sessions(identity.account_id, kMaxSessionsPerAccount, token_hash);
+    auto ended =
+        store.keep_newest_sessions(identity.account_id, kMaxSessionsPerAccount, token_hash);
     transaction.commit();
+    return ended;
   });
+  // An ended session's WebSockets must not go on acting for it, as after a logout.
+  for (const auto& session : ended) session_sockets_.close_all(session);
   auto response = json_response(
       status, {{"account", {{"id", identity.account_id}, {"username", identity.username}}}});
   response.headers.emplace_back("Set-Cookie",

@@ -44,13 +44,17 @@ HttpResponse Api::scenarios() {
                              {"options", {{"schiltroms", "boolean"}}}});
 }
 
+std::optional<HttpResponse> Api::refuse_over_game_quota(std::int64_t account_id) {
+  if (create_limiter_ && !create_limiter_->allow("account:" + std::to_string(account_id))) {
+    return too_many(ErrorCode::RateLimited, "you are creating games too fast; wait a minute", 60);
+  }
+  return std::nullopt;
+}
+
 HttpResponse Api::create_game(const RouteCall& call) {
   const auto& request = call.request;
   const auto& identity = call.identity;
-  if (create_limiter_ &&
-      !create_limiter_->allow("account:" + std::to_string(identity->account_id))) {
-    return too_many(ErrorCode::RateLimited, "you are creating games too fast; wait a minute", 60);
-  }
+  if (auto refused = refuse_over_game_quota(identity->account_id)) return *refused;
   const auto decoded = protocol::decode_create_game(request.body);
   if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
   const auto& r = std::get<protocol::CreateGameRequest>(decoded);

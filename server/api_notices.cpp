@@ -123,6 +123,19 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
       return too_many(ErrorCode::RateLimited, "a confirmation e-mail was sent a moment ago",
                       (kConfirmEveryMs - (now - *s.confirm_sent_at)) / 1000 + 1);
     }
+    // Checked here, after the account's own limit, so that only a request about to send takes
+    // from the budgets, and with the store's write, so that a refusal stores nothing.
+    if (const auto refused =
+            confirmation_limits_.take(*wanted.email, call.request.remote_address)) {
+      if (*refused == ConfirmationLimits::Refusal::Address) {
+        return too_many(ErrorCode::RateLimited,
+                        "too many confirmation e-mails from this address; try again later",
+                        std::chrono::seconds(ConfirmationLimits::kPerAddressEvery).count());
+      }
+      return too_many(ErrorCode::RateLimited,
+                      "that address was sent several confirmation e-mails lately; try again later",
+                      std::chrono::seconds(ConfirmationLimits::kPerRecipientEvery).count());
+    }
     notices.set_pending_email(account, *wanted.email, sha256_hex(token), now,
                               now + kConfirmValidMs);
     return std::nullopt;
@@ -132,11 +145,13 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
   email.to = *wanted.email;
   email.subject = "Confirm your address for Blockfog turn notices";
   const auto link = public_url_ + "/api/notices/confirm/" + token;
+  // Nothing the requester chose but the address itself: no user name, no text of his, so the
+  // e-mail cannot carry his message to a stranger.
   email.body =
-      "Somebody (you, we hope) asked for Blockfog turn notices at this address, for the "
-      "account " +
-      call.identity->username + ".\nConfirm it within 48 hours: " + link +
-      "\n\nIf it was not you, ignore this e-mail: nothing is sent without "
+      "Somebody asked for Blockfog turn notices to be sent to this address. If it was you, "
+      "confirm it within 48 hours: " +
+      link +
+      "\n\nIf it was not you, ignore this e-mail: nothing is sent to an address without "
       "confirmation.\n";
   email.message_id = "<confirm-" + token.substr(0, 16) +
                      config_.smtp_from.substr(config_.smtp_from.rfind('@')) + ">";

@@ -208,6 +208,11 @@ HttpResponse Api::rematch(const RouteCall& call) {
       result.rematch = {{"state", "declined"}, {"offered_by", offered_by}, {"game_id", nullptr}};
       return result;
     }
+    // The acceptance creates a game: it counts against the acceptor's quota as creating one
+    // does, else a resign-offer-accept loop would start games without bound.
+    if (auto refused = refuse_over_game_quota(identity->account_id)) {
+      return {std::move(refused), {}, {}, {}, {}};
+    }
     // The same scenario, options and time control with the sides swapped: the one who offered
     // now plays the side the acceptor played.
     const auto& module = hots::module();

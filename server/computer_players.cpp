@@ -18,7 +18,15 @@ void SeatHistory::add(json view) {
   while (views_.size() > kMaxHistory) views_.pop_front();
 }
 
-ComputerPlayers::ComputerPlayers(int threads, Metrics& metrics) : metrics_(metrics) {
+std::optional<json> think_with_ai(const Decision& decision) {
+  json view = json::parse(decision.view_text);
+  auto action = ai::choose_action(view, decision.history->views(), decision.level, decision.seed);
+  decision.history->add(std::move(view));
+  return action;
+}
+
+ComputerPlayers::ComputerPlayers(int threads, Metrics& metrics, Think think)
+    : metrics_(metrics), think_(std::move(think)) {
   for (int i = 0; i < std::max(threads, 1); ++i) threads_.emplace_back([this] { run(); });
 }
 
@@ -28,7 +36,8 @@ void ComputerPlayers::submit(Decision decision) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
-    queue_.push_back(std::move(decision));
+    const auto account = decision.account;
+    queue_.push(account, std::move(decision));
     ++metrics_.computer_decisions_waiting;
   }
   wake_.notify_one();
@@ -56,15 +65,12 @@ void ComputerPlayers::run() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;
-      decision = std::move(queue_.front());
-      queue_.pop_front();
+      decision = std::move(*queue_.pop());
     }
     std::optional<json> action;
     if (!decision.cancelled->load()) {
       try {
-        json view = json::parse(decision.view_text);
-        action = ai::choose_action(view, decision.history->views(), decision.level, decision.seed);
-        decision.history->add(std::move(view));
+        action = think_(decision);
         ++metrics_.computer_decisions;
       } catch (const std::exception& e) {
         log_error(std::string("computer decision: ") + e.what());

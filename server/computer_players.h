@@ -6,6 +6,11 @@
 // the seat's view as the engine's one view writer wrote it (Game::write_view for the seat's
 // role: what the server would send that seat) and the views the seat was given before; the
 // chosen action goes back to the room, which checks and commits it as a player's.
+//
+// The queue is shared fairly between the accounts the computer plays against (fair_queue.h):
+// accounts take turns, one decision each, so a decision waits behind at most one decision of
+// each other account with decisions waiting (plus those being thought), however many games
+// those accounts drive at once.
 
 #include <atomic>
 #include <condition_variable>
@@ -22,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ai/player.h"
+#include "server/fair_queue.h"
 
 namespace blockfog::server {
 
@@ -41,6 +47,9 @@ class SeatHistory {
 };
 
 struct Decision {
+  // The account the decision is thought for (the player the computer plays against): the
+  // queue takes turns between accounts.
+  std::int64_t account = 0;
   // Set by the room when the decision is no longer wanted (the game ended, the seat's view
   // moved on): a queued decision is then dropped unthought.
   std::shared_ptr<std::atomic<bool>> cancelled;
@@ -53,14 +62,23 @@ struct Decision {
   std::function<void(std::optional<nlohmann::json> action)> done;
 };
 
+// ai::choose_action on the decision's view and history, then the view added to the history.
+// Throws when the view cannot be read or offers no choice.
+std::optional<nlohmann::json> think_with_ai(const Decision& decision);
+
 class ComputerPlayers {
  public:
-  ComputerPlayers(int threads, Metrics& metrics);
+  // How a decision is made on a worker thread: think_with_ai, or a test's own. An exception
+  // is logged and answered with no action.
+  using Think = std::function<std::optional<nlohmann::json>(const Decision&)>;
+
+  ComputerPlayers(int threads, Metrics& metrics, Think think = think_with_ai);
   ~ComputerPlayers();  // stop()
   ComputerPlayers(const ComputerPlayers&) = delete;
   ComputerPlayers& operator=(const ComputerPlayers&) = delete;
 
-  // Queues the decision (first come, first thought). Ignored once stopped.
+  // Queues the decision behind its account's earlier ones; accounts take turns. Ignored once
+  // stopped.
   void submit(Decision decision);
   // Drops the queued decisions, waits for those being thought (their `done` still runs) and
   // joins the threads.
@@ -70,9 +88,10 @@ class ComputerPlayers {
   void run();
 
   Metrics& metrics_;
+  const Think think_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Decision> queue_;
+  FairQueue<Decision> queue_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

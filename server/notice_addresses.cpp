@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 namespace blockfog::server {
 namespace {
@@ -18,6 +19,38 @@ bool internal_v4(const std::array<unsigned char, 4>& a) {
   return a[0] == 0 || a[0] == 10 || a[0] == 127 || (a[0] == 169 && a[1] == 254) ||
          (a[0] == 172 && (a[1] & 0xf0) == 16) || (a[0] == 192 && a[1] == 168) ||
          (a[0] == 100 && (a[1] & 0xc0) == 64) || a[0] >= 224;
+}
+
+bool all_zero(const std::array<unsigned char, 16>& a, int from, int to) {
+  for (int i = from; i < to; ++i) {
+    if (a[i] != 0) return false;
+  }
+  return true;
+}
+
+// The IPv4 address an IPv6 address stands for, when its form has one at a known place:
+// ::a.b.c.d (IPv4-compatible, so also :: and ::1, which are 0.0.0.0 and 0.0.0.1),
+// ::ffff:a.b.c.d (IPv4-mapped), ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765),
+// 64:ff9b::a.b.c.d (the well-known NAT64 prefix, RFC 6052), 2002:AABB:CCDD::/48 (6to4,
+// RFC 3056) and 2001:0::/32 (Teredo, RFC 4380: the client's address, bit-inverted in the last
+// four bytes). The local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215) has none: its operator
+// picks a prefix length from /48 to /96, and the IPv4 address sits at a different place for
+// each, so is_internal_address refuses that whole block, as a local network's own.
+std::optional<std::array<unsigned char, 4>> embedded_v4(const std::array<unsigned char, 16>& a) {
+  const std::array<unsigned char, 4> last{a[12], a[13], a[14], a[15]};
+  if (all_zero(a, 0, 12)) return last;
+  if (all_zero(a, 0, 10) && a[10] == 0xff && a[11] == 0xff) return last;
+  if (all_zero(a, 0, 8) && a[8] == 0xff && a[9] == 0xff && all_zero(a, 10, 12)) return last;
+  if (a[0] == 0x00 && a[1] == 0x64 && a[2] == 0xff && a[3] == 0x9b && all_zero(a, 4, 12)) {
+    return last;
+  }
+  if (a[0] == 0x20 && a[1] == 0x02) return std::array<unsigned char, 4>{a[2], a[3], a[4], a[5]};
+  if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x00 && a[3] == 0x00) {
+    return std::array<unsigned char, 4>{
+        static_cast<unsigned char>(~a[12]), static_cast<unsigned char>(~a[13]),
+        static_cast<unsigned char>(~a[14]), static_cast<unsigned char>(~a[15])};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -53,17 +86,17 @@ bool is_internal_address(std::string_view address) {
   if (inet_pton(AF_INET, text.c_str(), v4.data()) == 1) return internal_v4(v4);
   std::array<unsigned char, 16> v6{};
   if (inet_pton(AF_INET6, text.c_str(), v6.data()) != 1) return true;  // not an address: refuse
-  bool zero_prefix = true;
-  for (int i = 0; i < 10; ++i) zero_prefix = zero_prefix && v6[i] == 0;
-  if (zero_prefix && v6[10] == 0xff && v6[11] == 0xff) {  // ::ffff:a.b.c.d
-    return internal_v4({v6[12], v6[13], v6[14], v6[15]});
+  // An IPv6 address that carries an IPv4 one reaches that IPv4 address (the host's own stack,
+  // a translator or a relay does it), so the IPv4 address decides.
+  if (const auto embedded = embedded_v4(v6)) return internal_v4(*embedded);
+  if (v6[0] == 0x00 && v6[1] == 0x64 && v6[2] == 0xff && v6[3] == 0x9b && v6[4] == 0x00 &&
+      v6[5] == 0x01) {
+    return true;  // 64:ff9b:1::/48, local-use NAT64 (RFC 8215): see embedded_v4
   }
-  bool all_zero_but_last =
-      zero_prefix && v6[10] == 0 && v6[11] == 0 && v6[12] == 0 && v6[13] == 0 && v6[14] == 0;
-  if (all_zero_but_last && (v6[15] == 0 || v6[15] == 1)) return true;  // :: and ::1
-  if ((v6[0] & 0xfe) == 0xfc) return true;                             // fc00::/7
-  if (v6[0] == 0xfe && (v6[1] & 0xc0) == 0x80) return true;            // fe80::/10
-  if (v6[0] == 0xff) return true;                                      // multicast
+  if ((v6[0] & 0xfe) == 0xfc) return true;                   // fc00::/7, unique local
+  if (v6[0] == 0xfe && (v6[1] & 0xc0) == 0x80) return true;  // fe80::/10, link-local
+  if (v6[0] == 0xfe && (v6[1] & 0xc0) == 0xc0) return true;  // fec0::/10, site-local
+  if (v6[0] == 0xff) return true;                            // ff00::/8, multicast
   return false;
 }
 

@@ -31,8 +31,10 @@ std::optional<WebhookUrl> parse_webhook_url(std::string_view url, bool allow_htt
                                             bool allow_private, std::string& problem);
 
 // True for addresses a webhook may not reach unless the operator allows it: loopback,
-// private (RFC 1918, fc00::/7), link-local, carrier-grade NAT, unspecified, multicast, and
-// IPv4-mapped IPv6 forms of these. `address` is a numeric IPv4 or IPv6 address.
+// private (RFC 1918, fc00::/7), link-local, site-local (fec0::/10), carrier-grade NAT,
+// unspecified, multicast, and the local-use NAT64 prefix 64:ff9b:1::/48. An IPv6 address that
+// carries an IPv4 one (IPv4-mapped, -compatible and -translated, NAT64 64:ff9b::/96, 6to4,
+// Teredo) is judged by that IPv4 address. `address` is a numeric IPv4 or IPv6 address.
 bool is_internal_address(std::string_view address);
 
 }  // namespace blockfog::server

@@ -2,8 +2,8 @@
 
 // What a new password must be (registration only: an account made before the rule still logs
 // in). At least protocol::kMinPassword characters, not blank, not one character or a short
-// pattern repeated, not containing the user name, and not one of the most common passwords
-// (the list in password_policy.cpp, compared without case).
+// pattern repeated, not containing the user name, and not a common password, nor one dressed
+// up with digits, symbols or look-alike characters (common_passwords.h).
 
 #include <optional>
 #include <string>

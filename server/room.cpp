@@ -559,6 +559,10 @@ void Room::ask_computer() {
     thinking_[i] = Thinking{cancelled, version};
     if (!computer_history_[i]) computer_history_[i] = std::make_shared<SeatHistory>();
     Decision decision;
+    // The queue takes turns between the players the computer answers: the opponent's account,
+    // or the seat's own when the computer plays both seats.
+    const auto& opponent = seats_.of(role == Role::Scotland ? Role::England : Role::Scotland);
+    decision.account = opponent && !opponent->computer ? opponent->account_id : seat->account_id;
     decision.cancelled = cancelled;
     game_->write_view(role, 0, decision.view_text);
     decision.history = computer_history_[i];

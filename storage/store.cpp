@@ -347,17 +347,17 @@ void Store::delete_session(std::string_view token_hash) {
   db_.prepare("DELETE FROM sessions WHERE token_hash = ?1").bind(1, token_hash).run();
 }
 
-std::int64_t Store::keep_newest_sessions(std::int64_t account_id, int keep,
-                                         std::string_view current) {
-  db_.prepare(
-         "DELETE FROM sessions WHERE account_id = ?1 AND token_hash NOT IN ("
-         " SELECT token_hash FROM sessions WHERE account_id = ?1"
-         " ORDER BY token_hash = ?3 DESC, created_at DESC, token_hash LIMIT ?2)")
-      .bind(1, account_id)
-      .bind(2, static_cast<std::int64_t>(keep))
-      .bind(3, current)
-      .run();
-  return db_.changes();
+std::vector<std::string> Store::keep_newest_sessions(std::int64_t account_id, int keep,
+                                                     std::string_view current) {
+  Statement statement = db_.prepare(
+      "DELETE FROM sessions WHERE account_id = ?1 AND token_hash NOT IN ("
+      " SELECT token_hash FROM sessions WHERE account_id = ?1"
+      " ORDER BY token_hash = ?3 DESC, created_at DESC, token_hash LIMIT ?2)"
+      " RETURNING token_hash");
+  statement.bind(1, account_id).bind(2, static_cast<std::int64_t>(keep)).bind(3, current);
+  std::vector<std::string> ended;
+  while (statement.step()) ended.push_back(statement.column_text(0));
+  return ended;
 }
 
 std::int64_t Store::delete_expired_sessions(std::int64_t now) {

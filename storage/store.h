@@ -193,8 +193,10 @@ class Store {
   // Records activity and moves the expiry; false if the session is unknown.
   bool touch_session(std::string_view token_hash, std::int64_t now, std::int64_t expires_at);
   void delete_session(std::string_view token_hash);
-  // Ends all but the `keep` newest sessions of an account, never `current`; returns how many.
-  std::int64_t keep_newest_sessions(std::int64_t account_id, int keep, std::string_view current);
+  // Ends all but the `keep` newest sessions of an account, never `current`; returns the token
+  // hashes of those it ended (their sockets are closed too).
+  std::vector<std::string> keep_newest_sessions(std::int64_t account_id, int keep,
+                                                std::string_view current);
   std::int64_t delete_expired_sessions(std::int64_t now);  // returns how many
 
   // --- games and seats ---

@@ -44,11 +44,12 @@ TEST_F(ServerHttp, AccountsAndSessions) {
 
   HttpClient other(port());
   EXPECT_EQ(
-      other.post("/api/register", {{"username", "ALICE"}, {"password", "whatever1"}}).error_code(),
+      other.post("/api/register", {{"username", "ALICE"}, {"password", "stone-of-scone-1296"}})
+          .error_code(),
       "name_taken");
-  EXPECT_EQ(
-      other.post("/api/register", {{"username", "a"}, {"password", "whatever1"}}).error_code(),
-      "bad_field");
+  EXPECT_EQ(other.post("/api/register", {{"username", "a"}, {"password", "stone-of-scone-1296"}})
+                .error_code(),
+            "bad_field");
   EXPECT_EQ(other.request("POST", "/api/register", "{oops", {{"Content-Type", "application/json"}})
                 .error_code(),
             "malformed_json");

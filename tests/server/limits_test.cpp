@@ -39,14 +39,14 @@ TEST(ServerLimits, ApiRequestsOverAnAddresssRateAreRefusedWithATypedError) {
   EXPECT_EQ(refused.headers.at("retry-after"), "1");
   // A refused request changes nothing: this registration never happened.
   const auto signup =
-      client.post("/api/register", {{"username", "hasty"}, {"password", "p4ssword"}});
+      client.post("/api/register", {{"username", "hasty"}, {"password", "quick-signup-1297"}});
   EXPECT_EQ(signup.error_code(), "rate_limited");
   // Static files and health checks are not API requests.
   EXPECT_EQ(client.get("/healthz").status, 200);
   // A token comes back each second.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   const auto later =
-      client.post("/api/register", {{"username", "hasty"}, {"password", "p4ssword"}});
+      client.post("/api/register", {{"username", "hasty"}, {"password", "quick-signup-1297"}});
   EXPECT_EQ(later.status, 201) << later.body;
   // The refusals are counted.
   const auto metrics = metrics_text(server.port());

@@ -2,7 +2,9 @@
 // method, a cross-site change and a missing login before its handler runs (and so changes
 // nothing), metrics stay on the operator's port, unknown host names are refused, password
 // guessing is slowed per (account, address) pair, password hashing is bounded, sessions per
-// account are capped, logout closes the session's sockets, weak passwords are refused.
+// account are capped, logout and the cap close an ended session's sockets, weak passwords are
+// refused, rematches count as created games, confirmation e-mails are bounded per recipient
+// and per address and carry nothing of the requester's.
 
 #include <gtest/gtest.h>
 
@@ -15,6 +17,7 @@
 
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
+#include "tests/server/notice_endpoints.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -294,11 +297,37 @@ TEST_F(Security, LogoutClosesTheSessionsSockets) {
   EXPECT_TRUE(table.england->barrier());
 }
 
+// The cap of sessions per account ends the oldest session as a logout would: its sockets too.
+TEST_F(Security, ASessionEndedByTheSessionCapClosesItsSockets) {
+  Table table(port(), "evicted");
+  const auto actions_before = logged_actions(server_->db_path(), table.game_id).size();
+  HttpClient elsewhere(port());
+  for (int i = 0; i < 20; ++i) {  // the cap: 20 newer sessions
+    ASSERT_EQ(
+        elsewhere.post("/api/login", {{"username", "evicted_scot"}, {"password", "correct horse"}})
+            .status,
+        200);
+  }
+  EXPECT_EQ(table.scot_http.get("/api/me").status, 401);  // the first session ended
+  const auto legal = table.scotland->view["legal_actions"];
+  if (!legal.empty()) table.scotland->send_action(legal[0], table.scotland->seq, "after");
+  for (int i = 0; i < 100 && !table.scotland->ws.is_closed(); ++i) table.scotland->read_one();
+  EXPECT_TRUE(table.scotland->ws.is_closed());
+  EXPECT_EQ(logged_actions(server_->db_path(), table.game_id).size(), actions_before);
+  // The other player's socket stays, and the newest session still opens one.
+  EXPECT_TRUE(table.england->barrier());
+  auto again = connect(port(), table.game_id, elsewhere.session_cookie());
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->read_first_view());
+  EXPECT_EQ(again->role, "scotland");
+}
+
 TEST_F(Security, WeakPasswordsAreRefusedAtRegistration) {
   HttpClient client(port());
   const auto before = stored();
   for (const std::string weak :
-       {"password", "12345678", "        ", "aaaaaaaa", "abcabcabc", "Qwertyuiop", "xxrobertxx"}) {
+       {"password", "12345678", "        ", "aaaaaaaa", "abcabcabc", "Qwertyuiop", "xxrobertxx",
+        "password1234", "Passw0rd!", "P@ssword1", "letmein!", "monkey123", "qwerty1234"}) {
     const auto r = client.post("/api/register", {{"username", "robert"}, {"password", weak}});
     EXPECT_EQ(r.status, 400) << weak;
     EXPECT_EQ(r.error_code(), "bad_field") << weak;
@@ -348,6 +377,106 @@ TEST_F(Security, GameCreationHasPerAccountQuotas) {
   EXPECT_EQ(fast.status, 429);
   EXPECT_EQ(fast.error_code(), "rate_limited");
   EXPECT_EQ(stored(), before);
+}
+
+// Accepting a rematch creates a game: it takes from the acceptor's game-creation quota, so a
+// resign-offer-accept loop stops where creating games would. (With one game an hour after the
+// burst, no token comes back while the test runs.)
+TEST_F(Security, RematchesCountAgainstTheGameQuota) {
+  start({"--games-per-hour", "1"});
+  auto alice = register_user(port(), "alice");
+  auto bob = register_user(port(), "bob");
+  const auto path = [](std::int64_t id, const std::string& what) {
+    return "/api/games/" + std::to_string(id) + "/" + what;
+  };
+  // Bob spends 19 of his burst of 20 on games he cancels.
+  for (int i = 0; i < 19; ++i) {
+    const auto r = bob.post("/api/games", {{"scenario", "braveheart"}});
+    ASSERT_EQ(r.status, 201) << r.body;
+    ASSERT_EQ(bob.post(path(r.json()["game"]["id"], "cancel"), json::object()).status, 200);
+  }
+  const auto created = alice.post("/api/games", {{"scenario", "braveheart"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  std::int64_t game = created.json()["game"]["id"];
+  ASSERT_EQ(bob.post(path(game, "join"), json::object()).status, 200);
+  // The first rematch takes his last game; the next is refused as a 21st creation would be.
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(alice.post(path(game, "resign"), json::object()).status, 200);
+    ASSERT_EQ(alice.post(path(game, "rematch/offer"), json::object()).status, 200);
+    const auto before = stored();
+    const auto accepted = bob.post(path(game, "rematch/accept"), json::object());
+    if (round == 0) {
+      ASSERT_EQ(accepted.status, 200) << accepted.body;
+      game = accepted.json()["rematch"]["game_id"];
+      continue;
+    }
+    EXPECT_EQ(accepted.status, 429) << accepted.body;
+    EXPECT_EQ(accepted.error_code(), "rate_limited");
+    EXPECT_FALSE(accepted.headers.at("retry-after").empty());
+    EXPECT_EQ(stored(), before);  // no game, and the offer still stands
+    const auto creating = bob.post("/api/games", {{"scenario", "braveheart"}});
+    EXPECT_EQ(creating.status, 429);
+    EXPECT_EQ(creating.error_code(), accepted.error_code());
+  }
+  // Declining costs nothing: it creates no game.
+  EXPECT_EQ(bob.post(path(game, "rematch/decline"), json::object()).status, 200);
+}
+
+// Confirmation e-mails: fresh accounts cannot send many to one stranger (a budget per
+// mailbox, however the address is spelled), one client cannot send to many (a budget per
+// client address), and the e-mail says nothing the requester chose but the address.
+TEST_F(Security, ConfirmationEmailsAreBoundedPerRecipientAndPerAddress) {
+  SmtpServer smtp(dir_.path());
+  start({"--smtp-host", "localhost", "--smtp-port", std::to_string(smtp.port()), "--smtp-starttls",
+         "off", "--smtp-from", "turns@blockfog.example", "--trusted-proxy", "127.0.0.1"});
+  int accounts = 0;
+  const auto account = [&] {
+    return register_user(port(), "Buy_Cheap_Pills_" + std::to_string(++accounts));
+  };
+  const auto ask = [](HttpClient& client, const std::string& email, const std::string& from) {
+    return client.post("/api/notices/email", {{"email", email}}, {{"X-Forwarded-For", from}});
+  };
+  const auto refused_storing_nothing = [&](HttpClient& client, const std::string& email,
+                                           const std::string& from) {
+    const auto before = stored();
+    const auto r = ask(client, email, from);
+    EXPECT_EQ(r.status, 429) << email << " " << r.body;
+    EXPECT_EQ(r.error_code(), "rate_limited");
+    EXPECT_FALSE(r.headers.at("retry-after").empty());
+    EXPECT_EQ(stored(), before) << email;
+  };
+
+  // Three to one mailbox, each from an account and address of its own; the fourth is refused,
+  // however the address is spelled.
+  int address = 0;
+  for (const std::string email :
+       {"victim@example.org", "Victim+blockfog@Example.ORG", "vic.tim@example.org"}) {
+    auto client = account();
+    const auto r = ask(client, email, "192.0.2." + std::to_string(++address));
+    ASSERT_EQ(r.status, 202) << email << " " << r.body;
+  }
+  auto fourth = account();
+  refused_storing_nothing(fourth, "VICTIM@example.org", "192.0.2.9");
+  ASSERT_TRUE(smtp.wait_for(3, std::chrono::seconds(20)));
+  const auto sent = smtp.messages();
+  ASSERT_EQ(sent.size(), 3u);
+  for (const auto& message : sent) {
+    EXPECT_EQ(message.find("Buy_Cheap_Pills"), std::string::npos) << message;
+    EXPECT_NE(message.find("/api/notices/confirm/"), std::string::npos) << message;
+  }
+
+  // Five from one client address to five mailboxes; the sixth is refused without taking from
+  // its mailbox's budget: the same mailbox from another client address gets its e-mail.
+  for (int i = 1; i <= 5; ++i) {
+    auto client = account();
+    const auto r = ask(client, "friend" + std::to_string(i) + "@example.org", "198.51.100.7");
+    ASSERT_EQ(r.status, 202) << r.body;
+  }
+  auto sixth = account();
+  refused_storing_nothing(sixth, "friend6@example.org", "198.51.100.7");
+  EXPECT_EQ(ask(sixth, "friend6@example.org", "198.51.100.8").status, 202);
+  ASSERT_TRUE(smtp.wait_for(9, std::chrono::seconds(20)));
+  EXPECT_EQ(smtp.messages().size(), 9u);
 }
 
 // Sends `count` chat lines at once, then waits for the pong behind them: the errors they got.
