@@ -1,5 +1,7 @@
 #include "server/db_worker.h"
 
+#include <sqlite3.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -52,8 +54,9 @@ std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path
     return store;
   } catch (const storage::StorageError& e) {
     if (!storage::is_unavailable(e.code())) throw;
-    throw storage::StorageError(e.code(),
-                                "cannot write the database " + path.string() + ": " + e.what());
+    const char* what = e.primary_code() == SQLITE_CANTOPEN ? "cannot open the database "
+                                                           : "cannot write the database ";
+    throw storage::StorageError(e.code(), what + path.string() + ": " + e.what());
   }
 }
 

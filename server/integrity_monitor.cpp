@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "server/log.h"
+#include "storage/file_access.h"
 #include "storage/identity.h"
 
 namespace blockfog::server {
@@ -19,9 +20,18 @@ int check_database(const std::filesystem::path& path, std::ostream& out) {
     out << path.string() << ": " << (result.ok ? "ok" : "damaged") << "\n";
     if (!result.ok) out << result.text() << "\n";
     return result.ok ? 0 : 1;
-  } catch (const std::exception& e) {
+  } catch (const storage::ForeignDatabase& e) {
     out << path.string() << ": " << e.what() << "\n";
     return 1;
+  } catch (const std::exception& e) {
+    // Not a verdict on the file: the operator must not take it for damage and restore a backup.
+    const auto problem = storage::read_problem(path);
+    out << path.string() << ": cannot check it (this says nothing about damage): " << e.what()
+        << (problem.empty() || std::string(e.what()).find(problem) != std::string::npos
+                ? ""
+                : " (" + problem + ")")
+        << "\n";
+    return 2;
   }
 }
 
@@ -57,15 +67,15 @@ void IntegrityMonitor::run() {
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
     lock.unlock();
-    storage::IntegrityReport result;
     try {
       // A connection per check: nothing is held open, and no snapshot outlives the check.
       storage::Database db(path_, storage::OpenMode::ReadOnly);
-      result = storage::check_integrity(db, storage::IntegrityDepth::Full);
+      report(path_, storage::check_integrity(db, storage::IntegrityDepth::Full), "integrity check",
+             metrics_);
     } catch (const std::exception& e) {
-      result.problems.emplace_back(std::string("cannot open it: ") + e.what());
+      // No verdict: the metrics keep the last one.
+      log_error("integrity check of " + path_.string() + " could not run: " + e.what());
     }
-    report(path_, result, "integrity check", metrics_);
     lock.lock();
   }
 }

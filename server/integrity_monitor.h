@@ -19,9 +19,11 @@
 
 namespace blockfog::server {
 
-// --check-db: checks the database at `path` in full without writing to it, prints the report
-// to `out`, and returns the exit status: 0 if it passed, 1 if it found damage or the file is
-// not Blockfog's database or cannot be read.
+// --check-db: checks the database at `path` in full without writing anything to it or beside
+// it (storage/read_only_open.h), prints the report to `out`, and returns the exit status: 0 if
+// it passed, 1 if it found damage, the file is not Blockfog's database or there is none, and 2
+// if it could not be checked (a file or folder this process may not read, a lock held, an I/O
+// error): never "damaged" for what only keeps the check from running.
 int check_database(const std::filesystem::path& path, std::ostream& out);
 
 class IntegrityMonitor {

@@ -15,6 +15,7 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/net.h"
+#include "storage/file_access.h"
 
 namespace {
 
@@ -67,13 +68,17 @@ int main(int argc, char** argv) {
       db = std::make_unique<DbWorker>(db_path, DbWorker::ReadOnly{});
       log_warn("serving " + db_path.string() + " read-only: every write is refused");
       // Reported, not refused: serving what can be read is what --read-only is for.
-      const auto start_check = db->call([](blockfog::storage::Store& store) {
-        return blockfog::storage::check_integrity(store.database(),
-                                                  blockfog::storage::IntegrityDepth::Quick);
-      });
-      IntegrityMonitor::report(db_path, start_check, "quick check at start", metrics);
+      try {
+        const auto start_check = db->call([](blockfog::storage::Store& store) {
+          return blockfog::storage::check_integrity(store.database(),
+                                                    blockfog::storage::IntegrityDepth::Quick);
+        });
+        IntegrityMonitor::report(db_path, start_check, "quick check at start", metrics);
+      } catch (const blockfog::storage::StorageError& e) {
+        log_error("quick check at start of " + db_path.string() + " could not run: " + e.what());
+      }
     } else {
-      if (db_path.has_parent_path()) std::filesystem::create_directories(db_path.parent_path());
+      blockfog::storage::create_database_folder(db_path);
       // Refuses a foreign or damaged file (storage::Store), saying what the operator can do.
       db = open_database(db_path, config.sync);
       // The Store's quick check of an existing file passed (a new one has nothing to check).

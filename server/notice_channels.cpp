@@ -251,7 +251,8 @@ void send_email(const Config& config, const Email& email) {
   }
 }
 
-void post_webhook(const Config& config, const std::string& url, const std::string& payload) {
+void post_webhook(const Config& config, const std::string& url, const std::string& payload,
+                  const std::string& notice_id) {
   std::string problem;
   const auto parsed =
       parse_webhook_url(url, config.webhook_allow_http, config.webhook_allow_private, problem);
@@ -284,6 +285,7 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
   request.set(http::field::host, parsed->host);
   request.set(http::field::user_agent, "Blockfog turn notices");
   request.set(http::field::content_type, "application/json");
+  request.set(kNoticeIdHeader, notice_id);
   request.body() = payload;
   request.prepare_payload();
   http::response<http::string_body> response;

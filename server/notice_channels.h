@@ -41,9 +41,15 @@ struct Email {
 // certificate verified against smtp_ca_file or the system's CAs, AUTH PLAIN if a user is set).
 void send_email(const Config& config, const Email& email);
 
-// POSTs `payload` (JSON text) to `url` with a short timeout, following no redirect. Every
-// address the host resolves to is checked (notice_addresses.h) unless private ones are allowed,
-// and the connection goes to a checked address. Any 2xx answer is success.
-void post_webhook(const Config& config, const std::string& url, const std::string& payload);
+// The header that carries a webhook notice's id: the same on every attempt of one notice, so
+// that a receiver can drop a repeat (a delivery is at least once: docs/server.md, Turn notices).
+inline constexpr const char* kNoticeIdHeader = "Blockfog-Notice-Id";
+
+// POSTs `payload` (JSON text) to `url` with a short timeout, following no redirect, with
+// `notice_id` in kNoticeIdHeader. Every address the host resolves to is checked
+// (notice_addresses.h) unless private ones are allowed, and the connection goes to a checked
+// address. Any 2xx answer is success.
+void post_webhook(const Config& config, const std::string& url, const std::string& payload,
+                  const std::string& notice_id);
 
 }  // namespace blockfog::server

@@ -126,10 +126,12 @@ std::size_t NoticeSender::pass() {
       const auto text = notice_text(content) + " " + link;
       json blockfog = content;
       blockfog["url"] = link;
+      // The same on every attempt: a receiver drops a repeat by it.
+      blockfog["notice_id"] = d.notice_id;
       const json payload = {
           {"username", "Blockfog"}, {"content", text}, {"text", text}, {"blockfog", blockfog}};
       try {
-        post_webhook(config_, *settings.webhook_url, payload.dump());
+        post_webhook(config_, *settings.webhook_url, payload.dump(), std::to_string(d.notice_id));
       } catch (const DeliveryError& e) {
         failed(d, e);
         continue;

@@ -11,39 +11,19 @@
 #include <utility>
 #include <vector>
 
+#include "storage/file_access.h"
+#include "storage/read_only_open.h"
+
 namespace blockfog::storage {
 namespace {
 
 constexpr std::array kLegacyTables{"schema_migrations", "accounts", "games", "actions"};
 
-// A file: URI for `path`, read-only. `immutable` tells SQLite the file cannot change, so it
-// takes no lock and opens no -wal or -shm beside it.
-std::string read_only_uri(const std::filesystem::path& path, bool immutable) {
-  std::string uri = "file:";
-  for (const unsigned char ch : std::filesystem::absolute(path).string()) {
-    const bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                       (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == '_' ||
-                       ch == '~' || ch == '/';
-    if (plain) {
-      uri += static_cast<char>(ch);
-    } else {
-      std::array<char, 4> escaped{};
-      std::snprintf(escaped.data(), escaped.size(), "%%%02X", ch);
-      uri += escaped.data();
-    }
-  }
-  uri += "?mode=ro";
-  if (immutable) uri += "&immutable=1";
-  return uri;
-}
-
 // One read-only connection, closed on every path out.
 class Reader {
  public:
-  Reader(const std::filesystem::path& path, bool immutable) : path_(path) {
-    const auto uri = read_only_uri(path, immutable);
-    const int rc = sqlite3_open_v2(
-        uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE, nullptr);
+  explicit Reader(const std::filesystem::path& path) : path_(path) {
+    const int rc = open_read_only(path, SQLITE_OPEN_EXRESCODE, &db_);
     if (rc != SQLITE_OK) {
       // A failed open may still have made a handle, closed once its message was read.
       const std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
@@ -128,42 +108,28 @@ ForeignDatabase::ForeignDatabase(const std::string& message)
 
 FileIdentity identify_database(const std::filesystem::path& path) {
   if (path.empty() || path == ":memory:") return FileIdentity::Absent;
+  if (!database_exists(path)) return FileIdentity::Absent;
   std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status)) return FileIdentity::Absent;
-  if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, error) == 0 &&
-      !error) {
+  if (std::filesystem::is_regular_file(path, error) &&
+      std::filesystem::file_size(path, error) == 0 && !error) {
     return FileIdentity::Absent;
   }
-  // With a WAL beside the file, the newest header and schema may be in it: read through it,
-  // and remove the shared-memory index if this read made it (nobody else had it open).
-  auto wal = path;
-  wal += "-wal";
-  if (!std::filesystem::exists(wal, error)) {
-    Reader reader(path, /*immutable=*/true);
-    return identify_with(reader, path);
-  }
-  auto shm = path;
-  shm += "-shm";
-  const bool had_shm = std::filesystem::exists(shm, error);
-  const auto identity = [&] {
-    Reader reader(path, /*immutable=*/false);
-    return identify_with(reader, path);
-  };
-  try {
-    const auto result = identity();
-    if (!had_shm) std::filesystem::remove(shm, error);
-    return result;
-  } catch (...) {
-    if (!had_shm) std::filesystem::remove(shm, error);
-    throw;
-  }
+  // Read as --check-db reads: through a WAL beside it (the newest header and schema may be
+  // there) without writing a byte to the file, its -wal or its -shm, nor making either.
+  Reader reader(path);
+  return identify_with(reader, path);
 }
 
 void create_database(const std::filesystem::path& path) {
   auto fresh = path;
   fresh += ".new";
-  std::filesystem::remove(fresh);
+  std::error_code error;
+  std::filesystem::remove(fresh, error);  // an unfinished one of a start that crashed
+  if (error) {
+    throw StorageError(SQLITE_CANTOPEN, "cannot remove " + fresh.string() +
+                                            ", left unfinished by an earlier start, as " +
+                                            process_user() + ": " + error.message());
+  }
   sqlite3* db = nullptr;
   int rc =
       sqlite3_open_v2(fresh.c_str(), &db,
@@ -179,7 +145,14 @@ void create_database(const std::filesystem::path& path) {
     std::filesystem::remove(fresh, ignored);
     throw StorageError(rc, "cannot create database " + path.string() + ": " + reason);
   }
-  std::filesystem::rename(fresh, path);
+  std::filesystem::rename(fresh, path, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(fresh, ignored);
+    throw StorageError(SQLITE_CANTOPEN, "cannot rename the new database " + fresh.string() +
+                                            " to " + path.string() + " as " + process_user() +
+                                            ": " + error.message());
+  }
 }
 
 void stamp_application_id(Database& db) {

@@ -28,10 +28,11 @@ class ForeignDatabase : public StorageError {
   explicit ForeignDatabase(const std::string& message);
 };
 
-// Reads `path` without writing to it or beside it: no -wal or -shm file is made that was not
-// there (when the file has a WAL already, it is read through it, since the newest header and
-// schema may be there). Throws ForeignDatabase for a file that is not Blockfog's, and
-// StorageError if the file cannot be read.
+// Reads `path` without writing a byte to it or beside it (storage/read_only_open.h): no -wal or
+// -shm file is made, and an existing -shm is only read (when the file has a WAL, it is read
+// through it, since the newest header and schema may be there). Throws ForeignDatabase for a
+// file that is not Blockfog's, and StorageError if the file cannot be read, or whether it exists
+// cannot be told (a folder this process may not search).
 FileIdentity identify_database(const std::filesystem::path& path);
 
 // Makes an empty Blockfog database at `path` (which must be absent or empty) that carries

@@ -26,7 +26,12 @@ struct IntegrityReport {
 };
 
 // Runs the check on `db` (read-only is enough). A database too damaged for the check to run
-// gives a report with SQLite's error as its problem rather than an exception.
+// (SQLITE_CORRUPT, SQLITE_NOTADB) gives a report with SQLite's error as its problem. Any other
+// error says nothing about the file's pages (a -shm this process may not read, a lock held, an
+// I/O error): it is thrown as StorageError, and the file counts as unchecked, never as damaged.
 IntegrityReport check_integrity(Database& db, IntegrityDepth depth);
+
+// Whether SQLite's result `code` means the file's content is damaged.
+bool is_damage(int code);
 
 }  // namespace blockfog::storage

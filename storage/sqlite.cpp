@@ -7,6 +7,7 @@
 
 #include "storage/faults.h"
 #include "storage/gathering_vfs.h"
+#include "storage/read_only_open.h"
 
 namespace blockfog::storage {
 namespace {
@@ -59,9 +60,12 @@ Database::Database(const std::filesystem::path& path, OpenMode mode,
                    std::chrono::milliseconds busy_timeout, Sync sync)
     : path_(path) {
   configure_library_once();
-  // Every connection opens its files through the gathering VFS, so that a commit's WAL frames
-  // reach the file in one write (storage/gathering_vfs.h).
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), gathering_vfs_name());
+  // A writing connection opens its files through the gathering VFS, so that a commit's WAL
+  // frames reach the file in one write (storage/gathering_vfs.h); a reading one writes nothing,
+  // not even beside the file (storage/read_only_open.h).
+  const int rc = mode == OpenMode::ReadOnly
+                     ? open_read_only(path, open_flags(mode), &db_)
+                     : sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), gathering_vfs_name());
   if (rc != SQLITE_OK) {
     // Even a failed open may allocate a handle, which must be closed after reading its message.
     std::string message = "cannot open database " + path.string() + ": " +

@@ -45,7 +45,8 @@ class ConstraintError : public StorageError {
 enum class OpenMode {
   ReadWriteCreate,  // the server: creates the file if missing
   ReadWrite,        // the file must exist
-  ReadOnly,         // tools that replay or export; sets no pragma that writes
+  ReadOnly,         // checks, tools, --read-only: writes nothing to the file or beside it
+                    // (storage/read_only_open.h)
 };
 
 class Statement;

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "storage/file_access.h"
 #include "storage/identity.h"
 #include "storage/integrity.h"
 #include "storage/migrations.h"
@@ -230,6 +231,31 @@ SequenceConflict::SequenceConflict(std::int64_t game_id, std::int64_t expected_s
 
 namespace {
 
+// Everything a start decides before it opens `path` for writing, read without writing a byte to
+// the file or beside it: whose file it is, whether this process may write it, whether it is
+// damaged, whether a newer program wrote it. So a start refused for any of these leaves the
+// file, its -wal and -shm and its folder exactly as they were (docs/storage.md, "Refused
+// starts"); opened for writing, SQLite would make a -wal and a -shm, rebuild the -shm, and at
+// close copy the WAL into the file and remove both.
+FileIdentity checked_before_writing(const std::filesystem::path& path) {
+  const auto identity = identify_database(path);
+  if (path.empty() || path == ":memory:") return identity;
+  check_writable(path);
+  if (identity == FileIdentity::Absent) return identity;
+  Database reader(path, OpenMode::ReadOnly);
+  const auto report = check_integrity(reader, IntegrityDepth::Quick);
+  if (!report.ok) {
+    throw StorageError(SQLITE_CORRUPT, "database " + path.string() +
+                                           " failed its integrity check (PRAGMA quick_check); "
+                                           "nothing was written to it:\n" +
+                                           report.text());
+  }
+  const int have = schema_version(reader);
+  const int want = static_cast<int>(builtin_migrations().size());
+  if (have > want) throw SchemaTooNew(have, want);
+  return identity;
+}
+
 // `path`, where an empty Blockfog database is made first if there is none.
 const std::filesystem::path& created_if_absent(const std::filesystem::path& path,
                                                FileIdentity identity) {
@@ -242,19 +268,9 @@ const std::filesystem::path& created_if_absent(const std::filesystem::path& path
 }  // namespace
 
 Store::Store(const std::filesystem::path& path, std::int64_t now, Sync sync)
-    : identity_(identify_database(path)),
+    : identity_(checked_before_writing(path)),
       db_(created_if_absent(path, identity_), OpenMode::ReadWriteCreate, std::chrono::seconds(5),
           sync) {
-  // A damaged file is refused before anything more is written on top of it.
-  if (identity_ != FileIdentity::Absent) {
-    const auto report = check_integrity(db_, IntegrityDepth::Quick);
-    if (!report.ok) {
-      throw StorageError(SQLITE_CORRUPT, "database " + path.string() +
-                                             " failed its integrity check (PRAGMA quick_check); "
-                                             "nothing was written to it:\n" +
-                                             report.text());
-    }
-  }
   apply_migrations(db_, builtin_migrations(), now);
   if (identity_ == FileIdentity::LegacyBlockfog) stamp_application_id(db_);
 }

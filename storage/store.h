@@ -168,7 +168,9 @@ class Store {
  public:
   // Opens (creating if needed) and migrates the database; see apply_migrations for errors.
   // Only Blockfog's own database is opened (storage/identity.h): any other file throws
-  // ForeignDatabase and is left untouched.
+  // ForeignDatabase and is left untouched. So is a file this process may not write
+  // (storage/file_access.h), a damaged one (SQLITE_CORRUPT) and one of a newer schema
+  // (SchemaTooNew): all are found before the file is opened for writing.
   Store(const std::filesystem::path& path, std::int64_t now, Sync sync = Sync::Full);
 
   // Opens Blockfog's database without writing anything to it (the server's --read-only): no

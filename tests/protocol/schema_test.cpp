@@ -257,11 +257,15 @@ TEST(Schemas, NoticeBodies) {
   expect_valid("notices/webhook.json",
                json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"Scotland: winter",
-                 "url":"https://blockfog.example/#/game/3"}})"));
+                 "url":"https://blockfog.example/#/game/3","notice_id":17}})"));
   expect_invalid("notices/webhook.json",
                  json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u",
-                 "blocks":["wallace"]}})"));
+                 "notice_id":17,"blocks":["wallace"]}})"));
+  // Without its id a receiver could not drop a repeated delivery.
+  expect_invalid("notices/webhook.json",
+                 json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u"}})"));
 }
 
 }  // namespace

@@ -78,6 +78,7 @@ struct WebhookReceiver::Impl {
   std::vector<WebhookRequest> received;
   int status = 204;
   std::string location;
+  bool holding = false;
   std::atomic<bool> stopping{false};
   std::thread thread;
 
@@ -93,11 +94,16 @@ struct WebhookReceiver::Impl {
     {
       std::lock_guard lock(mutex);
       received.push_back({std::string(request.target()),
-                          std::string(request[http::field::content_type]), request.body()});
+                          std::string(request[http::field::content_type]),
+                          std::string(request["Blockfog-Notice-Id"]), request.body()});
+    }
+    changed.notify_all();
+    {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return !holding || stopping; });
       answer_status = status;
       answer_location = location;
     }
-    changed.notify_all();
     http::response<http::string_body> response{static_cast<http::status>(answer_status), 11};
     if (!answer_location.empty()) response.set(http::field::location, answer_location);
     response.keep_alive(false);
@@ -142,7 +148,11 @@ WebhookReceiver::WebhookReceiver(int port, const TestCertificate* cert)
 }
 
 WebhookReceiver::~WebhookReceiver() {
-  impl_->stopping = true;
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->stopping = true;
+  }
+  impl_->changed.notify_all();
   port_open(port_);  // wakes the blocking accept
   impl_->thread.join();
 }
@@ -151,6 +161,19 @@ void WebhookReceiver::answer(int status, std::string location) {
   std::lock_guard lock(impl_->mutex);
   impl_->status = status;
   impl_->location = std::move(location);
+}
+
+void WebhookReceiver::hold() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->holding = true;
+}
+
+void WebhookReceiver::release() {
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->holding = false;
+  }
+  impl_->changed.notify_all();
 }
 
 std::vector<WebhookRequest> WebhookReceiver::received() const {

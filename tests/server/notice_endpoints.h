@@ -30,6 +30,7 @@ TestCertificate make_certificate(const std::filesystem::path& dir);
 struct WebhookRequest {
   std::string target;
   std::string content_type;
+  std::string notice_id;  // the Blockfog-Notice-Id header, "" when absent
   std::string body;
 };
 
@@ -44,6 +45,10 @@ class WebhookReceiver {
   int port() const { return port_; }
   // What it answers from now on: a status, and a Location for a redirect.
   void answer(int status, std::string location = "");
+  // While held, a request is recorded as received (wait_for sees it) and its answer waits until
+  // release(): a receiver slow to answer. The receiver takes one request at a time.
+  void hold();
+  void release();
   std::vector<WebhookRequest> received() const;
   // Waits until at least `count` requests came (false if not within `timeout`).
   bool wait_for(std::size_t count, std::chrono::seconds timeout) const;

@@ -217,7 +217,11 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
     EXPECT_EQ(n.content, expected_content(game_id, view)) << "notice after action " << n.seq;
     const auto& awaiting = view["awaiting"];
     EXPECT_NE(std::find(awaiting.begin(), awaiting.end(), n.role), awaiting.end());
-    if (n.states.at("webhook") == "sent") sent[n.role].push_back(n.content);
+    if (n.states.at("webhook") == "sent") {
+      auto fields = n.content;
+      fields["notice_id"] = n.id;
+      sent[n.role].push_back(fields);
+    }
   }
   // What reached the receiver is exactly what was marked sent, in order, and its text is
   // made of the view's fields alone.
@@ -235,6 +239,8 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
       EXPECT_EQ(link, "http://127.0.0.1:" + std::to_string(server.port()) + "/#/game/" +
                           std::to_string(game_id));
       fields.erase("url");
+      // The id a receiver drops a repeat by: in a header too, for receivers that do not parse.
+      EXPECT_EQ(request.notice_id, std::to_string(fields["notice_id"].get<std::int64_t>()));
       EXPECT_EQ(payload["content"], expected_text(fields) + " " + link);
       EXPECT_EQ(payload["text"], payload["content"]);
       got.push_back(fields);
@@ -473,6 +479,38 @@ TEST_F(Notices, KilledBeforeDeliveryIsDeliveredAfterRestartOnce) {
   const auto got = receiver.received();
   EXPECT_EQ(
       std::count_if(got.begin(), got.end(), [](const auto& r) { return r.target == "/hook"; }), 1);
+}
+
+// Delivery is at least once: a server killed while a slow receiver holds its answer sends the
+// notice again after the restart, with the same id in the header and in the payload, by which
+// the receiver can drop the repeat.
+TEST_F(Notices, AKillDuringASlowWebhookDeliveryRepeatsItWithTheSameId) {
+  WebhookReceiver receiver;
+  receiver.hold();
+  const std::vector<std::string> flags{
+      "--webhook-allow", "http,private", "--notice-retry", "1", "--notice-timeout", "60"};
+  auto server = std::make_unique<ServerProcess>(dir.path(), flags);
+  Seat scot{registered(server->port(), "slow_scot"), "scotland"};
+  Seat eng{registered(server->port(), "slow_eng"), "england"};
+  const auto url = "http://127.0.0.1:" + std::to_string(receiver.port()) + "/slow";
+  ASSERT_EQ(scot.http.post("/api/notices", {{"webhook_url", url}, {"webhook", true}}).status, 200);
+  const auto game_id = start_game(scot, eng);  // Scotland, away, is told of the start
+  ASSERT_TRUE(receiver.wait_for(1, 30s));      // delivered; the receiver has not answered
+  server->kill9();
+  receiver.release();
+  server = std::make_unique<ServerProcess>(dir.path(), flags);
+  ASSERT_TRUE(receiver.wait_for(2, 30s));
+  ASSERT_TRUE(settled(server->db_path(), game_id, 30s));
+  const auto notices = stored_notices(server->db_path(), game_id);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0].states.at("webhook"), "sent");
+  const auto got = receiver.received();
+  ASSERT_EQ(got.size(), 2u);
+  for (const auto& request : got) {
+    EXPECT_EQ(request.target, "/slow");
+    EXPECT_EQ(request.notice_id, std::to_string(notices[0].id));
+    EXPECT_EQ(json::parse(request.body)["blockfog"]["notice_id"], notices[0].id);
+  }
 }
 
 // A webhook that keeps failing is retried, then given up on after --notice-give-up: the

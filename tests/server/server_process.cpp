@@ -47,7 +47,8 @@ std::string metrics_text(int port) {
 }
 
 ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args,
-                             std::vector<std::pair<std::string, std::string>> env)
+                             std::vector<std::pair<std::string, std::string>> env,
+                             const std::function<bool()>& in_child)
     : dir_(dir) {
   const auto port_file = dir_ / "port";
   std::filesystem::remove(port_file);
@@ -71,6 +72,7 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
       dup2(log, 2);
     }
     for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
+    if (in_child && !in_child()) _exit(126);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

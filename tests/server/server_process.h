@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,10 +37,13 @@ int free_port();
 class ServerProcess {
  public:
   // Starts the server on `db` (in `dir`) and waits until it listens. Extra flags are appended;
-  // `env` is added to the server's environment. Throws if it exits first (the message gives its
-  // exit status and log).
+  // `env` is added to the server's environment. `in_child`, if given, runs in the child just
+  // before the server is executed (to take another user's ids, or mount: system calls only,
+  // since the test process has threads); when it returns false the child exits 126. Throws if
+  // the server exits first (the message gives its exit status and log).
   ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args = {},
-                std::vector<std::pair<std::string, std::string>> env = {});
+                std::vector<std::pair<std::string, std::string>> env = {},
+                const std::function<bool()>& in_child = {});
   ~ServerProcess();  // kills the server if still running
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;

@@ -12,6 +12,7 @@
 
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
+#include "tests/server/restricted_process.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -150,16 +151,34 @@ TEST_F(StorageFault, AFailedSyncStopsTheServerAndTheClientIsNeverToldOtherThanTh
   EXPECT_TRUE(table.play_random(rng));
 }
 
+// Refused before the file is opened for writing, which would rebuild the -shm a killed server
+// left, and at close copy its WAL into the file and remove both: everything stays as it was.
 TEST_F(StorageFault, ADatabaseThatCannotBeWrittenIsRefusedAtStart) {
-  start()->terminate();
-  arm("enospc");
-  try {
-    start();
-    ADD_FAILURE() << "the server started on a database it cannot write";
-  } catch (const std::exception& e) {
-    const std::string why = e.what();
-    EXPECT_NE(why.find("(status 1)"), std::string::npos) << why;
-    EXPECT_NE(why.find("cannot write the database"), std::string::npos) << why;
+  for (const bool killed : {true, false}) {
+    SCOPED_TRACE(killed ? "killed: -wal and -shm beside it" : "stopped: nothing beside it");
+    {
+      auto server = start();
+      Table table(server->port(), killed ? "killed" : "stopped");  // stored in the WAL
+      if (killed) {
+        server->kill9();
+      } else {
+        EXPECT_EQ(server->terminate(), 0);
+      }
+    }
+    const auto var = dir_.path() / "var";
+    const auto before = sha256_listing(var);
+    arm("enospc");
+    try {
+      start();
+      ADD_FAILURE() << "the server started on a database it cannot write";
+    } catch (const std::exception& e) {
+      const std::string why = e.what();
+      EXPECT_NE(why.find("(status 1)"), std::string::npos) << why;
+      EXPECT_NE(why.find("cannot write the database"), std::string::npos) << why;
+      EXPECT_NE(why.find("is full"), std::string::npos) << why;
+    }
+    disarm("enospc");
+    EXPECT_EQ(sha256_listing(var), before);
   }
 }
 

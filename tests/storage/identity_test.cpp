@@ -17,6 +17,7 @@
 #include "storage/migrations.h"
 #include "storage/store.h"
 #include "tests/storage/damage.h"
+#include "tests/storage/folder_state.h"
 #include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
 
@@ -34,15 +35,9 @@ void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-// Every file in `dir` and its bytes; -shm files by name only (a reader may move its marks).
+// Every file in `dir` and its bytes, the -shm's included: a reader must not rebuild it.
 std::map<std::string, std::string> directory(const std::filesystem::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const auto name = entry.path().filename().string();
-    const bool shm = name.size() > 4 && name.substr(name.size() - 4) == "-shm";
-    files[name] = shm ? "" : read_bytes(entry.path());
-  }
-  return files;
+  return testing::folder_state(dir);
 }
 
 // A raw connection of "another program", which knows nothing of Blockfog.
@@ -136,15 +131,36 @@ TEST(Identity, AnotherProgramsDatabaseIsRefusedAndLeftByteIdentical) {
 TEST(Identity, ADatabaseWithClashingTablesIsRefusedWhileItsOwnerWritesToIt) {
   testing::TempDir dir;
   const auto path = dir.file("clash.db");
-  Foreign other(path);
-  other.exec("PRAGMA journal_mode = WAL");
-  other.exec("PRAGMA wal_autocheckpoint = 0");  // what it writes stays in its WAL
-  other.exec(
-      "CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT);"
-      "CREATE TABLE schema_migrations (version INTEGER, name TEXT);"
-      "INSERT INTO schema_migrations VALUES (1, 'init')");
+  // What it writes stays in its WAL, and it keeps the -shm's index mapped.
+  const testing::OwnerProcess other(path,
+                                    "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+                                    "CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT);"
+                                    "CREATE TABLE schema_migrations (version INTEGER, name TEXT);"
+                                    "INSERT INTO schema_migrations VALUES (1, 'init')");
+  ASSERT_TRUE(other.ready());
   ASSERT_GT(std::filesystem::file_size(dir.file("clash.db-wal")), 0U);
   expect_refused_untouched(dir.path(), path, "tables: games, schema_migrations");
+}
+
+// Copied while its owner had it open, as a backup tool or a careless operator copies: a -wal
+// and a -shm lie beside it and nobody holds them. Its tables are in the WAL only.
+TEST(Identity, AnotherProgramsDatabaseCopiedWhileOpenIsRefusedWithItsWalAndShmByteIdentical) {
+  testing::TempDir source;
+  testing::TempDir dir;
+  const auto path = dir.file("copied.db");
+  {
+    Foreign other(source.file("live.db"));
+    other.exec("PRAGMA journal_mode = WAL");
+    other.exec("PRAGMA wal_autocheckpoint = 0");
+    other.exec("CREATE TABLE ledger (entry TEXT); INSERT INTO ledger VALUES ('rent')");
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::filesystem::copy_file(source.file(std::string("live.db") + suffix),
+                                 dir.file(std::string("copied.db") + suffix));
+    }
+  }
+  expect_refused_untouched(dir.path(), path, "tables: ledger");
+  std::filesystem::remove(dir.file("copied.db-shm"));
+  expect_refused_untouched(dir.path(), path, "tables: ledger");
 }
 
 TEST(Identity, BlockfogsTablesUnderAnotherApplicationIdAreRefused) {
@@ -202,6 +218,27 @@ TEST(ReadOnlyStore, RefusesADatabaseItWouldHaveToMigrate) {
   EXPECT_EQ(read_bytes(path), bytes);
 }
 
+// A database of a newer Blockfog, as its server left it when killed (its last migration in the
+// WAL): refused before it is opened for writing, which would copy the WAL into the file.
+TEST(Identity, ADatabaseOfANewerSchemaIsRefusedAndLeftAsItWas) {
+  testing::TempDir source;
+  testing::TempDir dir;
+  const auto path = dir.file("newer.db");
+  {
+    Store store(source.file("live.db"), kNow);
+    store.database().exec("PRAGMA wal_autocheckpoint = 0");
+    store.database().exec(
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 1)");
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::filesystem::copy_file(source.file(std::string("live.db") + suffix),
+                                 dir.file(std::string("newer.db") + suffix));
+    }
+  }
+  const auto before = directory(dir.path());
+  EXPECT_THROW(Store store(path, kNow), SchemaTooNew);
+  EXPECT_EQ(directory(dir.path()), before);
+}
+
 // A finished game's log on disk, then one page of it overwritten, as a failing disk would.
 class Damaged : public ::testing::Test {
  protected:
@@ -233,7 +270,10 @@ TEST_F(Damaged, BothChecksFindAnOverwrittenLeafPageOfTheLog) {
 }
 
 TEST_F(Damaged, TheStoreRefusesToWriteOnTopOfItButServesItReadOnly) {
-  const auto bytes = read_bytes(path_);
+  // Left empty beside it by a stopped server: opened for writing, they would be removed.
+  write_bytes(dir_.file("damaged.db-wal"), "");
+  write_bytes(dir_.file("damaged.db-shm"), "");
+  const auto before = directory(dir_.path());
   try {
     Store store(path_, kNow);
     ADD_FAILURE() << "a damaged database was opened for writing";
@@ -241,7 +281,7 @@ TEST_F(Damaged, TheStoreRefusesToWriteOnTopOfItButServesItReadOnly) {
     EXPECT_EQ(e.primary_code(), SQLITE_CORRUPT);
     EXPECT_NE(std::string(e.what()).find("quick_check"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(read_bytes(path_), bytes);
+  EXPECT_EQ(directory(dir_.path()), before);
   // Read-only, what is intact can still be read; the damaged log says so when read.
   Store store(path_, Store::ReadOnly{});
   EXPECT_TRUE(store.find_account_by_name("scot"));
