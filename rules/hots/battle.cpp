@@ -126,11 +126,24 @@ void start_next_round(State& s) {
   }
 }
 
+// Whether `side` has a block in `area` still flagged as a reserve that came by a border or by
+// sea: one that never joined the battle, so nobody else knows which block it is (13.2). A noble
+// captured in the battle (or by the Pillage that caused it) is flagged too, but named (13.4.1).
+// Asked before the reserve flags are cleared (5.11.2).
+bool has_anonymous_reserve(const Position& p, AreaId area, Side side) {
+  for (auto bits = blocks_in(p, area, side) & p.blocks.reserve.bits; bits != 0; bits &= bits - 1) {
+    if (p.blocks.entry[std::countr_zero(bits)] != kEntryCaptured) return true;
+  }
+  return false;
+}
+
 // RULES 5.12, table 14 #16: the victor's regroup. Under hots-3 it is skipped when public facts
 // alone rule out any regroup; otherwise it waits for the victor's `end_regroup` even when he
-// has nothing to regroup, so that nobody learns which blocks he has (13.1.4).
-void enter_regroup(State& s) {
-  if (follows_hots3(s) && regroup_ruled_out_publicly(s)) {
+// has nothing to regroup, so that nobody learns which blocks he has (13.1.4). `victor_known`:
+// everybody knows which blocks the victor has in the area, each revealed in the battle or named
+// when captured; hots-4 then asks those blocks' own destinations.
+void enter_regroup(State& s, bool victor_known) {
+  if (follows_hots3(s) && regroup_ruled_out_publicly(s, follows_hots4(s) && victor_known)) {
     finish_battle(s);
     return;
   }
@@ -148,6 +161,7 @@ void end_rounds(State& s) {
                                                                    : Side::England;
   s.battle.victor = index_of(victor);
   s.battle.hits = 0;
+  const bool victor_known = !has_anonymous_reserve(s, area, victor);
   stand_up(s, area);  // 5.11.2: every block stands up again, hidden
   add_log(s, LogKind::BattleWon, Audience::Public, index_of(victor), area);
   for (auto& counters : s.crossings) counters.fill(0);  // a fresh window (4.4.2)
@@ -157,7 +171,7 @@ void end_rounds(State& s) {
     add_log(s, LogKind::MandatoryRetreat, Audience::Public, s.active, area);
     return;
   }
-  enter_regroup(s);
+  enter_regroup(s, victor_known);
 }
 
 void choose_next_battle(State& s) {
@@ -261,7 +275,9 @@ void finish_mandatory_retreat(State& s) {
     eliminate_in_battle(s, b, true);
     if (s.phase == Phase::GameOver) return;
   }
-  enter_regroup(s);
+  // The battle went three rounds: every reserve joined and was revealed in round 2 (5.9.3), and
+  // each noble captured since was named (13.4.1), so the victor's blocks are all known.
+  enter_regroup(s, true);
 }
 
 void finish_battle(State& s) {

@@ -33,7 +33,8 @@ AreaList regroup_destinations(const Position& p, const Presence& occ, BlockId b)
 void retreat(State& s, BlockId b, AreaId to);
 void regroup(State& s, BlockId b, AreaId to);
 // Table 14 #16, 13.1.4: whether public facts alone rule out any regroup by the victor.
-bool regroup_ruled_out_publicly(const Position& p);
+// `blocks_known`: which blocks he has in the battle area is public (hots-4, battle.cpp).
+bool regroup_ruled_out_publicly(const Position& p, bool blocks_known);
 void publish_arrivals(State& s);  // 13.5.3
 
 // Sequencing (battle.cpp): carry the battle on to its next decision.

@@ -274,7 +274,7 @@ State decode_state(std::string_view bytes) {
   const auto magic = in.take(kMagic.size());
   if (magic != kMagic && magic != kMagic1) throw StateFormatError("binary state: unknown format");
   const std::uint8_t procedures = magic == kMagic1 ? kProcedures2 : in.byte();
-  if (procedures != kProcedures2 && procedures != kProcedures3) {
+  if (procedures != kProcedures2 && procedures != kProcedures3 && procedures != kProcedures4) {
     throw StateFormatError("binary state: unknown procedures");
   }
   State s;

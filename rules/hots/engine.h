@@ -13,25 +13,31 @@
 
 namespace blockfog::hots {
 
-// The rules version a new game is played under: hots-3, whose procedures follow table 14 of
-// RULES (Position::procedures). A game keeps the version it was created under: hots-2 games go
-// on with the procedures of before, and hots-1 games with them and the state hash's first
-// format (serialize.h).
-inline constexpr std::string_view kRulesVersion = "hots-3";
+// The rules version a new game is played under: hots-4, whose procedures follow table 14 of
+// RULES (Position::procedures). A game keeps the version it was created under: hots-3 games go
+// on skipping the regroup only by the rule of before (battle.cpp), hots-2 games with the
+// procedures of before hots-3, and hots-1 games with those and the state hash's first format
+// (serialize.h).
+inline constexpr std::string_view kRulesVersion = "hots-4";
+inline constexpr std::string_view kRulesVersion3 = "hots-3";
 inline constexpr std::string_view kRulesVersion2 = "hots-2";
 inline constexpr std::string_view kRulesVersion1 = "hots-1";
-// The versions this engine plays: a new game's, and hots-2 and hots-1 for games created before.
+// The versions this engine plays, a new game's first, as messages list them.
+inline constexpr std::string_view kPlayedRulesVersions = "hots-4, hots-3, hots-2 and hots-1";
 inline bool plays_rules_version(std::string_view version) {
-  return version == kRulesVersion || version == kRulesVersion2 || version == kRulesVersion1;
+  return version == kRulesVersion || version == kRulesVersion3 || version == kRulesVersion2 ||
+         version == kRulesVersion1;
 }
 // The procedures of a version this engine plays.
 inline std::uint8_t procedures_of(std::string_view version) {
-  return version == kRulesVersion ? kProcedures3 : kProcedures2;
+  if (version == kRulesVersion) return kProcedures4;
+  return version == kRulesVersion3 ? kProcedures3 : kProcedures2;
 }
-// The version a state's JSON and views name: hots-3, or hots-2 for the procedures of before
-// (the module names a hots-1 game's own version in its JSON).
+// The version a state's JSON and views name: hots-4, hots-3, or hots-2 for the procedures of
+// before (the module names a hots-1 game's own version in its JSON).
 inline std::string_view rules_version_of(const Position& p) {
-  return follows_hots3(p) ? kRulesVersion : kRulesVersion2;
+  if (follows_hots4(p)) return kRulesVersion;
+  return follows_hots3(p) ? kRulesVersion3 : kRulesVersion2;
 }
 
 struct Options {

@@ -95,7 +95,8 @@ class HotsGame final : public core::Game {
   mutable std::size_t log_kept_ = 0;
 };
 
-// "hots-1" plays as hots-1 (its state hash); hots-2 and the current version, or nothing else.
+// "hots-1" plays as hots-1 (its state hash); hots-2, hots-3 and the current version with the
+// newer hash, or nothing else.
 std::optional<bool> is_hots1(std::string_view rules_version) {
   if (!plays_rules_version(rules_version)) return std::nullopt;
   return rules_version == kRulesVersion1;
@@ -181,8 +182,7 @@ class HotsModule final : public core::GameModule {
 
   static std::string unknown_version(std::string_view rules_version) {
     return "rules version '" + std::string(rules_version) + "' is not played here (" +
-           std::string(kRulesVersion) + ", " + std::string(kRulesVersion2) + " and " +
-           std::string(kRulesVersion1) + " are)";
+           std::string(kPlayedRulesVersions) + " are)";
   }
 };
 

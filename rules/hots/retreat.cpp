@@ -84,13 +84,25 @@ void retreat(State& s, BlockId b, AreaId to) {
 
 void regroup(State& s, BlockId b, AreaId to) { move_out(s, b, to, LogKind::Regrouped); }
 
-// Asked when the regroup would begin, from facts everybody sees: the victor, the battle area,
-// which areas hold blocks of either side, and whether the Norse are dead or out of play. Which
-// blocks the victor has there is not asked: only the Norse regroup otherwise than the others
-// (5.12.4), and their presence among the victor's blocks (a reserve never revealed) is not
-// always public, so a Norse destination keeps the step for any Scottish victor. Border limits
-// are not asked either: the regroup's window is fresh (end_rounds), and no limit is below 1.
-bool regroup_ruled_out_publicly(const Position& p) {
+// Asked when the regroup would begin, from facts everybody sees. When `blocks_known`,
+// everybody knows which blocks the victor has in the battle area (each was revealed in the
+// battle or named when captured, 13.2, 13.4.1), and their own destinations decide, as the
+// regroup would offer them (5.12.1-5.12.4, border limits of the fresh window included).
+// Otherwise the facts asked are the victor, the battle area, which areas hold blocks of either
+// side, and whether the Norse are dead or out of play; which blocks he has is not: only the
+// Norse regroup otherwise than the others (5.12.4), and their presence among his blocks (a
+// reserve never revealed) is not public, so a Norse destination keeps the step for any
+// Scottish victor. Border limits need no asking there: the regroup's window is fresh
+// (end_rounds; the mandatory retreat before it moves only the other side's blocks), and no
+// limit is below 1.
+bool regroup_ruled_out_publicly(const Position& p, bool blocks_known) {
+  if (blocks_known) {
+    const Presence occ(p);
+    for (BlockId b : block_list(blocks_in(p, p.battle.area, side_of(p.battle.victor)))) {
+      if (!regroup_destinations(p, occ, b).empty()) return false;
+    }
+    return true;
+  }
   const auto& data = game_data();
   const Side victor = side_of(p.battle.victor);
   const AreaId area = p.battle.area;

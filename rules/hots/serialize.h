@@ -24,7 +24,7 @@ nlohmann::json to_json(const State& s);
 State state_from_json(const nlohmann::json& json);
 
 // SHA-256 (hex) identifying a state, undo history included; the format of rules versions hots-2
-// and hots-3 (the version is the game's, kept with it, and not hashed): SHA-256 of "hots-state-2",
+// to hots-4 (the version is the game's, kept with it, and not hashed): SHA-256 of "hots-state-2",
 // the position, the generator, the counts and the scripted outcomes, the SHA-256 of the log's
 // entries (8 bytes each), then the undo points. The log, which grows by a few entries per action to
 // ~1,300 in a year of play, enters as its digest so that StateHasher can keep it between calls.

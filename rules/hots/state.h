@@ -324,9 +324,12 @@ struct MovingBlock {
 // The table 14 a game follows. hots-3 (RULES 4.11, 5.12, 7.3.3, 10.8, 14 "Undo"): the move
 // phase ends only with `end_move_phase`, a regroup that public facts rule out is skipped, the
 // pillage gains end with the last step placed, Wallace has a step of his own before Scottish
-// disbanding, and the Bruce/Comyn home choices clear the undo history.
+// disbanding, and the Bruce/Comyn home choices clear the undo history. hots-4 (RULES 5.12, 13.2,
+// table 14 #16) also skips the regroup when every block the victor has in the battle area was
+// revealed in the battle (or named when captured) and none of them can regroup.
 inline constexpr std::uint8_t kProcedures2 = 2;  // hots-1 and hots-2
 inline constexpr std::uint8_t kProcedures3 = 3;  // hots-3
+inline constexpr std::uint8_t kProcedures4 = 4;  // hots-4
 
 struct Position {
   BlockTable blocks{};
@@ -339,10 +342,11 @@ struct Position {
 
   std::uint8_t scenario = 0;
   bool schiltroms = false;  // option (RULES 15.1)
-  // The procedures of the game's rules version (engine.h): kProcedures3, or kProcedures2 for a
-  // game created under hots-1 or hots-2. The formats name the version (to_json) or write it
-  // after their header (encode_state); append_position and so the state hash leave it out.
-  std::uint8_t procedures = kProcedures3;
+  // The procedures of the game's rules version (engine.h): kProcedures4, kProcedures3 for a
+  // game created under hots-3, or kProcedures2 for one created under hots-1 or hots-2. The
+  // formats name the version (to_json) or write it after their header (encode_state);
+  // append_position and so the state hash leave it out.
+  std::uint8_t procedures = kProcedures4;
   std::uint16_t year = 0;
   std::uint8_t turn = 0;  // game turn within the year, 1-5 (RULES 2.3)
   Phase phase = Phase::CardChoice;
@@ -374,6 +378,7 @@ struct Position {
 };
 
 inline bool follows_hots3(const Position& p) { return p.procedures >= kProcedures3; }
+inline bool follows_hots4(const Position& p) { return p.procedures >= kProcedures4; }
 
 struct UndoPoint {
   Position position;

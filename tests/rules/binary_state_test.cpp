@@ -113,6 +113,21 @@ TEST(BinaryState, TheServersSnapshotsReadBackAsTheSameGame) {
   }
   // A snapshot names its state's procedures: it is no state of another rules version.
   EXPECT_FALSE(module().from_snapshot(kRulesVersion2, bytes).game);
+  EXPECT_FALSE(module().from_snapshot(kRulesVersion3, bytes).game);
+}
+
+// A hots-3 game's snapshot reads back as a hots-3 game, and as no other.
+TEST(BinaryState, AHots3GamesSnapshotReadsBackAsHots3) {
+  auto game = module().setup_as(kRulesVersion3, core::Seed{9}, "braveheart", nullptr).game;
+  ASSERT_TRUE(game);
+  std::string bytes;
+  game->write_snapshot(bytes);
+  EXPECT_EQ(static_cast<std::uint8_t>(bytes[10]), kProcedures3);
+  const auto restored = module().from_snapshot(kRulesVersion3, bytes);
+  ASSERT_TRUE(restored.game) << restored.error;
+  EXPECT_EQ(restored.game->state_hash(), game->state_hash());
+  EXPECT_EQ(restored.game->to_json()["rules_version"], "hots-3");
+  EXPECT_FALSE(module().from_snapshot(kRulesVersion, bytes).game);
 }
 
 // Snapshots written before hots-3 ("hots-bin-1", no procedures byte) are states of hots-2 or

@@ -353,13 +353,14 @@ TEST(Coronation, OnlyCoronationsStillPossibleAfterEnglandsEventF07) {
   ASSERT_TRUE(is_at(f, "eng_bruce", "fife"));
 
   // The Herald battle in Fife: everybody passes; England, the attacker, retreats to Angus.
+  // Comyn, revealed in the battle, then has no open neighbour (Angus, Atholl and Mentieth are
+  // English), which everybody sees: no regroup (table 14 #16).
   ASSERT_EQ(f.state().phase, Phase::Combat);
   EXPECT_EQ(f.state().battle.attacker, index_of(kEngland));
   pass_first_offered_to_end_of_rounds(f);
   ASSERT_EQ(f.state().phase, Phase::MandatoryRetreat);
   f.act(kEngland, to_area(ActionKind::Retreat, block("eng_bruce"), area("angus")));
-  ASSERT_EQ(f.state().phase, Phase::Regroup);
-  f.act(kScotland, simple(ActionKind::EndRegroup));
+  EXPECT_NE(f.state().phase, Phase::Regroup);
 
   ASSERT_TRUE(in_event_of(f, kScotland));
   EXPECT_EQ(coronations(f), std::set<std::string>{name_of(ActionKind::CrownComyn)});

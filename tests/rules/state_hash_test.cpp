@@ -285,8 +285,8 @@ TEST(StateHash, AGameOfRulesVersionHots1IsHashedAsHots1) {
   hots1->write_snapshot(snapshot);
   EXPECT_EQ(module().from_snapshot(kRulesVersion1, snapshot).game->state_hash(),
             hots1->state_hash());
-  EXPECT_FALSE(module().setup_as("hots-4", seed, "braveheart", nullptr).game);
-  EXPECT_FALSE(module().from_snapshot("hots-4", snapshot).game);
+  EXPECT_FALSE(module().setup_as("hots-5", seed, "braveheart", nullptr).game);
+  EXPECT_FALSE(module().from_snapshot("hots-5", snapshot).game);
 }
 
 }  // namespace

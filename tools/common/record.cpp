@@ -14,9 +14,8 @@ std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& 
     GameRecord record;
     record.rules_version = json.at("rules_version").get<std::string>();
     if (!hots::plays_rules_version(record.rules_version)) {
-      error = "rules version " + record.rules_version + " is not this engine's " +
-              std::string(hots::kRulesVersion) + " (or " + std::string(hots::kRulesVersion2) +
-              ", " + std::string(hots::kRulesVersion1) + ")";
+      error = "rules version " + record.rules_version + " is not one this engine plays (" +
+              std::string(hots::kPlayedRulesVersions) + ")";
       return std::nullopt;
     }
     record.scenario = json.at("scenario").get<std::string>();

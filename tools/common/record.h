@@ -27,8 +27,8 @@ struct RecordedAction {
 };
 
 struct GameRecord {
-  // hots-3 for games played now; hots-2 and hots-1 records (games created before) replay under
-  // their own version's procedures, hots-1 ones verified with hots-1 state hashes.
+  // hots-4 for games played now; hots-3, hots-2 and hots-1 records (games created before)
+  // replay under their own version's procedures, hots-1 ones verified with hots-1 state hashes.
   std::string rules_version{hots::kRulesVersion};
   std::string scenario;
   nlohmann::json options = nlohmann::json::object();
