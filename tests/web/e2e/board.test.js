@@ -5,7 +5,7 @@
 // no serious or critical problem on the lobby, the game and the replay pages; a whole game turn
 // is played with the keyboard alone (the map one Tab stop, the arrows between areas and blocks);
 // one log update at 3,000 lines appends its line without redrawing the others, in under 16 ms
-// (median of 25).
+// of the renderer's main-thread CPU (median of 25).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -652,31 +652,49 @@ test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks 
   await p.context.close();
 });
 
+// The time an update costs is the renderer's main-thread CPU time for its script, style and
+// layout (the DevTools protocol's Performance metrics in thread ticks), not the wall clock: on a
+// machine shared with other work the wall clock also counts the time the thread waited for a
+// core, which says nothing of the page.
 test('a log update at 3,000 lines appends one line, fast', async () => {
   const p = await newPlayer(running.browser, running.server, 'logtime', { viewport: DESKTOP });
-  const result = await p.page.evaluate(async () => {
+  await p.page.evaluate(async () => {
     const { renderLog } = await import('/js/panels/log.js');
     const el = document.createElement('section');
     document.getElementById('app').append(el);
     const log = Array.from({ length: 3000 }, (_, i) => ({ i, text: `A Scottish block moved from Fife to Lothian (${i}).` }));
     renderLog(el, { log });
-    const first = el.querySelector('li');
-    const times = [];
-    for (let k = 0; k < 25; k++) {
+    window.logUpdate = { renderLog, el, log, first: el.querySelector('li') };
+  });
+  const cdp = await p.context.newCDPSession(p.page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const cpuSeconds = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
+    return m.ScriptDuration + m.RecalcStyleDuration + m.LayoutDuration;
+  };
+  const times = [];
+  for (let k = 0; k < 25; k++) {
+    const before = await cpuSeconds();
+    await p.page.evaluate(() => {
+      const { renderLog, el, log } = window.logUpdate;
       log.push({ i: log.length, text: `Line ${log.length}.` });
-      const t0 = performance.now();
       renderLog(el, { log: log.slice() });
       el.querySelector('ol').getBoundingClientRect(); // the layout the update causes
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    return { median: times[12], lines: el.querySelectorAll('li').length,
-      same: el.querySelector('li') === first };
-  });
-  console.log(`log update at 3,000 lines: median ${result.median.toFixed(2)} ms`);
+    });
+    times.push((await cpuSeconds() - before) * 1000);
+  }
+  await cdp.detach();
+  times.sort((a, b) => a - b);
+  const median = times[12];
+  const result = await p.page.evaluate(() => ({
+    lines: window.logUpdate.el.querySelectorAll('li').length,
+    same: window.logUpdate.el.querySelector('li') === window.logUpdate.first,
+  }));
+  console.log(`log update at 3,000 lines: median ${median.toFixed(2)} ms of main-thread CPU`);
   assert.equal(result.lines, 3025);
   assert.ok(result.same, 'the lines already shown are kept, not redrawn');
-  assert.ok(result.median < 16, `median update ${result.median.toFixed(2)} ms`);
+  assert.ok(median < 16, `median update ${median.toFixed(2)} ms`);
   await p.context.close();
 });
 
