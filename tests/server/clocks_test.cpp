@@ -18,6 +18,7 @@
 #include "tests/server/clocked_server.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
+#include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -118,11 +119,14 @@ json wait_for(HttpClient& client, std::int64_t id, const std::function<bool(cons
   return nullptr;
 }
 
-// The awaited seat plays its first legal action; returns its role.
+// The awaited seat plays its first legal action that goes forward (random_walk.h: a seat whose
+// card is chosen may only take it back, and taking it back each time would keep the game in
+// its first card phase); returns its role.
 std::string play_one(Connection& scotland, Connection& england, const std::string& ref) {
   for (Connection* c : {&scotland, &england}) {
-    if (c->view["legal_actions"].empty()) continue;
-    c->send_action(c->view["legal_actions"].front(), c->seq, ref);
+    const auto legal = forward_actions(c->view["legal_actions"]);
+    if (legal.empty()) continue;
+    c->send_action(legal.front(), c->seq, ref);
     EXPECT_TRUE(c->read_answer(ref));
     return c->role;
   }
@@ -261,9 +265,11 @@ TEST(ServerClocks, ADeadlinePassedWhileTheServerWasDownEndsTheGameAfterTheRestar
 
 // RULES 13.1.4: others see only the public phase. A clock running for a role is a public fact,
 // so it must follow the public `awaiting` of every view, never the true sub-step: over random
-// play through card choices, moves, battles and winter, both seats are told the same clocks
-// exactly when that public `awaiting` changes, and the clocks that run are exactly the roles
-// both views await.
+// play through card choices (a card taken back awaits its side again), moves, battles and
+// winter, both seats are told the same clocks exactly when that public `awaiting` changes, and
+// the clocks that run are exactly the roles both views await. Steps back (random_walk.h) are one
+// action in ten at most, so that the walk reaches the later phases by construction rather than
+// by the luck of its draws.
 TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
   Server server;
   auto scot = register_user(server.port(), "pub_scot");
@@ -279,19 +285,25 @@ TEST(ServerClocks, TheClocksEachSeatIsToldRunOnlyForThePubliclyAwaitedRoles) {
   std::set<std::string> awaited_before = e->view["awaiting"];
   std::pair<std::int64_t, std::int64_t> clocks_before{s->clocks, e->clocks};
   int changes = 0;
+  int back = 0;  // steps back taken
   for (int i = 0; i < 400; ++i) {
-    std::vector<Connection*> able;
+    const bool may_step_back = (back + 1) * 10 <= i + 1;
+    std::vector<std::pair<Connection*, json>> able;  // a seat and what it may do
     for (Connection* c : {s.get(), e.get()}) {
-      if (!c->view["legal_actions"].empty()) able.push_back(c);
+      auto legal =
+          may_step_back ? c->view["legal_actions"] : forward_actions(c->view["legal_actions"]);
+      if (!legal.empty()) able.emplace_back(c, std::move(legal));
     }
     if (able.empty()) break;
-    Connection& actor = *able[rng() % able.size()];
-    const auto& legal = actor.view["legal_actions"];
+    auto& [seat, legal] = able[rng() % able.size()];
+    Connection& actor = *seat;
+    const json action = legal[rng() % legal.size()];
     const std::string ref = "p" + std::to_string(i);
     server.clock.advance(10'000);
-    actor.send_action(legal[rng() % legal.size()], actor.seq, ref);
+    actor.send_action(action, actor.seq, ref);
     ASSERT_TRUE(actor.read_answer(ref));
     if (actor.last["type"] == "error") continue;
+    back += steps_back(action) ? 1 : 0;
     ASSERT_TRUE(s->barrier() && e->barrier());
     const std::set<std::string> awaited_s = s->view["awaiting"];
     const std::set<std::string> awaited_e = e->view["awaiting"];

@@ -14,6 +14,7 @@
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
+#include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -221,10 +222,7 @@ TEST(ServerGame, AgainstTheComputerWithAClockNoFrameTellsOfItsHiddenDecisions) {
   int mine = 0;
   for (int step = 0; step < 150 && !HasFailure(); ++step) {
     // The human's own decisions, never one taken back: the walk moves on by construction.
-    std::vector<json> choices;
-    for (const auto& a : me->view["legal_actions"]) {
-      if (a["kind"] != "undo" && a["kind"] != "take_back") choices.push_back(a);
-    }
+    const json choices = forward_actions(me->view["legal_actions"]);
     if (choices.empty()) {
       if (me->view.contains("outcome")) break;
       // The computer is to act: what reaches this seat is a changed view and its clocks.

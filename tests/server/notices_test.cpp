@@ -18,6 +18,7 @@
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
+#include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -102,8 +103,9 @@ std::int64_t start_game(Seat& scot, Seat& eng) {
 }
 
 // Random legal play, each action from a connection of its role opened for it (the other
-// role's closed first); stops after `max_actions`, at the game's end, or when `stop` says.
-// Returns the actions played.
+// role's closed first), only forward (random_walk.h: the turns that cause notices come by
+// construction, not as a walk that may undo each move the moment it was made); stops after
+// `max_actions`, at the game's end, or when `stop` says. Returns the actions played.
 int play(int port, std::int64_t game_id, Seat& scot, Seat& eng, std::mt19937_64& rng,
          int max_actions, const std::function<bool()>& stop = nullptr) {
   std::unique_ptr<Connection> current;
@@ -122,7 +124,7 @@ int play(int port, std::int64_t game_id, Seat& scot, Seat& eng, std::mt19937_64&
     if (awaiting.empty()) break;
     const std::string role = awaiting[rng() % awaiting.size()];
     if (current->role != role) open_as(role);
-    const auto& legal = current->view["legal_actions"];
+    const auto legal = forward_actions(current->view["legal_actions"]);
     if (legal.empty()) break;
     const std::string ref = "n" + std::to_string(played);
     current->send_action(legal[rng() % legal.size()], current->seq, ref);

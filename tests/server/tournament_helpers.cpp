@@ -9,6 +9,7 @@
 
 #include "protocol/tar.h"
 #include "tests/server/game_helpers.h"
+#include "tests/server/random_walk.h"
 
 namespace blockfog::server::testing {
 
@@ -62,7 +63,9 @@ RandomPlay play_random_actions(int port, std::int64_t game_id, const std::string
     std::vector<std::pair<Connection*, const json*>> choices;
     for (Connection* c : {scotland.get(), england.get()}) {
       if (!c->view.contains("legal_actions")) continue;
-      for (const auto& a : c->view["legal_actions"]) choices.emplace_back(c, &a);
+      for (const auto& a : c->view["legal_actions"]) {
+        if (!steps_back(a)) choices.emplace_back(c, &a);
+      }
     }
     if (choices.empty()) break;
     const auto [c, action] =
@@ -159,7 +162,9 @@ RandomPlay play_random_to_end(int port, std::int64_t game_id, const std::string&
   for (int i = 0; i < max_actions; ++i) {
     std::vector<std::pair<LeanSeat*, const json*>> choices;
     for (auto* seat : {&seats[0], &seats[1]}) {
-      for (const auto& a : seat->legal) choices.emplace_back(seat, &a);
+      for (const auto& a : seat->legal) {
+        if (!steps_back(a)) choices.emplace_back(seat, &a);
+      }
     }
     if (choices.empty()) break;
     const auto& choice =

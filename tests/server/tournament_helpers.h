@@ -30,7 +30,9 @@ struct RandomPlay {
 };
 // Plays up to `actions` random legal actions in an active game through both seats'
 // WebSockets (every frame checked for the fog of war, as Connection does), fewer when the
-// game ends first. A refused action or a lost connection is a test failure and stops it.
+// game ends first. Only actions that go forward (random_walk.h): never undo or take_back, so
+// that a walk "to the end" gets there. A refused action or a lost connection is a test failure and
+// stops it.
 RandomPlay play_random_actions(int port, std::int64_t game_id, const std::string& scotland_cookie,
                                const std::string& england_cookie, int actions,
                                std::mt19937_64& rng);

@@ -97,6 +97,9 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   }
 
   function render() {
+    // Whether an action of ours awaits its answer: "false" once the view (or error) answering
+    // it is drawn, which lets tests wait for that instead of guessing how long it takes.
+    root.dataset.pending = String(st.pending);
     renderHead();
     const open = st.welcome?.status === 'open';
     waiting.update(open, st.role !== 'observer');

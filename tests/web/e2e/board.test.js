@@ -5,14 +5,14 @@
 // no serious or critical problem on the lobby, the game and the replay pages; a whole game turn
 // is played with the keyboard alone (the map one Tab stop, the arrows between areas and blocks);
 // one log update at 3,000 lines appends its line without redrawing the others, in under 16 ms
-// (median of 25).
+// of the renderer's main-thread CPU (median of 25).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
-  newPlayer, startGame, startBot, waitForViews, viewsCount, lastView, MAP_CHOICE, arrowTo,
-  keyChooseBlock, axeProblems,
+  newPlayer, startGame, startBot, lastView, MAP_CHOICE, arrowTo, keyChooseBlock, axeProblems,
+  waitForAnswer,
 } from './helpers.js';
 
 const running = useServerAndBrowser(['--ws-rate', '1000']);
@@ -407,7 +407,18 @@ test('a whole game turn played with the keyboard alone', async () => {
   let mapChoices = 0;
   let stuck = 0; // checks in a row that found nothing to press while awaited
   const deadline = Date.now() + 120000;
-  let traced = false; // England's map showed where Scotland's moves went
+  // England's map draws Scotland's moves for the rest of the game turn, which may end within
+  // the frame after the last move: the page itself notes that it drew a trace, whenever that
+  // was, instead of the test hoping to look at the right moment.
+  await eng.page.evaluate(() => {
+    window.tracesDrawn = false;
+    const seen = () => {
+      if (document.querySelector('svg.map .traces > *')) window.tracesDrawn = true;
+    };
+    new MutationObserver(seen).observe(document.getElementById('app'), { childList: true, subtree: true });
+    seen();
+  });
+  let traced = false; // a screenshot of England's map with the traces was taken
   let axed = false;
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
     if (!traced && await eng.page.locator('svg.map .traces > *').count()) {
@@ -418,12 +429,6 @@ test('a whole game turn played with the keyboard alone', async () => {
     if (!awaited) {
       await page.waitForTimeout(150);
       continue;
-    }
-    const before = await viewsCount(sco);
-    // axe on the game page mid-move (destinations shown); in a battle, play.test.js's.
-    if (!axed && await page.locator(MAP_TARGET).count()) {
-      axed = true;
-      assert.deepEqual(await axeProblems(page), [], 'game page with destinations shown');
     }
     const isBlock = await page.locator(MAP_CHOICE).count();
     const tabs = await decideByKey(page, order);
@@ -447,14 +452,20 @@ test('a whole game turn played with the keyboard alone', async () => {
           'the focus is on Fire in a combat turn');
         await page.keyboard.press('Enter');
       } else {
-        // A block chosen to move: its destinations are at hand.
+        // A block chosen to move: its destinations are shown on the map and at hand in the
+        // prompt. axe on the game page mid-move, once (in a battle, play.test.js's).
+        if (!axed) {
+          axed = true;
+          assert.ok(await page.locator(MAP_TARGET).count(), 'the destinations are shown on the map');
+          assert.deepEqual(await axeProblems(page), [], 'game page with destinations shown');
+        }
         const toDestination = await keyTo(page, ['.act-dest']);
         assert.ok(toDestination >= 0 && toDestination <= 1, `a destination is ${toDestination} Tabs away`);
       }
-    } else if (isBlock && await page.locator(`${MAP_CHOICE}, ${MAP_TARGET}`).count() === 0) {
-      continue;
     }
-    await waitForViews(sco, before).catch(() => {});
+    // A decision either sent an action, answered once the page has drawn the view (or error)
+    // that answers it, or only changed what the page shows (a block chosen, a choice offered).
+    await waitForAnswer(sco);
   }
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
@@ -462,7 +473,8 @@ test('a whole game turn played with the keyboard alone', async () => {
   assert.ok(axed, 'axe ran while destinations were shown');
   // The opponent's last moves are drawn on England's map during the game turn, and are gone
   // once the next game turn begins.
-  assert.ok(traced, 'England\'s map showed the traces of Scotland\'s moves');
+  assert.ok(await eng.page.evaluate(() => window.tracesDrawn),
+    'England\'s map showed the traces of Scotland\'s moves');
   await eng.page.locator('.facts dd', { hasText: /^2 of 5$/ }).waitFor();
   assert.equal(await eng.page.locator('svg.map .traces > *').count(), 0, 'no trace at the next game turn');
   assert.equal(await eng.page.locator('.cell.traced').count(), 0, 'no area marked at the next game turn');
@@ -640,31 +652,49 @@ test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks 
   await p.context.close();
 });
 
+// The time an update costs is the renderer's main-thread CPU time for its script, style and
+// layout (the DevTools protocol's Performance metrics in thread ticks), not the wall clock: on a
+// machine shared with other work the wall clock also counts the time the thread waited for a
+// core, which says nothing of the page.
 test('a log update at 3,000 lines appends one line, fast', async () => {
   const p = await newPlayer(running.browser, running.server, 'logtime', { viewport: DESKTOP });
-  const result = await p.page.evaluate(async () => {
+  await p.page.evaluate(async () => {
     const { renderLog } = await import('/js/panels/log.js');
     const el = document.createElement('section');
     document.getElementById('app').append(el);
     const log = Array.from({ length: 3000 }, (_, i) => ({ i, text: `A Scottish block moved from Fife to Lothian (${i}).` }));
     renderLog(el, { log });
-    const first = el.querySelector('li');
-    const times = [];
-    for (let k = 0; k < 25; k++) {
+    window.logUpdate = { renderLog, el, log, first: el.querySelector('li') };
+  });
+  const cdp = await p.context.newCDPSession(p.page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const cpuSeconds = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
+    return m.ScriptDuration + m.RecalcStyleDuration + m.LayoutDuration;
+  };
+  const times = [];
+  for (let k = 0; k < 25; k++) {
+    const before = await cpuSeconds();
+    await p.page.evaluate(() => {
+      const { renderLog, el, log } = window.logUpdate;
       log.push({ i: log.length, text: `Line ${log.length}.` });
-      const t0 = performance.now();
       renderLog(el, { log: log.slice() });
       el.querySelector('ol').getBoundingClientRect(); // the layout the update causes
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    return { median: times[12], lines: el.querySelectorAll('li').length,
-      same: el.querySelector('li') === first };
-  });
-  console.log(`log update at 3,000 lines: median ${result.median.toFixed(2)} ms`);
+    });
+    times.push((await cpuSeconds() - before) * 1000);
+  }
+  await cdp.detach();
+  times.sort((a, b) => a - b);
+  const median = times[12];
+  const result = await p.page.evaluate(() => ({
+    lines: window.logUpdate.el.querySelectorAll('li').length,
+    same: window.logUpdate.el.querySelector('li') === window.logUpdate.first,
+  }));
+  console.log(`log update at 3,000 lines: median ${median.toFixed(2)} ms of main-thread CPU`);
   assert.equal(result.lines, 3025);
   assert.ok(result.same, 'the lines already shown are kept, not redrawn');
-  assert.ok(result.median < 16, `median update ${result.median.toFixed(2)} ms`);
+  assert.ok(median < 16, `median update ${median.toFixed(2)} ms`);
   await p.context.close();
 });
 

@@ -1,16 +1,19 @@
 // End to end in headless Chromium: a correspondence game over weeks, on a server whose clock
 // the test moves (BLOCKFOG_TEST_CLOCK_FILE: the server reads the time from that file,
-// server/clock.h; docs/protocol.md, "Time controls"). Days pass between the decisions: each
-// page shows both clocks as the server computes them; the awaited player, away past his time,
-// takes vacation days automatically (the opponent sees "on vacation"), and when those run out
-// too he loses on time, both pages saying so.
+// server/clock.h; docs/protocol.md, "Time controls"). Days pass between the turns: each page
+// shows both clocks as the server computes them; a turn that takes longer than its 3 days is
+// paid from the bank; the awaited player, away past his time, takes vacation days automatically
+// (the opponent sees "on vacation"), and when those run out too he loses on time, both pages
+// saying so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer, startGame, waitForAwaited, clickRandomAction, isAwaited } from './helpers.js';
+import {
+  newPlayer, startGame, waitForAwaited, clickRandomAction, isAwaited, waitForAnswer,
+} from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 const clockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockfog-clock-'));
@@ -66,11 +69,35 @@ async function clocksAgree(p, id) {
   }
 }
 
+// Waits until each page has drawn the latest view the server holds for its seat (the Game
+// object's `seq` is the asking seat's view version, as on the WebSocket).
+async function settled(players, id) {
+  for (const p of players) {
+    await p.page.waitForFunction(async (n) => {
+      const game = (await (await fetch(`/api/games/${n}`)).json()).game;
+      return String(game.seq) === document.getElementById('app').dataset.seq;
+    }, id, { polling: 100, timeout: 20000 });
+  }
+}
+
+// A turn of `p`: its decisions, clicked at random, until it is no longer awaited, all at the
+// server's present moment. The server charges a seat's time by the turn (docs/protocol.md: the
+// stretch during which the seat stays awaited), paying what passes its 3 days from the bank
+// when the turn ends; so the test moves the clock between turns, never inside one.
+async function playTurn(p) {
+  do {
+    await clickRandomAction(p);
+    await waitForAnswer(p);
+  } while (await isAwaited(p));
+}
+
+const sideOf = (p, alice) => (p === alice ? 'scotland' : 'england');
+
 test('a correspondence game over weeks: clocks, an automatic vacation, a loss on time', async () => {
   const desktop = { width: 1440, height: 900 };
   const alice = await newPlayer(running.browser, running.server, 'carla', { viewport: desktop });
   const bob = await newPlayer(running.browser, running.server, 'dylan', { viewport: desktop });
-  // 3 days per decision and a bank of 7 days, vacations allowed.
+  // 3 days per turn and a bank of 7 days, vacations allowed.
   await alice.page.selectOption('#create-time', 'correspondence');
   const id = await startGame(alice, bob);
   for (const p of [alice, bob]) {
@@ -79,22 +106,29 @@ test('a correspondence game over weeks: clocks, an automatic vacation, a loss on
     assert.equal(game.time_control.kind, 'correspondence');
   }
 
-  // Six decisions, each two days after the one before (inside the 3 days of a decision): the
-  // clocks each page is told after every decision are the server's.
+  // Six turns, each two days after the one before: the clocks each page is told after every
+  // turn are the server's. (While both choose their cards both clocks run: the second to
+  // choose has waited both turns.)
   for (let i = 0; i < 6; i += 1) {
     const p = await waitForAwaited([alice, bob]);
     setClock(fakeNow + 2 * DAY);
-    await clickRandomAction(p);
+    await playTurn(p);
+    await settled([alice, bob], id);
     for (const q of [alice, bob]) await clocksAgree(q, id);
   }
-  // Four days for the next decision: a day comes out of the bank of whoever was awaited.
+  // Four days before the next turn: once it ends, what passed the 3 days (a day at least) has
+  // come out of that seat's bank.
   const late = await waitForAwaited([alice, bob]);
+  const lateSide = sideOf(late, alice);
+  const bank = (await clocksAgree(late, id)).clocks[lateSide].bank_ms;
   setClock(fakeNow + 4 * DAY);
-  await clickRandomAction(late);
+  await playTurn(late);
+  await settled([alice, bob], id);
   const after = await clocksAgree(alice, id);
   await clocksAgree(bob, id);
-  assert.ok(['scotland', 'england'].some((s) => after.clocks[s].bank_ms < 7 * DAY),
-    `a bank was charged: ${JSON.stringify(after.clocks)}`);
+  assert.equal(after.clocks[lateSide].running, false, `${lateSide}'s turn ended`);
+  assert.ok(after.clocks[lateSide].bank_ms <= bank - DAY,
+    `a day came out of ${lateSide}'s bank of ${bank} ms: ${JSON.stringify(after.clocks)}`);
   await shot(alice, 'correspondence-clocks');
 
   // The awaited player stays away for 12 days: past his 3 days and 7 of bank, the server takes
@@ -106,7 +140,7 @@ test('a correspondence game over weeks: clocks, an automatic vacation, a loss on
     away = await waitForAwaited([alice, bob]);
   }
   const other = away === alice ? bob : alice;
-  const side = away === alice ? 'scotland' : 'england';
+  const side = sideOf(away, alice);
   const otherSide = side === 'scotland' ? 'england' : 'scotland';
   const left = (await clocksAgree(other, id)).clocks[side].remaining_ms;
   assert.ok(left <= 10 * DAY, `${side} has at most 3 days and the bank: ${left}`);

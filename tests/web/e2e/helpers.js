@@ -108,6 +108,13 @@ export async function waitForViews(p, before, timeout = 20000) {
     before, { timeout });
 }
 
+// Waits until no action of the page awaits its answer: the view or error that answers the
+// last one sent was drawn (game.js sets data-pending as it draws). At once when none was sent.
+export async function waitForAnswer(p, timeout = 20000) {
+  await p.page.waitForFunction(() => document.getElementById('app').dataset.pending !== 'true',
+    null, { timeout });
+}
+
 // Clicks one thing and waits for the view that answers it.
 export async function act(p, selector) {
   const before = await viewsCount(p);
@@ -477,6 +484,10 @@ export async function startBot(p, server, gameId, { toTheEnd = false, fog = null
     };
     code.catch(reject);
   }), { id: gameId, toTheEnd, patches });
+  // stop() awaits the bot's end and throws what ended it. A test that fails before stopping its
+  // bot leaves it to the browser's closing, which rejects `done` after the test: handled here,
+  // so that the test's own failure is what is reported, not an unhandled rejection after it.
+  done.catch(() => {});
   return {
     done,
     async stop() {
