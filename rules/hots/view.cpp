@@ -1,11 +1,9 @@
-// The one view writer (view.h): what each role sees (RULES 13), as JSON text.
+// The one view writer (view.h): what each role sees (RULES 13), as JSON text. When a part may
+// be copied from the caller's memo instead of written again is view_cache.h's to decide.
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cassert>
 #include <charconv>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +14,7 @@
 #include "rules/hots/phases.h"
 #include "rules/hots/serialize.h"
 #include "rules/hots/view.h"
+#include "rules/hots/view_cache.h"
 
 namespace blockfog::hots {
 namespace {
@@ -181,185 +180,19 @@ void area_object(JsonWriter& w, const Position& p, Role role, AreaId a, const Ar
   w.end_object();
 }
 
-// Everything area_object reads, for all areas at once, as it was when an areas array was
-// written: an area whose inputs are all as they were has the same text (RULES 13.2 decides
-// what the text shows; this only decides when it may have changed).
-struct AreaInputs {
-  Role role = Role::Observer;
-  bool move_phase = false;      // moved counts show only in the move phase
-  std::uint8_t active = kNone;  // whose blocks may be pinned (RULES 4.7)
-  BlockBytes loc{};
-  BlockBytes strength{};
-  BlockBytes entry{};
-  BlockBits moved;
-  BlockBits reserve;
-  BlockBits arrival_hidden;
-  std::array<BattleMarker, kAreaCount> battles{};
-
-  void keep(const Position& p, Role r) {
-    role = r;
-    move_phase = p.phase == Phase::Move;
-    active = p.active;
-    loc = p.blocks.loc;
-    strength = p.blocks.strength;
-    entry = p.blocks.entry;
-    moved = p.blocks.moved;
-    reserve = p.blocks.reserve;
-    arrival_hidden = p.blocks.arrival_hidden;
-    battles = p.battles;
-  }
-};
-
-static_assert(kAreaCount <= 32, "areas are a bit each in a 32-bit word");
-constexpr std::uint32_t kAllAreas = (std::uint32_t{1} << kAreaCount) - 1;
-
-// The blocks whose byte differs between two tables, a bit per block.
-std::uint64_t bytes_differ(const BlockBytes& a, const BlockBytes& b) {
-  if (a == b) return 0;  // the usual case for all but `loc`: one compare
-  std::uint64_t bits = 0;
-  for (int i = 0; i < kBlockCount; ++i) bits |= std::uint64_t{a[i] != b[i]} << i;
-  return bits;
-}
-
-// The areas whose text may differ from when `was` was kept, a bit per area: where a block
-// that changed in any field area_object reads is or was, and where the battle marker changed;
-// all of them when the role, the move phase or the side moving in it did. Which of those changes
-// the role may see is area_object's alone to decide: this only narrows down where to ask it again.
-// An action changes one or two areas, so the others are copied from the last text.
-std::uint32_t dirty_areas(const AreaInputs& was, const Position& p, Role role) {
-  const bool move_phase = p.phase == Phase::Move;
-  if (was.role != role || was.move_phase != move_phase) return kAllAreas;
-  if (move_phase && was.active != p.active) return kAllAreas;
-  const auto& now = p.blocks;
-  std::uint64_t changed =
-      (was.moved.bits ^ now.moved.bits) | (was.reserve.bits ^ now.reserve.bits) |
-      (was.arrival_hidden.bits ^ now.arrival_hidden.bits) | bytes_differ(was.loc, now.loc) |
-      bytes_differ(was.strength, now.strength) | bytes_differ(was.entry, now.entry);
-  std::uint32_t dirty = 0;
-  for (; changed != 0; changed &= changed - 1) {
-    const int b = std::countr_zero(changed);
-    if (was.loc[b] < kAreaCount) dirty |= std::uint32_t{1} << was.loc[b];
-    if (now.loc[b] < kAreaCount) dirty |= std::uint32_t{1} << now.loc[b];
-  }
-  for (AreaId a = 0; a < kAreaCount; ++a) {
-    if (!(was.battles[a] == p.battles[a])) dirty |= std::uint32_t{1} << a;
-  }
-  return dirty;
-}
-
-// What was last written for one role (kept in the caller's core::ViewMemo): the areas array's text
-// with what it was written from, and some other parts with theirs. The texts are the areas array of
-// the last view as it was written (commas included), so unchanged areas are copied from one stretch
-// of memory, a run of them in one copy: with a string of its own for each area's text, the copies
-// into every view read 23 places all over the heap (~5% of room-bench's samples at 100 games).
-struct ViewPartsMemo final : core::ViewMemo::Parts {
-  bool filled = false;
-  AreaInputs inputs;  // what `texts` was written from
-  std::string texts;
-  std::array<core::TextSpan, kAreaCount> text_at{};  // area a's text in `texts`
-
-  std::string_view text(AreaId a) const { return core::text_of(texts, text_at[a]); }
-
-  // Other parts kept whole, each with the bytes it was written from (see memoized()).
-  struct Part {
-    bool filled = false;
-    std::string key;
-    std::string text;
-  };
-  enum PartId { kBorders, kCards, kNobles, kPools, kParts };
-  std::array<Part, kParts> parts;
-  std::string next_key;  // the key being made (capacity kept)
-};
-
-template <typename Bytes>
-void append_bytes(std::string& key, const Bytes& bytes) {
-  static_assert(sizeof(bytes[0]) == 1);
-  key.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
-
-void append_bits(std::string& key, std::uint64_t bits) {
-  key.append(reinterpret_cast<const char*>(&bits), sizeof bits);
-}
-
-// Writes one part of the view with `write(JsonWriter&)`, which must write it from nothing but
-// what `append_key(std::string&)` appends as bytes (the role included): from the memo when
-// those bytes are as the last time. Most actions change one or two of these parts at most.
-template <typename AppendKey, typename Write>
-void memoized(JsonWriter& w, ViewPartsMemo* memo, ViewPartsMemo::PartId id, AppendKey append_key,
-              Write write) {
-  if (!memo) return write(w);
-  auto& part = memo->parts[id];
-  auto& key = memo->next_key;
-  key.clear();
-  append_key(key);
-  if (part.filled && key == part.key) {
-#ifndef NDEBUG
-    std::string fresh;
-    JsonWriter check(fresh);
-    write(check);
-    assert(fresh == part.text);  // the key holds all the text is written from
-#endif
-  } else {
-    part.text.clear();
-    JsonWriter own(part.text);
-    write(own);
-    part.key.swap(key);
-    part.filled = true;
-  }
-  w.raw(part.text);
-}
-
+// The areas array: each area's object, from the memo where its inputs are unchanged
+// (view_cache.h).
 void areas_view(JsonWriter& w, std::string& out, const Position& p, Role role,
-                ViewPartsMemo* memo) {
+                detail::ViewPartsMemo* memo) {
   const AreaBlocks here(p);
-  w.begin_array();
   if (!memo) {
+    w.begin_array();
     for (AreaId a = 0; a < kAreaCount; ++a) area_object(w, p, role, a, here);
     w.end_array();
     return;
   }
-  const std::uint32_t dirty = memo->filled ? dirty_areas(memo->inputs, p, role) : kAllAreas;
-  std::array<core::TextSpan, kAreaCount> text_at{};  // where each area is written in `out`
-  for (AreaId a = 0; a < kAreaCount;) {
-    if ((dirty >> a) & 1U) {
-      text_at[a].begin = out.size() + (a > 0 ? 1 : 0);  // after the comma that separates it
-      area_object(w, p, role, a, here);
-      text_at[a].end = out.size();
-      ++a;
-      continue;
-    }
-    // A run of areas none of whose inputs changed: their last texts, in one copy.
-    AreaId last = a;
-    while (last + 1 < kAreaCount && !((dirty >> (last + 1)) & 1U)) ++last;
-    const auto from = memo->text_at[a].begin;
-    std::array<core::TextSpan, kAreaCount> spans;
-    for (AreaId k = a; k <= last; ++k) {
-      spans[k - a] = {memo->text_at[k].begin - from, memo->text_at[k].end - from};
-#ifndef NDEBUG
-      // The inputs must hold all an area's text is written from: checked on every reuse in
-      // debug builds.
-      std::string fresh;
-      JsonWriter area(fresh);
-      area_object(area, p, role, k, here);
-      assert(fresh == memo->text(k));
-#endif
-    }
-    const auto base = out.size() + (a > 0 ? 1 : 0);
-    w.raw_elements(std::string_view(memo->texts).substr(from, memo->text_at[last].end - from),
-                   std::span<const core::TextSpan>(spans.data(), last - a + 1));
-    for (AreaId k = a; k <= last; ++k) {
-      text_at[k] = {base + spans[k - a].begin, base + spans[k - a].end};
-    }
-    a = last + 1;
-  }
-  w.end_array();
-  // What was just written, from the first area's text to the last's, is the next memo.
-  const auto first = text_at[0].begin;
-  memo->texts.assign(out, first, text_at[kAreaCount - 1].end - first);
-  for (auto& span : text_at) span = {span.begin - first, span.end - first};
-  memo->text_at = text_at;
-  memo->inputs.keep(p, role);
-  memo->filled = true;
+  detail::memoized_areas(w, out, p, role, *memo,
+                         [&](JsonWriter& area, AreaId a) { area_object(area, p, role, a, here); });
 }
 
 void pools_view(JsonWriter& w, const Position& p, Role role) {
@@ -616,18 +449,6 @@ std::size_t log_view(JsonWriter& w, const State& s, Role role, std::size_t from,
   return size;
 }
 
-// The memo's parts, made on first use.
-ViewPartsMemo* parts_of(core::ViewMemo* memo) {
-  if (!memo) return nullptr;
-  auto* parts = dynamic_cast<ViewPartsMemo*>(memo->parts.get());
-  if (!parts) {
-    auto made = std::make_unique<ViewPartsMemo>();
-    parts = made.get();
-    memo->parts = std::move(made);
-  }
-  return parts;
-}
-
 }  // namespace
 
 ReadableCounts count_readable(const State& s, std::size_t from) {
@@ -656,7 +477,7 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   const auto result = outcome(s);
   w.begin_object();
   w.key("areas");
-  auto* parts = parts_of(memo);
+  auto* parts = detail::parts_of(memo);
   areas_view(w, out, s, role, parts);
   w.key("awaiting");
   w.begin_array();
@@ -670,22 +491,22 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
     battle_view(w, s);
   }
   w.key("borders");
-  memoized(
-      w, parts, ViewPartsMemo::kBorders,
+  detail::memoized(
+      w, parts, detail::ViewPartsMemo::kBorders,
       [&](std::string& key) {
         key += static_cast<char>(role);
-        for (const auto& crossings : s.crossings) append_bytes(key, crossings);
-        append_bytes(key, s.border_use);
+        for (const auto& crossings : s.crossings) detail::append_bytes(key, crossings);
+        detail::append_bytes(key, s.border_use);
       },
       [&](JsonWriter& part) { border_view(part, s, role); });
   w.key("cards");
-  memoized(
-      w, parts, ViewPartsMemo::kCards,
+  detail::memoized(
+      w, parts, detail::ViewPartsMemo::kCards,
       [&](std::string& key) {
         key += static_cast<char>(role);
-        append_bytes(key, s.cards.place);
-        append_bytes(key, s.cards.holder);
-        append_bytes(key, s.cards.turn);
+        detail::append_bytes(key, s.cards.place);
+        detail::append_bytes(key, s.cards.holder);
+        detail::append_bytes(key, s.cards.turn);
       },
       [&](JsonWriter& part) { cards_view(part, s, role); });
   w.key("dead");
@@ -725,11 +546,11 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   }
   w.key("nobles");
   // The nobles are written from which blocks are on the map and where Moray is.
-  memoized(
-      w, parts, ViewPartsMemo::kNobles,
+  detail::memoized(
+      w, parts, detail::ViewPartsMemo::kNobles,
       [&](std::string& key) {
         key += static_cast<char>(role);
-        append_bits(key, s.blocks.on_map());
+        detail::append_bits(key, s.blocks.on_map());
         key += static_cast<char>(s.blocks.loc[game_data().moray]);
       },
       [&](JsonWriter& part) { nobles_view(part, s, role); });
@@ -757,11 +578,11 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   w.key("player1");
   side_or_null(w, s.p1);
   w.key("pools");
-  memoized(
-      w, parts, ViewPartsMemo::kPools,
+  detail::memoized(
+      w, parts, detail::ViewPartsMemo::kPools,
       [&](std::string& key) {
         key += static_cast<char>(role);
-        append_bits(key, s.blocks.at(kPool));
+        detail::append_bits(key, s.blocks.at(kPool));
       },
       [&](JsonWriter& part) { pools_view(part, s, role); });
   w.field("role", core::role_name(role));
