@@ -15,12 +15,8 @@ async function call(method, path, body) {
     init.body = JSON.stringify(body);
   }
   const res = await fetch(path, init);
-  let json = null;
-  try {
-    json = await res.json();
-  } catch {
-    json = null;
-  }
+  // A body that is not JSON (a proxy's error page, an empty 204) reads as null.
+  const json = await res.json().catch(() => null);
   if (!res.ok) {
     const err = json && json.error ? json.error : {};
     throw new ApiError(res.status, err.code, err.message);

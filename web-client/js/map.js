@@ -101,7 +101,7 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
   const labelLayer = s('g', { class: 'labels' });
   for (const a of data.areas) {
     const m = areaShape.get(a.id);
-    const [x, y] = m.anchor;
+    const [x] = m.anchor;
     const ly = labelY(m);
     const name = (a.display_name || a.name).toUpperCase();
     const group = s('g', { class: 'area-label', 'data-label': a.id },
