@@ -39,8 +39,11 @@ export const api = {
   liveGames: () => call('GET', '/api/games/live'),
   game: (id) => call('GET', `/api/games/${id}`),
   createGame: (req) => call('POST', '/api/games', req),
-  join: (id, invite, standIn) => call('POST', `/api/games/${id}/join`,
-    { ...(invite ? { invite } : {}), ...(standIn ? { stand_in: true } : {}) }),
+  join: (id, invite, standIn) =>
+    call('POST', `/api/games/${id}/join`, {
+      ...(invite ? { invite } : {}),
+      ...(standIn ? { stand_in: true } : {}),
+    }),
   invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
   // An invite game's link token, for its creator and players (404 for anybody else).
   gameInvite: (id) => call('GET', `/api/games/${id}/invite`),

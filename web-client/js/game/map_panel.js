@@ -15,18 +15,27 @@ export function createMapPanel(st, { data, names, intents, say }) {
     onBlock: (block) => intents.select(block),
     onPinned: (reason) => say(reason[0].toUpperCase() + reason.slice(1)),
   });
-  const revealedNote = h('p', { class: 'revealed-note', hidden: true },
-    'The game is over: every block is shown.');
+  const revealedNote = h(
+    'p',
+    { class: 'revealed-note', hidden: true },
+    'The game is over: every block is shown.',
+  );
   const el = h('div', { class: 'map-holder' }, revealedNote, map.el, legend());
 
-  const targetLabel = (area, acts) => (acts.length === 1 ? describe(acts[0], data)
-    : `${data.area[area]?.name}: choose`);
+  const targetLabel = (area, acts) =>
+    acts.length === 1 ? describe(acts[0], data) : `${data.area[area]?.name}: choose`;
 
   function render() {
     if (st.revealed) {
       revealedNote.hidden = false;
-      map.render(st.revealed, { role: 'all', selected: null, blockActionable: new Set(),
-        pinned: new Map(), areaTargets: new Map(), moving: null });
+      map.render(st.revealed, {
+        role: 'all',
+        selected: null,
+        blockActionable: new Set(),
+        pinned: new Map(),
+        areaTargets: new Map(),
+        moving: null,
+      });
       return;
     }
     const view = st.view;
