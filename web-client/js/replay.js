@@ -7,7 +7,7 @@ import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
 import { classify, describe } from './actions.js';
-import { createMap } from './map.js';
+import { createMap } from './map/map.js';
 import { mergeViews } from './reveal.js';
 import { renderCards } from './panels/cards.js';
 import { renderBattle } from './panels/battle.js';

@@ -288,9 +288,9 @@ for (const [size, viewport] of [
 // seat's and three of the enemy's backs (the most a stack is drawn with: both sides).
 async function drawCrowded(page) {
   return page.evaluate(async () => {
-    const { createMap } = await import('/js/map.js');
+    const { createMap } = await import('/js/map/map.js');
     const { loadGameData } = await import('/js/gamedata.js');
-    const { legend } = await import('/js/legend.js');
+    const { legend } = await import('/js/map/legend.js');
     const data = await loadGameData();
     const app = document.getElementById('app');
     app.replaceChildren();
@@ -659,10 +659,10 @@ for (const [size, viewport] of [
     // against two English blocks (RULES 4.7: F = 1 <= E = 2; the engine marks him pinned) and
     // Bruce may move.
     const result = await p.page.evaluate(async () => {
-      const { createMap } = await import('/js/map.js');
+      const { createMap } = await import('/js/map/map.js');
       const { loadGameData } = await import('/js/gamedata.js');
-      const { pinnedBlocks } = await import('/js/pinning.js');
-      const { legend } = await import('/js/legend.js');
+      const { pinnedBlocks } = await import('/js/map/pinning.js');
+      const { legend } = await import('/js/map/legend.js');
       const data = await loadGameData();
       const app = document.getElementById('app');
       app.replaceChildren();
@@ -810,8 +810,8 @@ for (const [size, viewport] of [
 test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks look different', async () => {
   const p = await newPlayer(running.browser, running.server, 'looks', { viewport: DESKTOP });
   const looks = await p.page.evaluate(async () => {
-    const { ownBlock, hiddenBlock } = await import('/js/map_blocks.js');
-    const { legend } = await import('/js/legend.js');
+    const { ownBlock, hiddenBlock } = await import('/js/map/map_blocks.js');
+    const { legend } = await import('/js/map/legend.js');
     const { loadGameData } = await import('/js/gamedata.js');
     const { blockInfo } = await import('/js/board.js');
     const data = await loadGameData();

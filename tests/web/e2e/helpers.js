@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { createRequire } from 'node:module';
 import { repoRoot } from './harness.js';
 import { applyViewPatch, mergeLog } from '../../../web-client/js/view_patch.js';
-import { arrowTarget } from '../../../web-client/js/map_keys.js';
+import { arrowTarget } from '../../../web-client/js/map/map_keys.js';
 
 const raw = JSON.parse(
   fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'),

@@ -18,7 +18,7 @@ test("the client serves the engine's own copy of the game data", () => {
 });
 
 test("every area's stack fits inside its own shape up to six blocks", async () => {
-  const { ringsOf, pointInRings, stackLayout } = await js('geometry.js');
+  const { ringsOf, pointInRings, stackLayout } = await js('map/geometry.js');
   const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
   for (const a of shape.areas) {
     const rings = ringsOf(a.path);
@@ -48,7 +48,7 @@ test("every area's stack fits inside its own shape up to six blocks", async () =
 });
 
 test('the arrow keys reach every area from every area', async () => {
-  const { arrowTarget } = await js('map_keys.js');
+  const { arrowTarget } = await js('map/map_keys.js');
   const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
   const anchors = new Map(shape.areas.map((a) => [a.id, a.anchor]));
   const keys = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
@@ -76,10 +76,10 @@ test('the arrow keys reach every area from every area', async () => {
 });
 
 test('an area whose blocks would be too small to read is drawn as a chip that fits in it', async () => {
-  const { ringsOf, pointInRings, chipLayout } = await js('geometry.js');
+  const { ringsOf, pointInRings, chipLayout } = await js('map/geometry.js');
   const { legible, chipParts, chipSize, zoomStep, stepScale, MIN_TEXT_PX } =
-    await js('map_chips.js');
-  const { blockTextPx } = await js('map_blocks.js');
+    await js('map/map_chips.js');
+  const { blockTextPx } = await js('map/map_blocks.js');
   const own = (name) => ({ own: { name } });
   // The longest name at full size on a desktop's first zoom reads; at a phone's Fit it does not.
   assert.ok(blockTextPx('Northumber Infantry', 56, 1.35) >= MIN_TEXT_PX);
@@ -124,7 +124,7 @@ test('an area whose blocks would be too small to read is drawn as a chip that fi
 });
 
 test("a block's label is turned so that its strength is on top", async () => {
-  const { edgeStrengths, nameLines } = await js('map_blocks.js');
+  const { edgeStrengths, nameLines } = await js('map/map_blocks.js');
   // Top, right, bottom, left: one hit turns the next lower strength to the top.
   assert.deepEqual(edgeStrengths(4, 4), [4, 3, 2, 1]);
   assert.deepEqual(edgeStrengths(2, 4), [2, 1, 4, 3]);

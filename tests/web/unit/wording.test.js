@@ -141,7 +141,7 @@ test("a log line names its areas and blocks; the opponent's moves this turn are 
 });
 
 test("pinned blocks: read from the engine's marks on the seat's own blocks", async () => {
-  const { pinnedBlocks } = await js('pinning.js');
+  const { pinnedBlocks } = await js('map/pinning.js');
   const own = (block, extra = {}) => ({
     block,
     moved: false,

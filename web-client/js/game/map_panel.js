@@ -3,11 +3,11 @@
 // way, the opponent's moves this turn and the areas and blocks of the log line pointed at. The
 // legend under it. Once the game has ended, every block of both sides (st.revealed).
 import { h } from '../dom.js';
-import { createMap } from '../map.js';
-import { legend } from '../legend.js';
+import { createMap } from '../map/map.js';
+import { legend } from '../map/legend.js';
 import { classify, destinations, describe } from '../actions.js';
 import { movesThisTurn } from '../log_links.js';
-import { pinnedBlocks } from '../pinning.js';
+import { pinnedBlocks } from '../map/pinning.js';
 
 export function createMapPanel(st, { data, names, intents, say }) {
   const map = createMap(data, {

@@ -1,6 +1,6 @@
 // The map's legend: what each border, mark and block look means. Folded on small screens.
-import { h } from './dom.js';
-import { rulesLink } from './rules_link.js';
+import { h } from '../dom.js';
+import { rulesLink } from '../rules_link.js';
 
 const item = (cls, text) =>
   h('li', {}, h('span', { class: `lg ${cls}`, 'aria-hidden': 'true' }), text);

@@ -4,9 +4,9 @@
 // of its blocks, drawn at a fixed size on the screen; tapping, clicking or Enter on the area
 // opens the list of those blocks (stack_panel.js). The other side's blocks are counted only,
 // as on the map (RULES 13).
-import { s } from './dom.js';
+import { s } from '../dom.js';
 import { blockTextPx } from './map_blocks.js';
-import { plural } from './wording.js';
+import { plural } from '../wording.js';
 
 export const MIN_TEXT_PX = 10; // a block's name and strength, in screen pixels
 export const MIN_BACK_PX = 16; // the side of an enemy block's back, in screen pixels

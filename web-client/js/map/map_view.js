@@ -4,7 +4,7 @@
 // hears every change of the scale (screen pixels per map unit). "Fit" shows the whole map in the
 // frame whatever its shape. The first view is the whole map on a narrow frame, and a closer one
 // (the blocks legible) on a wide one.
-import { h } from './dom.js';
+import { h } from '../dom.js';
 
 const MAX_SCALE = 4; // screen pixels per map unit
 const WIDE = 700; // frames at least this wide start closer than fit

@@ -5,8 +5,8 @@
 // combat rating at the top left, and at the foot the type (for a noble, its home: RULES 1.4, 10.1)
 // and the movement allowance. Drawn in a 56-unit box and scaled to the stack's size. The other
 // side's blocks are only their backs.
-import { s, clickable } from './dom.js';
-import { typeAbbrev, blockLabel, homeAbbrev } from './board.js';
+import { s, clickable } from '../dom.js';
+import { typeAbbrev, blockLabel, homeAbbrev } from '../board.js';
 
 const BOX = 56;
 

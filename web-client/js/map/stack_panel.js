@@ -4,10 +4,10 @@
 // a tap on the map would, a pinned one a button that says why (RULES 4.7). The other side's blocks
 // are only their number and their backs (RULES 13). Up and Down go through the buttons, Escape
 // closes it and gives the focus back to the area.
-import { h, clear } from './dom.js';
-import { typeAbbrev, homeText } from './board.js';
+import { h, clear } from '../dom.js';
+import { typeAbbrev, homeText } from '../board.js';
 import { SIDE_ADJ } from './map_chips.js';
-import { plural } from './wording.js';
+import { plural } from '../wording.js';
 
 function blockRow(b, { actionable, selected, pinned }) {
   const cls = ['pblock', b.side];

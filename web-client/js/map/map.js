@@ -4,9 +4,9 @@
 // and a block layer redrawn from each view and at each step of the zoom: an area whose blocks
 // would be too small to read shows a chip that opens their list instead (map_chips.js,
 // stack_panel.js). Zoom and pan live in map_view.js, the keyboard in map_keys.js.
-import { s, clickable, clear } from './dom.js';
+import { s, clickable, clear } from '../dom.js';
 import { ringsOf, stackLayout, chipLayout } from './geometry.js';
-import { areaStacks, SIDE_NAME } from './board.js';
+import { areaStacks, SIDE_NAME } from '../board.js';
 import { ownBlock, hiddenBlock } from './map_blocks.js';
 import { createMapView } from './map_view.js';
 import { attachMapKeys } from './map_keys.js';
