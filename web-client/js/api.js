@@ -15,12 +15,8 @@ async function call(method, path, body) {
     init.body = JSON.stringify(body);
   }
   const res = await fetch(path, init);
-  let json = null;
-  try {
-    json = await res.json();
-  } catch {
-    json = null;
-  }
+  // A body that is not JSON (a proxy's error page, an empty 204) reads as null.
+  const json = await res.json().catch(() => null);
   if (!res.ok) {
     const err = json && json.error ? json.error : {};
     throw new ApiError(res.status, err.code, err.message);
@@ -43,8 +39,11 @@ export const api = {
   liveGames: () => call('GET', '/api/games/live'),
   game: (id) => call('GET', `/api/games/${id}`),
   createGame: (req) => call('POST', '/api/games', req),
-  join: (id, invite, standIn) => call('POST', `/api/games/${id}/join`,
-    { ...(invite ? { invite } : {}), ...(standIn ? { stand_in: true } : {}) }),
+  join: (id, invite, standIn) =>
+    call('POST', `/api/games/${id}/join`, {
+      ...(invite ? { invite } : {}),
+      ...(standIn ? { stand_in: true } : {}),
+    }),
   invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
   // An invite game's link token, for its creator and players (404 for anybody else).
   gameInvite: (id) => call('GET', `/api/games/${id}/invite`),

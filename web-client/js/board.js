@@ -5,13 +5,27 @@ export const SIDES = ['scotland', 'england'];
 export const SIDE_NAME = { scotland: 'Scotland', england: 'England', observer: 'Observer' };
 
 const TYPE_ABBREV = {
-  wallace: 'LDR', king: 'KING', edward: 'KING', infantry: 'INF', cavalry: 'CAV',
-  archers: 'ARCH', knights: 'KNT', hobelars: 'HOB', noble: 'NOB', moray: 'NOB',
-  norse: 'NORSE', 'french-knights': 'KNT',
+  wallace: 'LDR',
+  king: 'KING',
+  edward: 'KING',
+  infantry: 'INF',
+  cavalry: 'CAV',
+  archers: 'ARCH',
+  knights: 'KNT',
+  hobelars: 'HOB',
+  noble: 'NOB',
+  moray: 'NOB',
+  norse: 'NORSE',
+  'french-knights': 'KNT',
 };
 
 export function typeAbbrev(type) {
-  return TYPE_ABBREV[type] ?? String(type || '').slice(0, 4).toUpperCase();
+  return (
+    TYPE_ABBREV[type] ??
+    String(type || '')
+      .slice(0, 4)
+      .toUpperCase()
+  );
 }
 
 // Everything a seat may show about its own block, from the view entry and the published data.
@@ -45,10 +59,12 @@ export function areaStacks(view, data) {
       const s = area[side] || { count: 0 };
       const own = (s.blocks || []).map((b) => blockInfo(data, b));
       const shown = new Set(own.map((b) => b.id));
-      const revealed = battle && battle.area === area.id
-        ? (battle.revealed?.[side] || []).filter((r) => !shown.has(r.block))
-          .map((r) => ({ ...blockInfo(data, r), revealed: true }))
-        : [];
+      const revealed =
+        battle && battle.area === area.id
+          ? (battle.revealed?.[side] || [])
+              .filter((r) => !shown.has(r.block))
+              .map((r) => ({ ...blockInfo(data, r), revealed: true }))
+          : [];
       const hidden = Math.max(0, (s.count || 0) - own.length - revealed.length);
       if (own.length || revealed.length || hidden) stacks.push({ side, own, revealed, hidden });
     }
@@ -68,6 +84,8 @@ export function homeAbbrev(homes) {
 // The human description of a block for labels and screen readers.
 export function blockLabel(b) {
   const home = b.homes?.length ? `, home ${homeText(b.homes)}` : '';
-  return `${b.name}, ${b.type}${home}, ${b.combat}, movement ${b.movement}, strength ${b.strength}` +
-    `${b.max ? ` of ${b.max}` : ''}${b.reserve ? ', reserve' : ''}${b.moved ? ', moved' : ''}`;
+  return (
+    `${b.name}, ${b.type}${home}, ${b.combat}, movement ${b.movement}, strength ${b.strength}` +
+    `${b.max ? ` of ${b.max}` : ''}${b.reserve ? ', reserve' : ''}${b.moved ? ', moved' : ''}`
+  );
 }

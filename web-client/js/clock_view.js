@@ -4,7 +4,10 @@
 // server's remaining time.
 import { h, clear } from './dom.js';
 
-const SIDES = [['scotland', 'Scotland'], ['england', 'England']];
+const SIDES = [
+  ['scotland', 'Scotland'],
+  ['england', 'England'],
+];
 
 // "2 d 4 h", "1:05:09", "4:09".
 export function formatRemaining(ms) {
@@ -54,22 +57,39 @@ export function mountClocks(holder) {
     }
     box.hidden = false;
     const now = Date.now();
-    const noVacation = clocks.time_control?.vacation === false
-      ? h('p', { class: 'clock-no-vacation' }, 'Vacations do not pause this game (the organiser forbade them).')
-      : '';
-    clear(box).append(...SIDES.map(([side, name]) => {
-      const c = clocks[side];
-      const left = remainingAt(clocks, side, receivedAt, now);
-      const vacation = c.vacation_until != null && c.vacation_until > clocks.now + (now - receivedAt);
-      return h('p', {
-        class: `clock clock-${side}${c.running ? ' running' : ''}${left === 0 ? ' flagged' : ''}`,
-        'data-side': side,
-      },
-      h('span', { class: 'clock-side' }, name),
-      h('span', { class: 'clock-time', 'aria-live': 'off' }, formatRemaining(left)),
-      vacation ? h('span', { class: 'clock-vacation' },
-        `on vacation until ${new Date(c.vacation_until).toLocaleString()}`) : '');
-    }), noVacation);
+    const noVacation =
+      clocks.time_control?.vacation === false
+        ? h(
+            'p',
+            { class: 'clock-no-vacation' },
+            'Vacations do not pause this game (the organiser forbade them).',
+          )
+        : '';
+    clear(box).append(
+      ...SIDES.map(([side, name]) => {
+        const c = clocks[side];
+        const left = remainingAt(clocks, side, receivedAt, now);
+        const vacation =
+          c.vacation_until != null && c.vacation_until > clocks.now + (now - receivedAt);
+        return h(
+          'p',
+          {
+            class: `clock clock-${side}${c.running ? ' running' : ''}${left === 0 ? ' flagged' : ''}`,
+            'data-side': side,
+          },
+          h('span', { class: 'clock-side' }, name),
+          h('span', { class: 'clock-time', 'aria-live': 'off' }, formatRemaining(left)),
+          vacation
+            ? h(
+                'span',
+                { class: 'clock-vacation' },
+                `on vacation until ${new Date(c.vacation_until).toLocaleString()}`,
+              )
+            : '',
+        );
+      }),
+      noVacation,
+    );
   };
   const timer = setInterval(draw, 1000);
   return {
@@ -78,6 +98,8 @@ export function mountClocks(holder) {
       receivedAt = Date.now();
       draw();
     },
-    stop() { clearInterval(timer); },
+    stop() {
+      clearInterval(timer);
+    },
   };
 }

@@ -8,7 +8,11 @@ export function backoffDelay(attempt, random = Math.random) {
 }
 
 // `patches`: after an action, view_patch frames instead of whole views (the caller applies them).
-export function socketUrl(location, gameId, { observe = false, chatSince = 0, patches = false } = {}) {
+export function socketUrl(
+  location,
+  gameId,
+  { observe = false, chatSince = 0, patches = false } = {},
+) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const q = [`chat_since=${chatSince}`];
   if (observe) q.push('observe=1');

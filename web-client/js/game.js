@@ -28,13 +28,22 @@ import { mergeViews } from './reveal.js';
 // The server answers a game it does not show this visitor (an invite-only game to anybody but
 // its players) as not found, and refuses its WebSocket: say so instead of reconnecting forever.
 function renderUnavailable(root, gameId, me) {
-  clear(root).append(h('section', { class: 'panel game-unavailable', role: 'alert' },
-    h('h1', {}, `Game ${gameId}`),
-    h('p', {}, me
-      ? 'This game is private to its players, or it does not exist.'
-      : 'This game is private, or it does not exist. If you play in it, log in to open it; '
-        + 'if you were invited, open your invitation link.'),
-    h('a', { class: 'button', href: '#/' }, me ? 'Back to the lobby' : 'Log in')));
+  clear(root).append(
+    h(
+      'section',
+      { class: 'panel game-unavailable', role: 'alert' },
+      h('h1', {}, `Game ${gameId}`),
+      h(
+        'p',
+        {},
+        me
+          ? 'This game is private to its players, or it does not exist.'
+          : 'This game is private, or it does not exist. If you play in it, log in to open it; ' +
+              'if you were invited, open your invitation link.',
+      ),
+      h('a', { class: 'button', href: '#/' }, me ? 'Back to the lobby' : 'Log in'),
+    ),
+  );
 }
 
 // The game's details, or null when the server does not show it to this visitor. Any other
@@ -73,8 +82,17 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const mapPanel = createMapPanel(st, { data, names, intents, say });
   const logPanel = createLogPanel(st, { names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
-  root.append(head, notice, prompt, h('div', { class: 'board' }, mapPanel.el,
-    h('aside', { class: 'side' }, cards, battle, status, logPanel.el, chat.el)));
+  root.append(
+    head,
+    notice,
+    prompt,
+    h(
+      'div',
+      { class: 'board' },
+      mapPanel.el,
+      h('aside', { class: 'side' }, cards, battle, status, logPanel.el, chat.el),
+    ),
+  );
   // Clocks, resign, cancel and rematch (game_controls.js), under the prompt.
   const extras = h('div', { class: 'game-extras' });
   prompt.after(extras);
@@ -92,8 +110,17 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
 
   function ctx() {
     const cls = classify(shownView()?.legal_actions);
-    return { data, role: st.role, cls, send: intents.send, select: intents.select,
-      selected: st.selected, pending: st.pending, choice: st.choice, setChoice: intents.setChoice };
+    return {
+      data,
+      role: st.role,
+      cls,
+      send: intents.send,
+      select: intents.select,
+      selected: st.selected,
+      pending: st.pending,
+      choice: st.choice,
+      setChoice: intents.setChoice,
+    };
   }
 
   function render() {
@@ -105,8 +132,9 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     waiting.update(open, st.role !== 'observer');
     const view = shownView();
     if (!view) {
-      clear(prompt).append(h('p', {}, open
-        ? 'Waiting for an opponent to take the other seat.' : 'Loading…'));
+      clear(prompt).append(
+        h('p', {}, open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
+      );
       return;
     }
     const c = ctx();
@@ -116,8 +144,10 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     // prompt, so that a keyboard player reaches it at once. A retreat is never where focus
     // lands beside other actions: in a combat turn Enter fires (RULES 5.5).
     if (st.selected && st.selected !== focusedFor) {
-      (prompt.querySelector('.act-dest:not(.act-retreat)')
-        ?? prompt.querySelector('.action-bar button.act:not(.cancel)'))?.focus();
+      (
+        prompt.querySelector('.act-dest:not(.act-retreat)') ??
+        prompt.querySelector('.action-bar button.act:not(.cancel)')
+      )?.focus();
     }
     focusedFor = st.selected;
     mapPanel.render();
@@ -126,10 +156,19 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     renderStatus(status, view, ctx());
     logPanel.render();
     if (view.outcome || st.ended) {
-      prompt.append(h('p', { class: 'finished' },
-        h('a', { href: `#/replay/${gameId}` }, 'Step through this game'), ' · ',
-        h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
-          'Download the record')));
+      prompt.append(
+        h(
+          'p',
+          { class: 'finished' },
+          h('a', { href: `#/replay/${gameId}` }, 'Step through this game'),
+          ' · ',
+          h(
+            'a',
+            { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+            'Download the record',
+          ),
+        ),
+      );
     }
     chat.allowWriting(st.role !== 'observer' || !!(me && details.observer_chat));
   }
@@ -151,20 +190,31 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     }
   }
 
-  const sync = createSync(st, { gameId, root, conn: () => conn, render, renderHead, say,
-    onChat: (msg) => chat.add(msg) });
-  conn = new Connection(gameId, { observe, patches: true, handlers: {
-    ...sync,
-    onMessage: (msg) => {
-      controls.onMessage(msg);
-      sync.onMessage(msg);
-      if (msg.type === 'game_ended' || msg.type === 'welcome') {
-        st.ended = msg.status === 'finished';
-        if (st.ended) render();
-      }
-      if (st.ended || st.view?.outcome) reveal();
+  const sync = createSync(st, {
+    gameId,
+    root,
+    conn: () => conn,
+    render,
+    renderHead,
+    say,
+    onChat: (msg) => chat.add(msg),
+  });
+  conn = new Connection(gameId, {
+    observe,
+    patches: true,
+    handlers: {
+      ...sync,
+      onMessage: (msg) => {
+        controls.onMessage(msg);
+        sync.onMessage(msg);
+        if (msg.type === 'game_ended' || msg.type === 'welcome') {
+          st.ended = msg.status === 'finished';
+          if (st.ended) render();
+        }
+        if (st.ended || st.view?.outcome) reveal();
+      },
     },
-  } });
+  });
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console

@@ -6,8 +6,10 @@ import { mountClocks } from './clock_view.js';
 
 async function post(path) {
   const res = await fetch(path, {
-    method: 'POST', credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' }, body: '{}',
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
   });
   const json = await res.json().catch(() => null);
   if (!res.ok) throw new Error(json?.error?.message || `HTTP ${res.status}`);
@@ -18,7 +20,9 @@ const REASON = { resigned: 'by resignation', timeout: 'on time' };
 
 export function resultText(result) {
   if (!result) return 'The game was cancelled.';
-  const winner = result.winner ? `${result.winner[0].toUpperCase()}${result.winner.slice(1)} wins` : 'No winner';
+  const winner = result.winner
+    ? `${result.winner[0].toUpperCase()}${result.winner.slice(1)} wins`
+    : 'No winner';
   return `${winner} ${REASON[result.reason] || `(${result.reason})`}.`;
 }
 
@@ -31,8 +35,11 @@ export function mountGameControls(holder, { gameId, details, me }) {
   const clocks = mountClocks(holder);
   clocks.update(details.clocks);
   const st = {
-    status: details.status, result: details.result || null, yourRole: details.your_role,
-    creator: details.created_by === me, rematch: null,
+    status: details.status,
+    result: details.result || null,
+    yourRole: details.your_role,
+    creator: details.created_by === me,
+    rematch: null,
   };
   const run = async (path, done) => {
     try {
@@ -46,38 +53,126 @@ export function mountGameControls(holder, { gameId, details, me }) {
   const draw = () => {
     const parts = [];
     if (st.status === 'active' && st.yourRole) {
-      const confirm = h('span', { class: 'confirm-resign', hidden: true },
+      const confirm = h(
+        'span',
+        { class: 'confirm-resign', hidden: true },
         'Resign this game? ',
-        h('button', { type: 'button', class: 'danger', 'data-act': 'confirm-resign',
-          onclick: () => run('/resign', (b) => { st.status = b.game.status; st.result = b.game.result; }) },
-        'Yes, resign'),
-        h('button', { type: 'button', onclick: () => { confirm.hidden = true; } }, 'Keep playing'));
-      parts.push(h('button', { type: 'button', 'data-act': 'resign',
-        onclick: () => { confirm.hidden = false; } }, 'Resign…'), confirm);
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger',
+            'data-act': 'confirm-resign',
+            onclick: () =>
+              run('/resign', (b) => {
+                st.status = b.game.status;
+                st.result = b.game.result;
+              }),
+          },
+          'Yes, resign',
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              confirm.hidden = true;
+            },
+          },
+          'Keep playing',
+        ),
+      );
+      parts.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-act': 'resign',
+            onclick: () => {
+              confirm.hidden = false;
+            },
+          },
+          'Resign…',
+        ),
+        confirm,
+      );
     }
     if (st.status === 'open' && st.creator) {
-      parts.push(h('button', { type: 'button', 'data-act': 'cancel',
-        onclick: () => run('/cancel', (b) => { st.status = b.game.status; }) }, 'Cancel game'));
+      parts.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-act': 'cancel',
+            onclick: () =>
+              run('/cancel', (b) => {
+                st.status = b.game.status;
+              }),
+          },
+          'Cancel game',
+        ),
+      );
     }
     if (st.status === 'finished' || st.status === 'aborted') {
-      parts.push(h('p', { class: 'game-result' }, resultText(st.status === 'aborted' ? null : st.result)));
+      parts.push(
+        h('p', { class: 'game-result' }, resultText(st.status === 'aborted' ? null : st.result)),
+      );
     }
     if (st.status === 'finished' && st.yourRole) {
       const r = st.rematch;
       if (!r) {
-        parts.push(h('button', { type: 'button', 'data-act': 'rematch',
-          onclick: () => run('/rematch/offer', (b) => { st.rematch = b.rematch; }) }, 'Rematch'));
+        parts.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-act': 'rematch',
+              onclick: () =>
+                run('/rematch/offer', (b) => {
+                  st.rematch = b.rematch;
+                }),
+            },
+            'Rematch',
+          ),
+        );
       } else if (r.state === 'offered' && r.offered_by !== me) {
-        parts.push(h('p', {}, `${r.offered_by} offers a rematch with sides swapped.`),
-          h('button', { type: 'button', 'data-act': 'accept',
-            onclick: () => run('/rematch/accept', (b) => { st.rematch = b.rematch; }) }, 'Accept'),
-          h('button', { type: 'button', 'data-act': 'decline',
-            onclick: () => run('/rematch/decline', (b) => { st.rematch = b.rematch; }) }, 'Decline'));
+        parts.push(
+          h('p', {}, `${r.offered_by} offers a rematch with sides swapped.`),
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-act': 'accept',
+              onclick: () =>
+                run('/rematch/accept', (b) => {
+                  st.rematch = b.rematch;
+                }),
+            },
+            'Accept',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-act': 'decline',
+              onclick: () =>
+                run('/rematch/decline', (b) => {
+                  st.rematch = b.rematch;
+                }),
+            },
+            'Decline',
+          ),
+        );
       } else if (r.state === 'offered') {
         parts.push(h('p', {}, 'Rematch offered; waiting for your opponent.'));
       } else if (r.state === 'accepted') {
-        parts.push(h('a', { class: 'button', href: `#/game/${r.game_id}`, 'data-act': 'open-rematch' },
-          'Open the rematch'));
+        parts.push(
+          h(
+            'a',
+            { class: 'button', href: `#/game/${r.game_id}`, 'data-act': 'open-rematch' },
+            'Open the rematch',
+          ),
+        );
       } else {
         parts.push(h('p', {}, 'The rematch was declined.'));
       }
@@ -104,6 +199,8 @@ export function mountGameControls(holder, { gameId, details, me }) {
       }
       draw();
     },
-    stop() { clocks.stop(); },
+    stop() {
+      clocks.stop();
+    },
   };
 }

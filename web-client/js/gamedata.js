@@ -19,8 +19,9 @@ let cached = null;
 export async function loadGameData() {
   if (!cached) {
     const get = (url) => fetch(url).then((r) => r.json());
-    cached = Promise.all([get('/data/game-data.json'), get('/data/map.json')])
-      .then(([raw, shape]) => indexGameData(raw, shape));
+    cached = Promise.all([get('/data/game-data.json'), get('/data/map.json')]).then(
+      ([raw, shape]) => indexGameData(raw, shape),
+    );
   }
   return cached;
 }

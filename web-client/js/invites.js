@@ -19,7 +19,9 @@ export function rememberInvite(gameId, link) {
   all[gameId] = link;
   try {
     localStorage.setItem(KEY, JSON.stringify(all));
-  } catch { /* private mode: shown once only */ }
+  } catch {
+    /* private mode: shown once only */
+  }
 }
 
 export function inviteOf(gameId) {
@@ -44,8 +46,13 @@ export async function fetchInvite(gameId) {
 
 // A read-only field with the link and a Copy button that says when it copied.
 export function inviteBox(h, link, label = 'Invitation link', cls = 'invite-link') {
-  const input = h('input', { class: cls, readonly: true, value: link, 'aria-label': label,
-    onfocus: (e) => e.target.select() });
+  const input = h('input', {
+    class: cls,
+    readonly: true,
+    value: link,
+    'aria-label': label,
+    onfocus: (e) => e.target.select(),
+  });
   const said = h('span', { class: 'copied', role: 'status' });
   const copy = async () => {
     try {
@@ -57,6 +64,11 @@ export function inviteBox(h, link, label = 'Invitation link', cls = 'invite-link
       said.textContent = 'Press Ctrl+C (⌘C) to copy.';
     }
   };
-  return h('span', { class: 'invite-box' }, input,
-    h('button', { type: 'button', class: 'copy-invite', onclick: copy }, 'Copy link'), said);
+  return h(
+    'span',
+    { class: 'invite-box' },
+    input,
+    h('button', { type: 'button', class: 'copy-invite', onclick: copy }, 'Copy link'),
+    said,
+  );
 }

@@ -15,27 +15,48 @@ function field(id, label, input) {
 }
 
 function authForm(kind, onDone) {
-  const user = h('input', { type: 'text', name: 'username', required: true, minlength: 3,
-    maxlength: 32, pattern: '[A-Za-z0-9_\\-]{3,32}', autocomplete: 'username' });
-  const pass = h('input', { type: 'password', name: 'password', required: true, minlength: 8,
-    maxlength: 256, autocomplete: kind === 'signup' ? 'new-password' : 'current-password' });
+  const user = h('input', {
+    type: 'text',
+    name: 'username',
+    required: true,
+    minlength: 3,
+    maxlength: 32,
+    pattern: '[A-Za-z0-9_\\-]{3,32}',
+    autocomplete: 'username',
+  });
+  const pass = h('input', {
+    type: 'password',
+    name: 'password',
+    required: true,
+    minlength: 8,
+    maxlength: 256,
+    autocomplete: kind === 'signup' ? 'new-password' : 'current-password',
+  });
   const err = h('p', { class: 'error', role: 'alert' });
   const title = kind === 'signup' ? 'Sign up' : 'Log in';
-  return h('form', { class: `auth ${kind}`, 'aria-label': title, onsubmit: async (e) => {
-    e.preventDefault();
-    err.textContent = '';
-    try {
-      const call = kind === 'signup' ? api.register : api.login;
-      const res = await call(user.value, pass.value);
-      onDone(res.account);
-    } catch (ex) {
-      err.textContent = ex.message;
-    }
-  } },
-  h('h2', {}, title),
-  field(`${kind}-user`, 'User name', user),
-  field(`${kind}-pass`, 'Password', pass),
-  h('button', { type: 'submit' }, title), err);
+  return h(
+    'form',
+    {
+      class: `auth ${kind}`,
+      'aria-label': title,
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try {
+          const call = kind === 'signup' ? api.register : api.login;
+          const res = await call(user.value, pass.value);
+          onDone(res.account);
+        } catch (ex) {
+          err.textContent = ex.message;
+        }
+      },
+    },
+    h('h2', {}, title),
+    field(`${kind}-user`, 'User name', user),
+    field(`${kind}-pass`, 'Password', pass),
+    h('button', { type: 'submit' }, title),
+    err,
+  );
 }
 
 // The creator of an open game allowed the computer to stand in (pure).
@@ -49,24 +70,35 @@ function gameLine(g, data, me, { onJoin } = {}) {
   const c = g.computer || {};
   const seat = (role) => (p[role] ? seatName(p[role], c[role]) : 'free');
   const seats = `Scotland: ${seat('scotland')} · England: ${seat('england')}`;
-  const bits = [h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
+  const bits = [
+    h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
     h('span', { class: 'g-seats' }, seats),
-    h('span', { class: `g-status ${g.status}` }, g.status)];
+    h('span', { class: `g-status ${g.status}` }, g.status),
+  ];
   if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
   if (standInOffered(g)) {
-    bits.push(h('span', { class: 'g-stand-in' },
-      'The computer plays on for a player whose time runs out (joining accepts it)'));
+    bits.push(
+      h(
+        'span',
+        { class: 'g-stand-in' },
+        'The computer plays on for a player whose time runs out (joining accepts it)',
+      ),
+    );
   }
   bits.push(...gameLineExtras(g));
   const actions = [];
   const seated = g.your_role;
   if (g.status === 'open' && me && !seated && onJoin) {
-    actions.push(h('button', { class: 'join', 'data-game': g.id, onclick: () => onJoin(g) },
-      `Join game ${g.id}`));
+    actions.push(
+      h(
+        'button',
+        { class: 'join', 'data-game': g.id, onclick: () => onJoin(g) },
+        `Join game ${g.id}`,
+      ),
+    );
   }
   if (seated && g.status !== 'open') {
-    actions.push(h('a', { class: 'button', href: `#/game/${g.id}` },
-      `Play ${SIDE_NAME[seated]}`));
+    actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, `Play ${SIDE_NAME[seated]}`));
   } else if (seated) {
     actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, 'Open'));
   }
@@ -77,61 +109,119 @@ function gameLine(g, data, me, { onJoin } = {}) {
     actions.push(h('a', { class: 'button secondary', href: `#/replay/${g.id}` }, 'Step through'));
   }
   if (seated && g.status === 'open' && g.visibility === 'invite') {
-    const box = (link) => inviteBox(h, link, `Invitation link of game ${g.id}`, 'invite-link-saved');
+    const box = (link) =>
+      inviteBox(h, link, `Invitation link of game ${g.id}`, 'invite-link-saved');
     const known = inviteOf(g.id);
     if (known) actions.push(box(known));
     else {
       // Asked from the server: on another device, or after this browser's storage was cleared.
       const slot = h('span', { class: 'invite-slot' });
       actions.push(slot);
-      fetchInvite(g.id).then((link) => { if (link) slot.replaceWith(box(link)); });
+      fetchInvite(g.id).then((link) => {
+        if (link) slot.replaceWith(box(link));
+      });
     }
   }
-  return h('li', { class: `game-line${g.your_turn ? ' awaiting-me' : ''}`, 'data-game': g.id },
-    bits, h('span', { class: 'g-actions' }, actions));
+  return h(
+    'li',
+    { class: `game-line${g.your_turn ? ' awaiting-me' : ''}`, 'data-game': g.id },
+    bits,
+    h('span', { class: 'g-actions' }, actions),
+  );
 }
 
 function createForm(data, scenarios, onCreated) {
-  const scen = h('select', {}, scenarios.map((id) =>
-    h('option', { value: id }, `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`)));
-  const side = h('select', {}, ['random', 'scotland', 'england'].map((v) =>
-    h('option', { value: v }, v === 'random' ? 'Random' : SIDE_NAME[v])));
-  const vis = h('select', {}, h('option', { value: 'public' }, 'Public: listed in open games'),
-    h('option', { value: 'invite' }, 'Invite link only'));
+  const scen = h(
+    'select',
+    {},
+    scenarios.map((id) =>
+      h(
+        'option',
+        { value: id },
+        `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`,
+      ),
+    ),
+  );
+  const side = h(
+    'select',
+    {},
+    ['random', 'scotland', 'england'].map((v) =>
+      h('option', { value: v }, v === 'random' ? 'Random' : SIDE_NAME[v]),
+    ),
+  );
+  const vis = h(
+    'select',
+    {},
+    h('option', { value: 'public' }, 'Public: listed in open games'),
+    h('option', { value: 'invite' }, 'Invite link only'),
+  );
   const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
   const standIn = h('input', { type: 'checkbox', id: 'opt-stand-in' });
   const rated = h('input', { type: 'checkbox', id: 'opt-rated' });
   const err = h('p', { class: 'error', role: 'alert' });
   const clock = timeControlField();
-  return h('form', { class: 'create', 'aria-label': 'Create a game', onsubmit: async (e) => {
-    e.preventDefault();
-    err.textContent = '';
-    try {
-      const res = await api.createGame({ scenario: scen.value, side: side.value,
-        visibility: vis.value, options: { schiltroms: schiltroms.checked },
-        observer_chat: observerChat.checked, rated: rated.checked, time_control: clock.value(),
-        stand_in: standIn.checked });
-      onCreated(res);
-    } catch (ex) {
-      err.textContent = ex.message;
-    }
-  } },
-  h('h2', {}, 'Create a game'),
-  field('create-scenario', 'Scenario', scen),
-  field('create-side', 'Your side', side),
-  field('create-visibility', 'Who may join', vis),
-  h('div', { class: 'field check' }, schiltroms,
-    h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms')),
-  h('div', { class: 'field check' }, observerChat,
-    h('label', { for: 'opt-observer-chat' }, 'Observers may chat')),
-  h('div', { class: 'field check' }, rated,
-    h('label', { for: 'opt-rated' }, 'Rated: the result changes both ratings')),
-  clock.el,
-  h('div', { class: 'field check' }, standIn,
-    h('label', { for: 'opt-stand-in' },
-      'If my time runs out, the computer may play on for me (if my opponent allows it too)')),
-  h('button', { type: 'submit' }, 'Create game'), err);
+  return h(
+    'form',
+    {
+      class: 'create',
+      'aria-label': 'Create a game',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try {
+          const res = await api.createGame({
+            scenario: scen.value,
+            side: side.value,
+            visibility: vis.value,
+            options: { schiltroms: schiltroms.checked },
+            observer_chat: observerChat.checked,
+            rated: rated.checked,
+            time_control: clock.value(),
+            stand_in: standIn.checked,
+          });
+          onCreated(res);
+        } catch (ex) {
+          err.textContent = ex.message;
+        }
+      },
+    },
+    h('h2', {}, 'Create a game'),
+    field('create-scenario', 'Scenario', scen),
+    field('create-side', 'Your side', side),
+    field('create-visibility', 'Who may join', vis),
+    h(
+      'div',
+      { class: 'field check' },
+      schiltroms,
+      h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms'),
+    ),
+    h(
+      'div',
+      { class: 'field check' },
+      observerChat,
+      h('label', { for: 'opt-observer-chat' }, 'Observers may chat'),
+    ),
+    h(
+      'div',
+      { class: 'field check' },
+      rated,
+      h('label', { for: 'opt-rated' }, 'Rated: the result changes both ratings'),
+    ),
+    clock.el,
+    h(
+      'div',
+      { class: 'field check' },
+      standIn,
+      h(
+        'label',
+        { for: 'opt-stand-in' },
+        'If my time runs out, the computer may play on for me (if my opponent allows it too)',
+      ),
+    ),
+    h('button', { type: 'submit' }, 'Create game'),
+    err,
+  );
 }
 
 // How often the lobby's lists refresh while it is shown (and whenever the tab gets focus).
@@ -148,9 +238,17 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   const data = await loadGameData();
   clear(root);
   const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
-  root.append(h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'),
-    h('p', { class: 'help-link' }, h('a', { href: '#/help' }, 'How to play here'), ' · ',
-      h('a', { href: '#/ratings' }, 'Ratings')), notice);
+  root.append(
+    h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'),
+    h(
+      'p',
+      { class: 'help-link' },
+      h('a', { href: '#/help' }, 'How to play here'),
+      ' · ',
+      h('a', { href: '#/ratings' }, 'Ratings'),
+    ),
+    notice,
+  );
   const join = async (g) => {
     try {
       // Joining allows the stand-in as the creator did (the game line says so).
@@ -172,28 +270,47 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   };
   let refreshMine = async () => {};
   if (!me) {
-    root.append(h('div', { class: 'auth-forms' },
-      authForm('login', setMe), authForm('signup', setMe)));
+    root.append(
+      h('div', { class: 'auth-forms' }, authForm('login', setMe), authForm('signup', setMe)),
+    );
   } else {
     let scenarios = Object.keys(data.scenario);
     try {
       scenarios = (await api.scenarios()).scenarios;
-    } catch { /* the published list will do */ }
+    } catch {
+      /* the published list will do */
+    }
     const mine = h('ul', { class: 'games mine', 'aria-label': 'My games' });
-    root.append(h('div', { class: 'lobby-cols' },
-      h('section', { class: 'panel' }, h('h2', {}, 'My games'), mine),
-      h('section', { class: 'panel' }, createForm(data, scenarios, (res) => {
-        if (res.invite) {
-          const link = inviteLink(res.invite);
-          rememberInvite(res.game.id, link);
-          notice.replaceChildren(h('p', {}, `Game ${res.game.id} created. Send this invitation `
-            + 'link to your opponent (it stays under My games until the game starts): ',
-          inviteBox(h, link)));
-        } else {
-          notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
-        }
-        refresh();
-      })), h('section', { class: 'panel' }, computerForm(data, scenarios, go))));
+    root.append(
+      h(
+        'div',
+        { class: 'lobby-cols' },
+        h('section', { class: 'panel' }, h('h2', {}, 'My games'), mine),
+        h(
+          'section',
+          { class: 'panel' },
+          createForm(data, scenarios, (res) => {
+            if (res.invite) {
+              const link = inviteLink(res.invite);
+              rememberInvite(res.game.id, link);
+              notice.replaceChildren(
+                h(
+                  'p',
+                  {},
+                  `Game ${res.game.id} created. Send this invitation ` +
+                    'link to your opponent (it stays under My games until the game starts): ',
+                  inviteBox(h, link),
+                ),
+              );
+            } else {
+              notice.textContent = `Game ${res.game.id} created; it starts when somebody joins.`;
+            }
+            refresh();
+          }),
+        ),
+        h('section', { class: 'panel' }, computerForm(data, scenarios, go)),
+      ),
+    );
     refreshMine = async () => {
       try {
         const { games } = await api.myGames();
@@ -207,8 +324,10 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   }
   const open = h('ul', { class: 'games open', 'aria-label': 'Open games' });
   const live = h('ul', { class: 'games live', 'aria-label': 'Games to watch' });
-  root.append(h('section', { class: 'panel' }, h('h2', {}, 'Open games'), open),
-    h('section', { class: 'panel' }, h('h2', {}, 'Games to watch'), live));
+  root.append(
+    h('section', { class: 'panel' }, h('h2', {}, 'Open games'), open),
+    h('section', { class: 'panel' }, h('h2', {}, 'Games to watch'), live),
+  );
   const refreshLive = async () => {
     try {
       const { games } = await api.liveGames();
@@ -221,10 +340,17 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   const refreshOpen = async () => {
     try {
       const { games } = await api.openGames();
-      fill(open, 'open', games, (g) => {
-        const mineSeat = me && (g.players?.scotland === me.username || g.players?.england === me.username);
-        return gameLine({ ...g, your_role: mineSeat ? 'x' : null }, data, me, { onJoin: join });
-      }, 'No open games.');
+      fill(
+        open,
+        'open',
+        games,
+        (g) => {
+          const mineSeat =
+            me && (g.players?.scotland === me.username || g.players?.england === me.username);
+          return gameLine({ ...g, your_role: mineSeat ? 'x' : null }, data, me, { onJoin: join });
+        },
+        'No open games.',
+      );
     } catch (ex) {
       shown.delete('open');
       open.replaceChildren(h('li', { class: 'error' }, ex.message));
@@ -266,22 +392,34 @@ export async function renderInvite(root, { me, setMe, token, go }) {
   root.append(h('h1', {}, 'Invitation'), notice);
   try {
     const [{ game }, data] = await Promise.all([api.invite(token), loadGameData()]);
-    notice.textContent = `Game ${game.id}: ${data.scenario[game.scenario]?.name ?? game.scenario}, `
-      + `created by ${game.created_by}.`;
+    notice.textContent =
+      `Game ${game.id}: ${data.scenario[game.scenario]?.name ?? game.scenario}, ` +
+      `created by ${game.created_by}.`;
     if (!me) {
       // Signing up or logging in here comes back to this invitation.
-      root.append(h('p', {}, 'Log in or sign up to join this game.'),
-        h('div', { class: 'auth-forms' }, authForm('login', setMe), authForm('signup', setMe)));
+      root.append(
+        h('p', {}, 'Log in or sign up to join this game.'),
+        h('div', { class: 'auth-forms' }, authForm('login', setMe), authForm('signup', setMe)),
+      );
       return;
     }
-    root.append(h('button', { class: 'join-invite', onclick: async () => {
-      try {
-        await api.join(game.id, token);
-        go(`#/game/${game.id}`);
-      } catch (ex) {
-        notice.textContent = ex.message;
-      }
-    } }, `Join game ${game.id}`));
+    root.append(
+      h(
+        'button',
+        {
+          class: 'join-invite',
+          onclick: async () => {
+            try {
+              await api.join(game.id, token);
+              go(`#/game/${game.id}`);
+            } catch (ex) {
+              notice.textContent = ex.message;
+            }
+          },
+        },
+        `Join game ${game.id}`,
+      ),
+    );
   } catch (ex) {
     notice.textContent = ex.message;
   }

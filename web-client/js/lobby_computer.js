@@ -22,30 +22,61 @@ export function computerForm(data, scenarios, go) {
     input.id = id;
     return h('div', { class: 'field' }, h('label', { for: id }, label), input);
   };
-  const scen = h('select', {}, scenarios.map((id) =>
-    h('option', { value: id }, `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`)));
-  const side = h('select', {}, ['random', 'scotland', 'england'].map((v) =>
-    h('option', { value: v }, v === 'random' ? 'Random' : SIDE_NAME[v])));
-  const level = h('select', {}, LEVELS.map(([v, text]) =>
-    h('option', { value: v, selected: v === 'normal' }, text)));
+  const scen = h(
+    'select',
+    {},
+    scenarios.map((id) =>
+      h(
+        'option',
+        { value: id },
+        `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`,
+      ),
+    ),
+  );
+  const side = h(
+    'select',
+    {},
+    ['random', 'scotland', 'england'].map((v) =>
+      h('option', { value: v }, v === 'random' ? 'Random' : SIDE_NAME[v]),
+    ),
+  );
+  const level = h(
+    'select',
+    {},
+    LEVELS.map(([v, text]) => h('option', { value: v, selected: v === 'normal' }, text)),
+  );
   const err = h('p', { class: 'error', role: 'alert' });
-  return h('form', { class: 'computer-game', 'aria-label': 'Play against the computer',
-    onsubmit: async (e) => {
-      e.preventDefault();
-      err.textContent = '';
-      try {
-        const res = await api.createGame({ scenario: scen.value, side: side.value,
-          computer: level.value });
-        go(`#/game/${res.game.id}`);
-      } catch (ex) {
-        err.textContent = ex.message;
-      }
-    } },
-  h('h2', {}, 'Play against the computer'),
-  h('p', { class: 'hint' }, 'The computer sees only what its side may see, never your hidden '
-    + 'blocks. The game is stored like any other and is not rated.'),
-  field('computer-scenario', 'Scenario', scen),
-  field('computer-side', 'Your side', side),
-  field('computer-level', 'Level', level),
-  h('button', { type: 'submit' }, 'Play against the computer'), err);
+  return h(
+    'form',
+    {
+      class: 'computer-game',
+      'aria-label': 'Play against the computer',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try {
+          const res = await api.createGame({
+            scenario: scen.value,
+            side: side.value,
+            computer: level.value,
+          });
+          go(`#/game/${res.game.id}`);
+        } catch (ex) {
+          err.textContent = ex.message;
+        }
+      },
+    },
+    h('h2', {}, 'Play against the computer'),
+    h(
+      'p',
+      { class: 'hint' },
+      'The computer sees only what its side may see, never your hidden ' +
+        'blocks. The game is stored like any other and is not rated.',
+    ),
+    field('computer-scenario', 'Scenario', scen),
+    field('computer-side', 'Your side', side),
+    field('computer-level', 'Level', level),
+    h('button', { type: 'submit' }, 'Play against the computer'),
+    err,
+  );
 }

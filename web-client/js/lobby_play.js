@@ -17,8 +17,13 @@ export function gameLineExtras(g, now = Date.now()) {
     const other = g.your_role === 'scotland' ? 'england' : 'scotland';
     const name = g.players?.[other];
     if (name) {
-      bits.push(h('span', { class: 'g-activity' },
-        `${name} active ${formatAgo(g.last_active?.[other], now)}`));
+      bits.push(
+        h(
+          'span',
+          { class: 'g-activity' },
+          `${name} active ${formatAgo(g.last_active?.[other], now)}`,
+        ),
+      );
     }
   }
   if (g.time_control?.vacation === false) {
@@ -26,10 +31,19 @@ export function gameLineExtras(g, now = Date.now()) {
   }
   if (g.clocks) {
     const c = g.clocks;
-    bits.push(h('span', { class: 'g-clocks' },
-      ['scotland', 'england'].map((side) =>
-        `${SIDE_NAME[side]} ${formatRemaining(remainingAt(c, side, now, now))}`
-        + (c[side].vacation_until ? ' (vacation)' : '')).join(' · ')));
+    bits.push(
+      h(
+        'span',
+        { class: 'g-clocks' },
+        ['scotland', 'england']
+          .map(
+            (side) =>
+              `${SIDE_NAME[side]} ${formatRemaining(remainingAt(c, side, now, now))}` +
+              (c[side].vacation_until ? ' (vacation)' : ''),
+          )
+          .join(' · '),
+      ),
+    );
   }
   return bits;
 }
@@ -39,22 +53,28 @@ export function gameLineExtras(g, now = Date.now()) {
 export function timeControlText(tc) {
   if (!tc || tc.kind === 'none') return 'No clock';
   if (tc.kind === 'live') return `Live: ${tc.minutes} min + ${tc.increment_seconds} s per turn`;
-  return `Correspondence: ${plural(tc.days_per_turn, 'day')} per turn + ${plural(tc.bank_days, 'day')} bank`
-    + (tc.vacation === false ? ', vacations do not pause it' : '');
+  return (
+    `Correspondence: ${plural(tc.days_per_turn, 'day')} per turn + ${plural(tc.bank_days, 'day')} bank` +
+    (tc.vacation === false ? ', vacations do not pause it' : '')
+  );
 }
 
 // A create form's time control (the lobby's, a tournament's): { el, value() }.
 export function timeControlField(id = 'create-time') {
-  const kind = h('select', { id },
+  const kind = h(
+    'select',
+    { id },
     h('option', { value: 'none' }, 'No clock'),
     h('option', { value: 'live' }, 'Live: 60 min + 30 s per turn'),
-    h('option', { value: 'correspondence' }, 'Correspondence: 3 days per turn + 7 days bank'));
+    h('option', { value: 'correspondence' }, 'Correspondence: 3 days per turn + 7 days bank'),
+  );
   const el = h('div', { class: 'field' }, h('label', { for: id }, 'Time control'), kind);
   return {
     el,
     value() {
       if (kind.value === 'live') return { kind: 'live', minutes: 60, increment_seconds: 30 };
-      if (kind.value === 'correspondence') return { kind: 'correspondence', days_per_turn: 3, bank_days: 7 };
+      if (kind.value === 'correspondence')
+        return { kind: 'correspondence', days_per_turn: 3, bank_days: 7 };
       return { kind: 'none' };
     },
   };
@@ -62,7 +82,8 @@ export function timeControlField(id = 'create-time') {
 
 async function vacationCall(method, body) {
   const res = await fetch('/api/me/vacation', {
-    method, credentials: 'same-origin',
+    method,
+    credentials: 'same-origin',
     headers: body ? { 'Content-Type': 'application/json' } : {},
     body: body ? JSON.stringify(body) : undefined,
   });
@@ -80,23 +101,45 @@ export function vacationPanel() {
   const err = h('p', { class: 'error', role: 'alert' });
   const show = (v) => {
     summary.textContent = `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
-    list.replaceChildren(...v.vacations.map((x) => h('li', {},
-      `${new Date(x.starts_at).toLocaleString()} – ${new Date(x.ends_at).toLocaleString()}`
-      + (x.automatic ? ' (taken automatically)' : ''))));
+    list.replaceChildren(
+      ...v.vacations.map((x) =>
+        h(
+          'li',
+          {},
+          `${new Date(x.starts_at).toLocaleString()} – ${new Date(x.ends_at).toLocaleString()}` +
+            (x.automatic ? ' (taken automatically)' : ''),
+        ),
+      ),
+    );
   };
-  const el = h('section', { class: 'panel vacation', 'aria-label': 'Vacation' },
-    h('h2', {}, 'Vacation'), summary, list,
-    h('form', { class: 'vacation-form', onsubmit: async (e) => {
-      e.preventDefault();
-      err.textContent = '';
-      try {
-        show(await vacationCall('POST', { days: Number(days.value) }));
-      } catch (ex) {
-        err.textContent = ex.message;
-      }
-    } },
-    h('label', { for: 'vacation-days' }, 'Days from now'), days,
-    h('button', { type: 'submit' }, 'Take vacation')), err);
-  vacationCall('GET').then(show).catch(() => {});
+  const el = h(
+    'section',
+    { class: 'panel vacation', 'aria-label': 'Vacation' },
+    h('h2', {}, 'Vacation'),
+    summary,
+    list,
+    h(
+      'form',
+      {
+        class: 'vacation-form',
+        onsubmit: async (e) => {
+          e.preventDefault();
+          err.textContent = '';
+          try {
+            show(await vacationCall('POST', { days: Number(days.value) }));
+          } catch (ex) {
+            err.textContent = ex.message;
+          }
+        },
+      },
+      h('label', { for: 'vacation-days' }, 'Days from now'),
+      days,
+      h('button', { type: 'submit' }, 'Take vacation'),
+    ),
+    err,
+  );
+  vacationCall('GET')
+    .then(show)
+    .catch(() => {});
   return el;
 }

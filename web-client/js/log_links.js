@@ -15,7 +15,9 @@ export function nameIndex(data) {
     if (!blocks.has(b.name)) blocks.set(b.name, []);
     blocks.get(b.name).push(b.id);
   }
-  const names = [...new Set([...areas.keys(), ...blocks.keys()])].sort((x, y) => y.length - x.length);
+  const names = [...new Set([...areas.keys(), ...blocks.keys()])].sort(
+    (x, y) => y.length - x.length,
+  );
   return { areas, blocks, re: new RegExp(`\\b(${names.map(escape).join('|')})\\b`, 'g') };
 }
 

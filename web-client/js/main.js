@@ -31,18 +31,27 @@ function go(hash) {
 function renderAccount() {
   clear(account);
   if (!me) return;
-  account.append(h('span', { class: 'who' }, `Logged in as `, h('strong', {}, me.username)),
+  account.append(
+    h('span', { class: 'who' }, `Logged in as `, h('strong', {}, me.username)),
     h('a', { class: 'tournaments-link', href: '#/tournaments' }, 'Tournaments'),
     h('a', { class: 'settings-link', href: '#/settings' }, 'Settings'),
-    h('button', { class: 'logout', onclick: async () => {
-      try {
-        await api.logout();
-      } finally {
-        me = null;
-        renderAccount();
-        go('#/');
-      }
-    } }, 'Log out'));
+    h(
+      'button',
+      {
+        class: 'logout',
+        onclick: async () => {
+          try {
+            await api.logout();
+          } finally {
+            me = null;
+            renderAccount();
+            go('#/');
+          }
+        },
+      },
+      'Log out',
+    ),
+  );
 }
 
 function setMe(account) {
@@ -72,7 +81,9 @@ async function route() {
     else if (r.page === 'player') await renderPlayerRatings(app, r.name);
     else close = await renderLobby(app, { me, setMe, go, refreshMs: lobbyRefreshMs() });
   } catch (ex) {
-    clear(app).append(h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`));
+    clear(app).append(
+      h('p', { class: 'error', role: 'alert' }, `Something went wrong: ${ex.message}`),
+    );
   }
   // A page that finished opening after the route moved on is closed at once.
   if (mine === routeToken) closePage = close || (() => {});

@@ -55,8 +55,15 @@ function beep() {
 
 function alertPlayer(gameId, text) {
   if (!document.hidden) return;
-  if (pref('desktop') && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-    const n = new Notification('Your turn', { body: text || `Game ${gameId}`, tag: `blockfog-${gameId}` });
+  if (
+    pref('desktop') &&
+    typeof Notification !== 'undefined' &&
+    Notification.permission === 'granted'
+  ) {
+    const n = new Notification('Your turn', {
+      body: text || `Game ${gameId}`,
+      tag: `blockfog-${gameId}`,
+    });
     n.onclick = () => {
       window.focus();
       location.hash = `#/game/${gameId}`;

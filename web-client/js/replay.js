@@ -7,7 +7,7 @@ import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
 import { classify, describe } from './actions.js';
-import { createMap } from './map.js';
+import { createMap } from './map/map.js';
 import { mergeViews } from './reveal.js';
 import { renderCards } from './panels/cards.js';
 import { renderBattle } from './panels/battle.js';
@@ -17,8 +17,12 @@ import { awaitingText } from './panels/prompt.js';
 import { SIDE_NAME } from './board.js';
 import { resultText } from './game_controls.js';
 
-const ROLES = [['all', 'Everything revealed'], ['scotland', 'Scotland\'s view'],
-  ['england', 'England\'s view'], ['observer', 'Observer\'s view']];
+const ROLES = [
+  ['all', 'Everything revealed'],
+  ['scotland', "Scotland's view"],
+  ['england', "England's view"],
+  ['observer', "Observer's view"],
+];
 
 // Pure: an action of the record as `role`'s view tells it: in full for everything revealed or
 // the seat's own actions, else only who acted (the view itself shows what became known).
@@ -31,20 +35,33 @@ export async function openReplay(root, { gameId }) {
   const data = await loadGameData();
   clear(root);
   const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
-  root.append(h('header', { class: 'game-head' }, h('a', { href: '#/', class: 'back' }, '← Lobby'),
-    h('h1', {}, `Game ${gameId}: replay`)), notice);
+  root.append(
+    h(
+      'header',
+      { class: 'game-head' },
+      h('a', { href: '#/', class: 'back' }, '← Lobby'),
+      h('h1', {}, `Game ${gameId}: replay`),
+    ),
+    notice,
+  );
   let record;
   try {
     record = await api.record(gameId);
   } catch (ex) {
     // A game under way has no replay for anybody, its organiser included (docs/tournaments.md,
     // "Replays"): it can be watched as an observer.
-    notice.textContent = ex.code === 'game_not_finished'
-      ? 'This game is under way: its replay opens when it has ended.'
-      : `The record is not available: ${ex.message}`;
+    notice.textContent =
+      ex.code === 'game_not_finished'
+        ? 'This game is under way: its replay opens when it has ended.'
+        : `The record is not available: ${ex.message}`;
     if (ex.code === 'game_not_finished') {
-      root.append(h('p', { class: 'under-way' },
-        h('a', { href: `#/game/${gameId}/observe` }, 'Watch it as an observer')));
+      root.append(
+        h(
+          'p',
+          { class: 'under-way' },
+          h('a', { href: `#/game/${gameId}/observe` }, 'Watch it as an observer'),
+        ),
+      );
     }
     return () => {};
   }
@@ -53,36 +70,84 @@ export async function openReplay(root, { gameId }) {
   const n = record.actions.length;
   let seq = n;
   let role = 'all';
-  const roleSel = h('select', { id: 'replay-role', onchange: () => { role = roleSel.value; show(); } },
-    ROLES.map(([v, l]) => h('option', { value: v }, l)));
-  const slider = h('input', { id: 'replay-seq', type: 'range', min: 0, max: n, value: n,
-    oninput: () => { seq = Number(slider.value); show(); } });
+  const roleSel = h(
+    'select',
+    {
+      id: 'replay-role',
+      onchange: () => {
+        role = roleSel.value;
+        show();
+      },
+    },
+    ROLES.map(([v, l]) => h('option', { value: v }, l)),
+  );
+  const slider = h('input', {
+    id: 'replay-seq',
+    type: 'range',
+    min: 0,
+    max: n,
+    value: n,
+    oninput: () => {
+      seq = Number(slider.value);
+      show();
+    },
+  });
   const stepText = h('span', { class: 'step-text', 'aria-live': 'polite' });
-  const go = (d) => { seq = Math.max(0, Math.min(n, seq + d)); slider.value = seq; show(); };
-  const controls = h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
-    h('label', { for: 'replay-role' }, 'Seen by '), roleSel,
+  const go = (d) => {
+    seq = Math.max(0, Math.min(n, seq + d));
+    slider.value = seq;
+    show();
+  };
+  const controls = h(
+    'div',
+    { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
+    h('label', { for: 'replay-role' }, 'Seen by '),
+    roleSel,
     h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '«'),
     h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
-    h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'), slider,
+    h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'),
+    slider,
     h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
-    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'), stepText,
-    h('a', { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
-      'Download the record'), h('span', { class: 'seed' }, `seed ${record.seed}`));
+    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'),
+    stepText,
+    h(
+      'a',
+      { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+      'Download the record',
+    ),
+    h('span', { class: 'seed' }, `seed ${record.seed}`),
+  );
   // A finished game's replay is public (an invite game's: for its players): its link to share.
   const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
   const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
-  const share = h('p', { class: 'share-replay' },
+  const share = h(
+    'p',
+    { class: 'share-replay' },
     h('label', { for: 'replay-link' }, 'Link to this replay '),
-    h('input', { id: 'replay-link', readonly: true, value: shareUrl, size: 40,
-      onfocus: (e) => e.target.select() }),
-    h('button', { class: 'copy-link', onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(shareUrl);
-        copied.textContent = 'Copied';
-      } catch {
-        copied.textContent = 'Select the link and copy it';
-      }
-    } }, 'Copy link'), copied);
+    h('input', {
+      id: 'replay-link',
+      readonly: true,
+      value: shareUrl,
+      size: 40,
+      onfocus: (e) => e.target.select(),
+    }),
+    h(
+      'button',
+      {
+        class: 'copy-link',
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(shareUrl);
+            copied.textContent = 'Copied';
+          } catch {
+            copied.textContent = 'Select the link and copy it';
+          }
+        },
+      },
+      'Copy link',
+    ),
+    copied,
+  );
   const map = createMap(data, { onArea: () => {}, onBlock: () => {} });
   const prompt = h('section', { class: 'prompt' });
   const cards = h('section', { class: 'panel cards' });
@@ -96,22 +161,57 @@ export async function openReplay(root, { gameId }) {
     if (listedFor === role) return;
     listedFor = role;
     clear(actionList);
-    record.actions.forEach((a) => actionList.append(h('li', { 'data-seq': a.seq },
-      h('button', { class: 'linkish', onclick: () => { seq = a.seq; slider.value = seq; show(); } },
-        actionText(a, role, data)))));
+    record.actions.forEach((a) =>
+      actionList.append(
+        h(
+          'li',
+          { 'data-seq': a.seq },
+          h(
+            'button',
+            {
+              class: 'linkish',
+              onclick: () => {
+                seq = a.seq;
+                slider.value = seq;
+                show();
+              },
+            },
+            actionText(a, role, data),
+          ),
+        ),
+      ),
+    );
   };
-  root.append(controls, share, prompt, h('div', { class: 'board' },
-    h('div', { class: 'map-holder' }, map.el),
-    h('aside', { class: 'side' }, cards, battle, status, logPanel,
-      h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList))));
+  root.append(
+    controls,
+    share,
+    prompt,
+    h(
+      'div',
+      { class: 'board' },
+      h('div', { class: 'map-holder' }, map.el),
+      h(
+        'aside',
+        { class: 'side' },
+        cards,
+        battle,
+        status,
+        logPanel,
+        h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList),
+      ),
+    ),
+  );
 
   // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
   const viewOf = (s, r) => {
     const key = `${s}/${r}`;
     if (!cache.has(key)) {
-      const p = api.replayView(gameId, s, r).then((res) => (r === 'all'
-        ? mergeViews(res.views.scotland, res.views.england) : res.view));
+      const p = api
+        .replayView(gameId, s, r)
+        .then((res) =>
+          r === 'all' ? mergeViews(res.views.scotland, res.views.england) : res.view,
+        );
       p.catch(() => cache.delete(key));
       cache.set(key, p);
     }
@@ -123,9 +223,10 @@ export async function openReplay(root, { gameId }) {
     const mine = ++token;
     const act = record.actions[seq - 1];
     listActions();
-    stepText.textContent = `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}`
-      : seq === 0 ? ' · set-up' : '');
-    for (const li of actionList.children) li.classList.toggle('current', Number(li.dataset.seq) === seq);
+    stepText.textContent =
+      `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}` : seq === 0 ? ' · set-up' : '');
+    for (const li of actionList.children)
+      li.classList.toggle('current', Number(li.dataset.seq) === seq);
     let view;
     try {
       view = await viewOf(seq, role);
@@ -135,17 +236,40 @@ export async function openReplay(root, { gameId }) {
     }
     if (mine !== token) return;
     notice.textContent = '';
-    const ctx = { data, role: view.role ?? role, cls: classify([]), send: () => {}, select: () => {},
-      selected: null, pending: true };
+    const ctx = {
+      data,
+      role: view.role ?? role,
+      cls: classify([]),
+      send: () => {},
+      select: () => {},
+      selected: null,
+      pending: true,
+    };
     // After the last action of a game ended by resignation or time the engine's view still
     // awaits somebody: the record's result says how it ended instead.
     const endedHere = seq === n && record.result && !view.outcome;
-    clear(prompt).append(h('div', { class: 'prompt-line' },
-      h('strong', { class: 'phase-text' }, endedHere ? 'Game over' : view.phase_text || view.phase),
-      h('span', { class: 'awaiting' },
-        endedHere ? resultText(record.result) : awaitingText(view, null))));
-    map.render(view, { selected: null, blockActionable: new Set(), areaTargets: new Map(),
-      moving: view.move?.moving || null });
+    clear(prompt).append(
+      h(
+        'div',
+        { class: 'prompt-line' },
+        h(
+          'strong',
+          { class: 'phase-text' },
+          endedHere ? 'Game over' : view.phase_text || view.phase,
+        ),
+        h(
+          'span',
+          { class: 'awaiting' },
+          endedHere ? resultText(record.result) : awaitingText(view, null),
+        ),
+      ),
+    );
+    map.render(view, {
+      selected: null,
+      blockActionable: new Set(),
+      areaTargets: new Map(),
+      moving: view.move?.moving || null,
+    });
     renderCards(cards, view, ctx);
     renderBattle(battle, view, ctx);
     renderStatus(status, view, ctx);

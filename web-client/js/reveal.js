@@ -13,8 +13,12 @@ export function mergeViews(sco, eng) {
     areas,
     pools: { scotland: sco.pools?.scotland, england: eng.pools?.england },
     nobles: sco.nobles,
-    cards: { ...sco.cards, hand, my_choice: null,
-      hands: { scotland: sco.cards?.hand || [], england: eng.cards?.hand || [] } },
+    cards: {
+      ...sco.cards,
+      hand,
+      my_choice: null,
+      hands: { scotland: sco.cards?.hand || [], england: eng.cards?.hand || [] },
+    },
     legal_actions: [],
     log: sco.log,
   };

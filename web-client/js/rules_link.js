@@ -7,9 +7,17 @@ export const RULES_PAGE = '/rules.html';
 
 export const rulesHref = (section) => `${RULES_PAGE}#r${section}`;
 
-export const rulesLink = (section, label = `RULES ${section}`) => h('a', {
-  class: 'rules-link', href: rulesHref(section), target: '_blank', rel: 'noopener',
-}, label);
+export const rulesLink = (section, label = `RULES ${section}`) =>
+  h(
+    'a',
+    {
+      class: 'rules-link',
+      href: rulesHref(section),
+      target: '_blank',
+      rel: 'noopener',
+    },
+    label,
+  );
 
 // A section reference in running text: "RULES 4.7" (also the first of "RULES 10.1-10.2").
 export const RULES_REF = /RULES (\d+(?:\.\d+)*|[A-Z])/g;

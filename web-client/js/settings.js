@@ -1,6 +1,6 @@
-// #/settings: turn notices by e-mail and webhook (docs/protocol.md, "Turn notices"), the
-// browser's own alerts (notify.js), and vacations (lobby_play.js). The server checks every value; a refused one is shown with
-// its message and nothing is stored.
+// #/settings: turn notices by e-mail and webhook (docs/protocol.md, "Turn notices"), the browser's
+// own alerts (notify.js), and vacations (lobby_play.js). The server checks every value; a refused
+// one is shown with its message and nothing is stored.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { desktopState, enableDesktop, prefs, setPref } from './notify.js';
@@ -12,9 +12,15 @@ function errorText(ex) {
 
 export async function openSettings(root, { me }) {
   if (!me) {
-    clear(root).append(h('section', { class: 'panel settings' },
-      h('h1', {}, 'Settings'), h('p', {}, 'Log in to choose how you are told it is your turn.'),
-      h('p', {}, h('a', { href: '#/' }, 'To the lobby'))));
+    clear(root).append(
+      h(
+        'section',
+        { class: 'panel settings' },
+        h('h1', {}, 'Settings'),
+        h('p', {}, 'Log in to choose how you are told it is your turn.'),
+        h('p', {}, h('a', { href: '#/' }, 'To the lobby')),
+      ),
+    );
     return null;
   }
   let s = (await api.notices()).notices;
@@ -30,18 +36,35 @@ export async function openSettings(root, { me }) {
     status.textContent = '';
   };
 
-  const emailInput = h('input', { type: 'email', id: 'notice-email', name: 'email', autocomplete: 'email',
-    placeholder: 'name@example.org' });
+  const emailInput = h('input', {
+    type: 'email',
+    id: 'notice-email',
+    name: 'email',
+    autocomplete: 'email',
+    placeholder: 'name@example.org',
+  });
   const emailState = h('p', { class: 'email-state' });
   const emailBox = h('input', { type: 'checkbox', id: 'notice-email-on' });
-  const hookInput = h('input', { type: 'url', id: 'notice-webhook', name: 'webhook',
-    placeholder: 'https://discord.com/api/webhooks/…' });
+  const hookInput = h('input', {
+    type: 'url',
+    id: 'notice-webhook',
+    name: 'webhook',
+    placeholder: 'https://discord.com/api/webhooks/…',
+  });
   const hookBox = h('input', { type: 'checkbox', id: 'notice-webhook-on' });
-  const digest = h('input', { type: 'number', id: 'notice-digest', min: '0', max: '168', step: '1' });
+  const digest = h('input', {
+    type: 'number',
+    id: 'notice-digest',
+    min: '0',
+    max: '168',
+    step: '1',
+  });
 
   function fill() {
-    emailState.textContent = s.email ? `Notices go to ${s.email}.`
-      : s.email_pending ? `Waiting for you to open the link sent to ${s.email_pending}.`
+    emailState.textContent = s.email
+      ? `Notices go to ${s.email}.`
+      : s.email_pending
+        ? `Waiting for you to open the link sent to ${s.email_pending}.`
         : 'No address yet.';
     emailBox.checked = s.channels.email;
     emailBox.disabled = !s.email;
@@ -77,12 +100,14 @@ export async function openSettings(root, { me }) {
     const url = hookInput.value.trim();
     const hours = Number(digest.value);
     try {
-      s = (await api.saveNotices({
-        webhook_url: url === '' ? null : url,
-        email: emailBox.checked,
-        webhook: hookBox.checked,
-        digest_hours: Number.isInteger(hours) ? hours : -1,
-      })).notices;
+      s = (
+        await api.saveNotices({
+          webhook_url: url === '' ? null : url,
+          email: emailBox.checked,
+          webhook: hookBox.checked,
+          digest_hours: Number.isInteger(hours) ? hours : -1,
+        })
+      ).notices;
       fill();
       say('Saved.');
     } catch (ex) {
@@ -97,8 +122,12 @@ export async function openSettings(root, { me }) {
     const on = prefs().desktop && state === 'granted';
     desktop.textContent = on ? 'Turn desktop notifications off' : 'Turn desktop notifications on';
     desktop.disabled = state === 'unsupported' || state === 'denied';
-    desktopNote.textContent = state === 'denied' ? ' The browser blocks them for this site.'
-      : state === 'unsupported' ? ' This browser has none.' : '';
+    desktopNote.textContent =
+      state === 'denied'
+        ? ' The browser blocks them for this site.'
+        : state === 'unsupported'
+          ? ' This browser has none.'
+          : '';
   }
   desktop.addEventListener('click', async () => {
     if (prefs().desktop && desktopState() === 'granted') setPref('desktop', false);
@@ -110,35 +139,89 @@ export async function openSettings(root, { me }) {
   sound.addEventListener('change', () => setPref('sound', sound.checked));
 
   const emailSection = s.email_available
-    ? [emailState,
-      h('form', { class: 'email-form', onsubmit: sendAddress },
-        h('div', { class: 'field' }, h('label', { for: 'notice-email' }, 'E-mail address'), emailInput),
-        h('p', {}, h('button', { type: 'submit' }, 'Send confirmation link'), ' ',
-          h('button', { type: 'button', class: 'remove-email', onclick: removeAddress }, 'Remove address')))]
+    ? [
+        emailState,
+        h(
+          'form',
+          { class: 'email-form', onsubmit: sendAddress },
+          h(
+            'div',
+            { class: 'field' },
+            h('label', { for: 'notice-email' }, 'E-mail address'),
+            emailInput,
+          ),
+          h(
+            'p',
+            {},
+            h('button', { type: 'submit' }, 'Send confirmation link'),
+            ' ',
+            h(
+              'button',
+              { type: 'button', class: 'remove-email', onclick: removeAddress },
+              'Remove address',
+            ),
+          ),
+        ),
+      ]
     : [h('p', {}, 'This server sends no e-mail.'), emailState];
 
-  clear(root).append(h('section', { class: 'panel settings' },
-    h('h1', {}, 'Turn notices'),
-    h('p', {}, 'When it is your turn and you are not at the game, you can be told by e-mail or by a '
-      + 'webhook of your own (Discord or Slack). Your address and webhook are shown to nobody else.'),
-    h('h2', {}, 'E-mail'), ...emailSection,
-    h('form', { class: 'notice-form', onsubmit: save },
-      h('h2', {}, 'Channels'),
-      h('div', { class: 'field check' }, emailBox,
-        h('label', { for: 'notice-email-on' }, 'E-mail me when it is my turn')),
-      h('div', { class: 'field' }, h('label', { for: 'notice-webhook' }, 'Webhook URL (Discord or Slack)'), hookInput),
-      h('div', { class: 'field check' }, hookBox,
-        h('label', { for: 'notice-webhook-on' }, 'Post to my webhook when it is my turn')),
-      h('div', { class: 'field' },
-        h('label', { for: 'notice-digest' }, 'At most one e-mail every … hours (0: no limit)'), digest),
-      h('p', {}, h('button', { type: 'submit', class: 'save-notices' }, 'Save'))),
-    problem, status,
-    h('h2', {}, 'In this browser'),
-    h('p', {}, 'The tab title shows “(n) Your turn” while games await you.'),
-    h('p', {}, desktop, desktopNote),
-    h('div', { class: 'field check' }, sound,
-      h('label', { for: 'notice-sound' }, 'Play a sound when it becomes my turn'))),
-  vacationPanel());
+  clear(root).append(
+    h(
+      'section',
+      { class: 'panel settings' },
+      h('h1', {}, 'Turn notices'),
+      h(
+        'p',
+        {},
+        'When it is your turn and you are not at the game, you can be told by e-mail or by a ' +
+          'webhook of your own (Discord or Slack). Your address and webhook are shown to nobody else.',
+      ),
+      h('h2', {}, 'E-mail'),
+      ...emailSection,
+      h(
+        'form',
+        { class: 'notice-form', onsubmit: save },
+        h('h2', {}, 'Channels'),
+        h(
+          'div',
+          { class: 'field check' },
+          emailBox,
+          h('label', { for: 'notice-email-on' }, 'E-mail me when it is my turn'),
+        ),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: 'notice-webhook' }, 'Webhook URL (Discord or Slack)'),
+          hookInput,
+        ),
+        h(
+          'div',
+          { class: 'field check' },
+          hookBox,
+          h('label', { for: 'notice-webhook-on' }, 'Post to my webhook when it is my turn'),
+        ),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: 'notice-digest' }, 'At most one e-mail every … hours (0: no limit)'),
+          digest,
+        ),
+        h('p', {}, h('button', { type: 'submit', class: 'save-notices' }, 'Save')),
+      ),
+      problem,
+      status,
+      h('h2', {}, 'In this browser'),
+      h('p', {}, 'The tab title shows “(n) Your turn” while games await you.'),
+      h('p', {}, desktop, desktopNote),
+      h(
+        'div',
+        { class: 'field check' },
+        sound,
+        h('label', { for: 'notice-sound' }, 'Play a sound when it becomes my turn'),
+      ),
+    ),
+    vacationPanel(),
+  );
   fill();
   renderDesktop();
   return null;

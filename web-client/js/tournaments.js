@@ -5,7 +5,11 @@ import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { timeControlField, timeControlText } from './lobby_play.js';
 
-const FORMAT_NAMES = { round_robin: 'Round robin', swiss: 'Swiss', single_elimination: 'Single elimination' };
+const FORMAT_NAMES = {
+  round_robin: 'Round robin',
+  swiss: 'Swiss',
+  single_elimination: 'Single elimination',
+};
 
 function when(ms) {
   return ms ? new Date(ms).toLocaleString() : '—';
@@ -14,11 +18,18 @@ function when(ms) {
 function createForm(onCreated) {
   const field = (label, input) => h('label', {}, label, input);
   const name = h('input', { name: 'name', required: true, maxlength: 100 });
-  const format = h('select', { name: 'format' },
-    Object.entries(FORMAT_NAMES).map(([v, t]) => h('option', { value: v }, t)));
+  const format = h(
+    'select',
+    { name: 'format' },
+    Object.entries(FORMAT_NAMES).map(([v, t]) => h('option', { value: v }, t)),
+  );
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 20, value: 3 });
-  const sides = h('select', { name: 'sides' }, h('option', { value: 'lot' }, 'One game, sides by lot'),
-    h('option', { value: 'swapped' }, 'Two games, sides swapped'));
+  const sides = h(
+    'select',
+    { name: 'sides' },
+    h('option', { value: 'lot' }, 'One game, sides by lot'),
+    h('option', { value: 'swapped' }, 'Two games, sides swapped'),
+  );
   const deadline = h('input', { name: 'deadline_days', type: 'number', min: 1, max: 60, value: 7 });
   const closes = h('input', { name: 'closes_days', type: 'number', min: 1, max: 365, value: 7 });
   const max = h('input', { name: 'max_players', type: 'number', min: 2, max: 256, value: 16 });
@@ -27,28 +38,49 @@ function createForm(onCreated) {
   const vacation = h('input', { name: 'vacation', type: 'checkbox', checked: true });
   const byHand = h('input', { name: 'rounds_by_hand', type: 'checkbox' });
   const error = h('p', { class: 'error', role: 'alert' });
-  const form = h('form', { class: 'tournament-create', onsubmit: async (e) => {
-    e.preventDefault();
-    error.textContent = '';
-    const body = {
-      name: name.value, scenario: 'braveheart', format: format.value, sides: sides.value,
-      round_deadline_minutes: Number(deadline.value) * 24 * 60, rated: rated.checked,
-      registration_closes_at: Date.now() + Number(closes.value) * 86400000,
-      max_players: Number(max.value), time_control: clock.value(), vacation: vacation.checked,
-      rounds_by_hand: byHand.checked,
-    };
-    if (format.value === 'swiss') body.rounds = Number(rounds.value);
-    try {
-      onCreated((await api.createTournament(body)).tournament);
-    } catch (ex) {
-      error.textContent = ex.message;
-    }
-  } },
-  h('h2', {}, 'Organise a tournament'), field('Name', name), field('Format', format),
-  field('Swiss rounds', rounds), field('Sides', sides), field('Days per round', deadline),
-  field('Registration open for (days)', closes), field('Most players', max),
-  field('Rated', rated), clock.el, field('Vacations pause the games', vacation),
-  field('I start each round myself', byHand), h('button', { type: 'submit' }, 'Create'), error);
+  const form = h(
+    'form',
+    {
+      class: 'tournament-create',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        error.textContent = '';
+        const body = {
+          name: name.value,
+          scenario: 'braveheart',
+          format: format.value,
+          sides: sides.value,
+          round_deadline_minutes: Number(deadline.value) * 24 * 60,
+          rated: rated.checked,
+          registration_closes_at: Date.now() + Number(closes.value) * 86400000,
+          max_players: Number(max.value),
+          time_control: clock.value(),
+          vacation: vacation.checked,
+          rounds_by_hand: byHand.checked,
+        };
+        if (format.value === 'swiss') body.rounds = Number(rounds.value);
+        try {
+          onCreated((await api.createTournament(body)).tournament);
+        } catch (ex) {
+          error.textContent = ex.message;
+        }
+      },
+    },
+    h('h2', {}, 'Organise a tournament'),
+    field('Name', name),
+    field('Format', format),
+    field('Swiss rounds', rounds),
+    field('Sides', sides),
+    field('Days per round', deadline),
+    field('Registration open for (days)', closes),
+    field('Most players', max),
+    field('Rated', rated),
+    clock.el,
+    field('Vacations pause the games', vacation),
+    field('I start each round myself', byHand),
+    h('button', { type: 'submit' }, 'Create'),
+    error,
+  );
   return form;
 }
 
@@ -58,14 +90,42 @@ export async function renderTournaments(root, { me, go }) {
   const { tournaments } = await api.tournaments();
   for (const status of ['registering', 'running', 'finished']) {
     const list = tournaments.filter((t) => t.status === status);
-    const title = { registering: 'Open for registration', running: 'Under way', finished: 'Finished' }[status];
-    root.append(h('section', { class: 'panel', 'data-status': status }, h('h2', {}, title),
-      list.length ? h('ul', { class: 'tournaments' }, list.map((t) => h('li', {},
-        h('a', { href: `#/tournament/${t.id}` }, t.name), ` — ${FORMAT_NAMES[t.format]}, `
-        + `${t.player_count}/${t.max_players} players, by ${t.organiser}`)))
-        : h('p', {}, 'None.')));
+    const title = {
+      registering: 'Open for registration',
+      running: 'Under way',
+      finished: 'Finished',
+    }[status];
+    root.append(
+      h(
+        'section',
+        { class: 'panel', 'data-status': status },
+        h('h2', {}, title),
+        list.length
+          ? h(
+              'ul',
+              { class: 'tournaments' },
+              list.map((t) =>
+                h(
+                  'li',
+                  {},
+                  h('a', { href: `#/tournament/${t.id}` }, t.name),
+                  ` — ${FORMAT_NAMES[t.format]}, ` +
+                    `${t.player_count}/${t.max_players} players, by ${t.organiser}`,
+                ),
+              ),
+            )
+          : h('p', {}, 'None.'),
+      ),
+    );
   }
-  if (me) root.append(h('section', { class: 'panel' }, createForm((t) => go(`#/tournament/${t.id}`))));
+  if (me)
+    root.append(
+      h(
+        'section',
+        { class: 'panel' },
+        createForm((t) => go(`#/tournament/${t.id}`)),
+      ),
+    );
 }
 
 function crosstable(t) {
@@ -75,15 +135,39 @@ function crosstable(t) {
     for (const g of round.games) {
       if (!g.result) continue;
       const w = g.result.winner;
-      const add = (a, b, pts) => { cell[`${a}|${b}`] = (cell[`${a}|${b}`] || 0) + pts; };
+      const add = (a, b, pts) => {
+        cell[`${a}|${b}`] = (cell[`${a}|${b}`] || 0) + pts;
+      };
       add(g.scotland, g.england, w === 'scotland' ? 1 : w ? 0 : 0.5);
       add(g.england, g.scotland, w === 'england' ? 1 : w ? 0 : 0.5);
     }
   }
-  return h('table', { class: 'crosstable', 'aria-label': 'Crosstable' },
-    h('thead', {}, h('tr', {}, h('th', {}, ''), names.map((_, i) => h('th', {}, String(i + 1))))),
-    h('tbody', {}, names.map((a, i) => h('tr', {}, h('th', {}, `${i + 1}. ${a}`),
-      names.map((b) => h('td', {}, a === b ? '×' : (cell[`${a}|${b}`] ?? '')))))));
+  return h(
+    'table',
+    { class: 'crosstable', 'aria-label': 'Crosstable' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, ''),
+        names.map((_, i) => h('th', {}, String(i + 1))),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      names.map((a, i) =>
+        h(
+          'tr',
+          {},
+          h('th', {}, `${i + 1}. ${a}`),
+          names.map((b) => h('td', {}, a === b ? '×' : (cell[`${a}|${b}`] ?? ''))),
+        ),
+      ),
+    ),
+  );
 }
 
 // Rounds started by hand: the next round's button once every game of this one has ended.
@@ -93,18 +177,56 @@ function nextRound(t, act) {
   const next = t.current_round + 1;
   return games.every((g) => g.result)
     ? h('button', { class: 'next-round', onclick: () => act('next_round') }, `Start round ${next}`)
-    : h('p', { class: 'next-round-wait' }, `Round ${next} can start once every game of round ${t.current_round} has ended.`);
+    : h(
+        'p',
+        { class: 'next-round-wait' },
+        `Round ${next} can start once every game of round ${t.current_round} has ended.`,
+      );
 }
 
 function organiserControls(t, act) {
   const text = h('input', { name: 'note', placeholder: 'A note for everybody', maxlength: 2000 });
   const player = h('input', { name: 'player', placeholder: 'Player to remove' });
-  return h('section', { class: 'panel organiser' }, h('h2', {}, 'Organiser'),
-    t.status === 'registering' ? h('button', { class: 'start', onclick: () => act('start') }, 'Start the tournament') : null,
+  return h(
+    'section',
+    { class: 'panel organiser' },
+    h('h2', {}, 'Organiser'),
+    t.status === 'registering'
+      ? h('button', { class: 'start', onclick: () => act('start') }, 'Start the tournament')
+      : null,
     nextRound(t, act),
-    t.status === 'running' ? h('button', { class: 'extend', onclick: () => act('extend', { minutes: 24 * 60 }) }, 'Extend the deadline by a day') : null,
-    h('form', { onsubmit: (e) => { e.preventDefault(); act('note', { text: text.value }); } }, text, h('button', {}, 'Add note')),
-    t.status !== 'finished' ? h('form', { onsubmit: (e) => { e.preventDefault(); act('remove', { player: player.value }); } }, player, h('button', {}, 'Remove')) : null);
+    t.status === 'running'
+      ? h(
+          'button',
+          { class: 'extend', onclick: () => act('extend', { minutes: 24 * 60 }) },
+          'Extend the deadline by a day',
+        )
+      : null,
+    h(
+      'form',
+      {
+        onsubmit: (e) => {
+          e.preventDefault();
+          act('note', { text: text.value });
+        },
+      },
+      text,
+      h('button', {}, 'Add note'),
+    ),
+    t.status !== 'finished'
+      ? h(
+          'form',
+          {
+            onsubmit: (e) => {
+              e.preventDefault();
+              act('remove', { player: player.value });
+            },
+          },
+          player,
+          h('button', {}, 'Remove'),
+        )
+      : null,
+  );
 }
 
 export async function openTournament(root, { id, me }) {
@@ -121,51 +243,180 @@ export async function openTournament(root, { id, me }) {
       }
     };
     clear(root);
-    root.append(h('h1', {}, t.name),
-      h('p', { class: 'tournament-facts' }, `${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, `
-        + `${t.sides === 'lot' ? 'one game per pairing, sides by lot' : 'two games per pairing, sides swapped'}, `
-        + `organised by ${t.organiser}${t.rated ? ', rated' : ''}. `
-        + `${timeControlText(t.time_control)}. Status: ${t.status}`
-        + (t.status === 'running' ? `, round ${t.current_round}, deadline ${when(t.deadline_at)}` : '')),
-      ...(t.description ? [h('p', {}, t.description)] : []), error);
+    root.append(
+      h('h1', {}, t.name),
+      h(
+        'p',
+        { class: 'tournament-facts' },
+        `${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, ` +
+          `${t.sides === 'lot' ? 'one game per pairing, sides by lot' : 'two games per pairing, sides swapped'}, ` +
+          `organised by ${t.organiser}${t.rated ? ', rated' : ''}. ` +
+          `${timeControlText(t.time_control)}. Status: ${t.status}` +
+          (t.status === 'running'
+            ? `, round ${t.current_round}, deadline ${when(t.deadline_at)}`
+            : ''),
+      ),
+      ...(t.description ? [h('p', {}, t.description)] : []),
+      error,
+    );
     if (me && t.status === 'registering' && !t.you.organiser) {
-      root.append(t.you.registered
-        ? h('button', { class: 'withdraw', onclick: () => act('withdraw') }, 'Withdraw')
-        : h('button', { class: 'register', onclick: () => act('register') }, 'Register'));
+      root.append(
+        t.you.registered
+          ? h('button', { class: 'withdraw', onclick: () => act('withdraw') }, 'Withdraw')
+          : h('button', { class: 'register', onclick: () => act('register') }, 'Register'),
+      );
     }
-    root.append(h('section', { class: 'panel' }, h('h2', {}, `Players (${t.players.length}/${t.max_players})`),
-      h('ol', { class: 'players' }, t.players.map((p) => h('li', {}, p.name, p.removed ? ' (removed)' : '')))));
+    root.append(
+      h(
+        'section',
+        { class: 'panel' },
+        h('h2', {}, `Players (${t.players.length}/${t.max_players})`),
+        h(
+          'ol',
+          { class: 'players' },
+          t.players.map((p) => h('li', {}, p.name, p.removed ? ' (removed)' : '')),
+        ),
+      ),
+    );
     for (const round of [...t.rounds_played].reverse()) {
-      root.append(h('section', { class: 'panel round' }, h('h2', {}, `Round ${round.round}`),
-        h('ul', { class: 'pairings' }, round.games.map((g) => h('li', {},
-          h('a', { href: g.status === 'finished' ? `#/replay/${g.game_id}` : `#/game/${g.game_id}` },
-            `${g.scotland} (Scotland) v ${g.england} (England)`),
-          ' — ', g.result ? (g.result.text ?? `${g.result.winner ?? 'no winner'} (${g.result.reason})`) : g.status,
-          g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
-          t.you.organiser && g.status === 'active' ? [' ',
-            h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'scotland' }) }, 'Scotland wins by forfeit'),
-            h('button', { onclick: () => act('forfeit', { game_id: g.game_id, winner: 'england' }) }, 'England wins by forfeit'),
-            h('button', { onclick: () => act('forfeit', { game_id: g.game_id, reason: 'adjudicated' }) }, 'Adjudicate by nobles')] : null)),
-        round.byes.map((b) => h('li', {}, `${b}: bye`)))));
+      root.append(
+        h(
+          'section',
+          { class: 'panel round' },
+          h('h2', {}, `Round ${round.round}`),
+          h(
+            'ul',
+            { class: 'pairings' },
+            round.games.map((g) =>
+              h(
+                'li',
+                {},
+                h(
+                  'a',
+                  {
+                    href: g.status === 'finished' ? `#/replay/${g.game_id}` : `#/game/${g.game_id}`,
+                  },
+                  `${g.scotland} (Scotland) v ${g.england} (England)`,
+                ),
+                ' — ',
+                g.result
+                  ? (g.result.text ?? `${g.result.winner ?? 'no winner'} (${g.result.reason})`)
+                  : g.status,
+                g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
+                t.you.organiser && g.status === 'active'
+                  ? [
+                      ' ',
+                      h(
+                        'button',
+                        {
+                          onclick: () => act('forfeit', { game_id: g.game_id, winner: 'scotland' }),
+                        },
+                        'Scotland wins by forfeit',
+                      ),
+                      h(
+                        'button',
+                        {
+                          onclick: () => act('forfeit', { game_id: g.game_id, winner: 'england' }),
+                        },
+                        'England wins by forfeit',
+                      ),
+                      h(
+                        'button',
+                        {
+                          onclick: () =>
+                            act('forfeit', { game_id: g.game_id, reason: 'adjudicated' }),
+                        },
+                        'Adjudicate by nobles',
+                      ),
+                    ]
+                  : null,
+              ),
+            ),
+            round.byes.map((b) => h('li', {}, `${b}: bye`)),
+          ),
+        ),
+      );
     }
     if (t.standings.length && t.current_round > 0) {
-      root.append(h('section', { class: 'panel' }, h('h2', {}, 'Standings'),
-        h('table', { class: 'standings' }, h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'W', 'L',
-          t.format === 'swiss' ? 'Buchholz' : 'Head-to-head', t.format === 'swiss' ? 'S-B' : 'Wins as Scotland']
-          .map((c) => h('th', {}, c)))),
-        h('tbody', {}, t.standings.map((s) => h('tr', {}, [s.rank, s.player, s.points, s.wins, s.losses,
-          t.format === 'swiss' ? s.buchholz : s.head_to_head,
-          t.format === 'swiss' ? s.sonneborn_berger : s.wins_as_scotland].map((c) => h('td', {}, String(c))))))),
-        h('h2', {}, 'Crosstable'), crosstable(t)));
+      root.append(
+        h(
+          'section',
+          { class: 'panel' },
+          h('h2', {}, 'Standings'),
+          h(
+            'table',
+            { class: 'standings' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                [
+                  '#',
+                  'Player',
+                  'Points',
+                  'W',
+                  'L',
+                  t.format === 'swiss' ? 'Buchholz' : 'Head-to-head',
+                  t.format === 'swiss' ? 'S-B' : 'Wins as Scotland',
+                ].map((c) => h('th', {}, c)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              t.standings.map((s) =>
+                h(
+                  'tr',
+                  {},
+                  [
+                    s.rank,
+                    s.player,
+                    s.points,
+                    s.wins,
+                    s.losses,
+                    t.format === 'swiss' ? s.buchholz : s.head_to_head,
+                    t.format === 'swiss' ? s.sonneborn_berger : s.wins_as_scotland,
+                  ].map((c) => h('td', {}, String(c))),
+                ),
+              ),
+            ),
+          ),
+          h('h2', {}, 'Crosstable'),
+          crosstable(t),
+        ),
+      );
     }
     if (t.you.organiser) root.append(organiserControls(t, act));
-    root.append(h('section', { class: 'panel' }, h('h2', {}, 'Log'),
-      h('ul', { class: 'tournament-log' }, t.log.map((l) => h('li', {},
-        `${when(l.at)} — ${l.author ?? 'server'}: ${l.action}: ${l.detail}`)))),
-    h('p', {}, h('a', { class: 'export', href: `/api/tournaments/${id}/export`, download: '' },
-      'Download every finished game (tar bundle)')));
+    root.append(
+      h(
+        'section',
+        { class: 'panel' },
+        h('h2', {}, 'Log'),
+        h(
+          'ul',
+          { class: 'tournament-log' },
+          t.log.map((l) =>
+            h('li', {}, `${when(l.at)} — ${l.author ?? 'server'}: ${l.action}: ${l.detail}`),
+          ),
+        ),
+      ),
+      h(
+        'p',
+        {},
+        h(
+          'a',
+          { class: 'export', href: `/api/tournaments/${id}/export`, download: '' },
+          'Download every finished game (tar bundle)',
+        ),
+      ),
+    );
   };
   await render();
-  timer = setInterval(() => { if (!document.activeElement || document.activeElement === document.body) render().catch(() => {}); }, 10000);
+  timer = setInterval(() => {
+    if (!document.activeElement || document.activeElement === document.body)
+      render().catch(() => {});
+  }, 10000);
   return () => clearInterval(timer);
 }

@@ -11,7 +11,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
-  newPlayer, startGame, startBot, lastView, MAP_CHOICE, arrowTo, keyChooseBlock, axeProblems,
+  newPlayer,
+  startGame,
+  startBot,
+  lastView,
+  MAP_CHOICE,
+  arrowTo,
+  keyChooseBlock,
+  axeProblems,
   waitForAnswer,
 } from './helpers.js';
 
@@ -27,103 +34,146 @@ const MIN_TEXT_PX = 10.5;
 
 // Screen boxes of the map frame and the land, and the text heights of each block whose face is
 // shown (name lines and strength) and of each chip (its counts), of those wholly in the frame.
-const measure = (page) => page.evaluate(() => {
-  const box = (el) => {
-    const r = el.getBoundingClientRect();
-    return { x: r.left, y: r.top, w: r.width, h: r.height, r: r.right, b: r.bottom };
-  };
-  const frame = box(document.querySelector('.map-viewport'));
-  const inFrame = (b) => b.x >= frame.x && b.r <= frame.r && b.y >= frame.y && b.b <= frame.b;
-  return {
-    frame,
-    land: box(document.querySelector('svg.map .land')),
-    window: { w: window.innerWidth, h: window.innerHeight },
-    blocks: [...document.querySelectorAll('.blocks .block.own, .blocks .block.revealed')].map((g) => ({
-      id: g.dataset.block,
-      body: box(g.querySelector('.body')),
-      name: box(g.querySelector('.bname')),
-      lines: [...g.querySelectorAll('.bname tspan')].map((t) => box(t).h),
-      strength: box(g.querySelector('.bstrength')),
-      meta: [...g.querySelectorAll('.bmeta')].map((t) => ({ text: t.textContent, h: box(t).h })),
-    })).filter((b) => inFrame(b.body)),
-    chips: [...document.querySelectorAll('.blocks .chip')].map((g) => ({
-      area: g.dataset.chip, box: box(g),
-      counts: [...g.querySelectorAll('.chip-count')].map((t) => box(t).h),
-    })).filter((c) => inFrame(c.box)),
-  };
-});
+const measure = (page) =>
+  page.evaluate(() => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left, y: r.top, w: r.width, h: r.height, r: r.right, b: r.bottom };
+    };
+    const frame = box(document.querySelector('.map-viewport'));
+    const inFrame = (b) => b.x >= frame.x && b.r <= frame.r && b.y >= frame.y && b.b <= frame.b;
+    return {
+      frame,
+      land: box(document.querySelector('svg.map .land')),
+      window: { w: window.innerWidth, h: window.innerHeight },
+      blocks: [...document.querySelectorAll('.blocks .block.own, .blocks .block.revealed')]
+        .map((g) => ({
+          id: g.dataset.block,
+          body: box(g.querySelector('.body')),
+          name: box(g.querySelector('.bname')),
+          lines: [...g.querySelectorAll('.bname tspan')].map((t) => box(t).h),
+          strength: box(g.querySelector('.bstrength')),
+          meta: [...g.querySelectorAll('.bmeta')].map((t) => ({
+            text: t.textContent,
+            h: box(t).h,
+          })),
+        }))
+        .filter((b) => inFrame(b.body)),
+      chips: [...document.querySelectorAll('.blocks .chip')]
+        .map((g) => ({
+          area: g.dataset.chip,
+          box: box(g),
+          counts: [...g.querySelectorAll('.chip-count')].map((t) => box(t).h),
+        }))
+        .filter((c) => inFrame(c.box)),
+    };
+  });
 
 // Asserts that every block and chip measured reads: text at least MIN_TEXT_PX tall.
 function assertLegible(m, when) {
   for (const b of m.blocks) {
-    for (const h of b.lines) assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s name is ${h.toFixed(1)} px tall`);
-    assert.ok(b.strength.h >= MIN_TEXT_PX, `${when}: ${b.id}'s strength is ${b.strength.h.toFixed(1)} px tall`);
+    for (const h of b.lines)
+      assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s name is ${h.toFixed(1)} px tall`);
+    assert.ok(
+      b.strength.h >= MIN_TEXT_PX,
+      `${when}: ${b.id}'s strength is ${b.strength.h.toFixed(1)} px tall`,
+    );
     assert.equal(b.meta.length, 3, `${when}: ${b.id} shows its rating, type or home, and move`);
     for (const { text, h } of b.meta) {
       assert.ok(h >= MIN_TEXT_PX, `${when}: ${b.id}'s rating "${text}" is ${h.toFixed(1)} px tall`);
     }
-    assert.ok(b.name.x >= b.body.x && b.name.r <= b.body.r, `${when}: ${b.id}'s name fits its block`);
+    assert.ok(
+      b.name.x >= b.body.x && b.name.r <= b.body.r,
+      `${when}: ${b.id}'s name fits its block`,
+    );
   }
   for (const c of m.chips) {
-    for (const h of c.counts) assert.ok(h >= MIN_TEXT_PX, `${when}: ${c.area}'s chip count is ${h.toFixed(1)} px tall`);
+    for (const h of c.counts)
+      assert.ok(h >= MIN_TEXT_PX, `${when}: ${c.area}'s chip count is ${h.toFixed(1)} px tall`);
   }
 }
 
 // The text heights of the open list of an area's blocks: each name and strength (the boxes of
 // their text, not of their boxes).
-const measureList = (page) => page.evaluate(() => {
-  const textHeight = (el) => {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    return range.getBoundingClientRect().height;
-  };
-  const panel = document.querySelector('.stack-panel:not([hidden])');
-  const r = panel?.getBoundingClientRect();
-  return panel && {
-    onScreen: r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth,
-    rows: [...panel.querySelectorAll('.pblock')].map((row) => ({
-      id: row.dataset.block,
-      name: textHeight(row.querySelector('.pb-name')),
-      strength: textHeight(row.querySelector('.pb-face')),
-      text: row.textContent,
-    })),
-    hidden: [...panel.querySelectorAll('.pb-hidden')].map((row) => row.textContent),
-  };
-});
+const measureList = (page) =>
+  page.evaluate(() => {
+    const textHeight = (el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().height;
+    };
+    const panel = document.querySelector('.stack-panel:not([hidden])');
+    const r = panel?.getBoundingClientRect();
+    return (
+      panel && {
+        onScreen:
+          r.top >= 0 &&
+          r.bottom <= window.innerHeight &&
+          r.left >= 0 &&
+          r.right <= window.innerWidth,
+        rows: [...panel.querySelectorAll('.pblock')].map((row) => ({
+          id: row.dataset.block,
+          name: textHeight(row.querySelector('.pb-name')),
+          strength: textHeight(row.querySelector('.pb-face')),
+          text: row.textContent,
+        })),
+        hidden: [...panel.querySelectorAll('.pb-hidden')].map((row) => row.textContent),
+      }
+    );
+  });
 
 // Every block and chip of the map lies inside its own area (its box's corners and edge
 // midpoints, 0.5 px in, are in the area's shape) and off every other area's name and marks.
-const stackProblems = (page) => page.evaluate(() => {
-  const svg = document.querySelector('svg.map');
-  const toMap = svg.getScreenCTM().inverse();
-  const labels = [...svg.querySelectorAll('.area-label')].map((g) => [g.dataset.label,
-    g.getBoundingClientRect()]);
-  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  const problems = [];
-  let checked = 0;
-  for (const el of svg.querySelectorAll('.blocks > *')) {
-    const area = el.dataset.area;
-    const cell = svg.querySelector(`.cell[data-area="${area}"]`);
-    const r = el.getBoundingClientRect();
-    checked += 1;
-    const points = [0, 0.5, 1].flatMap((u) => [0, 0.5, 1].map((v) => new DOMPoint(
-      r.left + 0.5 + u * (r.width - 1), r.top + 0.5 + v * (r.height - 1)).matrixTransform(toMap)));
-    if (points.some((pt) => !cell.isPointInFill(pt))) {
-      problems.push(`${el.dataset.block || el.dataset.chip || 'a back'} leaves ${area}`);
+const stackProblems = (page) =>
+  page.evaluate(() => {
+    const svg = document.querySelector('svg.map');
+    const toMap = svg.getScreenCTM().inverse();
+    const labels = [...svg.querySelectorAll('.area-label')].map((g) => [
+      g.dataset.label,
+      g.getBoundingClientRect(),
+    ]);
+    const meet = (a, b) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const problems = [];
+    let checked = 0;
+    for (const el of svg.querySelectorAll('.blocks > *')) {
+      const area = el.dataset.area;
+      const cell = svg.querySelector(`.cell[data-area="${area}"]`);
+      const r = el.getBoundingClientRect();
+      checked += 1;
+      const points = [0, 0.5, 1].flatMap((u) =>
+        [0, 0.5, 1].map((v) =>
+          new DOMPoint(
+            r.left + 0.5 + u * (r.width - 1),
+            r.top + 0.5 + v * (r.height - 1),
+          ).matrixTransform(toMap),
+        ),
+      );
+      if (points.some((pt) => !cell.isPointInFill(pt))) {
+        problems.push(`${el.dataset.block || el.dataset.chip || 'a back'} leaves ${area}`);
+      }
+      for (const [other, lr] of labels) {
+        if (other !== area && meet(r, lr))
+          problems.push(
+            `${area}'s ${el.dataset.block || el.dataset.chip || 'back'} covers ${other}'s name`,
+          );
+      }
     }
-    for (const [other, lr] of labels) {
-      if (other !== area && meet(r, lr)) problems.push(`${area}'s ${el.dataset.block || el.dataset.chip || 'back'} covers ${other}'s name`);
-    }
-  }
-  return { checked, problems: [...new Set(problems)] };
-});
+    return { checked, problems: [...new Set(problems)] };
+  });
 
-for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+for (const [size, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+]) {
   test(`${size}: the whole map at Fit, blocks and chips legible, no serious axe problem`, async () => {
     const sco = await newPlayer(running.browser, running.server, `fit${size}s`, { viewport });
     const eng = await newPlayer(running.browser, running.server, `fit${size}e`, { viewport });
     assert.deepEqual(await axeProblems(sco.page), [], 'lobby');
-    await sco.page.screenshot({ path: path.join(shots, `board-${size}-lobby.png`), fullPage: true });
+    await sco.page.screenshot({
+      path: path.join(shots, `board-${size}-lobby.png`),
+      fullPage: true,
+    });
     // The Campaign: the most blocks on the map at the start.
     await sco.page.selectOption('form.create select >> nth=0', 'campaign');
     await startGame(sco, eng);
@@ -143,13 +193,22 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await sco.page.waitForTimeout(200);
     const fit = await measure(sco.page);
     await sco.page.screenshot({ path: path.join(shots, `board-${size}-fit.png`) });
-    assert.ok(fit.frame.x >= 0 && fit.frame.r <= fit.window.w + 0.5, 'the frame is as wide as the screen at most');
+    assert.ok(
+      fit.frame.x >= 0 && fit.frame.r <= fit.window.w + 0.5,
+      'the frame is as wide as the screen at most',
+    );
     assert.ok(fit.frame.h <= fit.window.h, 'the frame is no taller than the screen');
     assert.ok(fit.frame.y >= 0, `the frame's top is on the screen (${fit.frame.y.toFixed(0)} px)`);
-    assert.ok(fit.frame.b <= fit.window.h,
-      `the frame's bottom is on the screen (${fit.frame.b.toFixed(0)} of ${fit.window.h} px)`);
-    for (const k of ['x', 'y']) assert.ok(fit.land[k] >= fit.frame[k] - 0.5, `land ${k} inside the frame`);
-    assert.ok(fit.land.r <= fit.frame.r + 0.5 && fit.land.b <= fit.frame.b + 0.5, 'land inside the frame');
+    assert.ok(
+      fit.frame.b <= fit.window.h,
+      `the frame's bottom is on the screen (${fit.frame.b.toFixed(0)} of ${fit.window.h} px)`,
+    );
+    for (const k of ['x', 'y'])
+      assert.ok(fit.land[k] >= fit.frame[k] - 0.5, `land ${k} inside the frame`);
+    assert.ok(
+      fit.land.r <= fit.frame.r + 0.5 && fit.land.b <= fit.frame.b + 0.5,
+      'land inside the frame',
+    );
     assertLegible(fit, 'Fit');
     const fitStacks = await stackProblems(sco.page);
     assert.ok(fitStacks.checked >= 10, `stacks drawn at Fit (${fitStacks.checked})`);
@@ -166,12 +225,22 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.ok(list && list.rows.length >= 1, 'the chip opened the list of its blocks');
       assert.ok(list.onScreen, 'the list is on the screen');
       for (const row of list.rows) {
-        assert.ok(row.name >= MIN_TEXT_PX, `${row.id}'s name in the list is ${row.name.toFixed(1)} px tall`);
-        assert.ok(row.strength >= MIN_TEXT_PX, `${row.id}'s strength in the list is ${row.strength.toFixed(1)} px tall`);
+        assert.ok(
+          row.name >= MIN_TEXT_PX,
+          `${row.id}'s name in the list is ${row.name.toFixed(1)} px tall`,
+        );
+        assert.ok(
+          row.strength >= MIN_TEXT_PX,
+          `${row.id}'s strength in the list is ${row.strength.toFixed(1)} px tall`,
+        );
         assert.match(row.text, /strength [1-4] of [1-4]/);
       }
       await sco.page.keyboard.press('Escape');
-      assert.equal(await sco.page.locator('.stack-panel:not([hidden])').count(), 0, 'Escape closed the list');
+      assert.equal(
+        await sco.page.locator('.stack-panel:not([hidden])').count(),
+        0,
+        'Escape closed the list',
+      );
       // Zoomed in by the wheel over a Scottish chip, its blocks read as the desktop's do.
       await chip.scrollIntoViewIfNeeded();
       const at = await chip.boundingBox();
@@ -180,7 +249,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await sco.page.waitForTimeout(200);
       const near = await measure(sco.page);
       await sco.page.screenshot({ path: path.join(shots, `board-${size}-zoomed.png`) });
-      assert.ok(near.blocks.length >= 1, `Scottish blocks are drawn as blocks (${near.blocks.length})`);
+      assert.ok(
+        near.blocks.length >= 1,
+        `Scottish blocks are drawn as blocks (${near.blocks.length})`,
+      );
       assertLegible(near, 'zoomed in');
       assert.deepEqual((await stackProblems(sco.page)).problems, [], 'zoomed in');
     }
@@ -192,7 +264,8 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await eng.page.waitForTimeout(300);
     const engStart = await measure(eng.page);
     await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-start.png`) });
-    if (size === 'desktop') assert.ok(engStart.blocks.length >= 3, `English blocks in view (${engStart.blocks.length})`);
+    if (size === 'desktop')
+      assert.ok(engStart.blocks.length >= 3, `English blocks in view (${engStart.blocks.length})`);
     assertLegible(engStart, 'England, first view');
     await eng.page.click('.zoom .fit');
     const mentieth = await eng.page.locator('.blocks [data-area="mentieth"]').first().boundingBox();
@@ -201,8 +274,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await eng.page.waitForTimeout(200);
     const engNear = await measure(eng.page);
     await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-zoomed.png`) });
-    assert.ok(engNear.blocks.some((b) => b.id === 'eng_northumber_infantry'),
-      `Northumber Infantry is drawn as a block (${engNear.blocks.map((b) => b.id)})`);
+    assert.ok(
+      engNear.blocks.some((b) => b.id === 'eng_northumber_infantry'),
+      `Northumber Infantry is drawn as a block (${engNear.blocks.map((b) => b.id)})`,
+    );
     assertLegible(engNear, 'England, zoomed in');
     await sco.context.close();
     await eng.context.close();
@@ -213,9 +288,9 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
 // seat's and three of the enemy's backs (the most a stack is drawn with: both sides).
 async function drawCrowded(page) {
   return page.evaluate(async () => {
-    const { createMap } = await import('/js/map.js');
+    const { createMap } = await import('/js/map/map.js');
     const { loadGameData } = await import('/js/gamedata.js');
-    const { legend } = await import('/js/legend.js');
+    const { legend } = await import('/js/map/legend.js');
     const data = await loadGameData();
     const app = document.getElementById('app');
     app.replaceChildren();
@@ -227,32 +302,55 @@ async function drawCrowded(page) {
     app.append(board);
     const scots = data.raw.blocks.filter((b) => b.id.startsWith('sco_')).map((b) => b.id);
     let k = 0;
-    const view = { role: 'scotland', phase: 'move', legal_actions: [],
-      areas: data.areas.map((a) => ({ id: a.id,
-        scotland: { blocks: [0, 1, 2].map(() => ({ block: scots[k++ % scots.length], strength: 2 })),
-          count: 3 },
-        england: { count: 3 } })) };
-    window.crowded = () => map.render(view, { role: 'scotland', selected: null,
-      blockActionable: new Set(), pinned: new Map(), areaTargets: new Map(), traces: [] });
+    const view = {
+      role: 'scotland',
+      phase: 'move',
+      legal_actions: [],
+      areas: data.areas.map((a) => ({
+        id: a.id,
+        scotland: {
+          blocks: [0, 1, 2].map(() => ({ block: scots[k++ % scots.length], strength: 2 })),
+          count: 3,
+        },
+        england: { count: 3 },
+      })),
+    };
+    window.crowded = () =>
+      map.render(view, {
+        role: 'scotland',
+        selected: null,
+        blockActionable: new Set(),
+        pinned: new Map(),
+        areaTargets: new Map(),
+        traces: [],
+      });
     window.crowded();
     return data.areas.length;
   });
 }
 
-for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+for (const [size, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+]) {
   test(`${size}: six blocks in every area stay inside it and off the other areas' names`, async () => {
     const p = await newPlayer(running.browser, running.server, `crowd${size}`, { viewport });
     await drawCrowded(p.page);
     await p.page.waitForTimeout(300);
-    const zooms = [['first view', null], ['Fit', '.zoom .fit'],
+    const zooms = [
+      ['first view', null],
+      ['Fit', '.zoom .fit'],
       ['zoomed in once', '.zoom button[aria-label="Zoom in"]'],
       ['zoomed in twice', '.zoom button[aria-label="Zoom in"]'],
-      ['zoomed in thrice', '.zoom button[aria-label="Zoom in"]']];
+      ['zoomed in thrice', '.zoom button[aria-label="Zoom in"]'],
+    ];
     for (const [when, button] of zooms) {
       if (button) await p.page.click(button);
       await p.page.waitForTimeout(100);
       const { checked, problems } = await stackProblems(p.page);
-      await p.page.screenshot({ path: path.join(shots, `board-${size}-crowded-${when.replace(/ /g, '-')}.png`) });
+      await p.page.screenshot({
+        path: path.join(shots, `board-${size}-crowded-${when.replace(/ /g, '-')}.png`),
+      });
       assert.ok(checked >= 23, `${when}: every area's stack was checked (${checked})`);
       assert.deepEqual(problems, [], when);
       assertLegible(await measure(p.page), when);
@@ -272,10 +370,19 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
 }
 
 // The map's view: its scale (screen pixels per map unit) and the map point at its centre.
-const mapView = (page) => page.evaluate(() => {
-  const [x, y, w, hh] = document.querySelector('svg.map').getAttribute('viewBox').split(' ').map(Number);
-  return { scale: Number(document.querySelector('.map-viewport').dataset.scale), cx: x + w / 2, cy: y + hh / 2 };
-});
+const mapView = (page) =>
+  page.evaluate(() => {
+    const [x, y, w, hh] = document
+      .querySelector('svg.map')
+      .getAttribute('viewBox')
+      .split(' ')
+      .map(Number);
+    return {
+      scale: Number(document.querySelector('.map-viewport').dataset.scale),
+      cx: x + w / 2,
+      cy: y + hh / 2,
+    };
+  });
 
 test('the map zooms and pans by keys, a two-finger pinch and a one-finger drag', async () => {
   const p = await newPlayer(running.browser, running.server, 'zoomkeys', { viewport: PHONE });
@@ -300,8 +407,11 @@ test('the map zooms and pans by keys, a two-finger pinch and a one-finger drag',
   assert.ok((await mapView(p.page)).scale < closer.scale, '− zoomed out');
   await p.page.keyboard.press('0');
   assert.equal((await mapView(p.page)).scale, fitView.scale, '0 fits the whole map again');
-  assert.equal(await p.page.evaluate(() => !!document.activeElement.closest('svg.map')), true,
-    'the keys kept the focus on the map');
+  assert.equal(
+    await p.page.evaluate(() => !!document.activeElement.closest('svg.map')),
+    true,
+    'the keys kept the focus on the map',
+  );
 
   // Touch, through the DevTools protocol: two fingers spread apart zoom in about their middle,
   // one finger dragged pans.
@@ -310,21 +420,36 @@ test('the map zooms and pans by keys, a two-finger pinch and a one-finger drag',
   const frame = await p.page.locator('.map-viewport').boundingBox();
   const mx = frame.x + frame.width / 2;
   const my = frame.y + frame.height / 2;
-  const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type,
-    touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
-  await touch('touchStart', [[mx - 30, my], [mx + 30, my]]);
-  for (let k = 1; k <= 6; k++) await touch('touchMove', [[mx - 30 - 15 * k, my], [mx + 30 + 15 * k, my]]);
+  const touch = (type, points) =>
+    cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: points.map(([x, y], id) => ({ x, y, id })),
+    });
+  await touch('touchStart', [
+    [mx - 30, my],
+    [mx + 30, my],
+  ]);
+  for (let k = 1; k <= 6; k++)
+    await touch('touchMove', [
+      [mx - 30 - 15 * k, my],
+      [mx + 30 + 15 * k, my],
+    ]);
   await touch('touchEnd', []);
   const pinched = await mapView(p.page);
   await p.page.screenshot({ path: path.join(shots, 'board-phone-pinched.png') });
-  assert.ok(pinched.scale > fitView.scale * 1.8, `the pinch zoomed in (${fitView.scale} to ${pinched.scale})`);
+  assert.ok(
+    pinched.scale > fitView.scale * 1.8,
+    `the pinch zoomed in (${fitView.scale} to ${pinched.scale})`,
+  );
   await touch('touchStart', [[mx, my]]);
   for (let k = 1; k <= 5; k++) await touch('touchMove', [[mx - 20 * k, my - 20 * k]]);
   await touch('touchEnd', []);
   const dragged = await mapView(p.page);
   assert.equal(dragged.scale, pinched.scale, 'a drag keeps the zoom');
-  assert.ok(dragged.cx > pinched.cx + 10 && dragged.cy > pinched.cy + 10,
-    'dragging the map up and left shows what lies down and right');
+  assert.ok(
+    dragged.cx > pinched.cx + 10 && dragged.cy > pinched.cy + 10,
+    'dragging the map up and left shows what lies down and right',
+  );
   await p.context.close();
 });
 
@@ -389,20 +514,37 @@ test('a whole game turn played with the keyboard alone', async () => {
   const page = sco.page;
   await page.waitForSelector('button.card');
   // The map is one Tab stop: from it, Tab and Shift+Tab leave it.
-  assert.ok(await tabTo(page, MAP_STOP) >= 0, 'Tab reaches the map');
+  assert.ok((await tabTo(page, MAP_STOP)) >= 0, 'Tab reaches the map');
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => !!document.activeElement.closest('svg.map')), false,
-    'Tab leaves the map at once');
+  assert.equal(
+    await page.evaluate(() => !!document.activeElement.closest('svg.map')),
+    false,
+    'Tab leaves the map at once',
+  );
   await page.keyboard.press('Shift+Tab');
-  assert.ok(await page.evaluate((s) => document.activeElement.matches(s), MAP_STOP), 'Shift+Tab comes back');
+  assert.ok(
+    await page.evaluate((s) => document.activeElement.matches(s), MAP_STOP),
+    'Shift+Tab comes back',
+  );
   await page.keyboard.press('Shift+Tab');
-  assert.equal(await page.evaluate(() => !!document.activeElement.closest('svg.map')), false,
-    'Shift+Tab leaves the map at once');
-  const stops = await page.evaluate(() => document.querySelectorAll('svg.map [tabindex="0"]').length);
+  assert.equal(
+    await page.evaluate(() => !!document.activeElement.closest('svg.map')),
+    false,
+    'Shift+Tab leaves the map at once',
+  );
+  const stops = await page.evaluate(
+    () => document.querySelectorAll('svg.map [tabindex="0"]').length,
+  );
   assert.equal(stops, 1, 'one element of the map is in the Tab order');
   const turnOf = () => lastView(sco)?.turn ?? 1;
-  const order = ['button.card:not([disabled])', '.act-dest', MAP_CHOICE,
-    'button.bblock', MAP_TARGET, '.action-bar button.act:not(.cancel):not(.undo)'];
+  const order = [
+    'button.card:not([disabled])',
+    '.act-dest',
+    MAP_CHOICE,
+    'button.bblock',
+    MAP_TARGET,
+    '.action-bar button.act:not(.cancel):not(.undo)',
+  ];
   let presses = 0;
   let mapChoices = 0;
   let stuck = 0; // checks in a row that found nothing to press while awaited
@@ -415,13 +557,16 @@ test('a whole game turn played with the keyboard alone', async () => {
     const seen = () => {
       if (document.querySelector('svg.map .traces > *')) window.tracesDrawn = true;
     };
-    new MutationObserver(seen).observe(document.getElementById('app'), { childList: true, subtree: true });
+    new MutationObserver(seen).observe(document.getElementById('app'), {
+      childList: true,
+      subtree: true,
+    });
     seen();
   });
   let traced = false; // a screenshot of England's map with the traces was taken
   let axed = false;
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
-    if (!traced && await eng.page.locator('svg.map .traces > *').count()) {
+    if (!traced && (await eng.page.locator('svg.map .traces > *').count())) {
       traced = true;
       await eng.page.screenshot({ path: path.join(shots, 'board-opponent-traces.png') });
     }
@@ -436,31 +581,42 @@ test('a whole game turn played with the keyboard alone', async () => {
       // Between sending a decision and its answer the page offers nothing (its controls are
       // disabled while the action is pending): wait for the answer, for a while.
       stuck += 1;
-      assert.ok(stuck < 40 || !(await page.locator('.prompt .awaiting.mine').count()),
-        `something to do by keyboard; prompt: ${await page.locator('.prompt').innerText()}`);
+      assert.ok(
+        stuck < 40 || !(await page.locator('.prompt .awaiting.mine').count()),
+        `something to do by keyboard; prompt: ${await page.locator('.prompt').innerText()}`,
+      );
       await page.waitForTimeout(150);
       continue;
     }
     stuck = 0;
     presses += 1;
-    if (isBlock && await page.locator('.act-dest').count()) {
+    if (isBlock && (await page.locator('.act-dest').count())) {
       mapChoices += 1;
       if (await page.locator('.action-bar button.act-fire').count()) {
         // A block chosen for its combat turn: the focus is on Fire, so that Enter fires; its
         // retreats come after Fire and Pass (RULES 5.5).
-        assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Fire',
-          'the focus is on Fire in a combat turn');
+        assert.equal(
+          await page.evaluate(() => document.activeElement?.textContent),
+          'Fire',
+          'the focus is on Fire in a combat turn',
+        );
         await page.keyboard.press('Enter');
       } else {
         // A block chosen to move: its destinations are shown on the map and at hand in the
         // prompt. axe on the game page mid-move, once (in a battle, play.test.js's).
         if (!axed) {
           axed = true;
-          assert.ok(await page.locator(MAP_TARGET).count(), 'the destinations are shown on the map');
+          assert.ok(
+            await page.locator(MAP_TARGET).count(),
+            'the destinations are shown on the map',
+          );
           assert.deepEqual(await axeProblems(page), [], 'game page with destinations shown');
         }
         const toDestination = await keyTo(page, ['.act-dest']);
-        assert.ok(toDestination >= 0 && toDestination <= 1, `a destination is ${toDestination} Tabs away`);
+        assert.ok(
+          toDestination >= 0 && toDestination <= 1,
+          `a destination is ${toDestination} Tabs away`,
+        );
       }
     }
     // A decision either sent an action, answered once the page has drawn the view (or error)
@@ -473,33 +629,49 @@ test('a whole game turn played with the keyboard alone', async () => {
   assert.ok(axed, 'axe ran while destinations were shown');
   // The opponent's last moves are drawn on England's map during the game turn, and are gone
   // once the next game turn begins.
-  assert.ok(await eng.page.evaluate(() => window.tracesDrawn),
-    'England\'s map showed the traces of Scotland\'s moves');
+  assert.ok(
+    await eng.page.evaluate(() => window.tracesDrawn),
+    "England's map showed the traces of Scotland's moves",
+  );
   await eng.page.locator('.facts dd', { hasText: /^2 of 5$/ }).waitFor();
-  assert.equal(await eng.page.locator('svg.map .traces > *').count(), 0, 'no trace at the next game turn');
-  assert.equal(await eng.page.locator('.cell.traced').count(), 0, 'no area marked at the next game turn');
+  assert.equal(
+    await eng.page.locator('svg.map .traces > *').count(),
+    0,
+    'no trace at the next game turn',
+  );
+  assert.equal(
+    await eng.page.locator('.cell.traced').count(),
+    0,
+    'no area marked at the next game turn',
+  );
   await bot.stop();
   await sco.context.close();
   await eng.context.close();
 });
 
-for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+for (const [size, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+]) {
   test(`${size}: a pinned block has its own look, says why when tapped, and is in the legend`, async () => {
     const p = await newPlayer(running.browser, running.server, `pin${size}`, { viewport });
     // The map module drawn in the page from a view in which Wallace stands alone in Fife
     // against two English blocks (RULES 4.7: F = 1 <= E = 2; the engine marks him pinned) and
     // Bruce may move.
     const result = await p.page.evaluate(async () => {
-      const { createMap } = await import('/js/map.js');
+      const { createMap } = await import('/js/map/map.js');
       const { loadGameData } = await import('/js/gamedata.js');
-      const { pinnedBlocks } = await import('/js/pinning.js');
-      const { legend } = await import('/js/legend.js');
+      const { pinnedBlocks } = await import('/js/map/pinning.js');
+      const { legend } = await import('/js/map/legend.js');
       const data = await loadGameData();
       const app = document.getElementById('app');
       app.replaceChildren();
       window.pinTold = [];
-      const map = createMap(data, { onArea() {}, onBlock: (id) => window.pinSelect(id),
-        onPinned: (r) => window.pinTold.push(r) });
+      const map = createMap(data, {
+        onArea() {},
+        onBlock: (id) => window.pinSelect(id),
+        onPinned: (r) => window.pinTold.push(r),
+      });
       // Laid out as on the game page (game.js, map_panel.js).
       const board = Object.assign(document.createElement('div'), { className: 'board' });
       const holder = Object.assign(document.createElement('div'), { className: 'map-holder' });
@@ -507,21 +679,50 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       board.append(holder);
       app.append(board);
       const own = (block, pinned) => ({ block, moved: false, reserve: false, strength: 3, pinned });
-      const view = { role: 'scotland', phase: 'move', legal_actions: [{ kind: 'move', block: 'sco_bruce' }],
-        areas: data.areas.map((a) => ({ id: a.id,
-          scotland: a.id === 'fife' ? { blocks: [own('sco_wallace', 'pinned: 2 enemy blocks in '
-            + 'this area hold your 1; a block may leave only while yours outnumber them (RULES 4.7)')],
-          count: 1 }
-            : a.id === 'annan' ? { blocks: [own('sco_bruce')], count: 1 } : { blocks: [], count: 0 },
-          england: { count: a.id === 'fife' ? 2 : 0 } })) };
+      const view = {
+        role: 'scotland',
+        phase: 'move',
+        legal_actions: [{ kind: 'move', block: 'sco_bruce' }],
+        areas: data.areas.map((a) => ({
+          id: a.id,
+          scotland:
+            a.id === 'fife'
+              ? {
+                  blocks: [
+                    own(
+                      'sco_wallace',
+                      'pinned: 2 enemy blocks in ' +
+                        'this area hold your 1; a block may leave only while yours outnumber them (RULES 4.7)',
+                    ),
+                  ],
+                  count: 1,
+                }
+              : a.id === 'annan'
+                ? { blocks: [own('sco_bruce')], count: 1 }
+                : { blocks: [], count: 0 },
+          england: { count: a.id === 'fife' ? 2 : 0 },
+        })),
+      };
       window.chosen = [];
-      map.render(view, { role: 'scotland', selected: null, blockActionable: new Set(['sco_bruce']),
-        pinned: pinnedBlocks(view), areaTargets: new Map(), traces: [] });
+      map.render(view, {
+        role: 'scotland',
+        selected: null,
+        blockActionable: new Set(['sco_bruce']),
+        pinned: pinnedBlocks(view),
+        areaTargets: new Map(),
+        traces: [],
+      });
       // Chosen from the map (a block, or a chip's list) as the game page would: drawn again.
       window.pinSelect = (id) => {
         window.chosen.push(id);
-        map.render(view, { role: 'scotland', selected: id, blockActionable: new Set(['sco_bruce']),
-          pinned: pinnedBlocks(view), areaTargets: new Map(), traces: [] });
+        map.render(view, {
+          role: 'scotland',
+          selected: id,
+          blockActionable: new Set(['sco_bruce']),
+          pinned: pinnedBlocks(view),
+          areaTargets: new Map(),
+          traces: [],
+        });
       };
       return { legend: document.querySelector('.legend')?.textContent ?? '' };
     });
@@ -532,11 +733,15 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       // the arrows to Fife, Enter to its blocks, the arrows to Wallace, Enter).
       const look = await p.page.evaluate(() => {
         const g = document.querySelector('.block.pinned');
-        return { pinned: [...document.querySelectorAll('.block.pinned')].map((b) => b.dataset.block),
+        return {
+          pinned: [...document.querySelectorAll('.block.pinned')].map((b) => b.dataset.block),
           title: g?.querySelector('title')?.textContent ?? '',
           label: g?.getAttribute('aria-label') ?? '',
           stripes: g ? getComputedStyle(g.querySelector('.label')).fill : '',
-          freeFill: getComputedStyle(document.querySelector('.block[data-block="sco_bruce"] .label')).fill };
+          freeFill: getComputedStyle(
+            document.querySelector('.block[data-block="sco_bruce"] .label'),
+          ).fill,
+        };
       });
       assert.deepEqual(look.pinned, ['sco_wallace']);
       assert.match(look.title, /pinned: 2 enemy blocks in this area hold your 1/);
@@ -545,7 +750,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       // A noble shows its homes on its block, shortened, and in full in its title (RULES 10.1).
       const bruce = p.page.locator('.block[data-block="sco_bruce"]');
       assert.equal(await bruce.locator('.bmeta.home').textContent(), 'A/C');
-      assert.match(await bruce.locator('title').textContent(), /Bruce, noble, home Annan or Carrick/);
+      assert.match(
+        await bruce.locator('title').textContent(),
+        /Bruce, noble, home Annan or Carrick/,
+      );
       await p.page.focus('svg.map .cell[tabindex="0"]');
       await arrowTo(p.page, 'fife');
       await keyChooseBlock(p.page, 'sco_wallace');
@@ -554,9 +762,12 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await p.page.click('.blocks .chip[data-chip="fife"]');
       const row = p.page.locator('.stack-panel button.pblock.pinned[data-block="sco_wallace"]');
       assert.match(await row.innerText(), /pinned: 2 enemy blocks in this area hold your 1/);
-      assert.match(await p.page.locator('.stack-panel .pb-hidden').innerText(), /2 English blocks, faces hidden/);
+      assert.match(
+        await p.page.locator('.stack-panel .pb-hidden').innerText(),
+        /2 English blocks, faces hidden/,
+      );
       await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned-list.png`) });
-      assert.deepEqual(await axeProblems(p.page), [], 'a chip\'s list open');
+      assert.deepEqual(await axeProblems(p.page), [], "a chip's list open");
       await row.click();
     }
     const told = await p.page.evaluate(() => window.pinTold);
@@ -567,18 +778,29 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await p.page.locator('.stack-panel .pb-close').click();
       await p.page.click('.blocks .chip[data-chip="annan"]');
       // A noble's row names its homes (RULES 10.1).
-      assert.match(await p.page.locator('.stack-panel .pblock[data-block="sco_bruce"]').innerText(),
-        /home Annan or Carrick/);
+      assert.match(
+        await p.page.locator('.stack-panel .pblock[data-block="sco_bruce"]').innerText(),
+        /home Annan or Carrick/,
+      );
       await p.page.locator('.stack-panel button.pblock.actionable[data-block="sco_bruce"]').click();
       assert.deepEqual(await p.page.evaluate(() => window.chosen), ['sco_bruce']);
-      assert.equal(await p.page.locator('.stack-panel:not([hidden])').count(), 0, 'the list closed');
-      assert.equal(await p.page.locator('.blocks .chip.selected[data-chip="annan"]').count(), 1,
-        'Annan\'s chip shows its block chosen');
+      assert.equal(
+        await p.page.locator('.stack-panel:not([hidden])').count(),
+        0,
+        'the list closed',
+      );
+      assert.equal(
+        await p.page.locator('.blocks .chip.selected[data-chip="annan"]').count(),
+        1,
+        "Annan's chip shows its block chosen",
+      );
     }
-    await p.page.evaluate(() => document.querySelector('.legend').open = true);
+    await p.page.evaluate(() => (document.querySelector('.legend').open = true));
     await p.page.screenshot({ path: path.join(shots, `board-${size}-pinned.png`) });
     if (size === 'desktop') {
-      await p.page.locator('.block.pinned').screenshot({ path: path.join(shots, `board-${size}-pinned-block.png`) });
+      await p.page
+        .locator('.block.pinned')
+        .screenshot({ path: path.join(shots, `board-${size}-pinned-block.png`) });
     }
     await p.context.close();
   });
@@ -588,8 +810,8 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
 test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks look different', async () => {
   const p = await newPlayer(running.browser, running.server, 'looks', { viewport: DESKTOP });
   const looks = await p.page.evaluate(async () => {
-    const { ownBlock, hiddenBlock } = await import('/js/map_blocks.js');
-    const { legend } = await import('/js/legend.js');
+    const { ownBlock, hiddenBlock } = await import('/js/map/map_blocks.js');
+    const { legend } = await import('/js/map/legend.js');
     const { loadGameData } = await import('/js/gamedata.js');
     const { blockInfo } = await import('/js/board.js');
     const data = await loadGameData();
@@ -598,7 +820,10 @@ test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks 
     svg.setAttribute('viewBox', '0 0 800 100');
     const app = document.getElementById('app');
     app.replaceChildren(svg, legend());
-    const info = (extra) => ({ ...blockInfo(data, { block: 'sco_douglas', strength: 3 }), ...extra });
+    const info = (extra) => ({
+      ...blockInfo(data, { block: 'sco_douglas', strength: 3 }),
+      ...extra,
+    });
     const states = {
       plain: [info({}), {}],
       moved: [info({ moved: true }), {}],
@@ -607,7 +832,10 @@ test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks 
       pinned: [info({}), { pinned: 'pinned (RULES 4.7)' }],
       // An enemy block revealed in battle, beside the same block as its owner sees it.
       english: [blockInfo(data, { block: 'eng_hobelars', strength: 2 }), {}],
-      revealed: [{ ...blockInfo(data, { block: 'eng_hobelars', strength: 2 }), revealed: true }, {}],
+      revealed: [
+        { ...blockInfo(data, { block: 'eng_hobelars', strength: 2 }), revealed: true },
+        {},
+      ],
       highlighted: [info({}), { highlighted: true }],
     };
     let x = 0;
@@ -629,26 +857,57 @@ test('moved, choosable, chosen, pinned, revealed, highlighted and traced blocks 
       const body = el.querySelector?.('.body') ?? el;
       const label = el.querySelector?.('.label');
       const cs = getComputedStyle(body);
-      return JSON.stringify([cs.stroke, cs.strokeWidth, cs.strokeDasharray, cs.fill,
-        label ? getComputedStyle(label).fill : '', getComputedStyle(el).opacity,
-        [...(el.querySelectorAll?.('.moved-mark, .pin-mark') ?? [])].map((m) => m.getAttribute('class'))]);
+      return JSON.stringify([
+        cs.stroke,
+        cs.strokeWidth,
+        cs.strokeDasharray,
+        cs.fill,
+        label ? getComputedStyle(label).fill : '',
+        getComputedStyle(el).opacity,
+        [...(el.querySelectorAll?.('.moved-mark, .pin-mark') ?? [])].map((m) =>
+          m.getAttribute('class'),
+        ),
+      ]);
     };
-    return { looks: Object.fromEntries([...svg.querySelectorAll('[data-state]')]
-      .map((el) => [el.dataset.state, look(el)])),
-    legend: document.querySelector('.legend').textContent };
+    return {
+      looks: Object.fromEntries(
+        [...svg.querySelectorAll('[data-state]')].map((el) => [el.dataset.state, look(el)]),
+      ),
+      legend: document.querySelector('.legend').textContent,
+    };
   });
-  const own = ['plain', 'moved', 'choosable', 'chosen', 'pinned', 'highlighted', 'english', 'revealed'];
+  const own = [
+    'plain',
+    'moved',
+    'choosable',
+    'chosen',
+    'pinned',
+    'highlighted',
+    'english',
+    'revealed',
+  ];
   for (const a of own) {
     for (const b of own) {
       if (a < b) assert.notEqual(looks.looks[a], looks.looks[b], `${a} and ${b} look the same`);
     }
   }
   assert.notEqual(looks.looks.traced, looks.looks.hidden, 'a traced back looks like any back');
-  for (const meaning of [/you can choose it/, /chosen/, /moved this turn/, /pinned by enemy blocks/,
-    /revealed in battle/, /opponent's last moves/, /named by the log line/, /face hidden/]) {
+  for (const meaning of [
+    /you can choose it/,
+    /chosen/,
+    /moved this turn/,
+    /pinned by enemy blocks/,
+    /revealed in battle/,
+    /opponent's last moves/,
+    /named by the log line/,
+    /face hidden/,
+  ]) {
     assert.match(looks.legend, meaning);
   }
-  await p.page.screenshot({ path: path.join(shots, 'board-block-looks.png'), clip: { x: 0, y: 0, width: 900, height: 220 } });
+  await p.page.screenshot({
+    path: path.join(shots, 'board-block-looks.png'),
+    clip: { x: 0, y: 0, width: 900, height: 220 },
+  });
   await p.context.close();
 });
 
@@ -662,7 +921,10 @@ test('a log update at 3,000 lines appends one line, fast', async () => {
     const { renderLog } = await import('/js/panels/log.js');
     const el = document.createElement('section');
     document.getElementById('app').append(el);
-    const log = Array.from({ length: 3000 }, (_, i) => ({ i, text: `A Scottish block moved from Fife to Lothian (${i}).` }));
+    const log = Array.from({ length: 3000 }, (_, i) => ({
+      i,
+      text: `A Scottish block moved from Fife to Lothian (${i}).`,
+    }));
     renderLog(el, { log });
     window.logUpdate = { renderLog, el, log, first: el.querySelector('li') };
   });
@@ -682,7 +944,7 @@ test('a log update at 3,000 lines appends one line, fast', async () => {
       renderLog(el, { log: log.slice() });
       el.querySelector('ol').getBoundingClientRect(); // the layout the update causes
     });
-    times.push((await cpuSeconds() - before) * 1000);
+    times.push(((await cpuSeconds()) - before) * 1000);
   }
   await cdp.detach();
   times.sort((a, b) => a - b);
@@ -710,9 +972,15 @@ test('the replay page has no serious axe problem', async () => {
   await sco.page.waitForTimeout(3000);
   const sent = await Promise.all(bots.map((b) => b.stop()));
   assert.ok(sent[0] + sent[1] > 5, `the bots played (${sent} actions sent)`);
-  const resigned = await eng.page.evaluate((g) => fetch(`/api/games/${g}/resign`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}',
-  }).then((r) => r.status), id);
+  const resigned = await eng.page.evaluate(
+    (g) =>
+      fetch(`/api/games/${g}/resign`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      }).then((r) => r.status),
+    id,
+  );
   assert.equal(resigned, 200);
   await sco.page.goto(`${running.server.url}/#/replay/${id}`);
   await sco.page.waitForFunction(() => document.getElementById('app').dataset.shown);

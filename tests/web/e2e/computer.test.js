@@ -32,17 +32,24 @@ async function playAgainstComputer(p, { side, level, shotName }) {
   if (shotName) await shot(p.page, shotName);
   await p.page.click('form.computer-game button[type=submit]');
   await p.page.waitForSelector(`.seat.${side}`);
-  await p.page.waitForFunction(() => document.querySelector('.players')?.textContent
-    .includes('Computer ('));
+  await p.page.waitForFunction(() =>
+    document.querySelector('.players')?.textContent.includes('Computer ('),
+  );
 }
 
 test('a game against the computer: one whole game turn in the browser', async () => {
-  const alice = await newPlayer(running.browser, running.server, 'alice',
-    { viewport: { width: 1440, height: 900 } });
-  await playAgainstComputer(alice, { side: 'scotland', level: 'easy',
-    shotName: 'computer-lobby-desktop.png' });
-  assert.match(await alice.page.locator('.players').innerText(),
-    /Scotland: alice · England: Computer \(easy\)/);
+  const alice = await newPlayer(running.browser, running.server, 'alice', {
+    viewport: { width: 1440, height: 900 },
+  });
+  await playAgainstComputer(alice, {
+    side: 'scotland',
+    level: 'easy',
+    shotName: 'computer-lobby-desktop.png',
+  });
+  assert.match(
+    await alice.page.locator('.players').innerText(),
+    /Scotland: alice · England: Computer \(easy\)/,
+  );
   assert.match(alice.page.url(), /#\/game\/\d+$/);
 
   // The player acts whenever awaited, until a view shows that the computer (England), once
@@ -70,12 +77,18 @@ test('a game against the computer: one whole game turn in the browser', async ()
   await shot(alice.page, 'computer-game-desktop.png');
 
   // The same on a phone.
-  const bob = await newPlayer(running.browser, running.server, 'bob',
-    { viewport: { width: 390, height: 844 } });
-  await playAgainstComputer(bob, { side: 'england', level: 'normal',
-    shotName: 'computer-lobby-phone.png' });
-  assert.match(await bob.page.locator('.players').innerText(),
-    /Scotland: Computer \(normal\) · England: bob/);
+  const bob = await newPlayer(running.browser, running.server, 'bob', {
+    viewport: { width: 390, height: 844 },
+  });
+  await playAgainstComputer(bob, {
+    side: 'england',
+    level: 'normal',
+    shotName: 'computer-lobby-phone.png',
+  });
+  assert.match(
+    await bob.page.locator('.players').innerText(),
+    /Scotland: Computer \(normal\) · England: bob/,
+  );
   await bob.page.evaluate(() => window.scrollTo(0, 0));
   await shot(bob.page, 'computer-game-phone.png');
 });

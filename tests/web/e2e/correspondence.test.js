@@ -12,7 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
-  newPlayer, startGame, waitForAwaited, clickRandomAction, isAwaited, waitForAnswer,
+  newPlayer,
+  startGame,
+  waitForAwaited,
+  clickRandomAction,
+  isAwaited,
+  waitForAnswer,
 } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -54,17 +59,33 @@ function shownMs(text) {
 async function clocksAgree(p, id) {
   const deadline = Date.now() + 30000;
   for (;;) {
-    const game = await p.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, id);
-    const server = { scotland: game.clocks.scotland.remaining_ms, england: game.clocks.england.remaining_ms };
-    const onPage = await p.page.evaluate((sides) => Object.fromEntries(sides.map((s) =>
-      [s, document.querySelector(`.clocks .clock-${s} .clock-time`)?.textContent])), Object.keys(server));
+    const game = await p.page.evaluate(
+      async (n) => (await (await fetch(`/api/games/${n}`)).json()).game,
+      id,
+    );
+    const server = {
+      scotland: game.clocks.scotland.remaining_ms,
+      england: game.clocks.england.remaining_ms,
+    };
+    const onPage = await p.page.evaluate(
+      (sides) =>
+        Object.fromEntries(
+          sides.map((s) => [
+            s,
+            document.querySelector(`.clocks .clock-${s} .clock-time`)?.textContent,
+          ]),
+        ),
+      Object.keys(server),
+    );
     const agree = Object.entries(server).every(([side, ms]) => {
       const seen = shownMs(onPage[side]);
       return seen <= ms && seen >= ms - HOUR - 60000;
     });
     if (agree) return game;
-    assert.ok(Date.now() < deadline,
-      `${p.name}'s page shows ${JSON.stringify(onPage)}, the server ${JSON.stringify(server)} ms`);
+    assert.ok(
+      Date.now() < deadline,
+      `${p.name}'s page shows ${JSON.stringify(onPage)}, the server ${JSON.stringify(server)} ms`,
+    );
     await p.page.waitForTimeout(100); // polling the page and the server, not waiting for the game
   }
 }
@@ -73,10 +94,14 @@ async function clocksAgree(p, id) {
 // object's `seq` is the asking seat's view version, as on the WebSocket).
 async function settled(players, id) {
   for (const p of players) {
-    await p.page.waitForFunction(async (n) => {
-      const game = (await (await fetch(`/api/games/${n}`)).json()).game;
-      return String(game.seq) === document.getElementById('app').dataset.seq;
-    }, id, { polling: 100, timeout: 20000 });
+    await p.page.waitForFunction(
+      async (n) => {
+        const game = (await (await fetch(`/api/games/${n}`)).json()).game;
+        return String(game.seq) === document.getElementById('app').dataset.seq;
+      },
+      id,
+      { polling: 100, timeout: 20000 },
+    );
   }
 }
 
@@ -127,8 +152,10 @@ test('a correspondence game over weeks: clocks, an automatic vacation, a loss on
   const after = await clocksAgree(alice, id);
   await clocksAgree(bob, id);
   assert.equal(after.clocks[lateSide].running, false, `${lateSide}'s turn ended`);
-  assert.ok(after.clocks[lateSide].bank_ms <= bank - DAY,
-    `a day came out of ${lateSide}'s bank of ${bank} ms: ${JSON.stringify(after.clocks)}`);
+  assert.ok(
+    after.clocks[lateSide].bank_ms <= bank - DAY,
+    `a day came out of ${lateSide}'s bank of ${bank} ms: ${JSON.stringify(after.clocks)}`,
+  );
   await shot(alice, 'correspondence-clocks');
 
   // The awaited player stays away for 12 days: past his 3 days and 7 of bank, the server takes
@@ -149,7 +176,10 @@ test('a correspondence game over weeks: clocks, an automatic vacation, a loss on
   // The clock sweep takes the vacation days (within seconds); the page shows them once opened
   // again.
   const onVacation = async () => {
-    const g = await other.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, id);
+    const g = await other.page.evaluate(
+      async (n) => (await (await fetch(`/api/games/${n}`)).json()).game,
+      id,
+    );
     return g.clocks[side].vacation_until != null;
   };
   for (let i = 0; !(await onVacation()); i += 1) {
@@ -158,8 +188,10 @@ test('a correspondence game over weeks: clocks, an automatic vacation, a loss on
   }
   await other.page.reload();
   await other.page.waitForSelector(`.clocks .clock-${side} .clock-vacation`);
-  assert.match(await other.page.locator(`.clocks .clock-${side} .clock-vacation`).innerText(),
-    /^on vacation until /);
+  assert.match(
+    await other.page.locator(`.clocks .clock-${side} .clock-vacation`).innerText(),
+    /^on vacation until /,
+  );
   await shot(other, 'correspondence-vacation');
   await other.page.setViewportSize({ width: 390, height: 844 });
   await shot(other, 'correspondence-vacation-phone');

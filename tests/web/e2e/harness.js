@@ -12,9 +12,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../../..');
 
 export function serverBinary() {
-  const candidates = [process.env.BLOCKFOG_SERVER,
+  const candidates = [
+    process.env.BLOCKFOG_SERVER,
     path.join(repoRoot, 'build/debug/bin/blockfog-server'),
-    path.join(repoRoot, 'build/release/bin/blockfog-server')].filter(Boolean);
+    path.join(repoRoot, 'build/release/bin/blockfog-server'),
+  ].filter(Boolean);
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`blockfog-server not built (looked at ${candidates.join(', ')})`);
   return found;
@@ -29,14 +31,33 @@ export function outputDir() {
 export async function startServer(extraArgs = []) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockfog-web-'));
   const portFile = path.join(dir, 'port');
-  const child = spawn(serverBinary(), ['--listen', '127.0.0.1:0', '--port-file', portFile,
-    '--db', path.join(dir, 'test.db'), '--web-root', path.join(repoRoot, 'web-client'),
-    // Cheap password hashes: the tests register many accounts.
-    '--log-level', 'warn', '--password-cost', '10', ...extraArgs],
-  { stdio: ['ignore', 'inherit', 'inherit'],
-    // The caller's sanitizer options (the debug test preset's) come last, so they win.
-    env: { ...process.env,
-      ASAN_OPTIONS: ['detect_leaks=0', process.env.ASAN_OPTIONS].filter(Boolean).join(':') } });
+  const child = spawn(
+    serverBinary(),
+    [
+      '--listen',
+      '127.0.0.1:0',
+      '--port-file',
+      portFile,
+      '--db',
+      path.join(dir, 'test.db'),
+      '--web-root',
+      path.join(repoRoot, 'web-client'),
+      // Cheap password hashes: the tests register many accounts.
+      '--log-level',
+      'warn',
+      '--password-cost',
+      '10',
+      ...extraArgs,
+    ],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      // The caller's sanitizer options (the debug test preset's) come last, so they win.
+      env: {
+        ...process.env,
+        ASAN_OPTIONS: ['detect_leaks=0', process.env.ASAN_OPTIONS].filter(Boolean).join(':'),
+      },
+    },
+  );
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const deadline = Date.now() + 60000;
   let port = 0;
@@ -45,7 +66,9 @@ export async function startServer(extraArgs = []) {
     if (Date.now() > deadline) throw new Error('server did not start');
     try {
       port = Number(fs.readFileSync(portFile, 'utf8').trim());
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     if (!port) await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -66,8 +89,16 @@ export async function startBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -86,7 +117,11 @@ export function useServerAndBrowser(serverArgs = []) {
     await server?.stop();
   });
   return {
-    get server() { return server; },
-    get browser() { return browser; },
+    get server() {
+      return server;
+    },
+    get browser() {
+      return browser;
+    },
   };
 }

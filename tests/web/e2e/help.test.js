@@ -11,16 +11,19 @@ import { axeProblems } from './helpers.js';
 const running = useServerAndBrowser();
 const shots = outputDir();
 
-for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
-  ['phone', { width: 390, height: 844 }]]) {
+for (const [size, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+]) {
   test(`${size}: every rules link of the help page lands on a section of the rules page`, async () => {
     const context = await running.browser.newContext({ viewport });
     const page = await context.newPage();
     page.on('pageerror', (e) => assert.fail(`page error ${e.message}`));
     await page.goto(`${running.server.url}/#/help`);
     await page.locator('article.help h1', { hasText: 'How to play here' }).waitFor();
-    const hrefs = await page.locator('article.help a.rules-link').evaluateAll(
-      (links) => links.map((a) => a.getAttribute('href')));
+    const hrefs = await page
+      .locator('article.help a.rules-link')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     assert.ok(hrefs.length >= 8, `${hrefs.length} rules links`);
     assert.deepEqual(await axeProblems(page), [], 'help page');
     await page.screenshot({ path: path.join(shots, `help-${size}.png`), fullPage: true });
@@ -38,8 +41,10 @@ for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
     await rules.close();
 
     // Following "RULES 4.7" opens the rules at Pinning, on screen.
-    const [opened] = await Promise.all([context.waitForEvent('page'),
-      page.locator('article.help a.rules-link', { hasText: 'RULES 4.7' }).first().click()]);
+    const [opened] = await Promise.all([
+      context.waitForEvent('page'),
+      page.locator('article.help a.rules-link', { hasText: 'RULES 4.7' }).first().click(),
+    ]);
     await opened.waitForLoadState();
     assert.ok(opened.url().endsWith('/rules.html#r4.7'), opened.url());
     const target = opened.locator('[id="r4.7"]');

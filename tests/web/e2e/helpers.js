@@ -10,16 +10,19 @@ import { isDeepStrictEqual } from 'node:util';
 import { createRequire } from 'node:module';
 import { repoRoot } from './harness.js';
 import { applyViewPatch, mergeLog } from '../../../web-client/js/view_patch.js';
-import { arrowTarget } from '../../../web-client/js/map_keys.js';
+import { arrowTarget } from '../../../web-client/js/map/map_keys.js';
 
-const raw = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'));
+const raw = JSON.parse(
+  fs.readFileSync(path.join(repoRoot, 'web-client/data/game-data.json'), 'utf8'),
+);
 export const BLOCK_NAME = Object.fromEntries(raw.blocks.map((b) => [b.id, b.name]));
 export const EVENT_DATA = raw.cards.deck.filter((c) => c.kind !== 'move');
 export const EVENT_CARDS = EVENT_DATA.map((c) => c.id);
 // Scottish blocks whose names say nothing else on the page (no area, noble, card or phase is
 // called so): England's page may show them only once a view it got revealed them.
-const TELLING = raw.blocks.filter((b) => b.id.startsWith('sco_') &&
-  ['infantry', 'cavalry', 'archers'].includes(b.type)).map((b) => b.id);
+const TELLING = raw.blocks
+  .filter((b) => b.id.startsWith('sco_') && ['infantry', 'cavalry', 'archers'].includes(b.type))
+  .map((b) => b.id);
 
 export const PASSWORD = 'correct horse battery';
 
@@ -52,7 +55,9 @@ export class ViewTracker {
     this.patches += 1;
     const view = applyViewPatch(this.view, this.seq, msg);
     if (!view) {
-      this.problems.push(`a view_patch to version ${msg.seq} does not apply to version ${this.seq}`);
+      this.problems.push(
+        `a view_patch to version ${msg.seq} does not apply to version ${this.seq}`,
+      );
       return null;
     }
     this.rebuilt = true;
@@ -63,10 +68,13 @@ export class ViewTracker {
     this.compared += 1;
     if (this.rebuilt) this.comparedRebuilt += 1;
     if (isDeepStrictEqual(view, this.view)) return;
-    const keys = [...new Set([...Object.keys(view), ...Object.keys(this.view)])]
-      .filter((k) => !isDeepStrictEqual(view[k], this.view[k]));
-    this.problems.push(`version ${this.seq}: the view ${this.rebuilt ? 'rebuilt from patches' : 'held'} ` +
-      `and the whole view differ in ${keys.join(', ')}`);
+    const keys = [...new Set([...Object.keys(view), ...Object.keys(this.view)])].filter(
+      (k) => !isDeepStrictEqual(view[k], this.view[k]),
+    );
+    this.problems.push(
+      `version ${this.seq}: the view ${this.rebuilt ? 'rebuilt from patches' : 'held'} ` +
+        `and the whole view differ in ${keys.join(', ')}`,
+    );
   }
 
   hold(seq, view) {
@@ -101,18 +109,23 @@ export async function newPlayer(browser, server, name, { viewport, fog, query = 
   return p;
 }
 
-export const viewsCount = (p) => p.page.evaluate(() => document.getElementById('app').dataset.views);
+export const viewsCount = (p) =>
+  p.page.evaluate(() => document.getElementById('app').dataset.views);
 
 export async function waitForViews(p, before, timeout = 20000) {
-  await p.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b,
-    before, { timeout });
+  await p.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b, before, {
+    timeout,
+  });
 }
 
 // Waits until no action of the page awaits its answer: the view or error that answers the
 // last one sent was drawn (game.js sets data-pending as it draws). At once when none was sent.
 export async function waitForAnswer(p, timeout = 20000) {
-  await p.page.waitForFunction(() => document.getElementById('app').dataset.pending !== 'true',
-    null, { timeout });
+  await p.page.waitForFunction(
+    () => document.getElementById('app').dataset.pending !== 'true',
+    null,
+    { timeout },
+  );
 }
 
 // Clicks one thing and waits for the view that answers it.
@@ -120,14 +133,20 @@ export async function act(p, selector) {
   const before = await viewsCount(p);
   const target = p.page.locator(selector).first();
   if (!(await target.count())) {
-    throw new Error(`${p.name}: nothing matches ${selector}; prompt: ` +
-      `${await p.page.locator('.prompt').innerText()}`);
+    throw new Error(
+      `${p.name}: nothing matches ${selector}; prompt: ` +
+        `${await p.page.locator('.prompt').innerText()}`,
+    );
   }
   await target.click();
   await waitForViews(p, before);
 }
 
-export const isAwaited = (p) => p.page.locator('.prompt .awaiting.mine').count().then((n) => n > 0);
+export const isAwaited = (p) =>
+  p.page
+    .locator('.prompt .awaiting.mine')
+    .count()
+    .then((n) => n > 0);
 export const phaseText = (p) => p.page.locator('.phase-text').innerText();
 export const lastView = (p) => p.views.at(-1)?.view;
 
@@ -156,8 +175,11 @@ async function clickThing(locator) {
 
 // The map by keyboard (map_keys.js): the arrow keys that go from area `from` to area `to`,
 // fewest first (breadth first over the page's own arrowTarget on map.json's anchors).
-const ANCHORS = new Map(JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/map.json'),
-  'utf8')).areas.map((a) => [a.id, a.anchor]));
+const ANCHORS = new Map(
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'web-client/data/map.json'), 'utf8')).areas.map(
+    (a) => [a.id, a.anchor],
+  ),
+);
 const ARROWS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
 export function arrowPath(from, to) {
   const back = new Map([[from, null]]);
@@ -177,10 +199,11 @@ export function arrowPath(from, to) {
   return keys;
 }
 
-const focusedArea = (page) => page.evaluate(() => {
-  const el = document.activeElement;
-  return el?.classList.contains('cell') ? el.dataset.area : null;
-});
+const focusedArea = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.classList.contains('cell') ? el.dataset.area : null;
+  });
 
 // From the focused area of the map, goes to `area` by the arrow keys alone.
 export async function arrowTo(page, area) {
@@ -223,8 +246,11 @@ export async function chooseOnMap(page, target, blockId = null) {
     return id;
   }
   await clickThing(target);
-  const rows = page.locator(blockId ? `.stack-panel button.pblock[data-block="${blockId}"]`
-    : '.stack-panel button.pblock.actionable');
+  const rows = page.locator(
+    blockId
+      ? `.stack-panel button.pblock[data-block="${blockId}"]`
+      : '.stack-panel button.pblock.actionable',
+  );
   await rows.first().waitFor();
   const row = rows.nth(Math.floor(Math.random() * (await rows.count())));
   const id = await row.getAttribute('data-block');
@@ -245,8 +271,9 @@ export async function chooseBlock(page, id) {
 export async function clickRandomAction(p, { preferEvents = false, avoid = [] } = {}) {
   const { page } = p;
   const before = await viewsCount(p);
-  const cards = await page.locator('.hand button.card:not([disabled])').evaluateAll((els) =>
-    els.map((e) => e.dataset.card));
+  const cards = await page
+    .locator('.hand button.card:not([disabled])')
+    .evaluateAll((els) => els.map((e) => e.dataset.card));
   if (cards.length) {
     const events = cards.filter((c) => EVENT_CARDS.includes(c));
     const card = preferEvents && events.length ? pick(events) : pick(cards);
@@ -259,17 +286,25 @@ export async function clickRandomAction(p, { preferEvents = false, avoid = [] } 
   // Buttons of the kinds in `avoid` (e.g. declining an event) only when nothing else is offered.
   let ACTS = '.action-bar button.act:not(.cancel):not(.act-undo):not([disabled])';
   const avoiding = ACTS + avoid.map((k) => `:not(.act-${k})`).join('');
-  if (await count(MAP_CHOICE) || await count('button.bblock') || await count('.target-ring') ||
-    await count(avoiding)) ACTS = avoiding;
+  if (
+    (await count(MAP_CHOICE)) ||
+    (await count('button.bblock')) ||
+    (await count('.target-ring')) ||
+    (await count(avoiding))
+  )
+    ACTS = avoiding;
   if (await count(MAP_CHOICE)) kinds.push(MAP_CHOICE);
   if (await count('button.bblock')) kinds.push('button.bblock');
   if (await count('.target-ring')) kinds.push('.target-ring');
   if (await count(ACTS)) kinds.push(ACTS);
-  if (!kinds.length) throw new Error(`${p.name}: nothing to click; prompt: ${await page.locator('.prompt').innerText()}`);
+  if (!kinds.length)
+    throw new Error(
+      `${p.name}: nothing to click; prompt: ${await page.locator('.prompt').innerText()}`,
+    );
   const kind = pick(kinds);
   const all = page.locator(kind);
   const target = all.nth(Math.floor(Math.random() * (await all.count())));
-  let what = `${kind} ${await target.getAttribute('data-block') ?? await target.getAttribute('data-target') ?? await target.innerText().catch(() => '')}`;
+  let what = `${kind} ${(await target.getAttribute('data-block')) ?? (await target.getAttribute('data-target')) ?? (await target.innerText().catch(() => ''))}`;
   if (kind === MAP_CHOICE || kind === 'button.bblock') {
     // Selecting a block: then one of its actions, a button or a highlighted area.
     if (kind === MAP_CHOICE) what = `block ${await chooseOnMap(page, target)}`;
@@ -281,14 +316,19 @@ export async function clickRandomAction(p, { preferEvents = false, avoid = [] } 
     assert.ok(next.length, `${p.name}: a selected block offers nothing`);
     const follow = page.locator(pick(next));
     const chosen = follow.nth(Math.floor(Math.random() * (await follow.count())));
-    what += ` then ${await chosen.getAttribute('data-target') ?? await chosen.innerText()}`;
+    what += ` then ${(await chosen.getAttribute('data-target')) ?? (await chosen.innerText())}`;
     await clickThing(chosen);
   } else {
     await clickThing(target);
   }
   // Either the view answers, or several actions lead there and the page asks which.
-  await page.waitForFunction((b) => document.getElementById('app').dataset.views !== b ||
-    /Choose:/.test(document.querySelector('.action-bar')?.textContent || ''), before, { timeout: 20000 });
+  await page.waitForFunction(
+    (b) =>
+      document.getElementById('app').dataset.views !== b ||
+      /Choose:/.test(document.querySelector('.action-bar')?.textContent || ''),
+    before,
+    { timeout: 20000 },
+  );
   if ((await viewsCount(p)) === before) {
     const choices = page.locator('.action-bar button.act:not(.cancel)');
     const choice = choices.nth(Math.floor(Math.random() * (await choices.count())));
@@ -303,7 +343,8 @@ export async function clickRandomAction(p, { preferEvents = false, avoid = [] } 
 // battle of that view. A view of a finished game may show everything (RULES 13.1.6).
 function allowedIn(view) {
   const ids = new Set([...(view.dead || []), ...(view.not_in_play || [])]);
-  for (const list of Object.values(view.battle?.revealed || {})) for (const r of list) ids.add(r.block);
+  for (const list of Object.values(view.battle?.revealed || {}))
+    for (const r of list) ids.add(r.block);
   return ids;
 }
 
@@ -342,7 +383,10 @@ export class FogWatch {
       return;
     }
     this.patches += 1;
-    if (!view) this.leaks.push(`${this.role} got a view_patch to version ${msg.seq} it cannot apply, nor check`);
+    if (!view)
+      this.leaks.push(
+        `${this.role} got a view_patch to version ${msg.seq} it cannot apply, nor check`,
+      );
     // The frame (every member it sets, every element, the log lines) may name only what the
     // view it makes shows; the areas it carries, and then that whole view, are checked as well.
     const { set = {}, elements = {} } = msg.view_patch || {};
@@ -384,7 +428,9 @@ export class FogWatch {
     const re = new RegExp(`"(${this.prefix}[a-z_]+)"`, 'g');
     for (const m of text.matchAll(re)) {
       if (!allowed.has(m[1])) {
-        this.leaks.push(`${this.role} received ${m[1]} in ...${text.slice(Math.max(0, m.index - 150), m.index + 50)}`);
+        this.leaks.push(
+          `${this.role} received ${m[1]} in ...${text.slice(Math.max(0, m.index - 150), m.index + 50)}`,
+        );
       }
     }
   }
@@ -393,20 +439,28 @@ export class FogWatch {
   // `except`: parts of the page not to look at (a selector), else the whole page is.
   async assertClean(page, when, except = null) {
     assert.deepEqual(this.leaks, [], `${this.role}'s frames ${when}`);
-    assert.deepEqual(this.viewProblems(), [], `${this.role}'s views rebuilt from its frames ${when}`);
+    assert.deepEqual(
+      this.viewProblems(),
+      [],
+      `${this.role}'s views rebuilt from its frames ${when}`,
+    );
     if (this.over || this.role !== 'england') return;
     const html = except
       ? await page.evaluate((sel) => {
-        const copy = document.documentElement.cloneNode(true);
-        for (const e of copy.querySelectorAll(sel)) e.remove();
-        return copy.outerHTML;
-      }, except)
+          const copy = document.documentElement.cloneNode(true);
+          for (const e of copy.querySelectorAll(sel)) e.remove();
+          return copy.outerHTML;
+        }, except)
       : await page.content();
     for (const id of TELLING) {
       if (this.everShown.has(id)) continue;
       const m = new RegExp(`\\b${BLOCK_NAME[id]}\\b|${id}`).exec(html);
-      assert.equal(m, null, `England's page ${when} shows the hidden ${BLOCK_NAME[id]}: ` +
-        `...${m ? html.slice(Math.max(0, m.index - 200), m.index + 50) : ''}`);
+      assert.equal(
+        m,
+        null,
+        `England's page ${when} shows the hidden ${BLOCK_NAME[id]}: ` +
+          `...${m ? html.slice(Math.max(0, m.index - 200), m.index + 50) : ''}`,
+      );
     }
   }
 }
@@ -417,73 +471,89 @@ export class FogWatch {
 // asks for view_patch frames and applies them with the page's code; a patch that does not
 // apply fails it. Runs until stopBot() or, with `toTheEnd`, until the game is over; resolves to
 // the number of actions sent.
-export async function startBot(p, server, gameId, { toTheEnd = false, fog = null, patches = true } = {}) {
+export async function startBot(
+  p,
+  server,
+  gameId,
+  { toTheEnd = false, fog = null, patches = true } = {},
+) {
   // A second page in the player's own context would be a second tab of its window, and
   // Chromium draws the tab left in the background at one frame a second: the player's page
   // would then take seconds per click. The bot gets a context of its own with the same cookie.
-  const context = await p.context.browser().newContext({ storageState: await p.context.storageState() });
+  const context = await p.context
+    .browser()
+    .newContext({ storageState: await p.context.storageState() });
   const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`${p.name} bot: page error ${e.message}`));
-  if (fog) page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload), ws)));
+  if (fog)
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => fog.frame(String(f.payload), ws)));
   await page.goto(`${server.url}/healthz`);
-  const done = page.evaluate(({ id, toTheEnd: end, patches: asked }) => new Promise((resolve, reject) => {
-    let sent = 0;
-    let role = null;
-    let view = null;
-    let seq = -1;
-    const code = import('/js/view_patch.js');
-    const ws = new WebSocket(`ws://${location.host}/ws/games/${id}${asked ? '?patches=1' : ''}`);
-    window.stopBot = () => {
-      ws.close();
-      resolve(sent);
-    };
-    ws.onclose = () => resolve(sent);
-    ws.onerror = () => reject(new Error('bot WebSocket failed'));
-    const take = (m, { applyViewPatch, mergeLog }) => {
-      if (m.type === 'welcome') role = m.role;
-      else if (m.type === 'error') {
-        // A refused action (e.g. both chose at once): ask for the current view again.
-        ws.send(JSON.stringify({ v: 1, type: 'sync', chat_since: 1e9 }));
-      } else if (m.type === 'view' || m.type === 'view_patch') {
-        if (m.type === 'view') {
-          if (view && m.seq < seq) return;
-          view = { ...m.view, log: mergeLog(view?.log, m.log_from, m.view.log) };
-        } else {
-          view = applyViewPatch(view, seq, m);
-          if (!view) {
-            ws.close();
-            reject(new Error(`a view_patch to version ${m.seq} does not apply to version ${seq}`));
-            return;
+  const done = page.evaluate(
+    ({ id, toTheEnd: end, patches: asked }) =>
+      new Promise((resolve, reject) => {
+        let sent = 0;
+        let role = null;
+        let view = null;
+        let seq = -1;
+        const code = import('/js/view_patch.js');
+        const ws = new WebSocket(
+          `ws://${location.host}/ws/games/${id}${asked ? '?patches=1' : ''}`,
+        );
+        window.stopBot = () => {
+          ws.close();
+          resolve(sent);
+        };
+        ws.onclose = () => resolve(sent);
+        ws.onerror = () => reject(new Error('bot WebSocket failed'));
+        const take = (m, { applyViewPatch, mergeLog }) => {
+          if (m.type === 'welcome') role = m.role;
+          else if (m.type === 'error') {
+            // A refused action (e.g. both chose at once): ask for the current view again.
+            ws.send(JSON.stringify({ v: 1, type: 'sync', chat_since: 1e9 }));
+          } else if (m.type === 'view' || m.type === 'view_patch') {
+            if (m.type === 'view') {
+              if (view && m.seq < seq) return;
+              view = { ...m.view, log: mergeLog(view?.log, m.log_from, m.view.log) };
+            } else {
+              view = applyViewPatch(view, seq, m);
+              if (!view) {
+                ws.close();
+                reject(
+                  new Error(`a view_patch to version ${m.seq} does not apply to version ${seq}`),
+                );
+                return;
+              }
+            }
+            seq = m.seq;
+            if (view.outcome) {
+              if (end) window.stopBot();
+              return;
+            }
+            if (!(view.awaiting || []).includes(role)) return;
+            const acts = (view.legal_actions || []).filter((a) => a.kind !== 'undo');
+            if (!acts.length) return;
+            const action = acts[Math.floor(Math.random() * acts.length)];
+            sent += 1;
+            ws.send(JSON.stringify({ v: 1, type: 'action', seq, action }));
           }
-        }
-        seq = m.seq;
-        if (view.outcome) {
-          if (end) window.stopBot();
-          return;
-        }
-        if (!(view.awaiting || []).includes(role)) return;
-        const acts = (view.legal_actions || []).filter((a) => a.kind !== 'undo');
-        if (!acts.length) return;
-        const action = acts[Math.floor(Math.random() * acts.length)];
-        sent += 1;
-        ws.send(JSON.stringify({ v: 1, type: 'action', seq, action }));
-      }
-    };
-    // Frames are taken in order, each once the page's code has loaded.
-    let queue = code;
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
-      queue = queue.then((mod) => {
-        try {
-          take(m, mod);
-        } catch (ex) {
-          reject(ex);
-        }
-        return mod;
-      });
-    };
-    code.catch(reject);
-  }), { id: gameId, toTheEnd, patches });
+        };
+        // Frames are taken in order, each once the page's code has loaded.
+        let queue = code;
+        ws.onmessage = (e) => {
+          const m = JSON.parse(e.data);
+          queue = queue.then((mod) => {
+            try {
+              take(m, mod);
+            } catch (ex) {
+              reject(ex);
+            }
+            return mod;
+          });
+        };
+        code.catch(reject);
+      }),
+    { id: gameId, toTheEnd, patches },
+  );
   // stop() awaits the bot's end and throws what ended it. A test that fails before stopping its
   // bot leaves it to the browser's closing, which rejects `done` after the test: handled here,
   // so that the test's own failure is what is reported, not an unhandled rejection after it.
@@ -520,12 +590,21 @@ let axeSource = null;
 // axe-core's serious and critical violations on the page as it is (WCAG 2.1 A and AA, and
 // axe's best practices).
 export async function axeProblems(page) {
-  axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  axeSource ??= fs.readFileSync(
+    createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+    'utf8',
+  );
   // Evaluated through the DevTools protocol: the page's CSP rightly refuses inline scripts.
   await page.evaluate(`${axeSource}\n;0`);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-  }));
-  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+  const result = await page.evaluate(() =>
+    window.axe.run(document, {
+      runOnly: {
+        type: 'tag',
+        values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
+      },
+    }),
+  );
+  return result.violations
+    .filter((v) => ['serious', 'critical'].includes(v.impact))
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target}`);
 }

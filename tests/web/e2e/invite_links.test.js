@@ -24,8 +24,10 @@ async function logIn(name, viewport) {
   return { context, page };
 }
 
-for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
-  ['phone', { width: 390, height: 844 }]]) {
+for (const [size, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+]) {
   test(`${size}: the invitation link is under My games on another device and after a reload`, async () => {
     const alice = await newPlayer(running.browser, running.server, `inv${size}a`, { viewport });
     await alice.page.selectOption('#create-side', 'scotland');
@@ -38,16 +40,24 @@ for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
     const id = await line.getAttribute('data-game');
 
     const other = await logIn(`inv${size}a`, viewport);
-    const saved = other.page.locator(`.games.mine .game-line[data-game="${id}"] input.invite-link-saved`);
+    const saved = other.page.locator(
+      `.games.mine .game-line[data-game="${id}"] input.invite-link-saved`,
+    );
     await saved.waitFor();
     assert.equal(await saved.inputValue(), link);
     const copy = other.page.locator(`.games.mine .game-line[data-game="${id}"] button.copy-invite`);
     assert.equal(await copy.innerText(), 'Copy link');
     await other.page.screenshot({ path: path.join(shots, `invite-${size}-other-device.png`) });
     await other.page.reload();
-    await other.page.locator(`.games.mine .game-line[data-game="${id}"] input.invite-link-saved`).waitFor();
-    assert.equal(await other.page.locator(`.games.mine .game-line[data-game="${id}"] input.invite-link-saved`)
-      .inputValue(), link);
+    await other.page
+      .locator(`.games.mine .game-line[data-game="${id}"] input.invite-link-saved`)
+      .waitFor();
+    assert.equal(
+      await other.page
+        .locator(`.games.mine .game-line[data-game="${id}"] input.invite-link-saved`)
+        .inputValue(),
+      link,
+    );
     await other.page.screenshot({ path: path.join(shots, `invite-${size}-after-reload.png`) });
 
     // Another account's lobby neither lists the game nor holds its link.
@@ -66,12 +76,15 @@ for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
   });
 }
 
-for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
-  ['phone', { width: 390, height: 844 }]]) {
+for (const [size, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+]) {
   test(`${size}: the open invite game's own page shows its link with a Copy button until somebody joins`, async () => {
     const alice = await newPlayer(running.browser, running.server, `gpg${size}a`, { viewport });
-    await alice.context.grantPermissions(['clipboard-read', 'clipboard-write'],
-      { origin: running.server.url });
+    await alice.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: running.server.url,
+    });
     await alice.page.selectOption('#create-side', 'scotland');
     await alice.page.selectOption('#create-visibility', 'invite');
     await alice.page.click('form.create button[type=submit]');
@@ -90,7 +103,10 @@ for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
     await alice.page.locator('.waiting .copied', { hasText: 'Copied.' }).waitFor();
     assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), link);
     const box = await alice.page.locator('.waiting').boundingBox();
-    assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, 'the link fits the screen\'s width');
+    assert.ok(
+      box.x >= 0 && box.x + box.width <= viewport.width,
+      "the link fits the screen's width",
+    );
     await alice.page.screenshot({ path: path.join(shots, `invite-${size}-game-page.png`) });
 
     // Another device of the same account gets it from the server, on the game page too.
@@ -119,7 +135,7 @@ for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }],
   });
 }
 
-test('an open public game\'s page says where it is listed, and shows no link', async () => {
+test("an open public game's page says where it is listed, and shows no link", async () => {
   const viewport = { width: 1440, height: 900 };
   const carol = await newPlayer(running.browser, running.server, 'gpgpublic', { viewport });
   await carol.page.click('form.create button[type=submit]');

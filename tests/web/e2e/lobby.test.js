@@ -18,7 +18,8 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   const bobFog = new FogWatch('england');
   const alice = await newPlayer(running.browser, running.server, 'alice', { query: FAST });
   const bob = await newPlayer(running.browser, running.server, 'bob', { query: FAST, fog: bobFog });
-  const refreshesOf = async (p) => Number(await p.page.evaluate(() => document.getElementById('app').dataset.refreshes));
+  const refreshesOf = async (p) =>
+    Number(await p.page.evaluate(() => document.getElementById('app').dataset.refreshes));
 
   // An invite-only game: its link is shown once, and it is not listed in the open games.
   await alice.page.selectOption('#create-side', 'scotland');
@@ -30,14 +31,20 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   await inviteLine.waitFor();
   const inviteId = await inviteLine.getAttribute('data-game');
   const seen = await refreshesOf(bob);
-  await bob.page.waitForFunction((n) => Number(document.getElementById('app').dataset.refreshes) >= n, seen + 2);
+  await bob.page.waitForFunction(
+    (n) => Number(document.getElementById('app').dataset.refreshes) >= n,
+    seen + 2,
+  );
   assert.equal(await bob.page.locator(`.games .game-line[data-game="${inviteId}"]`).count(), 0);
 
   // A public game appears in Bob's open games without a reload.
   await alice.page.selectOption('#create-visibility', 'public');
   await alice.page.click('form.create button[type=submit]');
   await alice.page.waitForSelector('.games.mine .game-line >> nth=1');
-  const publicId = await alice.page.locator('.games.mine .game-line').first().getAttribute('data-game');
+  const publicId = await alice.page
+    .locator('.games.mine .game-line')
+    .first()
+    .getAttribute('data-game');
   assert.notEqual(publicId, inviteId);
   await bob.page.waitForSelector(`.games.open .game-line[data-game="${publicId}"] button.join`);
 
@@ -45,10 +52,15 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   const context = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => assert.fail(`carol: page error ${e.message}`));
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => carolFog.frame(String(f.payload), ws)));
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => carolFog.frame(String(f.payload), ws)),
+  );
   await page.goto(link);
   await page.waitForSelector('form.signup');
-  assert.match(await page.locator('[role=status]').first().innerText(), new RegExp(`Game ${inviteId}: .*alice`));
+  assert.match(
+    await page.locator('[role=status]').first().innerText(),
+    new RegExp(`Game ${inviteId}: .*alice`),
+  );
   await page.fill('#signup-user', 'carol');
   await page.fill('#signup-pass', PASSWORD);
   await page.click('form.signup button[type=submit]');
@@ -59,19 +71,32 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
 
   // Alice's lobby, by itself, shows the invite game started and waiting for her: first,
   // before the newer public game that waits for a second player.
-  await alice.page.waitForSelector(`.games.mine .game-line.awaiting-me[data-game="${inviteId}"] .your-turn`);
-  assert.deepEqual(await alice.page.locator('.games.mine .game-line').evaluateAll((els) =>
-    els.map((e) => e.dataset.game)), [inviteId, publicId]);
+  await alice.page.waitForSelector(
+    `.games.mine .game-line.awaiting-me[data-game="${inviteId}"] .your-turn`,
+  );
+  assert.deepEqual(
+    await alice.page
+      .locator('.games.mine .game-line')
+      .evaluateAll((els) => els.map((e) => e.dataset.game)),
+    [inviteId, publicId],
+  );
   await alice.page.screenshot({ path: path.join(shots, 'lobby-refreshed.png') });
 
   // Bob joins the public game from his lobby; Alice opens it.
   await bob.page.locator(`.games.open button.join[data-game="${publicId}"]`).click();
   await bob.page.waitForSelector('.seat.england');
-  await alice.page.locator(`.games.mine .game-line[data-game="${publicId}"] a.button`, { hasText: 'Play Scotland' }).click();
+  await alice.page
+    .locator(`.games.mine .game-line[data-game="${publicId}"] a.button`, {
+      hasText: 'Play Scotland',
+    })
+    .click();
   await alice.page.waitForSelector('.seat.scotland');
 
   // Chat: both players see each line, and so does an observer, who has no box to write in.
-  const obsContext = await running.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const obsContext = await running.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+  });
   const obs = await obsContext.newPage();
   obs.on('pageerror', (e) => assert.fail(`observer: page error ${e.message}`));
   await obs.goto(`${running.server.url}/#/game/${publicId}/observe`);
@@ -79,10 +104,19 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   await obs.waitForSelector('.conn-open');
   await bob.page.fill('#chat-text', 'Good luck, and mind the border.');
   await bob.page.press('#chat-text', 'Enter');
-  for (const [who, p] of [['bob', bob.page], ['alice', alice.page], ['observer', obs]]) {
-    await p.waitForSelector('.chat li:has-text("Good luck, and mind the border.")', { timeout: 10000 })
-      .catch(async (e) => assert.fail(`${who} does not see the chat line: ${e.message}; chat: ` +
-        `${await p.locator('.chat').innerText()}`));
+  for (const [who, p] of [
+    ['bob', bob.page],
+    ['alice', alice.page],
+    ['observer', obs],
+  ]) {
+    await p
+      .waitForSelector('.chat li:has-text("Good luck, and mind the border.")', { timeout: 10000 })
+      .catch(async (e) =>
+        assert.fail(
+          `${who} does not see the chat line: ${e.message}; chat: ` +
+            `${await p.locator('.chat').innerText()}`,
+        ),
+      );
   }
   assert.match(await alice.page.locator('.chat li').last().innerText(), /bob \(England\)/);
   await alice.page.fill('#chat-text', 'Thank you!');
@@ -129,7 +163,9 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
 
   // Games to watch: the public game Alice and Bob are playing, with a Watch link that opens it
   // for Carol as an observer.
-  const watch = page.locator(`.games.live .game-line[data-game="${publicId}"] a`, { hasText: 'Watch' });
+  const watch = page.locator(`.games.live .game-line[data-game="${publicId}"] a`, {
+    hasText: 'Watch',
+  });
   await watch.waitFor();
   assert.equal(await watch.getAttribute('href'), `#/game/${publicId}/observe`);
   await watch.click();

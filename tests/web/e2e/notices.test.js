@@ -11,8 +11,14 @@ import { newPlayer, clickRandomAction } from './helpers.js';
 
 // An SMTP relay that is never reached: enough for the page to offer e-mail, whose bad
 // addresses are refused before anything is sent.
-const running = useServerAndBrowser(['--smtp-host', '127.0.0.1', '--smtp-port', '9',
-  '--smtp-from', 'turns@blockfog.example']);
+const running = useServerAndBrowser([
+  '--smtp-host',
+  '127.0.0.1',
+  '--smtp-port',
+  '9',
+  '--smtp-from',
+  'turns@blockfog.example',
+]);
 const shots = process.env.BLOCKFOG_NOTICE_SHOTS || outputDir();
 fs.mkdirSync(shots, { recursive: true });
 
@@ -51,7 +57,10 @@ test('the title counts the games awaiting me, and only those', async () => {
   await bob.page.waitForSelector('.seat.england');
   await alice.page.goto(`${running.server.url}/#/game/${id}`);
   await alice.page.waitForSelector('.seat.scotland');
-  const awaited = [await titleFollowsView(alice, 'scotland'), await titleFollowsView(bob, 'england')];
+  const awaited = [
+    await titleFollowsView(alice, 'scotland'),
+    await titleFollowsView(bob, 'england'),
+  ];
   assert.ok(awaited.includes(true), 'somebody is awaited at the start');
   // An awaited player acts: both titles follow their views again.
   await clickRandomAction(awaited[0] ? alice : bob);
@@ -63,10 +72,15 @@ test('the title counts the games awaiting me, and only those', async () => {
   await alice.page.waitForSelector('form.notice-form');
   await alice.page.goto(`${running.server.url}/#/`);
   await alice.page.waitForSelector('.games.mine .game-line');
-  const mine = await alice.page.evaluate(async () => (await (await fetch('/api/games/mine')).json()).games);
+  const mine = await alice.page.evaluate(
+    async () => (await (await fetch('/api/games/mine')).json()).games,
+  );
   const n = mine.filter((g) => g.your_turn).length;
-  await alice.page.waitForFunction((k) => (k > 0 ? document.title.startsWith(`(${k}) Your turn`)
-    : !document.title.includes('Your turn')), n);
+  await alice.page.waitForFunction(
+    (k) =>
+      k > 0 ? document.title.startsWith(`(${k}) Your turn`) : !document.title.includes('Your turn'),
+    n,
+  );
   await alice.context.close();
   await bob.context.close();
 });
@@ -84,12 +98,18 @@ test('desktop notifications are asked for from the button only', async () => {
   await page.goto(`${running.server.url}/#/settings`);
   await page.waitForSelector('button.desktop-permission');
   assert.equal(await page.evaluate(() => window.permissionRequests), 0, 'never on load');
-  assert.equal(await page.locator('button.desktop-permission').innerText(), 'Turn desktop notifications on');
+  assert.equal(
+    await page.locator('button.desktop-permission').innerText(),
+    'Turn desktop notifications on',
+  );
   await context.grantPermissions(['notifications'], { origin: running.server.url });
   await page.click('button.desktop-permission');
   await page.waitForFunction(() => window.permissionRequests === 1);
-  await page.waitForFunction(() => document.querySelector('button.desktop-permission').textContent
-    === 'Turn desktop notifications off');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('button.desktop-permission').textContent ===
+      'Turn desktop notifications off',
+  );
   assert.equal(await page.evaluate(() => localStorage.getItem('blockfog.notify.desktop')), '1');
   // The sound is a separate choice, off until ticked.
   assert.equal(await page.isChecked('#notice-sound'), false);
@@ -102,7 +122,10 @@ test('desktop notifications are asked for from the button only', async () => {
 });
 
 test('the settings page refuses a malformed address or URL and stores nothing', async () => {
-  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ]) {
     const context = await running.browser.newContext({ viewport });
     const page = await context.newPage();
     page.on('pageerror', (e) => assert.fail(`page error ${e.message}`));
@@ -113,31 +136,43 @@ test('the settings page refuses a malformed address or URL and stores nothing', 
     await page.waitForSelector('form.create');
     await page.click('a.settings-link');
     await page.waitForSelector('form.notice-form');
-    const stored = () => page.evaluate(async () => (await (await fetch('/api/notices')).json()).notices);
+    const stored = () =>
+      page.evaluate(async () => (await (await fetch('/api/notices')).json()).notices);
     const initial = await stored();
     await page.screenshot({ path: path.join(shots, `settings-${label}.png`), fullPage: true });
 
     await page.fill('#notice-email', 'not an address');
     // The browser's own check of type=email is skipped: the server's answer is what counts.
-    await page.evaluate(() => document.querySelector('form.email-form').setAttribute('novalidate', ''));
+    await page.evaluate(() =>
+      document.querySelector('form.email-form').setAttribute('novalidate', ''),
+    );
     await page.click('form.email-form button[type=submit]');
     await page.waitForSelector('[role=alert]:not([hidden])');
     assert.match(await page.locator('.settings [role=alert]').innerText(), /bad_email/);
     assert.deepEqual(await stored(), initial);
 
-    await page.evaluate(() => document.querySelector('form.notice-form').setAttribute('novalidate', ''));
+    await page.evaluate(() =>
+      document.querySelector('form.notice-form').setAttribute('novalidate', ''),
+    );
     await page.fill('#notice-webhook', 'http://example.org/hook');
     await page.check('#notice-webhook-on');
     await page.click('button.save-notices');
-    await page.waitForFunction(() => /bad_webhook_url/.test(document.querySelector('.settings [role=alert]').textContent));
+    await page.waitForFunction(() =>
+      /bad_webhook_url/.test(document.querySelector('.settings [role=alert]').textContent),
+    );
     assert.match(await page.locator('.settings [role=alert]').innerText(), /https/);
     assert.deepEqual(await stored(), initial);
-    await page.screenshot({ path: path.join(shots, `settings-error-${label}.png`), fullPage: true });
+    await page.screenshot({
+      path: path.join(shots, `settings-error-${label}.png`),
+      fullPage: true,
+    });
 
     await page.fill('#notice-webhook', 'https://hooks.example.org/services/T0/B0/x');
     await page.fill('#notice-digest', '6');
     await page.click('button.save-notices');
-    await page.waitForFunction(() => document.querySelector('.settings-status').textContent === 'Saved.');
+    await page.waitForFunction(
+      () => document.querySelector('.settings-status').textContent === 'Saved.',
+    );
     assert.equal(await page.locator('.settings [role=alert]').isHidden(), true);
     const saved = await stored();
     assert.equal(saved.webhook_url, 'https://hooks.example.org/services/T0/B0/x');
@@ -145,9 +180,15 @@ test('the settings page refuses a malformed address or URL and stores nothing', 
     assert.equal(saved.digest_hours, 6);
     await page.reload();
     await page.waitForSelector('form.notice-form');
-    assert.equal(await page.inputValue('#notice-webhook'), 'https://hooks.example.org/services/T0/B0/x');
+    assert.equal(
+      await page.inputValue('#notice-webhook'),
+      'https://hooks.example.org/services/T0/B0/x',
+    );
     assert.equal(await page.isChecked('#notice-webhook-on'), true);
-    await page.screenshot({ path: path.join(shots, `settings-saved-${label}.png`), fullPage: true });
+    await page.screenshot({
+      path: path.join(shots, `settings-saved-${label}.png`),
+      fullPage: true,
+    });
     await context.close();
   }
 });

@@ -9,14 +9,33 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
-  ViewTracker, MAP_CHOICE, chooseBlock, arrowTo, keyChooseBlock, act, isAwaited,
-  waitForAwaited, phaseText, axeProblems, newPlayer as signUp,
+  ViewTracker,
+  MAP_CHOICE,
+  chooseBlock,
+  arrowTo,
+  keyChooseBlock,
+  act,
+  isAwaited,
+  waitForAwaited,
+  phaseText,
+  axeProblems,
+  newPlayer as signUp,
 } from './helpers.js';
 
 // Scottish blocks that stay hidden from England in this game (Wallace, who attacks, and the
 // nobles, whose names the public roster carries, are left out; so is Moray, an area's name).
-const HIDDEN = ['Douglas', 'Barclay', 'Fraser', 'Grant', 'Campbell', 'Graham', 'MacDonald',
-  'Lindsay', 'Keith', 'Etterick'];
+const HIDDEN = [
+  'Douglas',
+  'Barclay',
+  'Fraser',
+  'Grant',
+  'Campbell',
+  'Graham',
+  'MacDonald',
+  'Lindsay',
+  'Keith',
+  'Etterick',
+];
 const HIDDEN_IDS = HIDDEN.map((n) => `sco_${n.toLowerCase()}`).concat(['sco_norse']);
 const leakPattern = new RegExp(`\\b(${HIDDEN.join('|')})\\b|${HIDDEN_IDS.join('|')}`);
 
@@ -29,8 +48,11 @@ const PHONE = { width: 390, height: 844 };
 
 // A player signed up in a browser context of its own; `frames`, when given, collects the text
 // of every WebSocket frame its page receives.
-const newPlayer = (name, frames) => signUp(running.browser, running.server, name,
-  { viewport: SIZE, fog: frames && { frame: (text) => frames.push(text) } });
+const newPlayer = (name, frames) =>
+  signUp(running.browser, running.server, name, {
+    viewport: SIZE,
+    fog: frames && { frame: (text) => frames.push(text) },
+  });
 
 // Whether the page's map shows the enemy block `id`, revealed in battle, with its strength: as
 // a block, or in the list its area's chip opens (then closed again).
@@ -46,37 +68,55 @@ async function showsRevealed(page, id) {
 }
 
 // The screen boxes of the prompt and of each button of its action bar, and the window's size.
-const promptBoxes = (page) => page.evaluate(() => {
-  const box = (el) => {
-    const r = el.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
-  };
-  const prompt = document.querySelector('.prompt');
-  return { prompt: box(prompt), width: window.innerWidth, height: window.innerHeight,
-    buttons: [...prompt.querySelectorAll('.action-bar button')].map((b) => ({ text: b.textContent, ...box(b) })) };
-});
+const promptBoxes = (page) =>
+  page.evaluate(() => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    };
+    const prompt = document.querySelector('.prompt');
+    return {
+      prompt: box(prompt),
+      width: window.innerWidth,
+      height: window.innerHeight,
+      buttons: [...prompt.querySelectorAll('.action-bar button')].map((b) => ({
+        text: b.textContent,
+        ...box(b),
+      })),
+    };
+  });
 
 // The prompt is on the screen and every button of its action bar is inside it, wholly seen.
 async function assertPromptOnScreen(page, when) {
   const { prompt, width, height, buttons } = await promptBoxes(page);
-  assert.ok(prompt.top >= 0 && prompt.bottom <= height,
-    `${when}: the prompt is on screen (${prompt.top}..${prompt.bottom} of ${height})`);
+  assert.ok(
+    prompt.top >= 0 && prompt.bottom <= height,
+    `${when}: the prompt is on screen (${prompt.top}..${prompt.bottom} of ${height})`,
+  );
   assert.ok(buttons.length > 0, `${when}: the prompt has buttons`);
   for (const b of buttons) {
-    assert.ok(b.top >= prompt.top && b.bottom <= prompt.bottom && b.left >= 0 && b.right <= width,
-      `${when}: "${b.text}" is on screen in the prompt (${b.left}..${b.right}, ${b.top}..${b.bottom})`);
+    assert.ok(
+      b.top >= prompt.top && b.bottom <= prompt.bottom && b.left >= 0 && b.right <= width,
+      `${when}: "${b.text}" is on screen in the prompt (${b.left}..${b.right}, ${b.top}..${b.bottom})`,
+    );
   }
 }
 
 // The words of the chosen block's buttons in the prompt: the block's name, its own actions and
 // its retreats (the area each goes to).
-const chosenWords = (page) => page.evaluate(() => {
-  const bar = document.querySelector('.prompt .action-bar');
-  const text = (sel) => [...bar.querySelectorAll(sel)].map((b) => b.textContent);
-  return { name: bar.querySelector('.hint strong')?.textContent,
-    acts: text('button.act:not(.act-dest):not(.cancel):not(.undo)'),
-    retreats: [...bar.querySelectorAll('button.act-dest.act-retreat')].map((b) => [b.dataset.to, b.textContent]) };
-});
+const chosenWords = (page) =>
+  page.evaluate(() => {
+    const bar = document.querySelector('.prompt .action-bar');
+    const text = (sel) => [...bar.querySelectorAll(sel)].map((b) => b.textContent);
+    return {
+      name: bar.querySelector('.hint strong')?.textContent,
+      acts: text('button.act:not(.act-dest):not(.cancel):not(.undo)'),
+      retreats: [...bar.querySelectorAll('button.act-dest.act-retreat')].map((b) => [
+        b.dataset.to,
+        b.textContent,
+      ]),
+    };
+  });
 
 const hintText = (page) => page.locator('.prompt .action-bar .hint').first().innerText();
 const battleInfo = (page) => page.locator('.prompt .battle-info').innerText();
@@ -91,14 +131,20 @@ async function checkPhoneCombatTurn(p) {
   await p.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await p.page.waitForFunction(() => window.scrollY > 0);
   const { prompt, height } = await promptBoxes(p.page);
-  assert.ok(prompt.top >= 0 && prompt.bottom <= height,
-    `the prompt stays on screen when scrolled down (${prompt.top}..${prompt.bottom})`);
+  assert.ok(
+    prompt.top >= 0 && prompt.bottom <= height,
+    `the prompt stays on screen when scrolled down (${prompt.top}..${prompt.bottom})`,
+  );
   await p.page.locator('button.bblock[data-block="sco_wallace"]').click();
   await p.page.waitForSelector('.prompt .act-dest');
   await assertPromptOnScreen(p.page, 'Wallace chosen in the battle panel on a phone');
   assert.deepEqual((await chosenWords(p.page)).retreats, [['fife', 'Retreat to Fife']]);
   await p.page.screenshot({ path: path.join(shots, 'battle-phone-chosen.png') });
-  assert.deepEqual(await axeProblems(p.page), [], 'the game page in a battle, 390x844, a block chosen');
+  assert.deepEqual(
+    await axeProblems(p.page),
+    [],
+    'the game page in a battle, 390x844, a block chosen',
+  );
   await p.page.setViewportSize(DESKTOP);
   await p.page.evaluate(() => window.scrollTo(0, 0));
 }
@@ -108,7 +154,8 @@ async function waitForPhase(players, re, timeout = 20000) {
   const deadline = Date.now() + timeout;
   for (;;) {
     for (const p of players) {
-      if (await isAwaited(p) && re.test(await p.page.locator('.phase-text').innerText())) return p;
+      if ((await isAwaited(p)) && re.test(await p.page.locator('.phase-text').innerText()))
+        return p;
     }
     if (Date.now() > deadline) throw new Error(`no player awaited in a phase like ${re}`);
     await players[0].page.waitForTimeout(100);
@@ -145,9 +192,13 @@ test('two players play the card phase, a move and a battle by clicking', async (
   // Card phase: both choose a move card in secret, by clicking it.
   for (const p of [sco, eng]) {
     await p.page.waitForSelector('button.card');
-    const cards = await p.page.locator('button.card').evaluateAll((els) =>
-      els.map((e) => e.dataset.card));
-    const best = cards.filter((c) => c.startsWith('move')).sort().reverse()[0];
+    const cards = await p.page
+      .locator('button.card')
+      .evaluateAll((els) => els.map((e) => e.dataset.card));
+    const best = cards
+      .filter((c) => c.startsWith('move'))
+      .sort()
+      .reverse()[0];
     assert.ok(best, `${p.name} has a move card`);
     await p.page.click(`button.card[data-card="${best}"]`);
     await p.page.waitForSelector('.my-choice, .move-info', { timeout: 15000 });
@@ -178,10 +229,15 @@ test('two players play the card phase, a move and a battle by clicking', async (
   // England's map shows where Scotland's move went (an arrow from Fife, Angus marked), and its
   // log line, pointed at or tapped, lights Angus and Fife up on the map.
   await eng.page.waitForSelector('.cell.traced[data-area="angus"]');
-  assert.ok(await eng.page.locator('svg.map .traces > *').count() >= 1, 'the move is drawn as a trace');
+  assert.ok(
+    (await eng.page.locator('svg.map .traces > *').count()) >= 1,
+    'the move is drawn as a trace',
+  );
   const moveLine = eng.page.locator('ol.log li', { hasText: /moved from Fife to Angus/ }).last();
-  const lit = () => eng.page.evaluate(() => [...document.querySelectorAll('.cell.highlight')]
-    .map((c) => c.dataset.area).sort());
+  const lit = () =>
+    eng.page.evaluate(() =>
+      [...document.querySelectorAll('.cell.highlight')].map((c) => c.dataset.area).sort(),
+    );
   assert.deepEqual(await lit(), [], 'nothing is lit before a line is pointed at');
   await moveLine.hover();
   assert.deepEqual(await lit(), ['angus', 'fife'], 'hovering the line lights its areas');
@@ -199,16 +255,22 @@ test('two players play the card phase, a move and a battle by clicking', async (
   await sco.page.setViewportSize(DESKTOP);
   assert.equal(await waitForAwaited([sco, eng]), sco, 'Wallace, an attacking A block, acts first');
   assert.equal(await phaseText(sco), 'Scotland: combat');
-  assert.ok((await sco.page.locator('.bblock').count()) > 1, 'both sides are revealed in the battle panel');
+  assert.ok(
+    (await sco.page.locator('.bblock').count()) > 1,
+    'both sides are revealed in the battle panel',
+  );
 
   // England's map shows the revealed attacker with its face; the rest of Scotland stays blank.
   const seen = Date.now() + 10000;
   while (!(await showsRevealed(eng.page, 'sco_wallace'))) {
-    assert.ok(Date.now() < seen, 'England\'s map shows Wallace, revealed in the battle, with his strength');
+    assert.ok(
+      Date.now() < seen,
+      "England's map shows Wallace, revealed in the battle, with his strength",
+    );
     await eng.page.waitForTimeout(100); // polling England's page for the view of the reveal
   }
   assert.equal(await eng.page.locator('.block.own.scotland').count(), 0);
-  assert.ok(await eng.page.locator('rect.block.hidden.scotland').count() > 0);
+  assert.ok((await eng.page.locator('rect.block.hidden.scotland').count()) > 0);
   await eng.page.screenshot({ path: path.join(shots, 'battle-england.png') });
   await eng.page.setViewportSize(PHONE);
   await eng.page.screenshot({ path: path.join(shots, 'battle-phone.png'), fullPage: true });
@@ -218,18 +280,37 @@ test('two players play the card phase, a move and a battle by clicking', async (
 
   // Wallace's combat turn, in words (RULES 5.5): fire, retreat (to Fife, whence he came: the
   // other neighbours are English) or pass; chosen in the battle panel, his buttons say so.
-  assert.equal(await hintText(sco.page), 'Choose a block for its combat turn: fire, retreat or pass.');
-  assert.equal(await battleInfo(sco.page), 'A block that retreats leaves the battle at once (RULES 5.5).');
+  assert.equal(
+    await hintText(sco.page),
+    'Choose a block for its combat turn: fire, retreat or pass.',
+  );
+  assert.equal(
+    await battleInfo(sco.page),
+    'A block that retreats leaves the battle at once (RULES 5.5).',
+  );
   await sco.page.locator('button.bblock[data-block="sco_wallace"]').click();
   await sco.page.waitForSelector('.prompt .act-dest');
-  assert.deepEqual(await chosenWords(sco.page),
-    { name: 'Wallace', acts: ['Fire', 'Pass'], retreats: [['fife', 'Retreat to Fife']] });
-  assert.equal(await sco.page.evaluate(() => document.activeElement?.textContent), 'Fire',
-    'the keyboard focus is on Fire, not on the retreat: Enter fires');
-  assert.ok(await sco.page.locator('.target-ring[data-target="fife"]').count(), 'Fife is marked on the map');
+  assert.deepEqual(await chosenWords(sco.page), {
+    name: 'Wallace',
+    acts: ['Fire', 'Pass'],
+    retreats: [['fife', 'Retreat to Fife']],
+  });
+  assert.equal(
+    await sco.page.evaluate(() => document.activeElement?.textContent),
+    'Fire',
+    'the keyboard focus is on Fire, not on the retreat: Enter fires',
+  );
+  assert.ok(
+    await sco.page.locator('.target-ring[data-target="fife"]').count(),
+    'Fife is marked on the map',
+  );
   await assertPromptOnScreen(sco.page, 'Wallace chosen at 1440x900');
   await sco.page.screenshot({ path: path.join(shots, 'battle-combat-turn.png') });
-  assert.deepEqual(await axeProblems(sco.page), [], 'the game page in a battle, 1440x900, a block chosen');
+  assert.deepEqual(
+    await axeProblems(sco.page),
+    [],
+    'the game page in a battle, 1440x900, a block chosen',
+  );
   await sco.page.locator('.prompt button.cancel').click();
   await checkPhoneCombatTurn(sco);
   await act(sco, '.prompt .act-pass');
@@ -237,13 +318,19 @@ test('two players play the card phase, a move and a battle by clicking', async (
   // Angus's combat turn on England's page: its three retreats, each to an English neighbour
   // (RULES 5.10.1; not to Fife, across the border Wallace used: 5.10.3). It fires.
   assert.equal(await waitForAwaited([sco, eng]), eng, 'Angus, a defending B block, acts next');
-  assert.equal(await hintText(eng.page), 'Choose a block for its combat turn: fire, retreat or pass.');
+  assert.equal(
+    await hintText(eng.page),
+    'Choose a block for its combat turn: fire, retreat or pass.',
+  );
   await eng.page.locator('button.bblock[data-block="eng_angus"]').click();
   await eng.page.waitForSelector('.prompt .act-dest');
   const angus = await chosenWords(eng.page);
   assert.equal(angus.name, 'Angus');
-  assert.deepEqual(angus.retreats.sort(), [['atholl', 'Retreat to Atholl'], ['buchan', 'Retreat to Buchan'],
-    ['mar', 'Retreat to Mar']]);
+  assert.deepEqual(angus.retreats.sort(), [
+    ['atholl', 'Retreat to Atholl'],
+    ['buchan', 'Retreat to Buchan'],
+    ['mar', 'Retreat to Mar'],
+  ]);
   await eng.page.screenshot({ path: path.join(shots, 'battle-england-combat-turn.png') });
   await act(eng, '.prompt .act-fire');
   await sco.page.waitForSelector('.battle-log .die');
@@ -266,15 +353,26 @@ test('two players play the card phase, a move and a battle by clicking', async (
 
   // The retreat after round 3 (RULES 5.11.3), in words: who won, that every block must go, and
   // where Wallace, chosen on the map, may go.
-  assert.equal(await sco.page.locator('.battle-head').innerText(),
-    'Round 3: won by England; Scotland retreats every block');
-  assert.equal(await battleInfo(sco.page), 'England won the battle in Angus: every one of your ' +
-    'blocks there must retreat to an adjacent friendly or neutral area (RULES 5.11.3).');
-  assert.equal(await hintText(sco.page), 'Choose a block to retreat, then the area it retreats to.');
+  assert.equal(
+    await sco.page.locator('.battle-head').innerText(),
+    'Round 3: won by England; Scotland retreats every block',
+  );
+  assert.equal(
+    await battleInfo(sco.page),
+    'England won the battle in Angus: every one of your ' +
+      'blocks there must retreat to an adjacent friendly or neutral area (RULES 5.11.3).',
+  );
+  assert.equal(
+    await hintText(sco.page),
+    'Choose a block to retreat, then the area it retreats to.',
+  );
   await chooseBlock(sco.page, 'sco_wallace');
   await sco.page.waitForSelector('.prompt .act-dest');
-  assert.deepEqual(await chosenWords(sco.page),
-    { name: 'Wallace', acts: [], retreats: [['fife', 'Retreat to Fife']] });
+  assert.deepEqual(await chosenWords(sco.page), {
+    name: 'Wallace',
+    acts: [],
+    retreats: [['fife', 'Retreat to Fife']],
+  });
   await assertPromptOnScreen(sco.page, 'the retreat at 1440x900');
   await sco.page.screenshot({ path: path.join(shots, 'retreat.png') });
   await sco.page.setViewportSize(PHONE);
@@ -283,13 +381,25 @@ test('two players play the card phase, a move and a battle by clicking', async (
   await sco.page.setViewportSize(DESKTOP);
   await act(sco, '.prompt .act-dest[data-to="fife"]');
   // Wallace is in Fife on Scotland's map (a block, or a name in Fife's chip), out of Angus.
-  await sco.page.waitForSelector('.blocks .block[data-block="sco_wallace"][data-area="fife"], ' +
-    '.blocks .chip[data-chip="fife"][data-blocks~="sco_wallace"]');
-  assert.equal(await sco.page.locator('.blocks [data-area="angus"][data-block="sco_wallace"], ' +
-    '.blocks .chip[data-chip="angus"][data-blocks~="sco_wallace"]').count(), 0);
+  await sco.page.waitForSelector(
+    '.blocks .block[data-block="sco_wallace"][data-area="fife"], ' +
+      '.blocks .chip[data-chip="fife"][data-blocks~="sco_wallace"]',
+  );
+  assert.equal(
+    await sco.page
+      .locator(
+        '.blocks [data-area="angus"][data-block="sco_wallace"], ' +
+          '.blocks .chip[data-chip="angus"][data-blocks~="sco_wallace"]',
+      )
+      .count(),
+    0,
+  );
   assert.match(await sco.page.locator('.log').innerText(), /Wallace retreats from Angus to Fife\./);
   // England reads that Scotland must retreat, never where to (RULES 13.5).
-  await eng.page.locator('.log li', { hasText: 'Scotland must retreat from Angus.' }).first().waitFor();
+  await eng.page
+    .locator('.log li', { hasText: 'Scotland must retreat from Angus.' })
+    .first()
+    .waitFor();
   assert.doesNotMatch(await eng.page.locator('.log').innerText(), /retreats from Angus to/);
 
   // England, the victor, may regroup (RULES 5.12); it ends the regroup, and the battle.
@@ -309,8 +419,14 @@ test('two players play the card phase, a move and a battle by clicking', async (
   assert.match(await sco.page.content(), /Douglas/);
   if (await fifeChip.count()) await sco.page.locator('.stack-panel .pb-close').click();
   await assertNoLeak(eng, engFrames, 'after the battle');
-  assert.ok(engFrames.some((f) => f.includes('"type":"view"')), 'England received a whole view on joining');
-  assert.ok(engFrames.some((f) => f.includes('"type":"view_patch"')), 'and view_patch frames after actions');
+  assert.ok(
+    engFrames.some((f) => f.includes('"type":"view"')),
+    'England received a whole view on joining',
+  );
+  assert.ok(
+    engFrames.some((f) => f.includes('"type":"view_patch"')),
+    'and view_patch frames after actions',
+  );
 
   // The view England's frames make, patches applied, is the whole view a sync sends of the same
   // version (ViewTracker compares them).
@@ -323,8 +439,8 @@ test('two players play the card phase, a move and a battle by clicking', async (
   }
   const rebuilt = new ViewTracker();
   for (const f of engFrames) rebuilt.take(JSON.parse(f));
-  assert.deepEqual(rebuilt.problems, [], 'England\'s views rebuilt from its frames');
-  assert.ok(rebuilt.comparedRebuilt > 0, 'the sync\'s view was compared with one made by patches');
+  assert.deepEqual(rebuilt.problems, [], "England's views rebuilt from its frames");
+  assert.ok(rebuilt.comparedRebuilt > 0, "the sync's view was compared with one made by patches");
 
   // A reload returns to the same game, live again.
   const url = eng.page.url();
@@ -343,7 +459,10 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   assert.ok(sco && eng, 'the first test set the game up');
 
   // An observer without an account: only anonymous blocks, no hand, no chat box.
-  const context = await running.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const context = await running.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+  });
   const obs = await context.newPage();
   obs.on('pageerror', (e) => assert.fail(`observer: page error ${e.message}`));
   await obs.goto(`${running.server.url}/#/game/1/observe`);
@@ -365,13 +484,20 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   await sco.page.keyboard.press('Enter'); // keyboard: the card is a focusable button
   await sco.page.waitForSelector('.my-choice');
   await eng.page.waitForSelector('.conn-open', { timeout: 20000 });
-  await eng.page.waitForFunction(() => /Scotland: \d in hand, has chosen/.test(
-    document.querySelector('.card-status')?.textContent || ''), null, { timeout: 10000 });
+  await eng.page.waitForFunction(
+    () =>
+      /Scotland: \d in hand, has chosen/.test(
+        document.querySelector('.card-status')?.textContent || '',
+      ),
+    null,
+    { timeout: 10000 },
+  );
 
   // A stale action (an old seq) is answered by the fresh view, without an error.
   const before = await eng.page.evaluate(() => document.getElementById('app').dataset.views);
-  await eng.page.evaluate(() => window.blockfogConnection.send(
-    { type: 'action', seq: 0, action: { kind: 'end_move_phase' } }));
+  await eng.page.evaluate(() =>
+    window.blockfogConnection.send({ type: 'action', seq: 0, action: { kind: 'end_move_phase' } }),
+  );
   await eng.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b, before);
   assert.equal(await eng.page.locator('.notice').innerText(), '');
   await eng.page.locator('button.card[data-card^="move"]').first().click();
@@ -383,10 +509,13 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   // player ends it, and the next mover is taken.
   let mover = await waitForPhase([sco, eng], /move phase/);
   for (let guard = 0; guard < 4; guard++) {
-    await mover.page.waitForSelector(`${MAP_CHOICE}, button.act-end_move_phase`)
+    await mover.page
+      .waitForSelector(`${MAP_CHOICE}, button.act-end_move_phase`)
       .catch(async (e) => {
-        throw new Error(`${mover.name}: no movable block and no End move phase; prompt: ` +
-          `${await mover.page.locator('.prompt').innerText()} (${e.message})`);
+        throw new Error(
+          `${mover.name}: no movable block and no End move phase; prompt: ` +
+            `${await mover.page.locator('.prompt').innerText()} (${e.message})`,
+        );
       });
     if (await mover.page.locator(MAP_CHOICE).count()) break;
     assert.match(await mover.page.locator('.prompt').innerText(), /Nothing more can move/);
@@ -403,7 +532,10 @@ test('observers, phone size, reconnect after a drop, stale actions, keyboard pla
   await mover.page.focus('svg.map .cell[tabindex="0"]');
   await arrowTo(mover.page, await ring.getAttribute('data-target'));
   await mover.page.keyboard.press('Enter');
-  await mover.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b, views);
+  await mover.page.waitForFunction(
+    (b) => document.getElementById('app').dataset.views !== b,
+    views,
+  );
   assert.match(await mover.page.locator('.log').innerText(), /moved from/);
   await assertNoLeak(eng, engFrames, 'at the end');
   await context.close();

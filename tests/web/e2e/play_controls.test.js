@@ -48,7 +48,10 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await lobby.goto(`${running.server.url}/#/`);
   const mine = lobby.locator(`.games.mine .game-line[data-game="${id}"]`);
   await mine.waitFor();
-  assert.match(await mine.locator('.g-activity').innerText(), /^bob active (just now|\d+ min ago)$/);
+  assert.match(
+    await mine.locator('.g-activity').innerText(),
+    /^bob active (just now|\d+ min ago)$/,
+  );
   assert.match(await mine.locator('.g-clocks').innerText(), /Scotland .* · England /);
   assert.match(await mine.locator('.g-turn').innerText(), /to play$/);
   await lobby.screenshot({ path: path.join(shots, 'lobby-my-games.png'), fullPage: true });
@@ -68,7 +71,7 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await lobby.close();
 
   // Before the end each seat sees the other's blocks blank.
-  assert.ok(await alice.page.locator('rect.block.hidden.england').count() > 0);
+  assert.ok((await alice.page.locator('rect.block.hidden.england').count()) > 0);
   assert.equal(await alice.page.locator('.block.own.england').count(), 0);
 
   // Resigning asks first; keeping on playing changes nothing.
@@ -85,7 +88,10 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
     assert.equal(await p.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
   }
   // The game is over, so each seat's map shows every block of both sides.
-  for (const [p, other] of [[alice, 'england'], [bob, 'scotland']]) {
+  for (const [p, other] of [
+    [alice, 'england'],
+    [bob, 'scotland'],
+  ]) {
     await p.page.waitForSelector('.revealed-note:not([hidden])');
     await p.page.waitForSelector(`.block.own.${other}`);
     assert.equal(await p.page.locator('rect.block.hidden').count(), 0);
@@ -104,8 +110,14 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   // The replay says how the game ended, and who won, at its last step.
   await alice.page.goto(`${running.server.url}/#/replay/${id}`);
   await alice.page.waitForSelector('.prompt .phase-text:has-text("Game over")');
-  assert.equal(await alice.page.locator('.prompt .awaiting').innerText(), 'Scotland wins by resignation.');
-  assert.equal(await alice.page.locator('.game-result').innerText(), 'Scotland wins by resignation.');
+  assert.equal(
+    await alice.page.locator('.prompt .awaiting').innerText(),
+    'Scotland wins by resignation.',
+  );
+  assert.equal(
+    await alice.page.locator('.game-result').innerText(),
+    'Scotland wins by resignation.',
+  );
   await shot(alice, 'replay-resigned');
   await alice.page.goto(`${running.server.url}/#/game/${id}`);
   await alice.page.waitForSelector('[data-act=rematch]');
@@ -119,7 +131,10 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   const href = await alice.page.locator('[data-act=open-rematch]').getAttribute('href');
   const next = Number(href.split('/').pop());
   assert.notEqual(next, id);
-  const game = await alice.page.evaluate(async (n) => (await (await fetch(`/api/games/${n}`)).json()).game, next);
+  const game = await alice.page.evaluate(
+    async (n) => (await (await fetch(`/api/games/${n}`)).json()).game,
+    next,
+  );
   assert.deepEqual(game.players, { scotland: 'bob', england: 'alice' });
   assert.equal(game.status, 'active');
   assert.equal(game.time_control.kind, 'live');
@@ -139,7 +154,9 @@ test('a rematch can be declined', async () => {
   await carol.page.waitForSelector('[data-act=decline]');
   await carol.page.click('[data-act=decline]');
   for (const p of [carol, dave]) {
-    await p.page.waitForFunction(() => document.body.innerText.includes('The rematch was declined.'));
+    await p.page.waitForFunction(() =>
+      document.body.innerText.includes('The rematch was declined.'),
+    );
   }
   await carol.context.close();
   await dave.context.close();

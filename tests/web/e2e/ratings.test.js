@@ -10,7 +10,7 @@ import { newPlayer } from './helpers.js';
 const running = useServerAndBrowser();
 const shots = outputDir();
 
-test('a rated game on the leaderboard and in both players\' histories', async () => {
+test("a rated game on the leaderboard and in both players' histories", async () => {
   const sco = await newPlayer(running.browser, running.server, 'rated_bruce');
   const eng = await newPlayer(running.browser, running.server, 'rated_edward');
   await sco.page.selectOption('#create-side', 'scotland');
@@ -25,7 +25,10 @@ test('a rated game on the leaderboard and in both players\' histories', async ()
   // England resigns: Scotland wins the rated game.
   const game = await eng.page.evaluate(async (gameId) => {
     const res = await fetch(`/api/games/${gameId}/resign`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     return res.json();
   }, id);
   assert.equal(game.game.rated, true);
@@ -40,7 +43,10 @@ test('a rated game on the leaderboard and in both players\' histories', async ()
   assert.equal(rows.length, 2);
   assert.match(rows[0], /^1\s+rated_bruce\s+16\d\d ± \d+\s+1$/);
   assert.match(rows[1], /^2\s+rated_edward\s+13\d\d ± \d+\s+1$/);
-  await sco.page.screenshot({ path: path.join(shots, 'ratings-leaderboard-desktop.png'), fullPage: true });
+  await sco.page.screenshot({
+    path: path.join(shots, 'ratings-leaderboard-desktop.png'),
+    fullPage: true,
+  });
 
   // Edward's history, reached from the leaderboard.
   await sco.page.click('table.ratings a:text("rated_edward")');
@@ -50,7 +56,10 @@ test('a rated game on the leaderboard and in both players\' histories', async ()
   assert.equal(cells[1], `#${id}`);
   assert.deepEqual(cells.slice(2, 5), ['England', 'rated_bruce', 'lost']);
   assert.match(cells[6], /^−\d+$/);
-  await sco.page.screenshot({ path: path.join(shots, 'ratings-history-desktop.png'), fullPage: true });
+  await sco.page.screenshot({
+    path: path.join(shots, 'ratings-history-desktop.png'),
+    fullPage: true,
+  });
 
   // On a phone.
   await sco.page.setViewportSize({ width: 390, height: 844 });
@@ -60,18 +69,30 @@ test('a rated game on the leaderboard and in both players\' histories', async ()
   await sco.page.locator('h1', { hasText: 'rated_bruce’s rating' }).waitFor();
   await sco.page.waitForSelector('table.history tbody tr');
   assert.match(await sco.page.locator('table.history tbody tr td').last().innerText(), /^\+\d+$/);
-  await sco.page.screenshot({ path: path.join(shots, 'ratings-history-phone.png'), fullPage: true });
+  await sco.page.screenshot({
+    path: path.join(shots, 'ratings-history-phone.png'),
+    fullPage: true,
+  });
   await sco.page.goto(`${running.server.url}/#/ratings`);
   await sco.page.locator('h1', { hasText: /^Ratings$/ }).waitFor();
   await sco.page.waitForSelector('table.ratings tbody tr');
-  await sco.page.screenshot({ path: path.join(shots, 'ratings-leaderboard-phone.png'), fullPage: true });
+  await sco.page.screenshot({
+    path: path.join(shots, 'ratings-leaderboard-phone.png'),
+    fullPage: true,
+  });
 
   // A name nobody has.
   await sco.page.goto(`${running.server.url}/#/players/nobody_at_all`);
   await sco.page.waitForSelector('p.error');
-  assert.equal(await sco.page.locator('p.error').innerText(), 'There is no player called nobody_at_all.');
+  assert.equal(
+    await sco.page.locator('p.error').innerText(),
+    'There is no player called nobody_at_all.',
+  );
   await sco.page.setViewportSize({ width: 1440, height: 900 });
-  await sco.page.screenshot({ path: path.join(shots, 'ratings-unknown-player-desktop.png'), fullPage: true });
+  await sco.page.screenshot({
+    path: path.join(shots, 'ratings-unknown-player-desktop.png'),
+    fullPage: true,
+  });
   await sco.context.close();
   await eng.context.close();
 });

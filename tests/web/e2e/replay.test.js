@@ -17,10 +17,16 @@ const stepText = (page) => page.locator('.step-text').innerText();
 
 // Waits until the replay has drawn step `seq` of `n` for `role`.
 async function atStep(page, seq, n, role) {
-  await page.waitForFunction(([s, total, r]) => {
-    const t = document.querySelector('.step-text')?.textContent || '';
-    return t.startsWith(`${s} / ${total}`) && document.getElementById('app').dataset.shown === `${s}/${r}`;
-  }, [seq, n, role]);
+  await page.waitForFunction(
+    ([s, total, r]) => {
+      const t = document.querySelector('.step-text')?.textContent || '';
+      return (
+        t.startsWith(`${s} / ${total}`) &&
+        document.getElementById('app').dataset.shown === `${s}/${r}`
+      );
+    },
+    [seq, n, role],
+  );
 }
 
 test('a finished game stepped through from either seat and with everything revealed', async () => {
@@ -34,8 +40,10 @@ test('a finished game stepped through from either seat and with everything revea
   await sco.page.goto(`${running.server.url}/#/`);
   await eng.page.goto(`${running.server.url}/#/`);
   // Scotland's bot takes whole views only, England's view_patch frames as the game page does.
-  const bots = [await startBot(sco, running.server, id, { toTheEnd: true, patches: false }),
-    await startBot(eng, running.server, id, { toTheEnd: true, fog })];
+  const bots = [
+    await startBot(sco, running.server, id, { toTheEnd: true, patches: false }),
+    await startBot(eng, running.server, id, { toTheEnd: true, fog }),
+  ];
   const sent = await Promise.all(bots.map((b) => b.done));
   assert.ok(sent[0] + sent[1] > 50, `the game lasted (${sent} actions sent)`);
   await eng.page.goto(`${running.server.url}/#/game/${id}`);
@@ -43,10 +51,13 @@ test('a finished game stepped through from either seat and with everything revea
   assert.match(await eng.page.locator('.prompt').innerText(), /Game over/);
   assert.ok(fog.over, 'England got the final view');
   assert.deepEqual(fog.leaks, [], 'no frame England got before the end named a hidden block');
-  assert.ok(fog.patches > 0, 'England\'s bot got view_patch frames');
-  assert.deepEqual(fog.viewProblems(), [], 'England\'s views rebuilt from its frames');
+  assert.ok(fog.patches > 0, "England's bot got view_patch frames");
+  assert.deepEqual(fog.viewProblems(), [], "England's views rebuilt from its frames");
 
-  const record = await eng.page.evaluate((g) => fetch(`/api/games/${g}/record`).then((r) => r.json()), id);
+  const record = await eng.page.evaluate(
+    (g) => fetch(`/api/games/${g}/record`).then((r) => r.json()),
+    id,
+  );
   const n = record.actions.length;
   assert.ok(n > 50);
 
@@ -70,10 +81,24 @@ test('a finished game stepped through from either seat and with everything revea
   let jumped = false;
   const checkEngland = async (seq) => {
     await atStep(page, seq, n, 'england');
-    assert.equal(await page.locator('.block.own.scotland').count(), 0, `step ${seq}: no Scottish faces`);
-    assert.ok(await page.locator('rect.block.hidden.scotland').count() > 0, `step ${seq}: Scotland blank`);
-    assert.ok(await page.locator('.block.own.england').count() > 0, `step ${seq}: England's own blocks`);
-    await replayFog.assertClean(page, `at step ${seq} of England's replay`, jumped ? '.logp' : null);
+    assert.equal(
+      await page.locator('.block.own.scotland').count(),
+      0,
+      `step ${seq}: no Scottish faces`,
+    );
+    assert.ok(
+      (await page.locator('rect.block.hidden.scotland').count()) > 0,
+      `step ${seq}: Scotland blank`,
+    );
+    assert.ok(
+      (await page.locator('.block.own.england').count()) > 0,
+      `step ${seq}: England's own blocks`,
+    );
+    await replayFog.assertClean(
+      page,
+      `at step ${seq} of England's replay`,
+      jumped ? '.logp' : null,
+    );
   };
   await checkEngland(0);
   for (let seq = 1; seq <= 12; seq++) {
@@ -88,7 +113,10 @@ test('a finished game stepped through from either seat and with everything revea
   jumped = true;
   await page.locator(`.record-actions li[data-seq="${mid}"] button`).click();
   await checkEngland(mid);
-  assert.equal(await page.locator('.record-actions li.current').getAttribute('data-seq'), String(mid));
+  assert.equal(
+    await page.locator('.record-actions li.current').getAttribute('data-seq'),
+    String(mid),
+  );
   await page.click('button[aria-label="Previous action"]');
   await checkEngland(mid - 1);
   assert.deepEqual(replayFog.leaks, []);
@@ -98,13 +126,13 @@ test('a finished game stepped through from either seat and with everything revea
   await atStep(page, mid - 1, n, 'scotland');
   await page.waitForSelector('.block.own.scotland');
   assert.equal(await page.locator('.block.own.england').count(), 0);
-  assert.ok(await page.locator('rect.block.hidden.england').count() > 0);
+  assert.ok((await page.locator('rect.block.hidden.england').count()) > 0);
 
   // Everything revealed: both sides' blocks with their faces, none blank, both hands.
   await page.selectOption('#replay-role', 'all');
   await atStep(page, mid - 1, n, 'all');
   await page.waitForSelector('.block.own.england');
-  assert.ok(await page.locator('.block.own.scotland').count() > 0);
+  assert.ok((await page.locator('.block.own.scotland').count()) > 0);
   assert.equal(await page.locator('rect.block.hidden').count(), 0, 'nothing is hidden');
   await page.screenshot({ path: path.join(shots, 'replay.png') });
 

@@ -47,8 +47,10 @@ test('create, register, start, play a round to the standings, and export', async
   await org.page.click('form.tournament-create button[type=submit]');
   await org.page.waitForSelector('h1:text("Border Swiss")');
   const id = Number(org.page.url().match(/#\/tournament\/(\d+)/)[1]);
-  assert.match(await org.page.locator('p.tournament-facts').innerText(),
-    /Correspondence: 3 days per turn \+ 7 days bank, vacations do not pause it\./);
+  assert.match(
+    await org.page.locator('p.tournament-facts').innerText(),
+    /Correspondence: 3 days per turn \+ 7 days bank, vacations do not pause it\./,
+  );
 
   for (const p of players) {
     await p.page.goto(`${running.server.url}/#/tournaments`);
@@ -75,27 +77,45 @@ test('create, register, start, play a round to the standings, and export', async
   await loser.page.goto(`${running.server.url}/#/game/${gameId}`);
   await loser.page.waitForSelector('section.clocks p.clock-no-vacation');
   await shoot(loser, 'game-no-vacation');
-  const resigned = await loser.page.evaluate(async (g) => (await fetch(`/api/games/${g}/resign`,
-    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, gameId);
+  const resigned = await loser.page.evaluate(
+    async (g) =>
+      (
+        await fetch(`/api/games/${g}/resign`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    gameId,
+  );
   assert.equal(resigned, 200);
 
   // Round 1 is over; round 2 waits for the organiser, who starts it from the page. The
   // standings and crosstable show the result.
   await org.page.reload();
   await org.page.waitForSelector('button.next-round');
-  assert.equal(await org.page.locator('section.round').count(), 1, 'round 2 waits for the organiser');
+  assert.equal(
+    await org.page.locator('section.round').count(),
+    1,
+    'round 2 waits for the organiser',
+  );
   await shoot(org, 'next-round');
   await org.page.click('button.next-round');
   await org.page.waitForSelector('section.round >> nth=1');
   await org.page.fill('section.organiser input[name=note]', 'Round 2 is on');
   await org.page.click('section.organiser form button');
-  await org.page.waitForFunction(() => /Round 2 is on/.test(document.querySelector('ul.tournament-log')?.textContent || ''));
+  await org.page.waitForFunction(() =>
+    /Round 2 is on/.test(document.querySelector('ul.tournament-log')?.textContent || ''),
+  );
   await org.page.reload();
   await org.page.waitForSelector('table.standings');
   const standings = await org.page.locator('table.standings tbody').innerText();
   assert.match(standings, /1\t\S+\t1\t/);
   assert.equal(await org.page.locator('table.crosstable tbody tr').count(), 3);
-  assert.match(await org.page.locator('ul.tournament-log').innerText(), /organiser: note: Round 2 is on/);
+  assert.match(
+    await org.page.locator('ul.tournament-log').innerText(),
+    /organiser: note: Round 2 is on/,
+  );
   await shoot(org, 'standings');
 
   // Round 2's game: the organiser adjudicates it; the server counts the nobles and the page
@@ -103,9 +123,13 @@ test('create, register, start, play a round to the standings, and export', async
   const round2 = org.page.locator('section.round').first();
   assert.match(await round2.locator('h2').innerText(), /Round 2/);
   await round2.locator('button:text("Adjudicate by nobles")').click();
-  await org.page.waitForSelector('section.round >> nth=0 >> ul.pairings li:has-text("adjudicated")');
-  assert.match(await org.page.locator('section.round').first().locator('ul.pairings li').first().innerText(),
-    /(Scotland|England) wins: (more nobles|nobles tied) \(\d+ to \d+\)/);
+  await org.page.waitForSelector(
+    'section.round >> nth=0 >> ul.pairings li:has-text("adjudicated")',
+  );
+  assert.match(
+    await org.page.locator('section.round').first().locator('ul.pairings li').first().innerText(),
+    /(Scotland|England) wins: (more nobles|nobles tied) \(\d+ to \d+\)/,
+  );
   await shoot(org, 'adjudicated');
 
   // The export link gives the bundle: a tar whose first file is the manifest.
@@ -113,8 +137,12 @@ test('create, register, start, play a round to the standings, and export', async
   const tar = await org.page.evaluate(async (url) => {
     const res = await fetch(url);
     const bytes = new Uint8Array(await res.arrayBuffer());
-    return { type: res.headers.get('content-type'), size: bytes.length,
-      name: new TextDecoder().decode(bytes.slice(0, 13)), magic: new TextDecoder().decode(bytes.slice(257, 262)) };
+    return {
+      type: res.headers.get('content-type'),
+      size: bytes.length,
+      name: new TextDecoder().decode(bytes.slice(0, 13)),
+      magic: new TextDecoder().decode(bytes.slice(257, 262)),
+    };
   }, link);
   assert.equal(tar.type, 'application/x-tar');
   assert.equal(tar.name, 'manifest.json');
@@ -125,21 +153,37 @@ test('create, register, start, play a round to the standings, and export', async
 // docs/tournaments.md, "Replays": nobody steps through a game under way, its tournament's
 // organiser included (he watches it as an observer, its hidden blocks blank); once it has
 // ended, its replay's link opens for a visitor without an account.
-test('nobody replays a game under way, the organiser included; a finished game\'s link is public', async () => {
+test("nobody replays a game under way, the organiser included; a finished game's link is public", async () => {
   const org = await newPlayer(running.browser, running.server, 'marshal');
   const dora = await newPlayer(running.browser, running.server, 'dora');
   const eric = await newPlayer(running.browser, running.server, 'eric');
-  const post = (p, url, body) => p.page.evaluate(async ([u, b]) => {
-    const res = await fetch(u, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(b) });
-    return { status: res.status, body: await res.json() };
-  }, [url, body]);
-  const created = await post(org, '/api/tournaments', { name: 'Replay Cup', scenario: 'braveheart',
-    format: 'swiss', rounds: 1, sides: 'lot', round_deadline_minutes: 60, rated: false,
-    registration_closes_at: Date.now() + 3600 * 1000, max_players: 2 });
+  const post = (p, url, body) =>
+    p.page.evaluate(
+      async ([u, b]) => {
+        const res = await fetch(u, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(b),
+        });
+        return { status: res.status, body: await res.json() };
+      },
+      [url, body],
+    );
+  const created = await post(org, '/api/tournaments', {
+    name: 'Replay Cup',
+    scenario: 'braveheart',
+    format: 'swiss',
+    rounds: 1,
+    sides: 'lot',
+    round_deadline_minutes: 60,
+    rated: false,
+    registration_closes_at: Date.now() + 3600 * 1000,
+    max_players: 2,
+  });
   assert.equal(created.status, 201);
   const id = created.body.tournament.id;
-  for (const p of [dora, eric]) assert.equal((await post(p, `/api/tournaments/${id}/register`, {})).status, 200);
+  for (const p of [dora, eric])
+    assert.equal((await post(p, `/api/tournaments/${id}/register`, {})).status, 200);
   const started = await post(org, `/api/tournaments/${id}/start`, {});
   assert.equal(started.status, 200);
   const game = started.body.tournament.rounds_played[0].games[0];
@@ -150,7 +194,10 @@ test('nobody replays a game under way, the organiser included; a finished game\'
   assert.equal(await org.page.locator('ul.pairings a.reveal').count(), 0);
   await org.page.click('ul.pairings a');
   await org.page.waitForSelector('rect.block.hidden');
-  assert.ok(await org.page.locator('rect.block.hidden').count() > 0, 'the enemy blocks are blank');
+  assert.ok(
+    (await org.page.locator('rect.block.hidden').count()) > 0,
+    'the enemy blocks are blank',
+  );
   await shoot(org, 'organiser-watches-under-way');
   // The replay page: no step, no record, no seed; a link to watch instead.
   await org.page.goto(`${running.server.url}/#/replay/${game.game_id}`);
@@ -168,14 +215,24 @@ test('nobody replays a game under way, the organiser included; a finished game\'
   // Ended (England resigns): the replay's link, opened by a visitor without an account.
   const loser = game.england === 'dora' ? dora : eric;
   assert.equal((await post(loser, `/api/games/${game.game_id}/resign`, {})).status, 200);
-  const visitorContext = await running.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const visitor = { name: 'visitor', context: visitorContext, page: await visitorContext.newPage() };
+  const visitorContext = await running.browser.newContext({
+    viewport: { width: 1400, height: 1000 },
+  });
+  const visitor = {
+    name: 'visitor',
+    context: visitorContext,
+    page: await visitorContext.newPage(),
+  };
   visitor.page.on('pageerror', (e) => assert.fail(`visitor: page error ${e.message}`));
   await visitor.page.goto(`${running.server.url}/#/replay/${game.game_id}`);
   await visitor.page.waitForSelector('.share-replay input#replay-link');
-  await visitor.page.waitForFunction(() => document.getElementById('app').dataset.shown === '0/all');
-  assert.equal(await visitor.page.locator('#replay-link').inputValue(),
-    `${running.server.url}/#/replay/${game.game_id}`);
+  await visitor.page.waitForFunction(
+    () => document.getElementById('app').dataset.shown === '0/all',
+  );
+  assert.equal(
+    await visitor.page.locator('#replay-link').inputValue(),
+    `${running.server.url}/#/replay/${game.game_id}`,
+  );
   assert.match(await visitor.page.locator('.game-result').innerText(), /resign/i);
   await shoot(visitor, 'public-replay');
   await visitorContext.close();

@@ -34,7 +34,9 @@ test('an anonymous visitor of an invite-only game is told it is private', async 
   const id = await createGame(dana, { visibility: 'invite' });
   const { context, page } = await anonymousPage();
   let sockets = 0;
-  page.on('websocket', () => { sockets += 1; });
+  page.on('websocket', () => {
+    sockets += 1;
+  });
   await page.goto(`${running.server.url}/#/game/${id}/observe`);
   const alert = page.locator('.game-unavailable');
   await alert.waitFor();
@@ -60,14 +62,27 @@ test('"Observers may chat": a logged-in observer writes, an anonymous one only r
   const fiona = await newPlayer(running.browser, running.server, 'fiona');
   const gus = await newPlayer(running.browser, running.server, 'gus');
   const id = await createGame(ewan, { observerChat: true });
-  const details = await ewan.page.evaluate((g) => fetch(`/api/games/${g}`).then((r) => r.json()), id);
+  const details = await ewan.page.evaluate(
+    (g) => fetch(`/api/games/${g}`).then((r) => r.json()),
+    id,
+  );
   assert.equal(details.game.observer_chat, true);
   const plainId = await createGame(ewan);
-  const plain = await ewan.page.evaluate((g) => fetch(`/api/games/${g}`).then((r) => r.json()), plainId);
+  const plain = await ewan.page.evaluate(
+    (g) => fetch(`/api/games/${g}`).then((r) => r.json()),
+    plainId,
+  );
   assert.equal(plain.game.observer_chat, false);
   // Fiona takes the other seat; the game starts.
-  await fiona.page.evaluate((g) => fetch(`/api/games/${g}/join`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }), id);
+  await fiona.page.evaluate(
+    (g) =>
+      fetch(`/api/games/${g}/join`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+    id,
+  );
 
   await gus.page.goto(`${running.server.url}/#/game/${id}/observe`);
   await gus.page.waitForSelector('.seat.observer');
@@ -77,7 +92,10 @@ test('"Observers may chat": a logged-in observer writes, an anonymous one only r
   await gus.page.press('#chat-text', 'Enter');
   await ewan.page.goto(`${running.server.url}/#/game/${id}`);
   await ewan.page.waitForSelector('.chat li.chat-observer:has-text("Watching with interest.")');
-  assert.match(await ewan.page.locator('.chat li.chat-observer').last().innerText(), /gus \(Observer\)/);
+  assert.match(
+    await ewan.page.locator('.chat li.chat-observer').last().innerText(),
+    /gus \(Observer\)/,
+  );
 
   const { context, page } = await anonymousPage();
   await page.goto(`${running.server.url}/#/game/${id}/observe`);

@@ -7,8 +7,19 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import {
-  newPlayer, startGame, FogWatch, waitForAwaited, clickRandomAction, phaseText, lastView,
-  viewsCount, waitForViews, EVENT_CARDS, EVENT_DATA, MAP_CHOICE, chooseOnMap,
+  newPlayer,
+  startGame,
+  FogWatch,
+  waitForAwaited,
+  clickRandomAction,
+  phaseText,
+  lastView,
+  viewsCount,
+  waitForViews,
+  EVENT_CARDS,
+  EVENT_DATA,
+  MAP_CHOICE,
+  chooseOnMap,
 } from './helpers.js';
 
 const running = useServerAndBrowser();
@@ -29,8 +40,12 @@ async function moveAndUndo(p) {
   }
   let views = await viewsCount(p);
   await ring.click();
-  await p.page.waitForFunction((b) => document.getElementById('app').dataset.views !== b ||
-    /Choose:/.test(document.querySelector('.action-bar')?.textContent || ''), views);
+  await p.page.waitForFunction(
+    (b) =>
+      document.getElementById('app').dataset.views !== b ||
+      /Choose:/.test(document.querySelector('.action-bar')?.textContent || ''),
+    views,
+  );
   if ((await viewsCount(p)) === views) {
     await p.page.locator('.action-bar button.act:not(.cancel)').first().click();
     await waitForViews(p, views);
@@ -38,7 +53,11 @@ async function moveAndUndo(p) {
   if (!(await p.page.locator('.action-bar button.act-undo').count())) {
     return false;
   }
-  assert.notEqual(await moveInfo(p), info, `moving ${id} changed the move points or the moving block`);
+  assert.notEqual(
+    await moveInfo(p),
+    info,
+    `moving ${id} changed the move points or the moving block`,
+  );
   await p.page.screenshot({ path: path.join(shots, 'move-undo.png') });
   await p.page.setViewportSize({ width: 390, height: 844 });
   await p.page.screenshot({ path: path.join(shots, 'move-phone.png'), fullPage: true });
@@ -48,9 +67,13 @@ async function moveAndUndo(p) {
   await waitForViews(p, views);
   assert.equal(await moveInfo(p), info, 'undo restored the move points');
   assert.equal(await p.page.locator('.log li').count(), lines, 'undo took the move out of the log');
-  assert.equal(await p.page.locator(`.block.actionable[data-block="${id}"], `
-    + `.chip.actionable[data-blocks~="${id}"]`).count(), 1,
-    `${id} may move again`);
+  assert.equal(
+    await p.page
+      .locator(`.block.actionable[data-block="${id}"], ` + `.chip.actionable[data-blocks~="${id}"]`)
+      .count(),
+    1,
+    `${id} may move again`,
+  );
   return true;
 }
 
@@ -71,7 +94,8 @@ test('undo, an event card and the winter, all by clicking', async () => {
   let eventTold = 0; // decisions whose prompt named the event card, with its text and rule
   let winterTold = 0; // decisions whose prompt named the winter step, with its rule
   const history = [];
-  const done = () => undone && eventClicks > 0 && winterClicks > 0 && lastView(eng).year > startYear;
+  const done = () =>
+    undone && eventClicks > 0 && winterClicks > 0 && lastView(eng).year > startYear;
   for (let guard = 0; guard < 3000 && !done(); guard++) {
     const view = lastView(eng);
     if (view.outcome || view.year > startYear + 2) break;
@@ -84,17 +108,20 @@ test('undo, an event card and the winter, all by clicking', async () => {
     }
     const isEvent = /: event|pillage/.test(phase);
     const isWinter = /winter|homecoming/.test(phase);
-    if (isEvent && await p.page.locator('.prompt .event-info').count()) {
+    if (isEvent && (await p.page.locator('.prompt .event-info').count())) {
       // The event card being resolved: its name, its text and a link to its RULES 7 section.
       const info = p.page.locator('.prompt .event-info');
       const text = await info.innerText();
       const card = EVENT_DATA.find((c) => text.startsWith(`Event: ${c.name}. `));
       assert.ok(card, `the prompt names the event card: ${text}`);
       assert.ok(text.includes(card.effect), `the prompt gives ${card.name}'s text`);
-      assert.equal(await info.locator('a.rules-link').getAttribute('href'), `/rules.html#r${card.rules_section}`);
+      assert.equal(
+        await info.locator('a.rules-link').getAttribute('href'),
+        `/rules.html#r${card.rules_section}`,
+      );
       eventTold += 1;
     }
-    if (isWinter && await p.page.locator('.prompt .step-info').count()) {
+    if (isWinter && (await p.page.locator('.prompt .step-info').count())) {
       // The winter step decided: its title in words, with a link to its RULES 10 section.
       // (A step the client does not tell apart is titled "Winter" alone, without a rule.)
       const info = p.page.locator('.prompt .step-info');
@@ -102,7 +129,10 @@ test('undo, an event card and the winter, all by clicking', async () => {
       assert.match(text, /^Winter: [A-Z]/);
       if (!text.startsWith('Winter: Winter.')) {
         assert.match(text, /^Winter: [A-Z][^.]* \(RULES 10\.\d+/);
-        assert.match(await info.locator('a.rules-link').first().getAttribute('href'), /^\/rules\.html#r10\.\d+$/);
+        assert.match(
+          await info.locator('a.rules-link').first().getAttribute('href'),
+          /^\/rules\.html#r10\.\d+$/,
+        );
         winterTold += 1;
       }
     }
@@ -125,8 +155,11 @@ test('undo, an event card and the winter, all by clicking', async () => {
   const log = await sco.page.locator('.log').innerText();
   const tail = history.slice(-15).join('\n');
   assert.ok(undone, `a move was undone by clicking undo\n${tail}`);
-  assert.match(log, new RegExp(`Cards revealed: .*(${events.map((c) => c.replace('_', ' ')).join('|')})`, 'i'),
-    'an event card was played');
+  assert.match(
+    log,
+    new RegExp(`Cards revealed: .*(${events.map((c) => c.replace('_', ' ')).join('|')})`, 'i'),
+    'an event card was played',
+  );
   assert.ok(eventClicks > 0, `an event was resolved by clicking\n${tail}`);
   assert.ok(winterClicks > 0, `the winter was played by clicking\n${tail}`);
   assert.ok(eventTold > 0, `an event's prompt gave its card's text and rule\n${tail}`);
@@ -135,9 +168,11 @@ test('undo, an event card and the winter, all by clicking', async () => {
   // The watch scanned every frame England's page took a view from, through the year and past
   // it (how many frames a year takes depends on the cards: two events end it at once).
   assert.ok(fog.frames >= Number(await viewsCount(eng)), 'the watch saw every view England got');
-  assert.ok(fog.years.has(startYear) && fog.years.has(startYear + 1),
-    `England's frames were scanned in ${startYear} and ${startYear + 1}`);
+  assert.ok(
+    fog.years.has(startYear) && fog.years.has(startYear + 1),
+    `England's frames were scanned in ${startYear} and ${startYear + 1}`,
+  );
   // After actions the page gets view_patch frames (the watch rebuilt the views they make).
-  assert.ok(fog.patches > 0, 'England\'s page got view_patch frames');
+  assert.ok(fog.patches > 0, "England's page got view_patch frames");
   await fog.assertClean(eng.page, 'at the end');
 });

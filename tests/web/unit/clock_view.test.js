@@ -5,8 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const { formatRemaining, formatAgo, remainingAt } =
-  await import(path.join(root, 'web-client/js/clock_view.js'));
+const { formatRemaining, formatAgo, remainingAt } = await import(
+  path.join(root, 'web-client/js/clock_view.js')
+);
 
 test('remaining time reads as days and hours, or h:mm:ss, or m:ss', () => {
   assert.equal(formatRemaining(2 * 86400e3 + 4 * 3600e3 + 5e3), '2 d 4 h');
@@ -24,7 +25,7 @@ test('last activity reads as how long ago', () => {
   assert.equal(formatAgo(null, now), 'never');
 });
 
-test('a running clock ticks down from the server\'s figure; a stopped or vacationing one stays', () => {
+test("a running clock ticks down from the server's figure; a stopped or vacationing one stays", () => {
   const clocks = {
     now: 1000,
     scotland: { remaining_ms: 60e3, running: true, vacation_until: null },
@@ -33,7 +34,10 @@ test('a running clock ticks down from the server\'s figure; a stopped or vacatio
   assert.equal(remainingAt(clocks, 'scotland', 5000, 15000), 50e3);
   assert.equal(remainingAt(clocks, 'england', 5000, 15000), 90e3);
   assert.equal(remainingAt(clocks, 'scotland', 5000, 500e3), 0);
-  const paused = { ...clocks, scotland: { remaining_ms: 60e3, running: true, vacation_until: 21000 } };
-  assert.equal(remainingAt(paused, 'scotland', 5000, 15000), 60e3);  // within the vacation
-  assert.equal(remainingAt(paused, 'scotland', 5000, 35000), 50e3);  // 10 s after it ended
+  const paused = {
+    ...clocks,
+    scotland: { remaining_ms: 60e3, running: true, vacation_until: 21000 },
+  };
+  assert.equal(remainingAt(paused, 'scotland', 5000, 15000), 60e3); // within the vacation
+  assert.equal(remainingAt(paused, 'scotland', 5000, 35000), 50e3); // 10 s after it ended
 });

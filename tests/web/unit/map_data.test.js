@@ -26,8 +26,9 @@ function rings(d) {
 const segments = (rs) => rs.flatMap((r) => r.slice(1).map((q, i) => [r[i], q]));
 function distToSeg(p, [a, b]) {
   const l2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2;
-  const t = l2 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * (b[0] - a[0])
-    + (p[1] - a[1]) * (b[1] - a[1])) / l2)) : 0;
+  const t = l2
+    ? Math.max(0, Math.min(1, ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / l2))
+    : 0;
   return Math.hypot(p[0] - a[0] - t * (b[0] - a[0]), p[1] - a[1] - t * (b[1] - a[1]));
 }
 
@@ -51,8 +52,12 @@ for (const [id, segs] of areaSegs) {
     }
   }
 }
-const areasOn = (p) => new Set((grid.get(`${Math.floor(p[0] / CELL)},${Math.floor(p[1] / CELL)}`)
-  || []).filter(([, s]) => distToSeg(p, s) <= TOL).map(([id]) => id));
+const areasOn = (p) =>
+  new Set(
+    (grid.get(`${Math.floor(p[0] / CELL)},${Math.floor(p[1] / CELL)}`) || [])
+      .filter(([, s]) => distToSeg(p, s) <= TOL)
+      .map(([id]) => id),
+  );
 
 // Length of boundary each pair of areas shares, walking every area's boundary.
 function sharedLengths() {
@@ -93,7 +98,7 @@ test('two areas share an edge on the map exactly when the game has a border betw
   }
 });
 
-test('each border is drawn on its two areas\' shared edge, in the game\'s style', () => {
+test("each border is drawn on its two areas' shared edge, in the game's style", () => {
   assert.equal(map.borders.length, game.borders.length);
   const byId = new Map(game.borders.map((b) => [b.id, b]));
   for (const mb of map.borders) {
@@ -104,7 +109,10 @@ test('each border is drawn on its two areas\' shared edge, in the game\'s style'
     assert.ok(pts.length >= 2, `${mb.id} is drawn`);
     for (const p of pts) {
       const on = areasOn(p);
-      assert.ok(gb.areas.every((id) => on.has(id)), `${mb.id}: ${p} lies on both areas' edges`);
+      assert.ok(
+        gb.areas.every((id) => on.has(id)),
+        `${mb.id}: ${p} lies on both areas' edges`,
+      );
     }
   }
 });

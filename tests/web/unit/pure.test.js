@@ -11,14 +11,14 @@ const { indexGameData } = await js('gamedata.js');
 const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
 const data = indexGameData(raw);
 
-test('the client serves the engine\'s own copy of the game data', () => {
+test("the client serves the engine's own copy of the game data", () => {
   const engine = fs.readFileSync(path.join(root, 'rules/hots/data/game-data.json'), 'utf8');
   const web = fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8');
   assert.equal(web, engine, 'run: cp rules/hots/data/game-data.json web-client/data/');
 });
 
-test('every area\'s stack fits inside its own shape up to six blocks', async () => {
-  const { ringsOf, pointInRings, stackLayout } = await js('geometry.js');
+test("every area's stack fits inside its own shape up to six blocks", async () => {
+  const { ringsOf, pointInRings, stackLayout } = await js('map/geometry.js');
   const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
   for (const a of shape.areas) {
     const rings = ringsOf(a.path);
@@ -28,7 +28,12 @@ test('every area\'s stack fits inside its own shape up to six blocks', async () 
       assert.ok(fits, `${n} blocks fit in ${a.id}`);
       assert.equal(slots.length, n);
       for (const [x, y] of slots) {
-        for (const p of [[x, y], [x + size, y], [x, y + size], [x + size, y + size]]) {
+        for (const p of [
+          [x, y],
+          [x + size, y],
+          [x, y + size],
+          [x + size, y + size],
+        ]) {
           assert.ok(pointInRings(p, rings), `${a.id}: block corner ${p} is inside the area`);
         }
       }
@@ -43,7 +48,7 @@ test('every area\'s stack fits inside its own shape up to six blocks', async () 
 });
 
 test('the arrow keys reach every area from every area', async () => {
-  const { arrowTarget } = await js('map_keys.js');
+  const { arrowTarget } = await js('map/map_keys.js');
   const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
   const anchors = new Map(shape.areas.map((a) => [a.id, a.anchor]));
   const keys = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
@@ -70,41 +75,56 @@ test('the arrow keys reach every area from every area', async () => {
   assert.equal(arrowTarget(anchors, 'fife', 'Enter'), null);
 });
 
-test('an area whose blocks would be too small to read is drawn as a chip that fits in it',
-  async () => {
-    const { ringsOf, pointInRings, chipLayout } = await js('geometry.js');
-    const { legible, chipParts, chipSize, zoomStep, stepScale, MIN_TEXT_PX } = await js('map_chips.js');
-    const { blockTextPx } = await js('map_blocks.js');
-    const own = (name) => ({ own: { name } });
-    // The longest name at full size on a desktop's first zoom reads; at a phone's Fit it does not.
-    assert.ok(blockTextPx('Northumber Infantry', 56, 1.35) >= MIN_TEXT_PX);
-    assert.ok(legible([own('Northumber Infantry'), { hidden: 'england' }], 56, 1.35));
-    assert.ok(!legible([own('Wallace')], 56, 0.375));
-    assert.ok(!legible([{ hidden: 'england' }], 24, 0.375), 'a back 9 px wide is too small');
-    // The zoom steps round down, and by less than 2%.
-    for (const sc of [0.375, 0.61, 1, 1.35, 3.99]) {
-      const q = stepScale(zoomStep(sc));
-      assert.ok(q <= sc + 1e-9 && q > sc / 1.02, `${sc} -> ${q}`);
+test('an area whose blocks would be too small to read is drawn as a chip that fits in it', async () => {
+  const { ringsOf, pointInRings, chipLayout } = await js('map/geometry.js');
+  const { legible, chipParts, chipSize, zoomStep, stepScale, MIN_TEXT_PX } =
+    await js('map/map_chips.js');
+  const { blockTextPx } = await js('map/map_blocks.js');
+  const own = (name) => ({ own: { name } });
+  // The longest name at full size on a desktop's first zoom reads; at a phone's Fit it does not.
+  assert.ok(blockTextPx('Northumber Infantry', 56, 1.35) >= MIN_TEXT_PX);
+  assert.ok(legible([own('Northumber Infantry'), { hidden: 'england' }], 56, 1.35));
+  assert.ok(!legible([own('Wallace')], 56, 0.375));
+  assert.ok(!legible([{ hidden: 'england' }], 24, 0.375), 'a back 9 px wide is too small');
+  // The zoom steps round down, and by less than 2%.
+  for (const sc of [0.375, 0.61, 1, 1.35, 3.99]) {
+    const q = stepScale(zoomStep(sc));
+    assert.ok(q <= sc + 1e-9 && q > sc / 1.02, `${sc} -> ${q}`);
+  }
+  // Both sides' chip at a phone's Fit (the narrowest: 0.36 px per unit) fits in every area.
+  const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+  const parts = chipParts([
+    { side: 'scotland', own: [1, 2], revealed: [], hidden: 0 },
+    { side: 'england', own: [], revealed: [], hidden: 4 },
+  ]);
+  assert.deepEqual(
+    parts.map((p) => [p.side, p.count, p.faces]),
+    [
+      ['scotland', 2, true],
+      ['england', 4, false],
+    ],
+  );
+  const [w, h] = chipSize(parts).map((v) => v / 0.36);
+  for (const a of shape.areas) {
+    const rings = ringsOf(a.path);
+    const box = chipLayout(w, h, a.anchor, rings);
+    assert.ok(box.fits, `the chip fits in ${a.id}`);
+    for (const [u, v] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ]) {
+      assert.ok(
+        pointInRings([box.x + u * box.w, box.y + v * box.h], rings),
+        `${a.id}: corner inside`,
+      );
     }
-    // Both sides' chip at a phone's Fit (the narrowest: 0.36 px per unit) fits in every area.
-    const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
-    const parts = chipParts([{ side: 'scotland', own: [1, 2], revealed: [], hidden: 0 },
-      { side: 'england', own: [], revealed: [], hidden: 4 }]);
-    assert.deepEqual(parts.map((p) => [p.side, p.count, p.faces]),
-      [['scotland', 2, true], ['england', 4, false]]);
-    const [w, h] = chipSize(parts).map((v) => v / 0.36);
-    for (const a of shape.areas) {
-      const rings = ringsOf(a.path);
-      const box = chipLayout(w, h, a.anchor, rings);
-      assert.ok(box.fits, `the chip fits in ${a.id}`);
-      for (const [u, v] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
-        assert.ok(pointInRings([box.x + u * box.w, box.y + v * box.h], rings), `${a.id}: corner inside`);
-      }
-    }
-  });
+  }
+});
 
-test('a block\'s label is turned so that its strength is on top', async () => {
-  const { edgeStrengths, nameLines } = await js('map_blocks.js');
+test("a block's label is turned so that its strength is on top", async () => {
+  const { edgeStrengths, nameLines } = await js('map/map_blocks.js');
   // Top, right, bottom, left: one hit turns the next lower strength to the top.
   assert.deepEqual(edgeStrengths(4, 4), [4, 3, 2, 1]);
   assert.deepEqual(edgeStrengths(2, 4), [2, 1, 4, 3]);
@@ -132,7 +152,10 @@ test('legal actions are grouped by what is clicked', async () => {
   assert.deepEqual([...c.blocks.keys()], ['sco_wallace', 'sco_douglas']);
   assert.deepEqual([...c.areas.keys()], ['lothian', 'fife']);
   assert.equal(c.nobles.length, 1);
-  assert.deepEqual(c.buttons.map((a) => a.kind), ['end_move_phase', 'undo']);
+  assert.deepEqual(
+    c.buttons.map((a) => a.kind),
+    ['end_move_phase', 'undo'],
+  );
   assert.deepEqual([...destinations(c.blocks.get('sco_wallace')).keys()], ['angus', 'atholl']);
   assert.equal(destinations(c.blocks.get('sco_douglas')).size, 0);
   assert.equal(classify(undefined).buttons.length, 0);
@@ -140,8 +163,10 @@ test('legal actions are grouped by what is clicked', async () => {
 
 test('actions are described in words', async () => {
   const { describe, sameAction } = await js('actions.js');
-  assert.equal(describe({ kind: 'move', block: 'sco_wallace', to: 'lothian' }, data),
-    'Move Wallace to Lothian');
+  assert.equal(
+    describe({ kind: 'move', block: 'sco_wallace', to: 'lothian' }, data),
+    'Move Wallace to Lothian',
+  );
   assert.equal(describe({ kind: 'play_card', card: 'move2_4' }, data), 'Play Move 2');
   assert.equal(describe({ kind: 'play_card', card: 'herald' }, data), 'Play Herald');
   assert.equal(describe({ kind: 'fire', block: 'eng_edward' }, data), 'Fire with Edward');
@@ -157,16 +182,32 @@ test('actions are described in words', async () => {
 
 test('reconnect backoff grows, is capped and jittered', async () => {
   const { backoffDelay, socketUrl } = await js('connection.js');
-  assert.equal(backoffDelay(0, () => 0), 250);
-  assert.equal(backoffDelay(0, () => 1), 500);
-  assert.equal(backoffDelay(3, () => 1), 4000);
-  assert.equal(backoffDelay(50, () => 1), 15000);
+  assert.equal(
+    backoffDelay(0, () => 0),
+    250,
+  );
+  assert.equal(
+    backoffDelay(0, () => 1),
+    500,
+  );
+  assert.equal(
+    backoffDelay(3, () => 1),
+    4000,
+  );
+  assert.equal(
+    backoffDelay(50, () => 1),
+    15000,
+  );
   assert.ok(backoffDelay(50, () => 0) >= 7500);
-  assert.equal(socketUrl({ protocol: 'https:', host: 'h:1' }, 7, { observe: true, chatSince: 3 }),
-    'wss://h:1/ws/games/7?chat_since=3&observe=1');
+  assert.equal(
+    socketUrl({ protocol: 'https:', host: 'h:1' }, 7, { observe: true, chatSince: 3 }),
+    'wss://h:1/ws/games/7?chat_since=3&observe=1',
+  );
   assert.equal(socketUrl({ protocol: 'http:', host: 'h' }, 2), 'ws://h/ws/games/2?chat_since=0');
-  assert.equal(socketUrl({ protocol: 'http:', host: 'h' }, 2, { patches: true, chatSince: 5 }),
-    'ws://h/ws/games/2?chat_since=5&patches=1');
+  assert.equal(
+    socketUrl({ protocol: 'http:', host: 'h' }, 2, { patches: true, chatSince: 5 }),
+    'ws://h/ws/games/2?chat_since=5&patches=1',
+  );
 });
 
 test('routes', async () => {
@@ -186,21 +227,44 @@ const area = (id, sco, eng) => ({ id, scotland: sco, england: eng });
 
 test('a seat sees its own blocks and only counts of the enemy', async () => {
   const { areaStacks, blockLabel } = await js('board.js');
-  const view = { areas: [
-    area('fife', { count: 2, moved: 0, reserves: [], blocks: [
-      { block: 'sco_wallace', strength: 4, moved: false, reserve: false },
-      { block: 'sco_douglas', strength: 3, moved: true, reserve: false }] },
-    { count: 1, moved: 0, reserves: [] }),
-    area('mar', { count: 0, moved: 0, reserves: [], blocks: [] }, { count: 0, moved: 0, reserves: [] }),
-  ] };
+  const view = {
+    areas: [
+      area(
+        'fife',
+        {
+          count: 2,
+          moved: 0,
+          reserves: [],
+          blocks: [
+            { block: 'sco_wallace', strength: 4, moved: false, reserve: false },
+            { block: 'sco_douglas', strength: 3, moved: true, reserve: false },
+          ],
+        },
+        { count: 1, moved: 0, reserves: [] },
+      ),
+      area(
+        'mar',
+        { count: 0, moved: 0, reserves: [], blocks: [] },
+        { count: 0, moved: 0, reserves: [] },
+      ),
+    ],
+  };
   const stacks = areaStacks(view, data);
   const fife = stacks.get('fife').stacks;
   assert.equal(fife[0].side, 'scotland');
-  assert.deepEqual(fife[0].own.map((b) => [b.name, b.combat, b.movement, b.strength]),
-    [['Wallace', 'A3', 3, 4], ['Douglas', 'C3', 2, 3]]);
+  assert.deepEqual(
+    fife[0].own.map((b) => [b.name, b.combat, b.movement, b.strength]),
+    [
+      ['Wallace', 'A3', 3, 4],
+      ['Douglas', 'C3', 2, 3],
+    ],
+  );
   assert.deepEqual(fife[1], { side: 'england', own: [], revealed: [], hidden: 1 });
   assert.equal(stacks.get('mar').stacks.length, 0);
-  assert.equal(blockLabel(fife[0].own[1]), 'Douglas, infantry, C3, movement 2, strength 3 of 4, moved');
+  assert.equal(
+    blockLabel(fife[0].own[1]),
+    'Douglas, infantry, C3, movement 2, strength 3 of 4, moved',
+  );
 });
 
 test('a noble carries its home areas by name, in full in its label and shortened on its block', async () => {
@@ -215,14 +279,31 @@ test('a noble carries its home areas by name, in full in its label and shortened
   assert.deepEqual(blockInfo(data, { block: 'sco_wallace', strength: 4 }).homes, []);
 });
 
-test('everything revealed merges both seats\' views', async () => {
+test("everything revealed merges both seats' views", async () => {
   const { mergeViews } = await js('reveal.js');
-  const sco = { role: 'scotland', areas: [area('fife', { count: 1, blocks: [{ block: 'sco_wallace', strength: 4 }] }, { count: 1 })],
+  const sco = {
+    role: 'scotland',
+    areas: [
+      area('fife', { count: 1, blocks: [{ block: 'sco_wallace', strength: 4 }] }, { count: 1 }),
+    ],
     pools: { scotland: { count: 1, blocks: ['sco_keith'] }, england: { count: 2 } },
-    cards: { hand: ['move3_1'], hand_sizes: {} }, legal_actions: [{ kind: 'undo' }], log: [] };
-  const eng = { role: 'england', areas: [area('fife', { count: 1 }, { count: 1, blocks: [{ block: 'eng_edward', strength: 4 }] })],
-    pools: { scotland: { count: 1 }, england: { count: 2, blocks: ['eng_hobelars', 'eng_york_knights'] } },
-    cards: { hand: ['herald'] }, legal_actions: [], log: [] };
+    cards: { hand: ['move3_1'], hand_sizes: {} },
+    legal_actions: [{ kind: 'undo' }],
+    log: [],
+  };
+  const eng = {
+    role: 'england',
+    areas: [
+      area('fife', { count: 1 }, { count: 1, blocks: [{ block: 'eng_edward', strength: 4 }] }),
+    ],
+    pools: {
+      scotland: { count: 1 },
+      england: { count: 2, blocks: ['eng_hobelars', 'eng_york_knights'] },
+    },
+    cards: { hand: ['herald'] },
+    legal_actions: [],
+    log: [],
+  };
   const m = mergeViews(sco, eng);
   assert.equal(m.areas[0].scotland.blocks[0].block, 'sco_wallace');
   assert.equal(m.areas[0].england.blocks[0].block, 'eng_edward');
@@ -233,51 +314,96 @@ test('everything revealed merges both seats\' views', async () => {
 
 test('fire lines give dice and hits; prompts say who is awaited', async () => {
   const { parseFire } = await js('panels/battle.js');
-  assert.deepEqual(parseFire('Wallace fires: 6 3 1 - 2 hits.'), { who: 'Wallace', dice: [6, 3, 1], hits: 2 });
+  assert.deepEqual(parseFire('Wallace fires: 6 3 1 - 2 hits.'), {
+    who: 'Wallace',
+    dice: [6, 3, 1],
+    hits: 2,
+  });
   assert.deepEqual(parseFire('Angus fires: 4 - 1 hit.'), { who: 'Angus', dice: [4], hits: 1 });
-  assert.deepEqual(parseFire('Wallace fires: 4,6,5,3 - 1 hit.'), { who: 'Wallace', dice: [4, 6, 5, 3], hits: 1 });
+  assert.deepEqual(parseFire('Wallace fires: 4,6,5,3 - 1 hit.'), {
+    who: 'Wallace',
+    dice: [4, 6, 5, 3],
+    hits: 1,
+  });
   assert.equal(parseFire('Angus passes.'), null);
   const { awaitingText } = await js('panels/prompt.js');
   assert.equal(awaitingText({ awaiting: ['england'] }, 'scotland'), 'Waiting for England');
-  assert.equal(awaitingText({ awaiting: ['scotland', 'england'] }, 'scotland'), "Your decision (and England's)");
+  assert.equal(
+    awaitingText({ awaiting: ['scotland', 'england'] }, 'scotland'),
+    "Your decision (and England's)",
+  );
   assert.equal(awaitingText({ awaiting: ['scotland'] }, 'observer'), 'Waiting for Scotland');
-  assert.match(awaitingText({ outcome: { winner: 'england', reason: 'nobles' } }, 'scotland'), /England wins/);
+  assert.match(
+    awaitingText({ outcome: { winner: 'england', reason: 'nobles' } }, 'scotland'),
+    /England wins/,
+  );
 });
 
-test('my games list those awaiting me first, otherwise in the server\'s order', async () => {
+test("my games list those awaiting me first, otherwise in the server's order", async () => {
   const { awaitingFirst } = await js('lobby.js').catch(() => ({}));
   // lobby.js imports the DOM helpers only, which load without a document.
   assert.ok(awaitingFirst, 'lobby.js loads in node');
-  const games = [{ id: 5, your_turn: false }, { id: 4, your_turn: true }, { id: 3, your_turn: false },
-    { id: 2, your_turn: true }];
-  assert.deepEqual(awaitingFirst(games).map((g) => g.id), [4, 2, 5, 3]);
+  const games = [
+    { id: 5, your_turn: false },
+    { id: 4, your_turn: true },
+    { id: 3, your_turn: false },
+    { id: 2, your_turn: true },
+  ];
+  assert.deepEqual(
+    awaitingFirst(games).map((g) => g.id),
+    [4, 2, 5, 3],
+  );
 });
 
 test('enemy blocks revealed in the battle show their face; the rest of the enemy stays a count', async () => {
   const { areaStacks } = await js('board.js');
   const view = {
     areas: [
-      area('fife', { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_wallace', strength: 4 }] },
-        { count: 3, moved: 0, reserves: ['sea'] }),
-      area('angus', { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_douglas', strength: 3 }] },
-        { count: 2, moved: 0, reserves: [] }),
+      area(
+        'fife',
+        { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_wallace', strength: 4 }] },
+        { count: 3, moved: 0, reserves: ['sea'] },
+      ),
+      area(
+        'angus',
+        { count: 1, moved: 0, reserves: [], blocks: [{ block: 'sco_douglas', strength: 3 }] },
+        { count: 2, moved: 0, reserves: [] },
+      ),
     ],
-    battle: { area: 'fife', revealed: { scotland: [{ block: 'sco_wallace', strength: 4 }],
-      england: [{ block: 'eng_edward', strength: 3 }] } },
+    battle: {
+      area: 'fife',
+      revealed: {
+        scotland: [{ block: 'sco_wallace', strength: 4 }],
+        england: [{ block: 'eng_edward', strength: 3 }],
+      },
+    },
   };
   const stacks = areaStacks(view, data);
   const [sco, eng] = stacks.get('fife').stacks;
-  assert.deepEqual(sco.own.map((b) => b.id), ['sco_wallace']);
+  assert.deepEqual(
+    sco.own.map((b) => b.id),
+    ['sco_wallace'],
+  );
   assert.deepEqual(sco.revealed, [], 'own blocks are not drawn twice');
-  assert.deepEqual(eng.revealed.map((b) => [b.name, b.strength, b.revealed]), [['Edward', 3, true]]);
+  assert.deepEqual(
+    eng.revealed.map((b) => [b.name, b.strength, b.revealed]),
+    [['Edward', 3, true]],
+  );
   assert.equal(eng.hidden, 2, 'the other English blocks in Fife (one a reserve) stay blank');
-  assert.deepEqual(stacks.get('angus').stacks[1], { side: 'england', own: [], revealed: [], hidden: 2 },
-    'no faces outside the battle');
+  assert.deepEqual(
+    stacks.get('angus').stacks[1],
+    { side: 'england', own: [], revealed: [], hidden: 2 },
+    'no faces outside the battle',
+  );
 });
 
-test('a replay from one seat\'s view does not say what the other seat decided', async () => {
+test("a replay from one seat's view does not say what the other seat decided", async () => {
   const { actionText } = await js('replay.js');
-  const move = { seq: 3, role: 'scotland', action: { kind: 'move', block: 'sco_douglas', to: 'lothian' } };
+  const move = {
+    seq: 3,
+    role: 'scotland',
+    action: { kind: 'move', block: 'sco_douglas', to: 'lothian' },
+  };
   assert.equal(actionText(move, 'all', data), 'Scotland: Move Douglas to Lothian');
   assert.equal(actionText(move, 'scotland', data), 'Scotland: Move Douglas to Lothian');
   assert.equal(actionText(move, 'england', data), 'Scotland decides');

@@ -16,37 +16,65 @@ function deepFreeze(x) {
   return x;
 }
 
-const lines = (from, to) => Array.from({ length: to - from }, (_, k) => ({ i: from + k, text: `line ${from + k}` }));
+const lines = (from, to) =>
+  Array.from({ length: to - from }, (_, k) => ({ i: from + k, text: `line ${from + k}` }));
 const side = (count) => ({ count, moved: 0, reserves: [] });
 const area = (id, sco, eng) => ({ id, scotland: side(sco), england: side(eng) });
 
 // A view of version 7 with a battle on and three log lines.
 function view7() {
   return deepFreeze({
-    year: 1297, phase: 'combat', phase_text: 'Scotland: combat', awaiting: ['scotland'],
+    year: 1297,
+    phase: 'combat',
+    phase_text: 'Scotland: combat',
+    awaiting: ['scotland'],
     areas: [area('fife', 2, 0), area('angus', 1, 3), area('mar', 0, 0)],
     battle: { area: 'angus', revealed: { scotland: [{ block: 'sco_wallace', strength: 4 }] } },
     legal_actions: [{ kind: 'fire', block: 'sco_wallace' }],
-    log: lines(0, 3), log_size: 3,
+    log: lines(0, 3),
+    log_size: 3,
   });
 }
 
-const patch = (fields, view_patch) => ({ v: 1, type: 'view_patch', seq: 8, log_from: 3, ...fields, view_patch });
+const patch = (fields, view_patch) => ({
+  v: 1,
+  type: 'view_patch',
+  seq: 8,
+  log_from: 3,
+  ...fields,
+  view_patch,
+});
 
 test('a patch sets top-level members, new or changed, and leaves the others', () => {
   const old = view7();
   const before = structuredClone(old);
-  const next = applyViewPatch(old, 7, patch({}, {
-    set: { phase_text: 'England: combat', awaiting: ['england'], move: { points: 2 } },
-  }));
-  assert.deepEqual(next, { ...before, phase_text: 'England: combat', awaiting: ['england'], move: { points: 2 } });
+  const next = applyViewPatch(
+    old,
+    7,
+    patch(
+      {},
+      {
+        set: { phase_text: 'England: combat', awaiting: ['england'], move: { points: 2 } },
+      },
+    ),
+  );
+  assert.deepEqual(next, {
+    ...before,
+    phase_text: 'England: combat',
+    awaiting: ['england'],
+    move: { points: 2 },
+  });
   assert.notEqual(next, old, 'a new object: the old version keeps its content');
   assert.deepEqual(old, before);
 });
 
 test('a patch unsets members that are gone', () => {
   const old = view7();
-  const next = applyViewPatch(old, 7, patch({}, { set: { phase: 'regroup' }, unset: ['battle', 'legal_actions'] }));
+  const next = applyViewPatch(
+    old,
+    7,
+    patch({}, { set: { phase: 'regroup' }, unset: ['battle', 'legal_actions'] }),
+  );
   assert.equal('battle' in next, false);
   assert.equal('legal_actions' in next, false);
   assert.equal(next.phase, 'regroup');
@@ -55,17 +83,37 @@ test('a patch unsets members that are gone', () => {
 
 test('a patch replaces elements of an array in place, in a copy of the array', () => {
   const old = view7();
-  const next = applyViewPatch(old, 7, patch({}, {
-    elements: { areas: [[1, area('angus', 1, 2)], [2, area('mar', 1, 0)]] },
-  }));
+  const next = applyViewPatch(
+    old,
+    7,
+    patch(
+      {},
+      {
+        elements: {
+          areas: [
+            [1, area('angus', 1, 2)],
+            [2, area('mar', 1, 0)],
+          ],
+        },
+      },
+    ),
+  );
   assert.deepEqual(next.areas, [area('fife', 2, 0), area('angus', 1, 2), area('mar', 1, 0)]);
   assert.equal(next.areas[0], old.areas[0], 'unchanged elements are shared');
-  assert.deepEqual(old.areas.map((a) => a.england.count), [0, 3, 0], 'the old areas are as they were');
+  assert.deepEqual(
+    old.areas.map((a) => a.england.count),
+    [0, 3, 0],
+    'the old areas are as they were',
+  );
 });
 
 test('the log keeps the lines before log_from and appends the new ones', () => {
   const old = view7();
-  const next = applyViewPatch(old, 7, patch({ log_from: 3 }, { set: { log: lines(3, 5), log_size: 5 } }));
+  const next = applyViewPatch(
+    old,
+    7,
+    patch({ log_from: 3 }, { set: { log: lines(3, 5), log_size: 5 } }),
+  );
   assert.deepEqual(next.log, lines(0, 5));
   assert.equal(next.log_size, 5);
   assert.equal(old.log.length, 3);
@@ -81,8 +129,11 @@ test('an undo shortens the log: lines from log_from on are dropped', () => {
   const next = applyViewPatch(view7(), 7, patch({ log_from: 1 }, { set: { log_size: 1 } }));
   assert.deepEqual(next.log, lines(0, 1));
   // Taken back and replaced by other lines in the same version.
-  const redone = applyViewPatch(view7(), 7, patch({ log_from: 2 },
-    { set: { log: [{ i: 2, text: 'other' }], log_size: 3 } }));
+  const redone = applyViewPatch(
+    view7(),
+    7,
+    patch({ log_from: 2 }, { set: { log: [{ i: 2, text: 'other' }], log_size: 3 } }),
+  );
   assert.deepEqual(redone.log, [...lines(0, 2), { i: 2, text: 'other' }]);
 });
 
@@ -102,12 +153,21 @@ test('a patch for another version is not applied: the client needs a whole view'
 
 test('a patch that does not fit the view is not applied', () => {
   const old = view7();
-  assert.equal(applyViewPatch(old, 7, patch({}, { elements: { nobles: [[0, {}]] } })), null,
-    'elements of a member that is not an array');
-  assert.equal(applyViewPatch(old, 7, patch({}, { elements: { areas: [[3, {}]] } })), null,
-    'an element past the end');
-  assert.equal(applyViewPatch(old, 7, patch({ log_from: 3 }, { set: { log_size: 5 } })), null,
-    'log lines missing');
+  assert.equal(
+    applyViewPatch(old, 7, patch({}, { elements: { nobles: [[0, {}]] } })),
+    null,
+    'elements of a member that is not an array',
+  );
+  assert.equal(
+    applyViewPatch(old, 7, patch({}, { elements: { areas: [[3, {}]] } })),
+    null,
+    'an element past the end',
+  );
+  assert.equal(
+    applyViewPatch(old, 7, patch({ log_from: 3 }, { set: { log_size: 5 } })),
+    null,
+    'log lines missing',
+  );
 });
 
 test('merging a pushed log', () => {

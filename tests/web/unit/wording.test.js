@@ -11,27 +11,47 @@ const { indexGameData } = await js('gamedata.js');
 const raw = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/game-data.json'), 'utf8'));
 const data = indexGameData(raw);
 const {
-  outcomeText, battleStepText, winterStep, plural, playedInOrder, battleDecision, retreatLabel,
+  outcomeText,
+  battleStepText,
+  winterStep,
+  plural,
+  playedInOrder,
+  battleDecision,
+  retreatLabel,
 } = await js('wording.js');
 const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
 
 test('the outcome says why in words, with the nobles counted', () => {
-  assert.equal(outcomeText({ winner: 'england', reason: 'nobles_majority' },
-    { england: 9, scotland: 5 }), 'Game over: England wins: more nobles (9 to 5)');
-  assert.equal(outcomeText({ winner: 'scotland', reason: 'nobles_majority' },
-    { england: { total: 2 }, scotland: { total: 12, two_block: 11 } }),
-  'Game over: Scotland wins: more nobles (12 to 2)');
-  assert.equal(outcomeText({ winner: 'scotland', reason: 'king_killed' }),
-    'Game over: Scotland wins: the Scottish King is killed');
-  assert.doesNotMatch(outcomeText({ winner: 'scotland', reason: 'wallace_tie_break' },
-    { england: 7, scotland: 7 }), /_/);
+  assert.equal(
+    outcomeText({ winner: 'england', reason: 'nobles_majority' }, { england: 9, scotland: 5 }),
+    'Game over: England wins: more nobles (9 to 5)',
+  );
+  assert.equal(
+    outcomeText(
+      { winner: 'scotland', reason: 'nobles_majority' },
+      { england: { total: 2 }, scotland: { total: 12, two_block: 11 } },
+    ),
+    'Game over: Scotland wins: more nobles (12 to 2)',
+  );
+  assert.equal(
+    outcomeText({ winner: 'scotland', reason: 'king_killed' }),
+    'Game over: Scotland wins: the Scottish King is killed',
+  );
+  assert.doesNotMatch(
+    outcomeText({ winner: 'scotland', reason: 'wallace_tie_break' }, { england: 7, scotland: 7 }),
+    /_/,
+  );
 });
 
 test('battle steps, winter steps and log lines read as English', () => {
-  assert.equal(battleStepText('attacking A', 'scotland', 'england'),
-    'Scotland (attacker) fires with its A blocks');
-  assert.equal(battleStepText('defending B', 'scotland', 'england'),
-    'England (defender) fires with its B blocks');
+  assert.equal(
+    battleStepText('attacking A', 'scotland', 'england'),
+    'Scotland (attacker) fires with its A blocks',
+  );
+  assert.equal(
+    battleStepText('defending B', 'scotland', 'england'),
+    'England (defender) fires with its B blocks',
+  );
   assert.match(winterStep(new Set(['add_step', 'draw', 'done'])).done, /Done building/);
   assert.match(winterStep(new Set(['disband', 'done'])).title, /castle limits/);
   assert.match(winterStep(new Set(['home'])).hint, /home area/);
@@ -41,7 +61,11 @@ test('a battle decision says what is decided: a combat turn, or the retreat afte
   const name = (id) => data.area[id].name;
   const battle = { area: 'angus', attacker: 'scotland', defender: 'england', round: 3 };
   // RULES 5.5: the options named are those offered.
-  const turn = battleDecision({ phase: 'combat', battle }, new Set(['fire', 'pass', 'retreat']), name);
+  const turn = battleDecision(
+    { phase: 'combat', battle },
+    new Set(['fire', 'pass', 'retreat']),
+    name,
+  );
   assert.equal(turn.hint, 'Choose a block for its combat turn: fire, retreat or pass.');
   assert.match(turn.info, /leaves the battle at once/);
   const noTarget = battleDecision({ phase: 'combat', battle }, new Set(['pass', 'retreat']), name);
@@ -51,54 +75,101 @@ test('a battle decision says what is decided: a combat turn, or the retreat afte
   assert.equal(nowhere.info, null, 'no word of retreating when no block can');
   // RULES 5.11.3: the attacker must retreat every block; with nowhere to go they are lost.
   const won = { ...battle, victor: 'england' };
-  const must = battleDecision({ phase: 'mandatory_retreat', battle: won }, new Set(['retreat']), name);
-  assert.equal(must.info, 'England won the battle in Angus: every one of your blocks there must ' +
-    'retreat to an adjacent friendly or neutral area (RULES 5.11.3).');
+  const must = battleDecision(
+    { phase: 'mandatory_retreat', battle: won },
+    new Set(['retreat']),
+    name,
+  );
+  assert.equal(
+    must.info,
+    'England won the battle in Angus: every one of your blocks there must ' +
+      'retreat to an adjacent friendly or neutral area (RULES 5.11.3).',
+  );
   assert.match(must.hint, /Choose a block to retreat, then the area it retreats to/);
-  const stuck = battleDecision({ phase: 'mandatory_retreat', battle: won }, new Set(['finish_retreat']), name);
-  assert.match(stuck.info, /none of your blocks left there can retreat: finishing the retreat eliminates them/);
-  assert.equal(battleDecision({ phase: 'hit_allocation', battle }, new Set(['take_hit']), name), null);
+  const stuck = battleDecision(
+    { phase: 'mandatory_retreat', battle: won },
+    new Set(['finish_retreat']),
+    name,
+  );
+  assert.match(
+    stuck.info,
+    /none of your blocks left there can retreat: finishing the retreat eliminates them/,
+  );
+  assert.equal(
+    battleDecision({ phase: 'hit_allocation', battle }, new Set(['take_hit']), name),
+    null,
+  );
   assert.equal(battleDecision({ phase: 'move' }, new Set(['move']), name), null);
   // The button names the area in full; the Norse retreat by sea (RULES 5.10.6).
   assert.equal(retreatLabel('sco_wallace', name('selkirk')), `Retreat to ${name('selkirk')}`);
   assert.equal(retreatLabel('sco_norse', 'Moray'), 'Retreat by sea to Moray');
 });
 
-test('a log line names its areas and blocks; the opponent\'s moves this turn are found', () => {
+test("a log line names its areas and blocks; the opponent's moves this turn are found", () => {
   const index = nameIndex(data);
   const l = linksOf('Wallace moved from Fife to Selkirk Forest.', index);
   assert.deepEqual([...l.areas].sort(), ['fife', 'selkirk']);
   assert.ok(l.blocks.has('sco_wallace'));
   const log = [
-    'Game turn 1.', 'England moves with 2 move points.',
-    'A English block moved from England to Teviot.', 'England ended its move phase.',
-    'Game turn 2.', 'Scotland moves with 3 move points.',
-    'Wallace moved from Fife to Lothian.', 'The Norse sailed from Ross to Buchan.',
+    'Game turn 1.',
+    'England moves with 2 move points.',
+    'A English block moved from England to Teviot.',
+    'England ended its move phase.',
+    'Game turn 2.',
+    'Scotland moves with 3 move points.',
+    'Wallace moved from Fife to Lothian.',
+    'The Norse sailed from Ross to Buchan.',
     'Scotland ended its move phase.',
-    'England moves with 1 move points.', 'A English block moved from Teviot to Selkirk Forest.',
+    'England moves with 1 move points.',
+    'A English block moved from Teviot to Selkirk Forest.',
     'England ended its move phase.',
   ].map((text, i) => ({ i, text }));
-  assert.deepEqual(movesThisTurn(log, 'england', index).map((m) => [m.from, m.to]),
-    [['teviot', 'selkirk']]);
-  assert.deepEqual(movesThisTurn(log, 'scotland', index).map((m) => [m.from, m.to]),
-    [['fife', 'lothian'], ['ross', 'buchan']]);
+  assert.deepEqual(
+    movesThisTurn(log, 'england', index).map((m) => [m.from, m.to]),
+    [['teviot', 'selkirk']],
+  );
+  assert.deepEqual(
+    movesThisTurn(log, 'scotland', index).map((m) => [m.from, m.to]),
+    [
+      ['fife', 'lothian'],
+      ['ross', 'buchan'],
+    ],
+  );
   assert.equal(movesThisTurn(log, null, index).length, 3);
   // A new game turn clears them.
   assert.deepEqual(movesThisTurn([...log, { i: 99, text: 'Game turn 3.' }], 'england', index), []);
 });
 
-test('pinned blocks: read from the engine\'s marks on the seat\'s own blocks', async () => {
-  const { pinnedBlocks } = await js('pinning.js');
-  const own = (block, extra = {}) => ({ block, moved: false, reserve: false, strength: 2, ...extra });
-  const reason = 'pinned: 1 enemy block in this area holds your 1; a block may leave only while '
-    + 'yours outnumber them (RULES 4.7)';
+test("pinned blocks: read from the engine's marks on the seat's own blocks", async () => {
+  const { pinnedBlocks } = await js('map/pinning.js');
+  const own = (block, extra = {}) => ({
+    block,
+    moved: false,
+    reserve: false,
+    strength: 2,
+    ...extra,
+  });
+  const reason =
+    'pinned: 1 enemy block in this area holds your 1; a block may leave only while ' +
+    'yours outnumber them (RULES 4.7)';
   const view = {
-    role: 'scotland', phase: 'move', legal_actions: [{ kind: 'move' }],
+    role: 'scotland',
+    phase: 'move',
+    legal_actions: [{ kind: 'move' }],
     areas: [
-      { id: 'fife', scotland: { blocks: [own('sco_wallace', { pinned: reason }),
-        own('sco_douglas', { reserve: true })], count: 2 }, england: { count: 1 } },
-      { id: 'lothian', scotland: { blocks: [own('sco_bruce'), own('sco_fraser')], count: 2 },
-        england: { count: 1 } },
+      {
+        id: 'fife',
+        scotland: {
+          blocks: [own('sco_wallace', { pinned: reason }), own('sco_douglas', { reserve: true })],
+          count: 2,
+        },
+        england: { count: 1 },
+      },
+      {
+        id: 'lothian',
+        scotland: { blocks: [own('sco_bruce'), own('sco_fraser')], count: 2 },
+        england: { count: 1 },
+      },
     ],
   };
   const pinned = pinnedBlocks(view);
@@ -117,8 +188,10 @@ test('counts read in the singular for one, the plural otherwise', async () => {
   assert.equal(plural(1, 'mouse', 'mice'), '1 mouse');
   assert.equal(plural(4, 'mouse', 'mice'), '4 mice');
   const { timeControlText } = await js('lobby_play.js');
-  assert.equal(timeControlText({ kind: 'correspondence', days_per_turn: 1, bank_days: 7 }),
-    'Correspondence: 1 day per turn + 7 days bank');
+  assert.equal(
+    timeControlText({ kind: 'correspondence', days_per_turn: 1, bank_days: 7 }),
+    'Correspondence: 1 day per turn + 7 days bank',
+  );
 });
 
 test('the cards played this year read in the order they were played', () => {
@@ -128,8 +201,10 @@ test('the cards played this year read in the order they were played', () => {
     { side: 'scotland', card: 'move1_1', turn: 2 },
     { side: 'england', card: 'move1_2', turn: 1 },
   ];
-  assert.deepEqual(playedInOrder(played).map((p) => `${p.turn} ${p.side}`),
-    ['1 scotland', '1 england', '2 scotland', '2 england']);
+  assert.deepEqual(
+    playedInOrder(played).map((p) => `${p.turn} ${p.side}`),
+    ['1 scotland', '1 england', '2 scotland', '2 england'],
+  );
   assert.deepEqual(played[0].side, 'england', 'the list it was given is left as it was');
   assert.deepEqual(playedInOrder(undefined), []);
   assert.deepEqual(playedInOrder(null), []);

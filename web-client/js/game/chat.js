@@ -4,16 +4,34 @@ import { chatLine } from '../panels/log.js';
 
 export function createChat(send) {
   const list = h('ol', { class: 'chat', 'aria-label': 'Chat messages', tabindex: 0 });
-  const input = h('input', { id: 'chat-text', type: 'text', maxlength: 1000,
-    autocomplete: 'off', placeholder: 'Message' });
-  const form = h('form', { class: 'chat-form', onsubmit: (e) => {
-    e.preventDefault();
-    const text = input.value.trim();
-    if (text && send({ type: 'chat', text })) input.value = '';
-  } }, h('label', { for: 'chat-text', class: 'visually-hidden' }, 'Chat message'), input,
-  h('button', { type: 'submit' }, 'Send'));
-  const el = h('section', { class: 'panel chatp', 'aria-label': 'Chat' },
-    h('h2', {}, 'Chat'), list, form);
+  const input = h('input', {
+    id: 'chat-text',
+    type: 'text',
+    maxlength: 1000,
+    autocomplete: 'off',
+    placeholder: 'Message',
+  });
+  const form = h(
+    'form',
+    {
+      class: 'chat-form',
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (text && send({ type: 'chat', text })) input.value = '';
+      },
+    },
+    h('label', { for: 'chat-text', class: 'visually-hidden' }, 'Chat message'),
+    input,
+    h('button', { type: 'submit' }, 'Send'),
+  );
+  const el = h(
+    'section',
+    { class: 'panel chatp', 'aria-label': 'Chat' },
+    h('h2', {}, 'Chat'),
+    list,
+    form,
+  );
   return {
     el,
     add(msg) {

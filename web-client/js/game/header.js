@@ -13,14 +13,26 @@ export function renderHeader(head, st, gameId) {
   head.append(
     h('a', { href: '#/', class: 'back' }, '← Lobby'),
     h('h1', {}, `Game ${gameId}`),
-    h('span', { class: `seat ${st.role}` }, st.role === 'observer' ? 'Observing'
-      : `You play ${SIDE_NAME[st.role]}`),
-    h('span', { class: 'players' },
-      `Scotland: ${seatName(players.scotland, computer.scotland)} · `
-      + `England: ${seatName(players.england, computer.england)}`),
-    h('span', { class: `conn conn-${st.conn}`, 'data-conn': st.conn }, STATUS_TEXT[st.conn] ?? ''));
+    h(
+      'span',
+      { class: `seat ${st.role}` },
+      st.role === 'observer' ? 'Observing' : `You play ${SIDE_NAME[st.role]}`,
+    ),
+    h(
+      'span',
+      { class: 'players' },
+      `Scotland: ${seatName(players.scotland, computer.scotland)} · ` +
+        `England: ${seatName(players.england, computer.england)}`,
+    ),
+    h('span', { class: `conn conn-${st.conn}`, 'data-conn': st.conn }, STATUS_TEXT[st.conn] ?? ''),
+  );
   if (w.seed_sha256) {
-    head.append(h('span', { class: 'seed', title: 'SHA-256 of the seed' },
-      `seed sha256 ${w.seed_sha256.slice(0, 12)}…`));
+    head.append(
+      h(
+        'span',
+        { class: 'seed', title: 'SHA-256 of the seed' },
+        `seed sha256 ${w.seed_sha256.slice(0, 12)}…`,
+      ),
+    );
   }
 }

@@ -26,8 +26,8 @@ export function createIntents(st, { data, conn, render, say }) {
   function chooseArea(area) {
     const cls = classify(st.view?.legal_actions);
     const acts = st.selected
-      ? (destinations(cls.blocks.get(st.selected)).get(area) || [])
-      : (cls.areas.get(area) || []);
+      ? destinations(cls.blocks.get(st.selected)).get(area) || []
+      : cls.areas.get(area) || [];
     if (acts.length === 1) send(acts[0]);
     else if (acts.length > 1) {
       st.choice = acts;

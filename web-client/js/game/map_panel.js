@@ -3,11 +3,11 @@
 // way, the opponent's moves this turn and the areas and blocks of the log line pointed at. The
 // legend under it. Once the game has ended, every block of both sides (st.revealed).
 import { h } from '../dom.js';
-import { createMap } from '../map.js';
-import { legend } from '../legend.js';
+import { createMap } from '../map/map.js';
+import { legend } from '../map/legend.js';
 import { classify, destinations, describe } from '../actions.js';
 import { movesThisTurn } from '../log_links.js';
-import { pinnedBlocks } from '../pinning.js';
+import { pinnedBlocks } from '../map/pinning.js';
 
 export function createMapPanel(st, { data, names, intents, say }) {
   const map = createMap(data, {
@@ -15,18 +15,27 @@ export function createMapPanel(st, { data, names, intents, say }) {
     onBlock: (block) => intents.select(block),
     onPinned: (reason) => say(reason[0].toUpperCase() + reason.slice(1)),
   });
-  const revealedNote = h('p', { class: 'revealed-note', hidden: true },
-    'The game is over: every block is shown.');
+  const revealedNote = h(
+    'p',
+    { class: 'revealed-note', hidden: true },
+    'The game is over: every block is shown.',
+  );
   const el = h('div', { class: 'map-holder' }, revealedNote, map.el, legend());
 
-  const targetLabel = (area, acts) => (acts.length === 1 ? describe(acts[0], data)
-    : `${data.area[area]?.name}: choose`);
+  const targetLabel = (area, acts) =>
+    acts.length === 1 ? describe(acts[0], data) : `${data.area[area]?.name}: choose`;
 
   function render() {
     if (st.revealed) {
       revealedNote.hidden = false;
-      map.render(st.revealed, { role: 'all', selected: null, blockActionable: new Set(),
-        pinned: new Map(), areaTargets: new Map(), moving: null });
+      map.render(st.revealed, {
+        role: 'all',
+        selected: null,
+        blockActionable: new Set(),
+        pinned: new Map(),
+        areaTargets: new Map(),
+        moving: null,
+      });
       return;
     }
     const view = st.view;

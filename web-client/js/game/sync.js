@@ -40,8 +40,11 @@ export function createSync(st, { gameId, root, conn, render, renderHead, say, on
       if (answer || (msg.type === 'view' && msg.log_from === 0)) st.pending = false;
       st.choice = null;
       // The tab's title and the optional alert: only while this seat is awaited (notify.js).
-      setAwaiting(gameId, st.role !== 'observer' && !view.outcome
-        && (view.awaiting || []).includes(st.role), view.phase_text);
+      setAwaiting(
+        gameId,
+        st.role !== 'observer' && !view.outcome && (view.awaiting || []).includes(st.role),
+        view.phase_text,
+      );
       // A stale action is answered by the fresh view: choose again, no dialog.
       say(answer && msg.stale ? 'The game had moved on; here is the current position.' : '');
     } else if (msg.type === 'chat') {

@@ -8,7 +8,14 @@ import { SIDE_NAME, typeAbbrev } from '../board.js';
 export function parseFire(text) {
   const m = /^(.*) fires: ([\d, ]+?) - (\d+) hits?\./.exec(text);
   if (!m) return null;
-  return { who: m[1], dice: m[2].trim().split(/[,\s]+/).map(Number), hits: Number(m[3]) };
+  return {
+    who: m[1],
+    dice: m[2]
+      .trim()
+      .split(/[,\s]+/)
+      .map(Number),
+    hits: Number(m[3]),
+  };
 }
 
 function battleLines(view) {
@@ -27,14 +34,23 @@ export function renderBattle(el, view, ctx) {
   el.hidden = !b;
   if (!b) return;
   const area = view.areas.find((a) => a.id === b.area) || {};
-  el.append(h('h2', {}, `Battle in ${data.area[b.area]?.name ?? b.area}`),
+  el.append(
+    h('h2', {}, `Battle in ${data.area[b.area]?.name ?? b.area}`),
     // Once won, the step of the last round is over: the head says who won (and, in the
     // attacker's retreat after the third round, who must retreat: RULES 5.11.3).
-    h('p', { class: 'battle-head' }, `Round ${b.round}: ` + (b.victor
-      ? `won by ${SIDE_NAME[b.victor]}` +
-        (view.phase === 'mandatory_retreat' ? `; ${SIDE_NAME[b.attacker]} retreats every block` : '')
-      : battleStepText(b.step, b.attacker, b.defender) +
-        (b.hits_to_allocate ? ` · ${plural(b.hits_to_allocate, 'hit')} to allocate` : ''))));
+    h(
+      'p',
+      { class: 'battle-head' },
+      `Round ${b.round}: ` +
+        (b.victor
+          ? `won by ${SIDE_NAME[b.victor]}` +
+            (view.phase === 'mandatory_retreat'
+              ? `; ${SIDE_NAME[b.attacker]} retreats every block`
+              : '')
+          : battleStepText(b.step, b.attacker, b.defender) +
+            (b.hits_to_allocate ? ` · ${plural(b.hits_to_allocate, 'hit')} to allocate` : '')),
+    ),
+  );
   const side = (s) => {
     const role = s === b.attacker ? 'Attacker' : 'Defender';
     const revealed = b.revealed?.[s] || [];
@@ -44,17 +60,40 @@ export function renderBattle(el, view, ctx) {
       const d = data.block[r.block] || {};
       const acts = cls.blocks.get(r.block) || [];
       const label = `${d.name}, ${d.combat}, strength ${r.strength}`;
-      const body = [h('span', { class: 'bb-strength' }, String(r.strength)),
+      const body = [
+        h('span', { class: 'bb-strength' }, String(r.strength)),
         h('span', { class: 'bb-name' }, d.name ?? r.block),
-        h('span', { class: 'bb-meta' }, `${d.combat ?? ''} ${typeAbbrev(d.type)}`)];
-      list.append(h('li', {}, acts.length
-        ? h('button', { class: `bblock ${s}${selected === r.block ? ' selected' : ''}`,
-          'data-block': r.block, 'aria-label': `${label}: choose`, onclick: () => select(r.block) }, body)
-        : h('span', { class: `bblock ${s}` }, body)));
+        h('span', { class: 'bb-meta' }, `${d.combat ?? ''} ${typeAbbrev(d.type)}`),
+      ];
+      list.append(
+        h(
+          'li',
+          {},
+          acts.length
+            ? h(
+                'button',
+                {
+                  class: `bblock ${s}${selected === r.block ? ' selected' : ''}`,
+                  'data-block': r.block,
+                  'aria-label': `${label}: choose`,
+                  onclick: () => select(r.block),
+                },
+                body,
+              )
+            : h('span', { class: `bblock ${s}` }, body),
+        ),
+      );
     }
     if (reserves.length) {
-      list.append(h('li', { class: 'reserves' }, `${reserves.length} in reserve (` +
-        reserves.map((r) => (r === 'sea' || r === 'captured' ? r : `via ${r}`)).join(', ') + ')'));
+      list.append(
+        h(
+          'li',
+          { class: 'reserves' },
+          `${reserves.length} in reserve (` +
+            reserves.map((r) => (r === 'sea' || r === 'captured' ? r : `via ${r}`)).join(', ') +
+            ')',
+        ),
+      );
     }
     const leaving = b.leaving?.[s];
     if (leaving) list.append(h('li', { class: 'leaving' }, `${leaving} retreating`));
@@ -65,9 +104,15 @@ export function renderBattle(el, view, ctx) {
   for (const line of battleLines(view)) {
     const f = parseFire(line.text);
     if (f) {
-      rolls.append(h('li', { class: 'fire' }, `${f.who} fires: `,
-        f.dice.map((d) => h('span', { class: 'die', 'aria-label': `die ${d}` }, String(d))),
-        h('strong', {}, ` ${plural(f.hits, 'hit')}`)));
+      rolls.append(
+        h(
+          'li',
+          { class: 'fire' },
+          `${f.who} fires: `,
+          f.dice.map((d) => h('span', { class: 'die', 'aria-label': `die ${d}` }, String(d))),
+          h('strong', {}, ` ${plural(f.hits, 'hit')}`),
+        ),
+      );
     } else rolls.append(h('li', {}, line.text));
   }
   el.append(rolls);

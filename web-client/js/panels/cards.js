@@ -11,9 +11,13 @@ const cardText = (c) => (c?.effect ? `${c.name}: ${c.effect} (RULES ${c.rules_se
 
 function cardFace(data, id, extra = {}) {
   const c = data.card[id];
-  return h('span', { class: `card-face ${c?.kind ?? ''}`, title: cardText(c) },
+  return h(
+    'span',
+    { class: `card-face ${c?.kind ?? ''}`, title: cardText(c) },
     h('span', { class: 'card-value' }, c?.kind === 'move' ? String(c.value) : '★'),
-    h('span', { class: 'card-name' }, cardName(c) ?? id), extra.note || null);
+    h('span', { class: 'card-name' }, cardName(c) ?? id),
+    extra.note || null,
+  );
 }
 
 export function renderCards(el, view, ctx) {
@@ -23,21 +27,48 @@ export function renderCards(el, view, ctx) {
   el.append(h('h2', {}, 'Cards'));
   const sizes = cards.hand_sizes || {};
   const chosen = cards.chosen || {};
-  el.append(h('p', { class: 'card-status' }, ['scotland', 'england'].map((side) =>
-    h('span', { class: `chip ${side}` }, `${SIDE_NAME[side]}: ${sizes[side] ?? 0} in hand` +
-      (view.phase === 'card_choice' || chosen[side] ? (chosen[side] ? ', has chosen' : ', choosing') : '')))));
+  el.append(
+    h(
+      'p',
+      { class: 'card-status' },
+      ['scotland', 'england'].map((side) =>
+        h(
+          'span',
+          { class: `chip ${side}` },
+          `${SIDE_NAME[side]}: ${sizes[side] ?? 0} in hand` +
+            (view.phase === 'card_choice' || chosen[side]
+              ? chosen[side]
+                ? ', has chosen'
+                : ', choosing'
+              : ''),
+        ),
+      ),
+    ),
+  );
   if (role === 'all' && cards.hands) {
     // A finished game with everything revealed: each side's hand, labelled.
     for (const side of ['scotland', 'england']) {
-      el.append(h('p', { class: 'hand-owner' }, `${SIDE_NAME[side]}'s hand`),
-        h('div', { class: `hand ${side}`, role: 'list', 'aria-label': `${SIDE_NAME[side]}'s hand` },
-          (cards.hands[side] || []).map((id) => h('div', { class: 'card inert', role: 'listitem' },
-            cardFace(data, id)))));
+      el.append(
+        h('p', { class: 'hand-owner' }, `${SIDE_NAME[side]}'s hand`),
+        h(
+          'div',
+          { class: `hand ${side}`, role: 'list', 'aria-label': `${SIDE_NAME[side]}'s hand` },
+          (cards.hands[side] || []).map((id) =>
+            h('div', { class: 'card inert', role: 'listitem' }, cardFace(data, id)),
+          ),
+        ),
+      );
     }
   } else if (role !== 'observer') {
     if (cards.my_choice) {
-      el.append(h('p', { class: 'my-choice' }, 'My card (secret until both have chosen): ',
-        h('strong', {}, cardName(data.card[cards.my_choice]) ?? cards.my_choice)));
+      el.append(
+        h(
+          'p',
+          { class: 'my-choice' },
+          'My card (secret until both have chosen): ',
+          h('strong', {}, cardName(data.card[cards.my_choice]) ?? cards.my_choice),
+        ),
+      );
     }
     const hand = h('div', { class: 'hand', role: 'list', 'aria-label': 'My hand' });
     for (const id of cards.hand || []) {
@@ -45,26 +76,60 @@ export function renderCards(el, view, ctx) {
       const acts = cls.cards.get(id) || [];
       const face = cardFace(data, id);
       if (acts.length) {
-        hand.append(h('div', { role: 'listitem' }, h('button', {
-          class: 'card', 'data-card': id, disabled: pending,
-          'aria-label': `Play card ${cardName(data.card[id])}`,
-          onclick: () => send(acts[0]),
-        }, face)));
+        hand.append(
+          h(
+            'div',
+            { role: 'listitem' },
+            h(
+              'button',
+              {
+                class: 'card',
+                'data-card': id,
+                disabled: pending,
+                'aria-label': `Play card ${cardName(data.card[id])}`,
+                onclick: () => send(acts[0]),
+              },
+              face,
+            ),
+          ),
+        );
       } else hand.append(h('div', { class: 'card inert', role: 'listitem' }, face));
     }
     el.append(hand);
-    const events = [...new Set(cards.hand || [])].map((id) => data.card[id])
+    const events = [...new Set(cards.hand || [])]
+      .map((id) => data.card[id])
       .filter((c) => c?.effect);
     if (events.length) {
-      el.append(h('details', { class: 'card-texts' }, h('summary', {}, 'What my event cards do'),
-        h('dl', {}, events.map((c) => [h('dt', {}, `${c.name} (`, rulesLink(c.rules_section), ')'),
-          h('dd', {}, c.effect)]))));
+      el.append(
+        h(
+          'details',
+          { class: 'card-texts' },
+          h('summary', {}, 'What my event cards do'),
+          h(
+            'dl',
+            {},
+            events.map((c) => [
+              h('dt', {}, `${c.name} (`, rulesLink(c.rules_section), ')'),
+              h('dd', {}, c.effect),
+            ]),
+          ),
+        ),
+      );
     }
   }
   const played = playedInOrder(cards.played_this_year);
   if (played.length) {
-    el.append(h('p', { class: 'played' }, h('strong', {}, 'Played this year: '),
-      played.map((p) => `${SIDE_NAME[p.side]} ${cardName(data.card[p.card]) ?? p.card} (turn ${p.turn})`)
-        .join('; ')));
+    el.append(
+      h(
+        'p',
+        { class: 'played' },
+        h('strong', {}, 'Played this year: '),
+        played
+          .map(
+            (p) => `${SIDE_NAME[p.side]} ${cardName(data.card[p.card]) ?? p.card} (turn ${p.turn})`,
+          )
+          .join('; '),
+      ),
+    );
   }
 }

@@ -12,8 +12,9 @@ function lineItem(line) {
 export function renderLog(el, view, onPoint = null) {
   let list = el.querySelector('ol.log');
   if (!list) {
-    list = el.appendChild(h('ol', { class: 'log', 'aria-live': 'off', tabindex: 0,
-      'aria-label': 'Game log lines' }));
+    list = el.appendChild(
+      h('ol', { class: 'log', 'aria-live': 'off', tabindex: 0, 'aria-label': 'Game log lines' }),
+    );
     if (onPoint) {
       const point = (e) => {
         const li = e.target.closest?.('li');
@@ -31,7 +32,8 @@ export function renderLog(el, view, onPoint = null) {
   const shown = list.shown;
   // The lines shown are a prefix of the new log when the log only grew: append the rest.
   const n = shown.length;
-  const grew = n <= log.length && (n === 0 || (log[0].i === shown[0] && log[n - 1].i === shown[n - 1]));
+  const grew =
+    n <= log.length && (n === 0 || (log[0].i === shown[0] && log[n - 1].i === shown[n - 1]));
   const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
   if (!grew) {
     clear(list);
@@ -49,6 +51,10 @@ export function renderLog(el, view, onPoint = null) {
 export function chatLine(msg) {
   const who = msg.user ? `${msg.user} (${SIDE_NAME[msg.role] ?? msg.role})` : 'system';
   const time = new Date(msg.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return h('li', { class: `chat-${msg.role}`, 'data-id': msg.id },
-    h('span', { class: 'chat-who' }, `${who} ${time}: `), msg.text);
+  return h(
+    'li',
+    { class: `chat-${msg.role}`, 'data-id': msg.id },
+    h('span', { class: 'chat-who' }, `${who} ${time}: `),
+    msg.text,
+  );
 }

@@ -41,44 +41,81 @@ export function renderPrompt(el, view, ctx) {
   const { data, role, cls, send, select, selected, pending, choice, setChoice } = ctx;
   clear(el);
   const awaiting = awaitingText(view, role);
-  el.append(h('div', { class: 'prompt-line' },
-    h('strong', { class: 'phase-text' }, view.phase_text || view.phase),
-    h('span', { class: `awaiting${(view.awaiting || []).includes(role) ? ' mine' : ''}` },
-      awaiting)));
+  el.append(
+    h(
+      'div',
+      { class: 'prompt-line' },
+      h('strong', { class: 'phase-text' }, view.phase_text || view.phase),
+      h(
+        'span',
+        { class: `awaiting${(view.awaiting || []).includes(role) ? ' mine' : ''}` },
+        awaiting,
+      ),
+    ),
+  );
   if (view.move) {
     const m = view.move;
     const act = (m.activated || []).map((a) => data.area[a]?.name ?? a).join(', ');
-    el.append(h('p', { class: 'move-info' },
-      `${SIDE_NAME[m.side]}: ${plural(m.mp, 'move point')} left` +
-      (act ? `; activated: ${act}` : '') +
-      (m.moving ? `; moving ${m.moving.block ? (data.block[m.moving.block]?.name ?? '') : 'a block'}` +
-        ` from ${data.area[m.moving.origin]?.name} (now in ${data.area[m.moving.at]?.name})` : '')));
+    el.append(
+      h(
+        'p',
+        { class: 'move-info' },
+        `${SIDE_NAME[m.side]}: ${plural(m.mp, 'move point')} left` +
+          (act ? `; activated: ${act}` : '') +
+          (m.moving
+            ? `; moving ${m.moving.block ? (data.block[m.moving.block]?.name ?? '') : 'a block'}` +
+              ` from ${data.area[m.moving.origin]?.name} (now in ${data.area[m.moving.at]?.name})`
+            : ''),
+      ),
+    );
   }
   const mine = (view.awaiting || []).includes(role);
   const kinds = new Set((view.legal_actions || []).map((a) => a.kind));
   const winter = mine && view.phase === 'winter' ? winterStep(kinds) : null;
   if (winter) {
-    el.append(h('p', { class: 'step-info' }, h('strong', {}, 'Winter: ', withRulesLinks(winter.title), '. '),
-      winter.hint));
+    el.append(
+      h(
+        'p',
+        { class: 'step-info' },
+        h('strong', {}, 'Winter: ', withRulesLinks(winter.title), '. '),
+        winter.hint,
+      ),
+    );
   }
   const battle = mine ? battleDecision(view, kinds, (id) => data.area[id]?.name ?? id) : null;
   if (battle?.info) el.append(h('p', { class: 'battle-info' }, withRulesLinks(battle.info)));
   if (view.phase === 'event') {
     const card = eventCard(view, data);
     if (card) {
-      el.append(h('p', { class: 'event-info' }, h('strong', {}, `Event: ${card.name}. `),
-        card.effect, card.rules_section ? [' (', rulesLink(card.rules_section), ')'] : ''));
+      el.append(
+        h(
+          'p',
+          { class: 'event-info' },
+          h('strong', {}, `Event: ${card.name}. `),
+          card.effect,
+          card.rules_section ? [' (', rulesLink(card.rules_section), ')'] : '',
+        ),
+      );
     }
   }
   const bar = h('div', { class: 'action-bar', role: 'toolbar', 'aria-label': 'Actions' });
-  const button = (a, label = describe(a, data), extra = '') => h('button', {
-    class: `act act-${a.kind} ${extra}`, 'data-kind': a.kind, disabled: pending,
-    onclick: () => send(a),
-  }, label);
+  const button = (a, label = describe(a, data), extra = '') =>
+    h(
+      'button',
+      {
+        class: `act act-${a.kind} ${extra}`,
+        'data-kind': a.kind,
+        disabled: pending,
+        onclick: () => send(a),
+      },
+      label,
+    );
   if (choice) {
-    bar.append(h('span', { class: 'hint' }, 'Choose: '),
+    bar.append(
+      h('span', { class: 'hint' }, 'Choose: '),
       choice.map((a) => button(a)),
-      h('button', { class: 'act cancel', onclick: () => setChoice(null) }, 'Cancel'));
+      h('button', { class: 'act cancel', onclick: () => setChoice(null) }, 'Cancel'),
+    );
     el.append(bar);
     return;
   }
@@ -97,10 +134,19 @@ export function renderPrompt(el, view, ctx) {
     }
     for (const [area, list] of dests) {
       const areaName = data.area[area]?.name ?? area;
-      bar.append(h('button', {
-        class: `act act-dest act-${list[0].kind}`, 'data-kind': list[0].kind, 'data-to': area,
-        disabled: pending, onclick: () => (list.length === 1 ? send(list[0]) : setChoice(list)),
-      }, list[0].kind === 'retreat' ? retreatLabel(selected, areaName) : areaName));
+      bar.append(
+        h(
+          'button',
+          {
+            class: `act act-dest act-${list[0].kind}`,
+            'data-kind': list[0].kind,
+            'data-to': area,
+            disabled: pending,
+            onclick: () => (list.length === 1 ? send(list[0]) : setChoice(list)),
+          },
+          list[0].kind === 'retreat' ? retreatLabel(selected, areaName) : areaName,
+        ),
+      );
     }
     bar.append(h('button', { class: 'act cancel', onclick: () => select(null) }, 'Cancel'));
   } else {
@@ -108,9 +154,11 @@ export function renderPrompt(el, view, ctx) {
     const nAreas = cls.areas.size;
     const blockKinds = new Set([...cls.blocks.values()].flat().map((a) => a.kind));
     const blockHint = battle?.hint ?? BLOCK_HINTS.find(([k]) => blockKinds.has(k))?.[1];
-    if (nBlocks) bar.append(h('span', { class: 'hint' }, blockHint ?? 'Choose a highlighted block.'));
+    if (nBlocks)
+      bar.append(h('span', { class: 'hint' }, blockHint ?? 'Choose a highlighted block.'));
     else if (nAreas) bar.append(h('span', { class: 'hint' }, 'Choose a highlighted area.'));
-    else if (cls.cards.size) bar.append(h('span', { class: 'hint' }, 'Choose a card from your hand.'));
+    else if (cls.cards.size)
+      bar.append(h('span', { class: 'hint' }, 'Choose a card from your hand.'));
     else if (cls.buttons.some((a) => a.kind === 'end_move_phase')) {
       // RULES 4.11: the phase never ends by itself, so that the last move can be undone.
       bar.append(h('span', { class: 'hint' }, 'Nothing more can move.'));

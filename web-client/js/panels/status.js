@@ -23,21 +23,50 @@ export function renderStatus(el, view, { data, role }) {
   ];
   if (view.truce_against) facts.push(['Truce', `${SIDE_NAME[view.truce_against]} may not attack`]);
   if (view.options?.schiltroms) facts.push(['Option', 'Schiltroms']);
-  el.append(h('h2', {}, 'State of the war'),
-    h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, String(v))])));
+  el.append(
+    h('h2', {}, 'State of the war'),
+    h(
+      'dl',
+      { class: 'facts' },
+      facts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, String(v))]),
+    ),
+  );
   const mine = role !== 'observer' ? view.pools?.[role]?.blocks : null;
   if (mine && mine.length) {
-    el.append(h('p', { class: 'pool-list' }, h('strong', {}, 'My pool: '),
-      mine.map((id) => data.block[id]?.name ?? id).join(', ')));
+    el.append(
+      h(
+        'p',
+        { class: 'pool-list' },
+        h('strong', {}, 'My pool: '),
+        mine.map((id) => data.block[id]?.name ?? id).join(', '),
+      ),
+    );
   }
   if (view.dead?.length) {
-    el.append(h('p', { class: 'dead-list' }, h('strong', {}, 'Dead: '),
-      view.dead.map((id) => data.block[id]?.name ?? id).join(', ')));
+    el.append(
+      h(
+        'p',
+        { class: 'dead-list' },
+        h('strong', {}, 'Dead: '),
+        view.dead.map((id) => data.block[id]?.name ?? id).join(', '),
+      ),
+    );
   }
   const roster = n.roster ? Object.entries(n.roster) : [];
   if (roster.length) {
-    el.append(h('details', { class: 'roster' }, h('summary', {}, 'Noble roster'),
-      h('ul', {}, roster.map(([k, side]) =>
-        h('li', { class: side }, `${k[0].toUpperCase()}${k.slice(1)}: ${SIDE_NAME[side]}`)))));
+    el.append(
+      h(
+        'details',
+        { class: 'roster' },
+        h('summary', {}, 'Noble roster'),
+        h(
+          'ul',
+          {},
+          roster.map(([k, side]) =>
+            h('li', { class: side }, `${k[0].toUpperCase()}${k.slice(1)}: ${SIDE_NAME[side]}`),
+          ),
+        ),
+      ),
+    );
   }
 }

@@ -1,13 +1,18 @@
 // The map's legend: what each border, mark and block look means. Folded on small screens.
-import { h } from './dom.js';
-import { rulesLink } from './rules_link.js';
+import { h } from '../dom.js';
+import { rulesLink } from '../rules_link.js';
 
-const item = (cls, text) => h('li', {}, h('span', { class: `lg ${cls}`, 'aria-hidden': 'true' }), text);
+const item = (cls, text) =>
+  h('li', {}, h('span', { class: `lg ${cls}`, 'aria-hidden': 'true' }), text);
 
 export function legend() {
-  return h('details', { class: 'legend' },
+  return h(
+    'details',
+    { class: 'legend' },
     h('summary', {}, 'Legend'),
-    h('ul', {},
+    h(
+      'ul',
+      {},
       item('black', 'Black border: up to 6 blocks cross'),
       item('red', 'Red border: up to 2 blocks cross, and they stop'),
       item('anglo', 'Anglo-Scottish border: crossing costs a whole move point'),
@@ -18,14 +23,22 @@ export function legend() {
       item('b-sco', 'Scottish block: pips on top are its strength now'),
       item('b-eng', 'English block'),
       item('b-hidden', 'Enemy block: face hidden'),
-      item('chip', 'Chip: the number of each side\'s blocks in an area too small to show them '
-        + 'at this zoom; tap it (or Enter on the area) for their list'),
+      item(
+        'chip',
+        "Chip: the number of each side's blocks in an area too small to show them " +
+          'at this zoom; tap it (or Enter on the area) for their list',
+      ),
       item('b-actionable', 'Gold outline: you can choose it'),
       item('b-selected', 'White outline: chosen'),
       item('b-moved', 'Dark corner, faded: moved this turn'),
-      item('b-pinned', ['Pin, striped: pinned by enemy blocks in its area, may not leave (',
-        rulesLink('4.7'), '); point at it or tap it to see why']),
+      item('b-pinned', [
+        'Pin, striped: pinned by enemy blocks in its area, may not leave (',
+        rulesLink('4.7'),
+        '); point at it or tap it to see why',
+      ]),
       item('b-revealed', 'Dashed outline: enemy block revealed in battle'),
-      item('b-traced', 'Purple: where the opponent\'s last moves went'),
-      item('b-highlighted', 'Glow: named by the log line under the pointer')));
+      item('b-traced', "Purple: where the opponent's last moves went"),
+      item('b-highlighted', 'Glow: named by the log line under the pointer'),
+    ),
+  );
 }

@@ -5,7 +5,10 @@
 // reached the same way: arrows go round them, Escape goes back to the area.
 
 const DIRS = {
-  ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1],
+  ArrowRight: [1, 0],
+  ArrowLeft: [-1, 0],
+  ArrowDown: [0, 1],
+  ArrowUp: [0, -1],
 };
 const MAX_TURN = Math.cos((70 * Math.PI) / 180); // at most 70° off the arrow's direction
 

@@ -1,9 +1,10 @@
 // Zoom and pan of the map by its viewBox: buttons (+, −, Fit), the wheel (about the pointer),
-// dragging, pinching with two fingers, and keys while the focus is on the map (Shift with an
-// arrow pans, + and − zoom, 0 fits; the arrows alone go from area to area: map_keys.js).
-// `onZoom(scale)` hears every change of the scale (screen pixels per map unit). "Fit" shows the whole map in the frame whatever its shape. The first view is the
-// whole map on a narrow frame, and a closer one (the blocks legible) on a wide one.
-import { h } from './dom.js';
+// dragging, pinching with two fingers, and keys while the focus is on the map (Shift with an arrow
+// pans, + and − zoom, 0 fits; the arrows alone go from area to area: map_keys.js). `onZoom(scale)`
+// hears every change of the scale (screen pixels per map unit). "Fit" shows the whole map in the
+// frame whatever its shape. The first view is the whole map on a narrow frame, and a closer one
+// (the blocks legible) on a wide one.
+import { h } from '../dom.js';
 
 const MAX_SCALE = 4; // screen pixels per map unit
 const WIDE = 700; // frames at least this wide start closer than fit
@@ -35,7 +36,10 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
     return Math.min(cw / W, ch / H);
   };
   function apply() {
-    svg.setAttribute('viewBox', `${vb.x.toFixed(1)} ${vb.y.toFixed(1)} ${vb.w.toFixed(1)} ${vb.h.toFixed(1)}`);
+    svg.setAttribute(
+      'viewBox',
+      `${vb.x.toFixed(1)} ${vb.y.toFixed(1)} ${vb.w.toFixed(1)} ${vb.h.toFixed(1)}`,
+    );
     viewport.dataset.scale = (size()[0] / vb.w).toFixed(3);
     onZoom(size()[0] / vb.w);
   }
@@ -45,8 +49,8 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
     const sc = Math.min(MAX_SCALE, Math.max(fitScale(), scale));
     const w = cw / sc;
     const hh = ch / sc;
-    const clamp = (c, span, total) => (span >= total ? total / 2
-      : Math.min(total - span / 2, Math.max(span / 2, c)));
+    const clamp = (c, span, total) =>
+      span >= total ? total / 2 : Math.min(total - span / 2, Math.max(span / 2, c));
     vb = { w, h: hh, x: clamp(cx, w, W) - w / 2, y: clamp(cy, hh, H) - hh / 2 };
     fitMode = sc <= fitScale() + 1e-6;
     apply();
@@ -113,11 +117,15 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   sizer.observe(document.body);
   window.addEventListener('resize', resized);
 
-  viewport.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const r = viewport.getBoundingClientRect();
-    zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
-  }, { passive: false });
+  viewport.addEventListener(
+    'wheel',
+    (e) => {
+      e.preventDefault();
+      const r = viewport.getBoundingClientRect();
+      zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
+    },
+    { passive: false },
+  );
 
   // Dragging pans; two pointers pinch. A drag does not click what it started on.
   const pointers = new Map();
@@ -159,23 +167,32 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   };
   viewport.addEventListener('pointerup', up);
   viewport.addEventListener('pointercancel', up);
-  viewport.addEventListener('click', (e) => {
-    if (dragged) {
-      e.stopPropagation();
-      e.preventDefault();
-      dragged = false;
-    }
-  }, true);
+  viewport.addEventListener(
+    'click',
+    (e) => {
+      if (dragged) {
+        e.stopPropagation();
+        e.preventDefault();
+        dragged = false;
+      }
+    },
+    true,
+  );
 
   viewport.addEventListener('keydown', (e) => {
     const step = Math.min(...size()) * 0.25;
     const pans = {
-      ArrowLeft: () => panBy(-step, 0), ArrowRight: () => panBy(step, 0),
-      ArrowUp: () => panBy(0, -step), ArrowDown: () => panBy(0, step),
+      ArrowLeft: () => panBy(-step, 0),
+      ArrowRight: () => panBy(step, 0),
+      ArrowUp: () => panBy(0, -step),
+      ArrowDown: () => panBy(0, step),
     };
     const keys = {
       ...(e.shiftKey ? pans : {}),
-      '+': () => zoomAt(1.4), '=': () => zoomAt(1.4), '-': () => zoomAt(1 / 1.4), 0: fitOnScreen,
+      '+': () => zoomAt(1.4),
+      '=': () => zoomAt(1.4),
+      '-': () => zoomAt(1 / 1.4),
+      0: fitOnScreen,
     };
     if (keys[e.key] && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
@@ -184,11 +201,17 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
     }
   });
 
-  const controls = h('div', { class: 'zoom', role: 'group', 'aria-label': 'Map zoom' },
+  const controls = h(
+    'div',
+    { class: 'zoom', role: 'group', 'aria-label': 'Map zoom' },
     h('button', { type: 'button', 'aria-label': 'Zoom in', onclick: () => zoomAt(1.4) }, '+'),
     h('button', { type: 'button', 'aria-label': 'Zoom out', onclick: () => zoomAt(1 / 1.4) }, '−'),
-    h('button', { type: 'button', class: 'fit', 'aria-label': 'Show the whole map', onclick: fitOnScreen },
-      'Fit'));
+    h(
+      'button',
+      { type: 'button', class: 'fit', 'aria-label': 'Show the whole map', onclick: fitOnScreen },
+      'Fit',
+    ),
+  );
   const el = h('div', { class: 'map-frame' }, controls, viewport);
   // Brings map point (x, y) into view without changing the zoom (keyboard focus, log lines).
   function reveal(x, y) {

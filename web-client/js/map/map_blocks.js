@@ -1,11 +1,12 @@
-// How a block looks on the map. A block the seat may see shows its label as on the physical
-// block: the side's colour, the name in full (shrunk to fit, never cut), the current strength
-// as pips on the top edge (and as a number at the top right), the other strengths' pips on the
-// other edges in the order the block turns (RULES 1.3: one hit turns it a quarter so one pip
-// less is on top), the combat rating at the top left, and at the foot the type (for a noble,
-// its home: RULES 1.4, 10.1) and the movement allowance. Drawn in a 56-unit box and scaled to the stack's size. The other side's blocks are only their backs.
-import { s, clickable } from './dom.js';
-import { typeAbbrev, blockLabel, homeAbbrev } from './board.js';
+// How a block looks on the map. A block the seat may see shows its label as on the physical block:
+// the side's colour, the name in full (shrunk to fit, never cut), the current strength as pips on
+// the top edge (and as a number at the top right), the other strengths' pips on the other edges in
+// the order the block turns (RULES 1.3: one hit turns it a quarter so one pip less is on top), the
+// combat rating at the top left, and at the foot the type (for a noble, its home: RULES 1.4, 10.1)
+// and the movement allowance. Drawn in a 56-unit box and scaled to the stack's size. The other
+// side's blocks are only their backs.
+import { s, clickable } from '../dom.js';
+import { typeAbbrev, blockLabel, homeAbbrev } from '../board.js';
 
 const BOX = 56;
 
@@ -60,8 +61,12 @@ export function blockTextPx(name, size, scale) {
 // long, so that its height stays legible (a bold capital is about 0.75 em wide).
 function metaFoot(b) {
   const text = b.homes?.length ? homeAbbrev(b.homes) : typeAbbrev(b.type);
-  const attrs = { class: `bmeta ${b.homes?.length ? 'home' : 'type'}`, x: 6, y: 48,
-    'font-size': META_SIZE };
+  const attrs = {
+    class: `bmeta ${b.homes?.length ? 'home' : 'type'}`,
+    x: 6,
+    y: 48,
+    'font-size': META_SIZE,
+  };
   if (text.length * META_SIZE * 0.75 > META_MID_WIDTH) {
     Object.assign(attrs, { textLength: META_MID_WIDTH, lengthAdjust: 'spacingAndGlyphs' });
   }
@@ -82,37 +87,71 @@ export function ownBlock(b, x, y, size, opts) {
   const lines = nameLines(b.name);
   const fontSize = nameSize(b.name);
   const nameY = lines.length === 1 ? 33 : 28.5;
-  const g = s('g', {
-    class: cls.join(' '),
-    transform: `translate(${x},${y}) scale(${size / BOX})`,
-    'data-block': b.id,
-  },
-  s('title', {}, pinned ? `${blockLabel(b)}. ${pinned}` : blockLabel(b)),
-  s('rect', { class: 'body', width: BOX, height: BOX, rx: 6 }),
-  s('rect', { class: 'label', x: 3, y: 3, width: BOX - 6, height: BOX - 6, rx: 4 }),
-  s('g', { class: 'pips top' }, pipRow(edges[0], 8.5, 2.4, 6.2)),
-  s('g', { class: 'pips side', transform: `rotate(90 ${BOX / 2} ${BOX / 2})` },
-    pipRow(edges[1], 6.5, 1.3, 4)),
-  s('g', { class: 'pips side', transform: `rotate(180 ${BOX / 2} ${BOX / 2})` },
-    pipRow(edges[2], 6.5, 1.3, 4)),
-  s('g', { class: 'pips side', transform: `rotate(270 ${BOX / 2} ${BOX / 2})` },
-    pipRow(edges[3], 6.5, 1.3, 4)),
-  s('text', { class: 'bstrength', x: 47, y: 20, 'text-anchor': 'middle', 'font-size': STRENGTH_SIZE },
-    String(b.strength)),
-  s('text', { class: 'bname', x: BOX / 2, y: nameY, 'text-anchor': 'middle',
-    'font-size': fontSize.toFixed(2) },
-  lines.map((l, k) => s('tspan', { x: BOX / 2, dy: k ? fontSize * 1.05 : 0 }, l))),
-  s('text', { class: 'bmeta combat', x: 6, y: 21, 'font-size': META_SIZE }, b.combat),
-  metaFoot(b),
-  s('text', { class: 'bmeta move', x: BOX - 6, y: 48, 'text-anchor': 'end', 'font-size': META_SIZE },
-    b.movement ? `${b.movement}` : '–'));
+  const g = s(
+    'g',
+    {
+      class: cls.join(' '),
+      transform: `translate(${x},${y}) scale(${size / BOX})`,
+      'data-block': b.id,
+    },
+    s('title', {}, pinned ? `${blockLabel(b)}. ${pinned}` : blockLabel(b)),
+    s('rect', { class: 'body', width: BOX, height: BOX, rx: 6 }),
+    s('rect', { class: 'label', x: 3, y: 3, width: BOX - 6, height: BOX - 6, rx: 4 }),
+    s('g', { class: 'pips top' }, pipRow(edges[0], 8.5, 2.4, 6.2)),
+    s(
+      'g',
+      { class: 'pips side', transform: `rotate(90 ${BOX / 2} ${BOX / 2})` },
+      pipRow(edges[1], 6.5, 1.3, 4),
+    ),
+    s(
+      'g',
+      { class: 'pips side', transform: `rotate(180 ${BOX / 2} ${BOX / 2})` },
+      pipRow(edges[2], 6.5, 1.3, 4),
+    ),
+    s(
+      'g',
+      { class: 'pips side', transform: `rotate(270 ${BOX / 2} ${BOX / 2})` },
+      pipRow(edges[3], 6.5, 1.3, 4),
+    ),
+    s(
+      'text',
+      { class: 'bstrength', x: 47, y: 20, 'text-anchor': 'middle', 'font-size': STRENGTH_SIZE },
+      String(b.strength),
+    ),
+    s(
+      'text',
+      {
+        class: 'bname',
+        x: BOX / 2,
+        y: nameY,
+        'text-anchor': 'middle',
+        'font-size': fontSize.toFixed(2),
+      },
+      lines.map((l, k) => s('tspan', { x: BOX / 2, dy: k ? fontSize * 1.05 : 0 }, l)),
+    ),
+    s('text', { class: 'bmeta combat', x: 6, y: 21, 'font-size': META_SIZE }, b.combat),
+    metaFoot(b),
+    s(
+      'text',
+      { class: 'bmeta move', x: BOX - 6, y: 48, 'text-anchor': 'end', 'font-size': META_SIZE },
+      b.movement ? `${b.movement}` : '–',
+    ),
+  );
   if (b.moved) {
-    g.append(s('path', { class: 'moved-mark', d: `M${BOX - 16},0 H${BOX - 6} Q${BOX},0 ${BOX},6 V16 Z` }));
+    g.append(
+      s('path', { class: 'moved-mark', d: `M${BOX - 16},0 H${BOX - 6} Q${BOX},0 ${BOX},6 V16 Z` }),
+    );
   }
   if (pinned) {
     // A pin through the block's top-left corner; a tap or Enter tells why (RULES 4.7).
-    g.append(s('g', { class: 'pin-mark' }, s('circle', { cx: 8, cy: 8, r: 5 }),
-      s('path', { d: 'M8,5 V11 M5,8 H11' })));
+    g.append(
+      s(
+        'g',
+        { class: 'pin-mark' },
+        s('circle', { cx: 8, cy: 8, r: 5 }),
+        s('path', { d: 'M8,5 V11 M5,8 H11' }),
+      ),
+    );
     clickable(g, `${blockLabel(b)}: ${pinned}`, () => opts.onPinned(pinned));
   }
   if (opts.actionable) clickable(g, `${blockLabel(b)}: choose`, () => opts.onClick(b.id));
@@ -130,8 +169,15 @@ export function ownBlock(b, x, y, size, opts) {
 // block that stands where the opponent's last moves went.
 export function hiddenBlock(side, x, y, size, traced, area) {
   return s('rect', {
-    class: `block hidden ${side}${traced ? ' traced' : ''}`, x, y, width: size, height: size,
-    rx: size * 0.11, role: 'img', tabindex: -1, 'data-area': area,
+    class: `block hidden ${side}${traced ? ' traced' : ''}`,
+    x,
+    y,
+    width: size,
+    height: size,
+    rx: size * 0.11,
+    role: 'img',
+    tabindex: -1,
+    'data-area': area,
     'aria-label': `${side === 'scotland' ? 'Scottish' : 'English'} block, face hidden`,
   });
 }

@@ -40,9 +40,13 @@ function centres(anchor, rings, size, reach = 5) {
       if (i || j) out.push([anchor[0] + i * step, anchor[1] + j * step]);
     }
   }
-  return out.filter((p, k) => k === 0 || pointInRings(p, rings))
-    .sort((p, q) => Math.hypot(p[0] - anchor[0], p[1] - anchor[1])
-      - Math.hypot(q[0] - anchor[0], q[1] - anchor[1]));
+  return out
+    .filter((p, k) => k === 0 || pointInRings(p, rings))
+    .sort(
+      (p, q) =>
+        Math.hypot(p[0] - anchor[0], p[1] - anchor[1]) -
+        Math.hypot(q[0] - anchor[0], q[1] - anchor[1]),
+    );
 }
 
 function grid(n, cols, size, [x, y], minTop = -Infinity) {
@@ -66,9 +70,11 @@ export const boxesMeet = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && 
 // (the areas' names and marks).
 function fits(slots, size, rings, avoid = []) {
   const probes = [0, 0.25, 0.5, 0.75, 1];
-  return slots.every(([x, y]) => probes.every((u) => probes.every((v) =>
-    pointInRings([x + u * size, y + v * size], rings)))
-    && !avoid.some((b) => boxesMeet([x, y, x + size, y + size], b)));
+  return slots.every(
+    ([x, y]) =>
+      probes.every((u) => probes.every((v) => pointInRings([x + u * size, y + v * size], rings))) &&
+      !avoid.some((b) => boxesMeet([x, y, x + size, y + size], b)),
+  );
 }
 
 // Where `n` blocks of one area sit: the largest size (then the roundest grid) whose every block
@@ -87,8 +93,9 @@ function memoised(rings, key, compute) {
 }
 
 export function stackLayout(n, anchor, rings, minTop = -Infinity, avoid = []) {
-  return memoised(rings, `s|${n}|${anchor}|${minTop}|${avoid.length}`,
-    () => layoutAny(n, anchor, rings, minTop, avoid));
+  return memoised(rings, `s|${n}|${anchor}|${minTop}|${avoid.length}`, () =>
+    layoutAny(n, anchor, rings, minTop, avoid),
+  );
 }
 
 function layoutAny(n, anchor, rings, minTop, avoid) {
@@ -121,23 +128,39 @@ function layoutBelow(n, anchor, rings, minTop, avoid) {
 // quarter (`h` x `w`), as near the anchor as the area allows, wholly inside it, clear of `avoid`
 // and, if it can, below `minTop`. {x, y, w, h, fits}: its top-left corner and size.
 export function chipLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) {
-  return memoised(rings, `c|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}`,
+  return memoised(
+    rings,
+    `c|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}`,
     () => {
-      const shapes = w === h ? [[w, h]] : [[w, h], [h, w]];
+      const shapes =
+        w === h
+          ? [[w, h]]
+          : [
+              [w, h],
+              [h, w],
+            ];
       for (const top of [minTop, -Infinity]) {
         for (const centre of centres(anchor, rings, Math.min(w, h), 8)) {
           for (const [bw, bh] of shapes) {
-            const box = { x: centre[0] - bw / 2, y: Math.max(top, centre[1] - bh / 2), w: bw, h: bh };
+            const box = {
+              x: centre[0] - bw / 2,
+              y: Math.max(top, centre[1] - bh / 2),
+              w: bw,
+              h: bh,
+            };
             if (boxFits(box, rings, avoid)) return { ...box, fits: true };
           }
         }
       }
       return { x: anchor[0] - w / 2, y: anchor[1] - h / 2, w, h, fits: false };
-    });
+    },
+  );
 }
 
 function boxFits({ x, y, w, h }, rings, avoid) {
   const probes = [0, 0.25, 0.5, 0.75, 1];
-  return probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings)))
-    && !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b));
+  return (
+    probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings))) &&
+    !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b))
+  );
 }

@@ -4,9 +4,9 @@
 // and a block layer redrawn from each view and at each step of the zoom: an area whose blocks
 // would be too small to read shows a chip that opens their list instead (map_chips.js,
 // stack_panel.js). Zoom and pan live in map_view.js, the keyboard in map_keys.js.
-import { s, clickable, clear } from './dom.js';
+import { s, clickable, clear } from '../dom.js';
 import { ringsOf, stackLayout, chipLayout } from './geometry.js';
-import { areaStacks, SIDE_NAME } from './board.js';
+import { areaStacks, SIDE_NAME } from '../board.js';
 import { ownBlock, hiddenBlock } from './map_blocks.js';
 import { createMapView } from './map_view.js';
 import { attachMapKeys } from './map_keys.js';
@@ -14,59 +14,97 @@ import { legible, zoomStep, stepScale, chipParts, chipSize, stackChip } from './
 import { createStackPanel } from './stack_panel.js';
 
 function castleMark(x, y, limit, scottishLimit) {
-  const label = scottishLimit !== limit
-    ? `castle limit ${limit} (${scottishLimit} for Scotland, cathedral)` : `castle limit ${limit}`;
-  return s('g', { class: 'mark castle', transform: `translate(${x},${y})` },
+  const label =
+    scottishLimit !== limit
+      ? `castle limit ${limit} (${scottishLimit} for Scotland, cathedral)`
+      : `castle limit ${limit}`;
+  return s(
+    'g',
+    { class: 'mark castle', transform: `translate(${x},${y})` },
     s('title', {}, label),
     s('path', { d: 'M-8,7 V-5 H-5 V-8 H-2 V-5 H2 V-8 H5 V-5 H8 V7 Z' }),
-    s('text', { x: 0, y: 5, 'text-anchor': 'middle' }, String(limit)));
+    s('text', { x: 0, y: 5, 'text-anchor': 'middle' }, String(limit)),
+  );
 }
 
 function cathedralMark(x, y) {
-  return s('g', { class: 'mark cathedral', transform: `translate(${x},${y})` },
+  return s(
+    'g',
+    { class: 'mark cathedral', transform: `translate(${x},${y})` },
     s('title', {}, 'cathedral: +1 castle limit for Scotland'),
-    s('path', { d: 'M-2,-8 H2 V-4 H7 V0 H2 V8 H-2 V0 H-7 V-4 H-2 Z' }));
+    s('path', { d: 'M-2,-8 H2 V-4 H7 V0 H2 V8 H-2 V0 H-7 V-4 H-2 Z' }),
+  );
 }
 
 function homeMark(x, y, nobles) {
-  return s('g', { class: 'mark home', transform: `translate(${x},${y})` },
+  return s(
+    'g',
+    { class: 'mark home', transform: `translate(${x},${y})` },
     s('title', {}, `home of ${nobles.join(' and ')}`),
     s('path', { d: 'M-8,-8 H8 V1 Q8,7 0,10 Q-8,7 -8,1 Z' }),
-    s('text', { x: 0, y: 3.5, 'text-anchor': 'middle' }, nobles.map((n) => n[0]).join('')));
+    s('text', { x: 0, y: 3.5, 'text-anchor': 'middle' }, nobles.map((n) => n[0]).join('')),
+  );
 }
 
 function coastMark([x, y], seas) {
   const which = seas.map((sea) => (sea === 'north' ? 'North Sea' : 'Irish Sea')).join(' and ');
-  return s('g', { class: 'mark coast', transform: `translate(${x},${y})` },
+  return s(
+    'g',
+    { class: 'mark coast', transform: `translate(${x},${y})` },
     s('title', {}, `coast on the ${which}: sea moves (Norse, Sea Move card) land here`),
     s('circle', { r: 6 }),
-    s('path', { d: 'M0,-3.5 V4 M-3,1 Q0,5 3,1 M-2,-2 H2' }));
+    s('path', { d: 'M0,-3.5 V4 M-3,1 Q0,5 3,1 M-2,-2 H2' }),
+  );
 }
 
 // Where an area's name sits: above its stack's anchor, within its room.
 const labelY = (m) => m.anchor[1] - Math.min(m.room, 70) * 0.72;
 
-export function createMap(data, { onArea, onBlock, onPinned = () => {},
-  label = 'Map of Scotland and England' }) {
+export function createMap(
+  data,
+  { onArea, onBlock, onPinned = () => {}, label = 'Map of Scotland and England' },
+) {
   const shape = data.shape;
   const svg = s('svg', {
-    class: 'map', viewBox: `0 0 ${shape.width} ${shape.height}`, role: 'group',
-    'aria-label': `${label}. Arrow keys go from area to area, Enter or Space acts on the area `
-      + 'or goes to its blocks, Escape goes back; Shift with an arrow pans, plus and minus zoom, '
-      + '0 shows the whole map.',
+    class: 'map',
+    viewBox: `0 0 ${shape.width} ${shape.height}`,
+    role: 'group',
+    'aria-label':
+      `${label}. Arrow keys go from area to area, Enter or Space acts on the area ` +
+      'or goes to its blocks, Escape goes back; Shift with an arrow pans, plus and minus zoom, ' +
+      '0 shows the whole map.',
     preserveAspectRatio: 'xMidYMid meet',
     tabindex: -1, // not a Tab stop itself (Chromium makes it one otherwise): its areas are
   });
   // The stripes of a pinned block's label (RULES 4.7), in block units.
-  svg.append(s('defs', {}, s('pattern', { id: 'pinned-stripes', width: 6, height: 6,
-    patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-  s('rect', { width: 6, height: 6, fill: '#f7f1e1' }),
-  s('rect', { width: 3, height: 6, fill: '#ddd3bb' }))));
+  svg.append(
+    s(
+      'defs',
+      {},
+      s(
+        'pattern',
+        {
+          id: 'pinned-stripes',
+          width: 6,
+          height: 6,
+          patternUnits: 'userSpaceOnUse',
+          patternTransform: 'rotate(45)',
+        },
+        s('rect', { width: 6, height: 6, fill: '#f7f1e1' }),
+        s('rect', { width: 3, height: 6, fill: '#ddd3bb' }),
+      ),
+    ),
+  );
   svg.append(s('rect', { class: 'sea', x: -2000, y: -2000, width: 5000, height: 5000 }));
   svg.append(s('path', { class: 'land', d: shape.land }));
   for (const [sea, [x, y]] of Object.entries(shape.sea_labels || {})) {
-    svg.append(s('text', { class: 'sea-name', x, y, 'text-anchor': 'middle' },
-      sea === 'north' ? 'NORTH SEA' : 'IRISH SEA'));
+    svg.append(
+      s(
+        'text',
+        { class: 'sea-name', x, y, 'text-anchor': 'middle' },
+        sea === 'north' ? 'NORTH SEA' : 'IRISH SEA',
+      ),
+    );
   }
   const cells = new Map();
   const areaShape = new Map();
@@ -76,8 +114,11 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     const m = shape.area[a.id];
     areaShape.set(a.id, { ...m, rings: ringsOf(m.path) });
     const cell = s('path', {
-      class: `cell${a.is_england ? ' england-area' : ''}`, d: m.path, 'data-area': a.id,
-      role: 'button', 'aria-label': a.name,
+      class: `cell${a.is_england ? ' england-area' : ''}`,
+      d: m.path,
+      'data-area': a.id,
+      role: 'button',
+      'aria-label': a.name,
     });
     cell.addEventListener('click', () => {
       if (currentTargets.has(a.id)) onArea(a.id);
@@ -91,35 +132,53 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
   for (const b of shape.borders) {
     const names = b.areas.map((id) => data.area[id].name).join('–');
     const rule = b.type === 'red' ? 'at most 2 blocks, and they must stop' : 'at most 6 blocks';
-    borderLayer.append(s('path', { class: `border ${b.type}`, d: b.path, 'data-border': b.id },
-      s('title', {}, `${names}: ${b.type} border, ${rule}`)));
+    borderLayer.append(
+      s(
+        'path',
+        { class: `border ${b.type}`, d: b.path, 'data-border': b.id },
+        s('title', {}, `${names}: ${b.type} border, ${rule}`),
+      ),
+    );
   }
-  borderLayer.append(s('path', { class: 'anglo-scottish', d: shape.anglo_scottish_border },
-    s('title', {}, 'The Anglo-Scottish border: crossing it costs a whole move point (RULES 4.5)')));
+  borderLayer.append(
+    s(
+      'path',
+      { class: 'anglo-scottish', d: shape.anglo_scottish_border },
+      s('title', {}, 'The Anglo-Scottish border: crossing it costs a whole move point (RULES 4.5)'),
+    ),
+  );
   svg.append(borderLayer);
 
   const labelLayer = s('g', { class: 'labels' });
   for (const a of data.areas) {
     const m = areaShape.get(a.id);
-    const [x, y] = m.anchor;
+    const [x] = m.anchor;
     const ly = labelY(m);
     const name = (a.display_name || a.name).toUpperCase();
-    const group = s('g', { class: 'area-label', 'data-label': a.id },
-      s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' }, name));
+    const group = s(
+      'g',
+      { class: 'area-label', 'data-label': a.id },
+      s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' }, name),
+    );
     labelLayer.append(group);
     const marks = [];
-    if (!a.is_england) marks.push((mx) => castleMark(mx, ly + 12, a.castle_limit,
-      a.scottish_castle_limit));
+    if (!a.is_england)
+      marks.push((mx) => castleMark(mx, ly + 12, a.castle_limit, a.scottish_castle_limit));
     if (a.cathedral) marks.push((mx) => cathedralMark(mx, ly + 12));
     if (a.home_of.length) marks.push((mx) => homeMark(mx, ly + 12, a.home_of));
     marks.forEach((make, k) => group.append(make(x + (k - (marks.length - 1) / 2) * 19)));
     if (m.coast) labelLayer.append(coastMark(m.coast, a.seas));
   }
   const [nx, ny] = shape.norse;
-  labelLayer.append(s('g', { class: 'mark norse', transform: `translate(${nx},${ny})` },
-    s('title', {}, 'The Norse: Scottish, move only by sea between coastal areas (RULES 4.10)'),
-    s('path', { d: 'M-16,4 Q0,14 16,4 L12,-2 H-12 Z M0,-2 V-18 L10,-8 H0' }),
-    s('text', { x: 0, y: 26, 'text-anchor': 'middle' }, 'NORSE')));
+  labelLayer.append(
+    s(
+      'g',
+      { class: 'mark norse', transform: `translate(${nx},${ny})` },
+      s('title', {}, 'The Norse: Scottish, move only by sea between coastal areas (RULES 4.10)'),
+      s('path', { d: 'M-16,4 Q0,14 16,4 L12,-2 H-12 Z M0,-2 V-18 L10,-8 H0' }),
+      s('text', { x: 0, y: 26, 'text-anchor': 'middle' }, 'NORSE'),
+    ),
+  );
   svg.append(labelLayer);
 
   const traceLayer = s('g', { class: 'traces' });
@@ -134,11 +193,18 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     const len = Math.hypot(dx, dy) || 1;
     const [ux, uy] = [dx / len, dy / len];
     const [ex, ey] = [q[0] - ux * 22, q[1] - uy * 22];
-    return s('g', { class: cls },
+    return s(
+      'g',
+      { class: cls },
       s('title', {}, title),
       s('path', { class: 'shaft', d: `M${p[0] + ux * 18},${p[1] + uy * 18}L${ex},${ey}` }),
-      s('path', { class: 'head', d: `M${ex + ux * 12},${ey + uy * 12}L${ex - uy * 8},${ey + ux * 8}`
-        + `L${ex + uy * 8},${ey - ux * 8}Z` }));
+      s('path', {
+        class: 'head',
+        d:
+          `M${ex + ux * 12},${ey + uy * 12}L${ex - uy * 8},${ey + ux * 8}` +
+          `L${ex + uy * 8},${ey - ux * 8}Z`,
+      }),
+    );
   };
 
   // The areas' names and marks, which a stack should not cover: their boxes in map units,
@@ -155,8 +221,12 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
         boxes.set(g.dataset.label, [b.x - 2, b.y - 2, b.x + b.width + 2, b.y + b.height + 2]);
       }
       const all = [...boxes.values()];
-      labelBoxes = new Map([...boxes.keys()].map((id) => [id,
-        { all, others: [...boxes].filter(([other]) => other !== id).map(([, b]) => b) }]));
+      labelBoxes = new Map(
+        [...boxes.keys()].map((id) => [
+          id,
+          { all, others: [...boxes].filter(([other]) => other !== id).map(([, b]) => b) },
+        ]),
+      );
     }
     return labelBoxes?.get(areaId) ?? null;
   }
@@ -208,8 +278,8 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     const drawScale = scale ? stepScale(drawnStep) : Infinity; // no size yet: all as blocks
     // The focus, if on a block or chip, comes back to the same one (or its area) after.
     const focused = blockLayer.contains(document.activeElement) ? document.activeElement : null;
-    const focusKey = focused && (focused.dataset.block ? `[data-block="${focused.dataset.block}"]`
-      : null);
+    const focusKey =
+      focused && (focused.dataset.block ? `[data-block="${focused.dataset.block}"]` : null);
     const focusArea = focused?.dataset.area;
     clear(blockLayer);
     const highlight = ui.highlight || { areas: new Set(), blocks: new Set() };
@@ -229,27 +299,35 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
       if (!items.length) continue;
       const avoid = labelsAvoided(areaId);
       const minTop = avoid ? -Infinity : labelY(m) + 22;
-      const entries = items.filter((it) => it.own).map((it) => ({ own: it.own,
-        actionable: ui.blockActionable.has(it.own.id), selected: ui.selected === it.own.id,
-        pinned: ui.pinned?.get(it.own.id) ?? null }));
+      const entries = items
+        .filter((it) => it.own)
+        .map((it) => ({
+          own: it.own,
+          actionable: ui.blockActionable.has(it.own.id),
+          selected: ui.selected === it.own.id,
+          pinned: ui.pinned?.get(it.own.id) ?? null,
+        }));
       for (const st of info.stacks) {
         if (st.hidden) entries.push({ hidden: st.side, count: st.hidden });
       }
       listed.set(areaId, entries);
       if (entries.some((e) => e.actionable)) actionableAreas.add(areaId);
-      // Inside the area and off every name if the blocks read so, else over the area's own name
-      // if they read so there, else a chip (off every name, else off the others', else anywhere inside).
+      // Inside the area and off every name if the blocks read so, else over its own name if they
+      // read so there, else a chip (off every name, else off the others', else anywhere inside).
       const centre = [m.anchor[0], m.anchor[1] + 6];
       const tries = avoid ? [avoid.all, avoid.others] : [[]];
-      const layout = tries.map((boxes) => stackLayout(items.length, centre, m.rings, minTop, boxes))
+      const layout = tries
+        .map((boxes) => stackLayout(items.length, centre, m.rings, minTop, boxes))
         .find((l) => l.fits && legible(items, l.size, drawScale));
       if (!layout) {
         collapsed.add(areaId);
         const parts = chipParts(info.stacks);
         const [pw, ph] = chipSize(parts);
         const unit = 1 / drawScale;
-        const box = [...tries, []].map((boxes) => chipLayout(pw * unit, ph * unit, centre, m.rings,
-          minTop, boxes)).find((b) => b.fits) ?? chipLayout(pw * unit, ph * unit, centre, m.rings);
+        const box =
+          [...tries, []]
+            .map((boxes) => chipLayout(pw * unit, ph * unit, centre, m.rings, minTop, boxes))
+            .find((b) => b.fits) ?? chipLayout(pw * unit, ph * unit, centre, m.rings);
         // A chip turned a quarter (a narrow area) keeps its parts upright: it is drawn as is,
         // centred in the box found.
         const x = box.x + (box.w - pw * unit) / 2;
@@ -257,30 +335,53 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
         const actionable = entries.some((e) => e.actionable);
         if (actionable) wanted.push([x, y, x + pw * unit, y + ph * unit]);
         const faces = entries.filter((e) => e.own).map((e) => e.own.id);
-        blockLayer.append(stackChip(areaId, data.area[areaId].name, parts, faces, x, y, unit, {
-          actionable,
-          selected: entries.some((e) => e.selected),
-          highlighted: entries.some((e) => e.own && highlight.blocks.has(e.own.id)),
-          traced: tracedTo.has(areaId),
-        }, (id) => openList(id, true)));
+        blockLayer.append(
+          stackChip(
+            areaId,
+            data.area[areaId].name,
+            parts,
+            faces,
+            x,
+            y,
+            unit,
+            {
+              actionable,
+              selected: entries.some((e) => e.selected),
+              highlighted: entries.some((e) => e.own && highlight.blocks.has(e.own.id)),
+              traced: tracedTo.has(areaId),
+            },
+            (id) => openList(id, true),
+          ),
+        );
         continue;
       }
       items.forEach((it, k) => {
         const [x, y] = layout.slots[k];
         if (it.own) {
-          if (ui.blockActionable.has(it.own.id)) wanted.push([x, y, x + layout.size, y + layout.size]);
-          blockLayer.append(ownBlock(it.own, x, y, layout.size, {
-            selected: ui.selected === it.own.id,
-            actionable: ui.blockActionable.has(it.own.id),
-            highlighted: highlight.blocks.has(it.own.id),
-            pinned: ui.pinned?.get(it.own.id) ?? null,
-            onClick: onBlock,
-            onPinned,
-            area: areaId,
-          }));
+          if (ui.blockActionable.has(it.own.id))
+            wanted.push([x, y, x + layout.size, y + layout.size]);
+          blockLayer.append(
+            ownBlock(it.own, x, y, layout.size, {
+              selected: ui.selected === it.own.id,
+              actionable: ui.blockActionable.has(it.own.id),
+              highlighted: highlight.blocks.has(it.own.id),
+              pinned: ui.pinned?.get(it.own.id) ?? null,
+              onClick: onBlock,
+              onPinned,
+              area: areaId,
+            }),
+          );
         } else {
-          blockLayer.append(hiddenBlock(it.hidden, x, y, layout.size,
-            tracedTo.has(areaId) && it.hidden !== ui.role, areaId));
+          blockLayer.append(
+            hiddenBlock(
+              it.hidden,
+              x,
+              y,
+              layout.size,
+              tracedTo.has(areaId) && it.hidden !== ui.role,
+              areaId,
+            ),
+          );
         }
       });
     }
@@ -318,19 +419,36 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     const wanted = drawStacks();
     for (const [areaId, info] of areaStacks(view, data)) {
       const m = areaShape.get(areaId);
-      const counts = info.stacks.map((st) =>
-        `${SIDE_NAME[st.side]} ${st.own.length + st.revealed.length + st.hidden}`);
+      const counts = info.stacks.map(
+        (st) => `${SIDE_NAME[st.side]} ${st.own.length + st.revealed.length + st.hidden}`,
+      );
       const target = ui.areaTargets.get(areaId);
-      const what = [target, actionableAreas.has(areaId) && 'blocks to choose',
-        !target && collapsed.has(areaId) && 'Enter lists the blocks'].filter(Boolean);
-      cells.get(areaId).setAttribute('aria-label', `${data.area[areaId].name}: `
-        + `${counts.join(', ') || 'empty'}${what.length ? `. ${what.join('. ')}` : ''}`);
+      const what = [
+        target,
+        actionableAreas.has(areaId) && 'blocks to choose',
+        !target && collapsed.has(areaId) && 'Enter lists the blocks',
+      ].filter(Boolean);
+      cells
+        .get(areaId)
+        .setAttribute(
+          'aria-label',
+          `${data.area[areaId].name}: ` +
+            `${counts.join(', ') || 'empty'}${what.length ? `. ${what.join('. ')}` : ''}`,
+        );
       if (info.battle) {
         cells.get(areaId).classList.add('battle');
-        markerLayer.append(s('g', { class: 'battle-marker',
-          transform: `translate(${m.anchor[0] + 30},${m.anchor[1] - 40})` },
-        s('title', {}, `battle: ${SIDE_NAME[info.battle.attacker]} attacks`),
-        s('circle', { r: 12 }), s('text', { y: 5, 'text-anchor': 'middle' }, '⚔')));
+        markerLayer.append(
+          s(
+            'g',
+            {
+              class: 'battle-marker',
+              transform: `translate(${m.anchor[0] + 30},${m.anchor[1] - 40})`,
+            },
+            s('title', {}, `battle: ${SIDE_NAME[info.battle.attacker]} attacks`),
+            s('circle', { r: 12 }),
+            s('text', { y: 5, 'text-anchor': 'middle' }, '⚔'),
+          ),
+        );
       }
     }
     for (const a of highlight.areas) cells.get(a)?.classList.add('highlight');
@@ -344,10 +462,16 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     for (const [areaId, text] of ui.areaTargets) {
       const m = areaShape.get(areaId);
       cells.get(areaId).classList.add('target');
-      const t = s('g', { class: 'target-ring', 'data-target': areaId,
-        transform: `translate(${m.anchor[0]},${labelY(m) - 26})` },
-      s('circle', { r: 14 }),
-      s('text', { y: 6, 'text-anchor': 'middle' }, '▼'));
+      const t = s(
+        'g',
+        {
+          class: 'target-ring',
+          'data-target': areaId,
+          transform: `translate(${m.anchor[0]},${labelY(m) - 26})`,
+        },
+        s('circle', { r: 14 }),
+        s('text', { y: 6, 'text-anchor': 'middle' }, '▼'),
+      );
       clickable(t, text, () => onArea(areaId));
       t.setAttribute('tabindex', '-1'); // the keyboard reaches it as its area (map_keys.js)
       targetLayer.append(t);
@@ -364,8 +488,12 @@ export function createMap(data, { onArea, onBlock, onPinned = () => {},
     // Whenever the choices change, the map brings them all into view.
     const key = [...ui.blockActionable, '|', ...ui.areaTargets.keys()].join(',');
     if (wanted.length && key !== shownChoices) {
-      holder.ensure([Math.min(...wanted.map((b) => b[0])), Math.min(...wanted.map((b) => b[1])),
-        Math.max(...wanted.map((b) => b[2])), Math.max(...wanted.map((b) => b[3]))]);
+      holder.ensure([
+        Math.min(...wanted.map((b) => b[0])),
+        Math.min(...wanted.map((b) => b[1])),
+        Math.max(...wanted.map((b) => b[2])),
+        Math.max(...wanted.map((b) => b[3])),
+      ]);
     }
     shownChoices = key;
   }
