@@ -37,10 +37,10 @@
 #include "protocol/view_frame.h"
 #include "rules/core/role.h"
 #include "server/db_worker.h"
-#include "server/game_loader.h"
 #include "server/metrics.h"
-#include "server/room.h"
-#include "server/room_registry.h"
+#include "server/play/game_loader.h"
+#include "server/play/room.h"
+#include "server/play/room_registry.h"
 #include "tools/blockfog-load/frame_scan.h"
 #include "tools/blockfog-load/process_stats.h"
 

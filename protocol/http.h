@@ -36,7 +36,7 @@ struct CreateGameRequest {
   VisibilityChoice visibility = VisibilityChoice::Public;
   bool observer_chat = false;  // observers (logged in, not seated) may write in the chat
   bool rated = false;          // its end changes both players' ratings (docs/ratings.md)
-  // The time control as sent, checked by the server (server/time_control.h); null: none.
+  // The time control as sent, checked by the server (server/clocks/time_control.h); null: none.
   nlohmann::json time_control;
   // A game against the computer at this level ("easy", "normal", "hard"): the computer takes
   // the other seat and the game starts at once. None: a game for two players.

@@ -101,7 +101,7 @@ struct GameEndedMessage {
   std::string status;     // "finished" or "aborted"
   nlohmann::json result;  // {"winner": role or null, "reason": ...}, or null when cancelled
 };
-// The game's clocks after a change (server/game_clocks.h, clocks_json).
+// The game's clocks after a change (server/clocks/game_clocks.h, clocks_json).
 struct ClocksMessage {
   nlohmann::json clocks;
 };

@@ -20,7 +20,7 @@ std::string encode_view_head(std::int64_t seq, std::int64_t log_from,
                              const std::optional<std::string>& ref, bool stale);
 inline constexpr std::string_view kViewFrameTail = "}";
 // The same for a view_patch frame (protocol::ViewPatchMessage): encode_view_patch_head(...) +
-// the patch body (server/view_patch.h) + kViewFrameTail.
+// the patch body (server/play/view_patch.h) + kViewFrameTail.
 std::string encode_view_patch_head(std::int64_t seq, std::int64_t log_from,
                                    const std::optional<std::string>& ref);
 std::string encode_view(std::int64_t seq, std::string_view view_json, std::int64_t log_from,

@@ -1,12 +1,14 @@
 #include "server/config.h"
 
+#include <sys/un.h>
+
 #include <algorithm>
 #include <charconv>
 #include <thread>
 
-#include "server/unix_socket.h"
-
 namespace blockfog::server {
+
+std::size_t max_unix_socket_path() { return sizeof(sockaddr_un::sun_path) - 1; }
 
 int default_network_threads() {
   // hardware_concurrency() is 0 when the machine does not say.

@@ -16,6 +16,9 @@
 
 namespace blockfog::server {
 
+// The longest path a Unix-domain socket address holds (sockaddr_un::sun_path, without its NUL).
+std::size_t max_unix_socket_path();
+
 // What --threads accepts at most.
 constexpr int kMaxNetworkThreads = 64;
 
@@ -30,7 +33,8 @@ int default_network_threads();
 struct Config {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;  // 0: any free port (printed on start)
-  // --listen unix:PATH: a Unix-domain socket at PATH instead of host:port (server/unix_socket.h).
+  // --listen unix:PATH: a Unix-domain socket at PATH instead of host:port
+  // (server/net/unix_socket.h).
   std::string unix_socket;
   std::string db_path = "./var/blockfog.db";
   std::string web_root = "./web-client";

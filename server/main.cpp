@@ -10,11 +10,11 @@
 #include "server/clock.h"
 #include "server/config.h"
 #include "server/db_worker.h"
-#include "server/housekeeping.h"
-#include "server/integrity_monitor.h"
 #include "server/log.h"
 #include "server/metrics.h"
-#include "server/net.h"
+#include "server/net/net.h"
+#include "server/periodic/housekeeping.h"
+#include "server/periodic/integrity_monitor.h"
 #include "storage/file_access.h"
 
 namespace {

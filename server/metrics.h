@@ -22,7 +22,7 @@ class Metrics {
   std::atomic<std::int64_t> games_live{0};
   std::atomic<std::int64_t> rooms_loaded{0};  // games held in memory (finished ones leave)
   std::atomic<std::int64_t> actions_applied{0};
-  // Computer decisions queued or being thought (server/computer_players.h).
+  // Computer decisions queued or being thought (server/play/computer_players.h).
   std::atomic<std::int64_t> computer_decisions_waiting{0};
   std::atomic<std::int64_t> computer_decisions{0};  // made, in total
   std::atomic<std::int64_t> http_requests{0};

@@ -23,7 +23,8 @@ struct ClockRow {
   // its time could run out; none while it is stopped or cannot run out.
   std::optional<std::int64_t> check_at;
   // A wait the seat's own action ended (migration 16): when it began and the bank it began
-  // with, so that the seat's own next action can resume it (server/game_clocks.h, pass_turn).
+  // with, so that the seat's own next action can resume it (server/clocks/game_clocks.h,
+  // pass_turn).
   std::optional<std::int64_t> paused_since;
   std::optional<std::int64_t> paused_bank_ms;
   friend bool operator==(const ClockRow&, const ClockRow&) = default;

@@ -3,7 +3,7 @@
 // The tables of migration 10 (docs/storage.md, "Tournaments"): tournaments, their players,
 // games, byes and the organiser's log. Free functions over the Store's connection; like the
 // Store they read no clock (`now` is passed in) and throw StorageError on infrastructure
-// failures. The rules of what may change when are the server's (server/tournaments.h).
+// failures. The rules of what may change when are the server's (server/tournaments/tournaments.h).
 
 #include <cstdint>
 #include <optional>
@@ -28,8 +28,8 @@ struct NewTournament {
   std::int64_t registration_opens_at = 0;
   std::int64_t registration_closes_at = 0;
   std::int64_t max_players = 0;
-  // Migration 14: every game's time control (server/time_control.h; none without it), whether
-  // vacations pause the games' clocks, and whether the organiser starts each round by hand.
+  // Migration 14: every game's time control (server/clocks/time_control.h; none without it),
+  // whether vacations pause the games' clocks, and whether the organiser starts each round by hand.
   std::optional<std::string> time_control_json;
   bool vacation = true;
   bool rounds_by_hand = false;

@@ -1,6 +1,6 @@
 #pragma once
 
-// What the network layer's parts share (server/net.cpp): the Boost names, the limits of a
+// What the network layer's parts share (server/net/net.cpp): the Boost names, the limits of a
 // connection, the server-wide state every session reaches (Shared), the drain's list of
 // sessions, the network threads' io_contexts, and the translation between Beast's HTTP
 // messages and the API's. The headers of server/net/ are parts of the one translation unit
@@ -38,14 +38,14 @@
 #include "protocol/http.h"
 #include "protocol/messages.h"
 #include "protocol/view_frame.h"
-#include "server/api.h"
+#include "server/api/api.h"
+#include "server/api/forwarded.h"
 #include "server/db_worker.h"
-#include "server/forwarded.h"
 #include "server/limits.h"
 #include "server/log.h"
 #include "server/metrics.h"
-#include "server/room_registry.h"
-#include "server/unix_socket.h"
+#include "server/net/unix_socket.h"
+#include "server/play/room_registry.h"
 
 namespace blockfog::server::net_internal {
 
@@ -75,7 +75,7 @@ constexpr int kMaxRefusedInARow = 50;          // then a flooding client is clos
 using Executor = net::io_context::executor_type;
 using TcpStream = beast::basic_stream<tcp, Executor>;
 using TlsStream = beast::ssl_stream<TcpStream>;
-// What a peer of --listen unix:PATH (server/unix_socket.h) is called for the limits and
+// What a peer of --listen unix:PATH (server/net/unix_socket.h) is called for the limits and
 // --trusted-proxy: it has no address of its own.
 constexpr std::string_view kUnixPeer = "unix";
 

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/login_throttle.h"
+#include "server/auth/login_throttle.h"
 #include "tests/deploy/match.h"
 #include "tests/deploy/shell.h"
 #include "tests/deploy/web_client.h"

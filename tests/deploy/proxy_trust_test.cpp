@@ -8,10 +8,10 @@
 #include <map>
 #include <optional>
 
+#include "server/api/forwarded.h"
+#include "server/auth/login_throttle.h"
 #include "server/config.h"
-#include "server/forwarded.h"
 #include "server/limits.h"
-#include "server/login_throttle.h"
 #include "tests/deploy/web_client.h"
 #include "tests/server/server_process.h"
 

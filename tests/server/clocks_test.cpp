@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "server/time_control.h"
+#include "server/clocks/time_control.h"
 #include "tests/server/clocked_server.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"

@@ -1,5 +1,5 @@
-// The computer's thinking is shared fairly between accounts (server/fair_queue.h,
-// server/computer_players.h): one account's flood of decisions does not hold up another
+// The computer's thinking is shared fairly between accounts (server/play/fair_queue.h,
+// server/play/computer_players.h): one account's flood of decisions does not hold up another
 // account's first one. Without sockets or the AI: the worker thinks with a stand-in that the
 // test holds and releases, so the order is the scheduler's alone, whatever the machine's speed.
 
@@ -14,9 +14,9 @@
 #include <mutex>
 #include <vector>
 
-#include "server/computer_players.h"
-#include "server/fair_queue.h"
 #include "server/metrics.h"
+#include "server/play/computer_players.h"
+#include "server/play/fair_queue.h"
 
 namespace blockfog::server::testing {
 namespace {

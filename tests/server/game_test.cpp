@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "rules/hots/module.h"
-#include "server/game_loader.h"
+#include "server/play/game_loader.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
@@ -251,7 +251,7 @@ TEST(ServerGame, AgainstTheComputerWithAClockNoFrameTellsOfItsHiddenDecisions) {
   EXPECT_GT(computer, 0);
 }
 
-// Each network thread serves the games whose id it is given (server/net.cpp): a WebSocket
+// Each network thread serves the games whose id it is given (server/net/net.cpp): a WebSocket
 // moves at its upgrade from the thread that read its HTTP request to its game's. With three
 // threads, games 1 to 4 and twelve connections taken in turn, most connections move, some do
 // not; every game plays with the same checks as above (fog of war, versions, patches adding up

@@ -8,12 +8,12 @@
 #include <atomic>
 #include <thread>
 
+#include "server/api/http_types.h"
 #include "server/config.h"
 #include "server/crypto.h"
 #include "server/db_worker.h"
-#include "server/game_loader.h"
-#include "server/http_types.h"
 #include "server/limits.h"
+#include "server/play/game_loader.h"
 
 namespace blockfog::server {
 namespace {

@@ -1,13 +1,13 @@
-// New passwords (server/password_policy.h, server/common_passwords.h): common passwords are
-// refused also when dressed up with case, digits, symbols and look-alike characters, and
+// New passwords (server/auth/password_policy.h, server/auth/common_passwords.h): common passwords
+// are refused also when dressed up with case, digits, symbols and look-alike characters, and
 // passwords that only share a few letters with a listed one are not.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "server/common_passwords.h"
-#include "server/password_policy.h"
+#include "server/auth/common_passwords.h"
+#include "server/auth/password_policy.h"
 
 namespace blockfog::server::testing {
 namespace {

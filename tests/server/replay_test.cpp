@@ -10,9 +10,9 @@
 
 #include "rules/core/hex.h"
 #include "rules/hots/module.h"
+#include "server/api/replay.h"
 #include "server/db_worker.h"
-#include "server/game_loader.h"
-#include "server/replay.h"
+#include "server/play/game_loader.h"
 #include "storage/store.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"

@@ -220,7 +220,7 @@ void play(Table& table, std::mt19937_64& rng, int actions) {
   for (int i = 0; i < actions; ++i) ASSERT_TRUE(table.play_random(rng));
 }
 
-// While nobody watches, the observer's view is parked (server/role_views.h): not written, its
+// While nobody watches, the observer's view is parked (server/play/role_views.h): not written, its
 // version not stored with the actions. A watcher coming back is one version on (the seats'
 // moves changed what it sees), and that version survives a kill -9 whether it was taken while
 // the watcher was there or away.

@@ -5,7 +5,7 @@
 // (actions stored before versions were); a change the room drops (a failed commit) leaves the next
 // one right.
 
-#include "server/role_views.h"
+#include "server/play/role_views.h"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 #include "protocol/messages.h"
 #include "rules/core/hex.h"
 #include "rules/hots/module.h"
-#include "server/game_loader.h"
+#include "server/play/game_loader.h"
 #include "storage/store.h"
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"

@@ -2,7 +2,7 @@
 // (nobody was connected as it) while an action's commit is in flight gets its view once the
 // commit is done, at the version the room then holds, and every view after it.
 
-#include "server/room.h"
+#include "server/play/room.h"
 
 #include <gtest/gtest.h>
 
@@ -19,9 +19,9 @@
 #include "protocol/view_frame.h"
 #include "rules/hots/module.h"
 #include "server/db_worker.h"
-#include "server/game_loader.h"
 #include "server/metrics.h"
-#include "server/room_registry.h"
+#include "server/play/game_loader.h"
+#include "server/play/room_registry.h"
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
 

@@ -6,10 +6,10 @@
 #include <random>
 
 #include "rules/hots/module.h"
-#include "server/api.h"
+#include "server/api/api.h"
 #include "server/clock.h"
 #include "server/crypto.h"
-#include "server/game_loader.h"
+#include "server/play/game_loader.h"
 
 namespace blockfog::server::testing {
 

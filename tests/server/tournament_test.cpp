@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "server/crypto.h"
-#include "server/game_loader.h"
+#include "server/play/game_loader.h"
 #include "storage/sqlite.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/game_helpers.h"

@@ -15,7 +15,7 @@
 #include "rules/hots/adjudication.h"
 #include "rules/hots/engine.h"
 #include "rules/hots/module.h"
-#include "server/game_loader.h"
+#include "server/play/game_loader.h"
 #include "storage/store.h"
 #include "storage/tournament_store.h"
 #include "tests/server/db_peek.h"

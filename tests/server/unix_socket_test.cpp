@@ -1,4 +1,4 @@
-// --listen unix:PATH: the server behind a proxy on the same machine (server/unix_socket.h).
+// --listen unix:PATH: the server behind a proxy on the same machine (server/net/unix_socket.h).
 // The path is claimed safely (a stale socket replaced, a live one or another file left alone),
 // HTTP is served on it, its peers share the address "unix" for the limits unless trusted as a
 // proxy, and the socket file goes when the server stops. Games over it: the load client's test
@@ -19,7 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "server/unix_socket.h"
+#include "server/config.h"
+#include "server/net/unix_socket.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server {

@@ -1,9 +1,9 @@
-// The view_patch body (server/view_patch.h) from two views' texts: members set, unset, arrays
+// The view_patch body (server/play/view_patch.h) from two views' texts: members set, unset, arrays
 // by changed elements while that is shorter than the whole, the log's new lines only; applied to
 // the first view (protocol::apply_view_patch) it gives the second. Whole games:
 // role_views_test.cpp.
 
-#include "server/view_patch.h"
+#include "server/play/view_patch.h"
 
 #include <gtest/gtest.h>
 

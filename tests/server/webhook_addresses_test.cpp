@@ -1,4 +1,4 @@
-// Webhook addresses (server/notice_addresses.h): every IPv6 spelling of an internal IPv4
+// Webhook addresses (server/notices/notice_addresses.h): every IPv6 spelling of an internal IPv4
 // address is refused as that address is, in a URL's literal and in a resolved address alike,
 // while public addresses in the same forms pass.
 
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "server/notice_addresses.h"
+#include "server/notices/notice_addresses.h"
 
 namespace blockfog::server::testing {
 namespace {

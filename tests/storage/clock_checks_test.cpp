@@ -1,5 +1,5 @@
-// The store's side of the clock sweep (server/clock_checks.h): it reads only the clocks whose
-// `check_at` has passed, through an index, so that a server holding many correspondence games
+// The store's side of the clock sweep (server/periodic/clock_checks.h): it reads only the clocks
+// whose `check_at` has passed, through an index, so that a server holding many correspondence games
 // whose deadlines are days away does no work per game every few seconds.
 
 #include <gtest/gtest.h>

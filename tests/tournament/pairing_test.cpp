@@ -1,6 +1,6 @@
 // Pairings of the three formats (docs/tournaments.md): who meets whom, sides and byes.
 
-#include "server/tournament/pairing.h"
+#include "server/tournaments/pairing.h"
 
 #include <gtest/gtest.h>
 

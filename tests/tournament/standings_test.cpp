@@ -1,6 +1,6 @@
 // Standings and their tie-breaks (docs/tournaments.md).
 
-#include "server/tournament/standings.h"
+#include "server/tournaments/standings.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,290 @@
+// The lobby: scenarios, creating, listing, describing and joining games, and invitations.
+
+#include "protocol/http.h"
+#include "rules/core/hex.h"
+#include "rules/hots/module.h"
+#include "server/api/api.h"
+#include "server/api/invite_tokens.h"
+#include "server/clock.h"
+#include "server/clocks/time_control.h"
+#include "server/crypto.h"
+#include "server/db_worker.h"
+#include "server/log.h"
+#include "server/play/game_loader.h"
+#include "server/play/room_registry.h"
+#include "storage/computer_seats.h"
+#include "storage/play_by_web.h"
+
+namespace blockfog::server {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+using namespace api;
+
+namespace {
+// Games one account may have waiting for an opponent at once.
+constexpr int kMaxOpenGames = 10;
+
+// The one place of the rule: the computer stands in in casual games only, a rated game's
+// result is the players' own (docs/ratings.md). A seat's consent is recorded only when this
+// allows it, so storage::stand_in_allowed needs only count consents.
+std::optional<HttpResponse> stand_in_refusal(bool rated, bool stand_in) {
+  if (!rated || !stand_in) return std::nullopt;
+  return error(400, ErrorCode::BadField,
+               "the computer stands in in casual games only, not rated ones");
+}
+}  // namespace
+
+HttpResponse Api::scenarios() {
+  json list = json::array();
+  for (const auto& s : hots::module().scenarios()) list.push_back(s);
+  return json_response(200, {{"game", "hots"},
+                             {"rules_version", hots::module().rules_version()},
+                             {"scenarios", list},
+                             {"options", {{"schiltroms", "boolean"}}}});
+}
+
+std::optional<HttpResponse> Api::refuse_over_game_quota(std::int64_t account_id) {
+  if (create_limiter_ && !create_limiter_->allow("account:" + std::to_string(account_id))) {
+    return too_many(ErrorCode::RateLimited, "you are creating games too fast; wait a minute", 60);
+  }
+  return std::nullopt;
+}
+
+HttpResponse Api::create_game(const RouteCall& call) {
+  const auto& request = call.request;
+  const auto& identity = call.identity;
+  if (auto refused = refuse_over_game_quota(identity->account_id)) return *refused;
+  const auto decoded = protocol::decode_create_game(request.body);
+  if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
+  const auto& r = std::get<protocol::CreateGameRequest>(decoded);
+  if (auto refused = stand_in_refusal(r.rated, r.stand_in)) return *refused;
+  const auto& module = hots::module();
+  storage::NewGame game;
+  game.kind = std::string(module.id());
+  game.rules_version = std::string(module.rules_version());
+  game.scenario = r.scenario;
+  game.options_json = r.options.dump();
+  game.seed_hex = random_hex(32);
+  game.seed_sha256 = seed_commitment(game.seed_hex);
+  // The options are checked by setting the game up once; the seed stays secret.
+  if (auto setup = module.setup(*core::seed_from_hex(game.seed_hex), r.scenario, r.options);
+      !setup.game) {
+    return error(400, ErrorCode::BadField, setup.error);
+  }
+  const auto time_control = parse_time_control(&r.time_control);
+  if (auto* e = std::get_if<std::string>(&time_control)) {
+    return error(400, ErrorCode::BadField, *e);
+  }
+  const auto& tc = std::get<TimeControl>(time_control);
+  std::string side;
+  switch (r.side) {
+    case protocol::SideChoice::Scotland:
+      side = "scotland";
+      break;
+    case protocol::SideChoice::England:
+      side = "england";
+      break;
+    case protocol::SideChoice::Random:
+      side = (core::from_hex(random_hex(1))->front() & 1) ? "scotland" : "england";
+      break;
+  }
+  game.creator_role = side;
+  game.created_by = identity->account_id;
+  game.observer_chat = r.observer_chat;
+  game.rated = r.rated;
+  std::optional<std::string> invite_token;
+  if (r.visibility == protocol::VisibilityChoice::Invite) {
+    // A placeholder until the game has its id: the token is derived from it (invite_tokens.h).
+    game.visibility = storage::Visibility::Invite;
+    game.invite_token_hash = sha256_hex(random_hex(16));
+  }
+  std::shared_ptr<core::Game> started;  // a game against the computer starts at once
+  // One storage task: the count of waiting games and the new one cannot interleave with another.
+  const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
+    const auto waiting = store.count_open_games_created_by(identity->account_id);
+    if (!r.computer && waiting >= kMaxOpenGames) return std::nullopt;
+    // The game, its time control, and against the computer its seat and start, stand or fall
+    // together.
+    storage::Transaction transaction(store.database());
+    const auto now = now_ms();
+    const auto row = store.create_game(game, now);
+    if (game.visibility == storage::Visibility::Invite) {
+      invite_token = invite_token_of_new_game(store, row.id, now);
+    }
+    if (tc.timed()) storage::set_time_control(store, row.id, tc.to_json().dump());
+    if (r.stand_in) storage::add_stand_in_consent(store, row.id, side);
+    if (r.computer) {
+      const std::string computer_role = side == "scotland" ? "england" : "scotland";
+      const auto account = storage::computer_account(store, now);
+      if (store.take_seat(row.id, computer_role, account, now) != storage::SeatOutcome::Seated) {
+        throw std::runtime_error("the computer's seat could not be taken");
+      }
+      storage::add_computer_seat(store, row.id, {computer_role, *r.computer, false, now});
+      started = start_in_store(store, row.id, identity->account_id, now, &rooms_.presence());
+    }
+    transaction.commit();
+    return load_info(store, *store.find_game(row.id));
+  });
+  if (!info) {
+    return error(409, ErrorCode::Conflict,
+                 "you have " + std::to_string(kMaxOpenGames) +
+                     " games waiting for an opponent; cancel or start one first");
+  }
+  log_info("game " + std::to_string(info->row.id) + " created by " + identity->username +
+           (r.computer ? " against the computer (" + *r.computer + ")" : ""));
+  if (started) rooms_.start(info->row.id, started, info->seats);
+  json body = {{"game", describe(*info, rooms_.summary(info->row.id), identity)}};
+  if (invite_token) body["invite"] = *invite_token;
+  return json_response(201, body);
+}
+
+HttpResponse Api::list_open_games() {
+  const auto infos = db_.call([](storage::Store& store) {
+    std::vector<GameInfo> list;
+    for (const auto& row : store.list_open_public_games(100)) {
+      list.push_back(load_info(store, row));
+    }
+    return list;
+  });
+  json games = json::array();
+  for (const auto& info : infos) games.push_back(describe(info, std::nullopt, std::nullopt));
+  return json_response(200, {{"games", games}});
+}
+
+// The lobby's games to watch: public games under way, with whose turn it is. Read-only;
+// observers see only what the observer view shows (RULES 13).
+HttpResponse Api::list_live_games() {
+  const auto infos = db_.call([](storage::Store& store) {
+    std::vector<GameInfo> list;
+    for (const auto& row : store.list_live_public_games(100)) {
+      list.push_back(load_info(store, row));
+    }
+    return list;
+  });
+  json games = json::array();
+  for (const auto& info : infos) {
+    games.push_back(describe(info, rooms_.summary(info.row.id), std::nullopt));
+  }
+  return json_response(200, {{"games", games}});
+}
+
+HttpResponse Api::my_games(const RouteCall& call) {
+  const auto& identity = call.identity;
+  const auto infos = db_.call([&](storage::Store& store) {
+    std::vector<GameInfo> list;
+    for (const auto& row : store.list_games_of_account(identity->account_id, 200)) {
+      list.push_back(load_info(store, row));
+    }
+    return list;
+  });
+  std::vector<json> games;
+  for (const auto& info : infos) {
+    games.push_back(describe(info, rooms_.summary(info.row.id), identity));
+  }
+  // The games waiting for this player come first.
+  std::stable_sort(games.begin(), games.end(), [](const json& a, const json& b) {
+    return a["your_turn"].get<bool>() && !b["your_turn"].get<bool>();
+  });
+  return json_response(200, {{"games", games}});
+}
+
+HttpResponse Api::game_details(const RouteCall& call) {
+  const auto game_id = call.id;
+  const auto& identity = call.identity;
+  const auto info = find_visible(db_, game_id, identity);
+  if (!info) return error(404, ErrorCode::NotFound, "no such game");
+  return json_response(200, {{"game", describe(*info, rooms_.summary(game_id), identity)}});
+}
+
+HttpResponse Api::join_game(const RouteCall& call) {
+  const auto& request = call.request;
+  const auto game_id = call.id;
+  const auto& identity = call.identity;
+  const auto decoded = protocol::decode_join(request.body);
+  if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
+  const auto& join = std::get<protocol::JoinRequest>(decoded);
+  struct Joined {
+    std::optional<HttpResponse> refusal;
+    std::optional<GameInfo> info;
+    std::shared_ptr<core::Game> started;
+  };
+  // One storage task: nobody else can take the seat between the check and the take.
+  auto joined = db_.call([&](storage::Store& store) -> Joined {
+    const auto row = store.find_game(game_id);
+    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+    if (row->visibility == storage::Visibility::Invite &&
+        (!join.invite || sha256_hex(*join.invite) != row->invite_token_hash)) {
+      return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+    }
+    if (row->status != storage::GameStatus::Open) {
+      return {error(409, ErrorCode::SeatTaken, "the game is not open"), {}, {}};
+    }
+    if (auto refused = stand_in_refusal(row->rated, join.stand_in)) return {*refused, {}, {}};
+    const auto seats = load_seats(store, game_id);
+    if (role_of(seats, identity->account_id)) {
+      return {error(409, ErrorCode::SeatTaken, "you already have a seat in this game"), {}, {}};
+    }
+    const char* free_role = !seats.scotland ? "scotland" : !seats.england ? "england" : nullptr;
+    if (!free_role) return {error(409, ErrorCode::SeatTaken, "both seats are taken"), {}, {}};
+    const auto now = now_ms();
+    if (store.take_seat(game_id, free_role, identity->account_id, now) !=
+        storage::SeatOutcome::Seated) {
+      return {error(409, ErrorCode::SeatTaken, "the seat was taken"), {}, {}};
+    }
+    if (join.stand_in) storage::add_stand_in_consent(store, game_id, free_role);
+    Joined result;
+    auto info = load_info(store, *store.find_game(game_id));
+    if (info.seats.scotland && info.seats.england) {
+      result.started =
+          start_in_store(store, game_id, identity->account_id, now, &rooms_.presence());
+      info = load_info(store, *store.find_game(game_id));
+    }
+    result.info = std::move(info);
+    return result;
+  });
+  if (joined.refusal) return *joined.refusal;
+  if (joined.started) {
+    log_info("game " + std::to_string(game_id) + " started");
+    rooms_.start(game_id, joined.started, joined.info->seats);
+  }
+  return json_response(200, {{"game", describe(*joined.info, rooms_.summary(game_id), identity)}});
+}
+
+HttpResponse Api::game_invite(const RouteCall& call) {
+  const auto game_id = call.id;
+  const auto account = call.identity->account_id;
+  const auto token = db_.call([&](storage::Store& store) -> std::optional<std::string> {
+    const auto row = store.find_game(game_id);
+    // Only the creator and the seated players may have it; to anybody else an invite game is
+    // as absent as an unused id (find_visible).
+    if (!row || row->visibility != storage::Visibility::Invite) return std::nullopt;
+    if (row->created_by != account && !role_of(load_seats(store, game_id), account)) {
+      return std::nullopt;
+    }
+    auto derived = invite_token(store, game_id, now_ms());
+    if (sha256_hex(derived) != row->invite_token_hash) return std::string();  // a random one
+    return derived;
+  });
+  if (!token) return error(404, ErrorCode::NotFound, "no such game");
+  if (token->empty()) {
+    return error(404, ErrorCode::NotFound,
+                 "this game's invitation link was shown once, when it was created, and is not "
+                 "kept");
+  }
+  return json_response(200, {{"invite", *token}});
+}
+
+HttpResponse Api::invite(const RouteCall& call) {
+  const auto& token = call.token;
+  const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
+    const auto row = store.find_game_by_invite(sha256_hex(token));
+    if (!row) return std::nullopt;
+    return load_info(store, *row);
+  });
+  if (!info) return error(404, ErrorCode::NotFound, "no such invitation");
+  return json_response(200,
+                       {{"game", describe(*info, rooms_.summary(info->row.id), std::nullopt)}});
+}
+
+}  // namespace blockfog::server

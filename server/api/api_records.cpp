@@ -1,0 +1,36 @@
+// Finished games for verifiers: GET /api/games/{id}/record and /api/games/{id}/replay/{seq}.
+
+#include "server/api/api.h"
+#include "server/db_worker.h"
+#include "server/play/game_loader.h"
+
+namespace blockfog::server {
+
+using protocol::ErrorCode;
+using namespace api;
+
+HttpResponse Api::game_record(const RouteCall& call) {
+  // Only those who may see an invite game get its record. Anybody else gets the answer for a
+  // missing game first, so that a 409 does not tell it exists.
+  const auto info = find_visible(db_, call.id, call.identity);
+  if (!info) return error(404, ErrorCode::NotFound, "no such game");
+  const auto& row = info->row;
+  if (row.status != storage::GameStatus::Finished) {
+    return error(409, ErrorCode::GameNotFinished, "the record is published when the game ends");
+  }
+  // A finished game never changes, so its row as read for the visibility check still holds.
+  const auto actions = db_.call([&](storage::Store& store) { return store.load_actions(row.id); });
+  auto response = json_response(200, server::game_record(row, actions));
+  response.headers.emplace_back("Content-Disposition", "attachment; filename=\"blockfog-game-" +
+                                                           std::to_string(row.id) + ".json\"");
+  return response;
+}
+
+HttpResponse Api::replay_step(const RouteCall& call) {
+  // As for the record: a game hidden from the asker is missing, before any other answer.
+  const auto info = find_visible(db_, call.id, call.identity);
+  if (!info) return error(404, ErrorCode::NotFound, "no such game");
+  return replays_.handle(info->row, call.rest, query_param(call.request.target, "role"));
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,62 @@
+#include "server/notices/turn_notices.h"
+
+#include <algorithm>
+
+#include "server/seats.h"
+
+namespace blockfog::server {
+
+using nlohmann::json;
+
+json notice_content(std::int64_t game_id, const json& view) {
+  return {{"game", game_id},
+          {"role", view.at("role")},
+          {"year", view.value("year", json())},
+          {"turn", view.value("turn", json())},
+          {"phase_text", view.value("phase_text", std::string())}};
+}
+
+std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* before,
+                                     const core::Game& after, const Seats& seats,
+                                     const std::function<bool(std::int64_t)>& connected) {
+  std::vector<TurnNotice> out;
+  if (after.outcome().finished) return out;
+  const auto was = before ? before->active_roles() : std::vector<core::Role>{};
+  for (core::Role role : after.active_roles()) {
+    if (role == core::Role::Observer) continue;
+    if (std::find(was.begin(), was.end(), role) != was.end()) continue;
+    const auto& seat = seats.of(role);
+    // The computer reads its view when awaited (server/play/computer_players.h): no notice.
+    if (!seat || seat->computer || connected(seat->account_id)) continue;
+    out.push_back({std::string(core::role_name(role)), seat->account_id,
+                   notice_content(game_id, after.view(role)).dump()});
+  }
+  return out;
+}
+
+std::string notice_text(const json& content) {
+  std::string role = content.value("role", std::string());
+  if (!role.empty()) role[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(role[0])));
+  std::string text =
+      "Your turn in Blockfog game " + std::to_string(content.value("game", 0)) + " (" + role + ")";
+  std::vector<std::string> parts;
+  if (content.contains("year") && content["year"].is_number_integer()) {
+    parts.push_back(std::to_string(content["year"].get<std::int64_t>()));
+  }
+  if (content.contains("turn") && content["turn"].is_number_integer() &&
+      content["turn"].get<std::int64_t>() > 0) {
+    parts.push_back("turn " + std::to_string(content["turn"].get<std::int64_t>()));
+  }
+  const auto phase = content.value("phase_text", std::string());
+  if (!phase.empty()) parts.push_back(phase);
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? ": " : ", ") + parts[i];
+  return text + ".";
+}
+
+std::string game_link(const std::string& public_url, std::int64_t game_id) {
+  std::string base = public_url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/#/game/" + std::to_string(game_id);
+}
+
+}  // namespace blockfog::server

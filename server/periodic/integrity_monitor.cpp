@@ -1,0 +1,83 @@
+#include "server/periodic/integrity_monitor.h"
+
+#include <string>
+#include <utility>
+
+#include "server/log.h"
+#include "storage/file_access.h"
+#include "storage/identity.h"
+
+namespace blockfog::server {
+
+int check_database(const std::filesystem::path& path, std::ostream& out) {
+  try {
+    if (storage::identify_database(path) == storage::FileIdentity::Absent) {
+      out << path.string() << ": no database there\n";
+      return 1;
+    }
+    storage::Database db(path, storage::OpenMode::ReadOnly);
+    const auto result = storage::check_integrity(db, storage::IntegrityDepth::Full);
+    out << path.string() << ": " << (result.ok ? "ok" : "damaged") << "\n";
+    if (!result.ok) out << result.text() << "\n";
+    return result.ok ? 0 : 1;
+  } catch (const storage::ForeignDatabase& e) {
+    out << path.string() << ": " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    // Not a verdict on the file: the operator must not take it for damage and restore a backup.
+    const auto problem = storage::read_problem(path);
+    out << path.string() << ": cannot check it (this says nothing about damage): " << e.what()
+        << (problem.empty() || std::string(e.what()).find(problem) != std::string::npos
+                ? ""
+                : " (" + problem + ")")
+        << "\n";
+    return 2;
+  }
+}
+
+IntegrityMonitor::IntegrityMonitor(std::filesystem::path path, std::chrono::seconds interval,
+                                   Metrics& metrics)
+    : path_(std::move(path)), interval_(interval), metrics_(metrics) {
+  if (interval_.count() > 0) thread_ = std::thread([this] { run(); });
+}
+
+IntegrityMonitor::~IntegrityMonitor() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void IntegrityMonitor::report(const std::filesystem::path& path,
+                              const storage::IntegrityReport& result, const char* kind,
+                              Metrics& metrics) {
+  metrics.db_integrity_checks.fetch_add(1);
+  metrics.db_integrity_ok.store(result.ok ? 1 : 0);
+  if (result.ok) {
+    log_info(std::string(kind) + " of " + path.string() + ": ok");
+  } else {
+    log_error(std::string(kind) + " of " + path.string() +
+              " found damage (docs/storage.md, Integrity):\n" + result.text());
+  }
+}
+
+void IntegrityMonitor::run() {
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
+    lock.unlock();
+    try {
+      // A connection per check: nothing is held open, and no snapshot outlives the check.
+      storage::Database db(path_, storage::OpenMode::ReadOnly);
+      report(path_, storage::check_integrity(db, storage::IntegrityDepth::Full), "integrity check",
+             metrics_);
+    } catch (const std::exception& e) {
+      // No verdict: the metrics keep the last one.
+      log_error("integrity check of " + path_.string() + " could not run: " + e.what());
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,118 @@
+#include "server/play/game_loader.h"
+
+#include <optional>
+
+#include "rules/core/hex.h"
+#include "rules/core/role.h"
+#include "rules/core/sha256.h"
+#include "rules/hots/module.h"
+#include "server/play/role_views.h"
+
+namespace blockfog::server {
+
+using nlohmann::json;
+
+std::string seed_commitment(std::string_view seed_hex) {
+  const auto bytes = core::from_hex(seed_hex);
+  if (!bytes) return "";
+  const std::string raw(bytes->begin(), bytes->end());
+  return core::to_hex(core::sha256(raw));
+}
+
+LoadedGame setup_game(const storage::GameRow& row) {
+  LoadedGame loaded;
+  const auto seed = core::seed_from_hex(row.seed_hex);
+  if (!seed) {
+    loaded.error = "game " + std::to_string(row.id) + ": bad seed";
+    return loaded;
+  }
+  const json options = json::parse(row.options_json, nullptr, false);
+  if (options.is_discarded()) {
+    loaded.error = "game " + std::to_string(row.id) + ": bad options";
+    return loaded;
+  }
+  // As the game was created: a hots-1 game goes on with hots-1 state hashes.
+  auto setup = hots::module().setup_as(row.rules_version, *seed, row.scenario, options);
+  if (!setup.game) {
+    loaded.error = "game " + std::to_string(row.id) + ": " + setup.error;
+    return loaded;
+  }
+  loaded.game = std::move(setup.game);
+  return loaded;
+}
+
+std::optional<std::string> apply_logged_actions(std::int64_t game_id, core::Game& game,
+                                                const std::vector<storage::ActionRow>& actions,
+                                                const OnApplied& on_applied) {
+  const std::string game_name = "game " + std::to_string(game_id);
+  std::int64_t expected = 1;
+  for (const auto& a : actions) {
+    const auto role = core::role_from_name(a.role);
+    const json action = json::parse(a.action_json, nullptr, false);
+    if (!role || action.is_discarded() || a.seq != expected) {
+      return game_name + ": unreadable action " + std::to_string(a.seq);
+    }
+    if (auto error = game.apply(*role, action)) {
+      return game_name + ": action " + std::to_string(a.seq) +
+             " refused on replay: " + error->message;
+    }
+    if (game.state_hash() != a.state_hash) {
+      return game_name + ": state hash differs after action " + std::to_string(a.seq);
+    }
+    if (on_applied) on_applied(*role, action, game);
+    ++expected;
+  }
+  return std::nullopt;
+}
+
+LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
+  LoadedGame loaded = setup_game(row);
+  if (!loaded.game) return loaded;
+  const auto actions = store.load_actions(row.id);
+  std::vector<storage::StoredVersions> stored;
+  stored.reserve(actions.size());
+  for (const auto& a : actions) stored.push_back(a.view_versions);
+  VersionReplay versions(std::move(stored));
+  versions.observe(0, *loaded.game);
+  std::size_t applied = 0;
+  const OnApplied observe = [&](core::Role, const json&, const core::Game& after) {
+    versions.observe(++applied, after);
+  };
+  if (auto failure = apply_logged_actions(row.id, *loaded.game, actions, observe)) {
+    return {nullptr, 0, {}, std::move(*failure)};
+  }
+  if (!actions.empty()) loaded.seq = actions.back().seq;
+  loaded.versions = versions.versions(*loaded.game);
+  return loaded;
+}
+
+json game_record(const storage::GameRow& row, const std::vector<storage::ActionRow>& actions) {
+  json list = json::array();
+  for (const auto& a : actions) {
+    list.push_back({{"seq", a.seq},
+                    {"role", a.role},
+                    {"action", json::parse(a.action_json)},
+                    {"state_hash", a.state_hash}});
+  }
+  // The state at the end: after the last action, or right after setup for a game without one.
+  std::string final_hash;
+  if (!actions.empty()) {
+    final_hash = actions.back().state_hash;
+  } else if (const auto setup = setup_game(row); setup.game) {
+    final_hash = setup.game->state_hash();
+  }
+  json record = {{"game_id", row.id},
+                 {"rules_version", row.rules_version},
+                 {"game", row.kind},
+                 {"scenario", row.scenario},
+                 {"options", json::parse(row.options_json)},
+                 {"seed_sha256", row.seed_sha256},
+                 {"seed", row.seed_hex},
+                 {"actions", list},
+                 {"final_state_hash", final_hash}};
+  // How it ended, also when not by the rules (resigned, timeout).
+  if (row.result_json) record["result"] = json::parse(*row.result_json, nullptr, false);
+  return record;
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,809 @@
+#include "server/play/room.h"
+
+#include <algorithm>
+#include <array>
+#include <random>
+#include <thread>
+
+#include "protocol/view_frame.h"
+#include "rules/core/rule_error.h"
+#include "server/clock.h"
+#include "server/clocks/game_clocks.h"
+#include "server/db_worker.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/notices/turn_notices.h"
+#include "server/play/computer_players.h"
+#include "server/play/presence.h"
+#include "storage/faults.h"
+#include "storage/notice_store.h"
+
+namespace blockfog::server {
+
+using core::Role;
+using nlohmann::json;
+using protocol::ErrorCode;
+
+// An applied action on its way to the store.
+struct Room::Commit {
+  const RoomClient* client = nullptr;
+  std::optional<std::string> ref;
+  std::shared_ptr<core::Game> next;
+  ViewChange views;
+  std::int64_t seq = 0;
+  std::string role;
+  Role actor = Role::Observer;
+  std::string action_json;
+  std::string state_hash;
+  std::optional<std::string> snapshot;     // core::Game::write_snapshot's bytes
+  std::optional<std::string> result_json;  // set when the action ends the game
+  std::vector<TurnNotice> notices;         // written in the action's transaction
+  SteadyTime arrived;
+  Seats seats;
+  // The roles awaited before and after the action, as every view shows them: the clocks run
+  // for those (server/clocks/game_clocks.h).
+  std::vector<Role> awaiting_before;
+  std::vector<Role> awaiting_after;
+  // After the action, only when it changed `awaiting` or ended the game: null otherwise and
+  // without a time control (see committed()).
+  nlohmann::json clocks;
+  std::optional<std::string> timed_out;  // the game's result: the actor's time had run out
+  std::optional<StandIn> stand_in;       // a time ran out and the computer took that seat
+  bool game_over = false;                // the game had ended (resigned, timeout) meanwhile
+  bool appended = false;
+  std::string error;
+  bool storage_unavailable = false;  // not stored for want of storage (storage/faults.h)
+};
+
+namespace {
+
+// How often an action's commit stores the state with it (and the last action always): a game
+// is loaded from its latest snapshot and the actions after it.
+constexpr std::int64_t kActionsPerSnapshot = 64;
+
+ErrorCode error_for(core::RuleErrorCode code) {
+  switch (code) {
+    case core::RuleErrorCode::MalformedAction:
+      return ErrorCode::MalformedAction;
+    case core::RuleErrorCode::NotYourTurn:
+      return ErrorCode::NotYourTurn;
+    case core::RuleErrorCode::IllegalAction:
+      return ErrorCode::IllegalAction;
+    case core::RuleErrorCode::GameOver:
+      return ErrorCode::GameOver;
+  }
+  return ErrorCode::IllegalAction;
+}
+
+std::shared_ptr<const std::string> frame(const protocol::ServerMessage& message) {
+  return std::make_shared<const std::string>(protocol::encode(message));
+}
+
+json result_of(const core::Outcome& outcome) {
+  return {{"winner", outcome.winner ? json(core::role_name(*outcome.winner)) : json()},
+          {"reason", outcome.reason}};
+}
+
+}  // namespace
+
+Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
+           std::int64_t actions, const storage::ViewVersions& versions, Strand strand, DbWorker& db,
+           Metrics& metrics, RoomHost& host)
+    : id_(row.id),
+      row_(std::move(row)),
+      seats_(std::move(seats)),
+      game_(std::move(game)),
+      actions_(actions),
+      strand_(std::move(strand)),
+      db_(db),
+      metrics_(metrics),
+      host_(host) {
+  if (game_) views_.reset(*game_, versions);
+  // A game whose last action ended it but whose status was not yet written (a crash between
+  // the two) is finished by its replay.
+  if (game_ && row_.status == storage::GameStatus::Active && game_->outcome().finished) {
+    row_.status = storage::GameStatus::Finished;
+    db_.post([id = id_, result = result_of(game_->outcome()).dump()](storage::Store& store) {
+      store.set_game_status(id, storage::GameStatus::Finished, now_ms(), result);
+    });
+  }
+  if (row_.status == storage::GameStatus::Active) {
+    ++metrics_.games_live;
+    counted_live_ = true;
+  }
+  update_summary();
+}
+
+Room::~Room() {
+  if (counted_live_) --metrics_.games_live;
+}
+
+void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Player> player,
+                std::int64_t chat_since, ViewUpdates updates) {
+  strand_([self = shared_from_this(), client = std::move(client), role, player = std::move(player),
+           chat_since, updates]() mutable {
+    const RoomClient* key = client.get();
+    if (self->draining_) {
+      self->send_error(key, ErrorCode::Restarting, "the server is restarting");
+      client->send(frame(protocol::RestartingMessage{}));
+      client->close();
+      return;
+    }
+    if (self->evicted_) {
+      // The last client left between this client's open() and now. The room goes back to the
+      // host; if a newer room of the game was loaded meanwhile, this one would never hear
+      // of the game's start, so the client is sent to reconnect (to that room).
+      if (!self->host_.reinstate(self)) {
+        self->send_error(key, ErrorCode::Restarting, "the game was reloaded; reconnect");
+        client->close();
+        return;
+      }
+      self->evicted_ = false;
+    }
+    auto& member = self->members_[key];
+    if (member.player) self->host_.presence().depart(self->id_, member.player->account_id);
+    member = Member{std::move(client), role, std::move(player), updates};
+    if (member.player) self->host_.presence().arrive(self->id_, member.player->account_id);
+    self->send_welcome(member);
+    if (self->game_) self->send_view(key);
+    self->send_chat_since(key, chat_since);
+  });
+}
+
+void Room::leave(const RoomClient* client) {
+  strand_([self = shared_from_this(), client] {
+    if (const auto it = self->members_.find(client); it != self->members_.end()) {
+      if (it->second.player)
+        self->host_.presence().depart(self->id_, it->second.player->account_id);
+      self->members_.erase(it);
+    }
+    std::erase_if(self->pending_, [client](const Pending& p) { return p.client == client; });
+    // Nothing changes in a finished game any more, and an open one holds no game yet: either
+    // leaves memory when its last client goes (a later client loads it again from the store).
+    // An active game stays, for the lobby's summary of whose turn it is.
+    const auto status = self->row_.status;
+    if (self->members_.empty() && !self->committing_ &&
+        (status == storage::GameStatus::Finished || status == storage::GameStatus::Open)) {
+      self->evicted_ = true;
+      self->host_.evict(self->id_, self.get());
+    }
+  });
+}
+
+void Room::receive(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived) {
+  strand_([self = shared_from_this(), client, message = std::move(message), arrived]() mutable {
+    self->handle(client, std::move(message), arrived);
+  });
+}
+
+bool Room::is_connected(std::int64_t account_id) const {
+  return host_.presence().present(id_, account_id);
+}
+
+void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
+  strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats)]() mutable {
+    if (self->game_) return;  // loaded from the store after the start was committed
+    if (self->evicted_) {
+      // Evicted while the start was on its way: an active game keeps a room, so this one goes
+      // back unless a client loaded a newer one meanwhile (which holds the start already).
+      self->evicted_ = false;
+      if (!self->host_.reinstate(self)) return;
+    }
+    self->game_ = std::move(game);
+    self->seats_ = std::move(seats);
+    self->actions_ = 0;
+    self->views_.reset(*self->game_, {});
+    self->row_.status = storage::GameStatus::Active;
+    if (!self->counted_live_) {
+      ++self->metrics_.games_live;
+      self->counted_live_ = true;
+    }
+    self->update_summary();
+    for (auto& [key, member] : self->members_) {
+      // An account that took the second seat while watching now plays it.
+      for (Role role : {Role::Scotland, Role::England}) {
+        const auto& seat = self->seats_.of(role);
+        if (member.player && seat && seat->account_id == member.player->account_id) {
+          member.role = role;
+        }
+      }
+      self->send_welcome(member);
+      self->send_view(key);
+    }
+    self->ask_computer();
+  });
+}
+
+void Room::drain() {
+  strand_([self = shared_from_this()] {
+    self->draining_ = true;
+    self->cancel_thinking();
+    self->pending_.clear();
+    self->broadcast(protocol::RestartingMessage{});
+    for (auto& [key, member] : self->members_) {
+      member.client->close();
+      if (member.player) self->host_.presence().depart(self->id_, member.player->account_id);
+    }
+    self->members_.clear();
+  });
+}
+
+void Room::end(storage::GameStatus status, std::optional<std::string> result_json) {
+  strand_([self = shared_from_this(), status, result = std::move(result_json)]() mutable {
+    self->end_here(status, std::move(result));
+  });
+}
+
+void Room::notify(protocol::ServerMessage message) {
+  strand_([self = shared_from_this(), message = std::move(message)] { self->broadcast(message); });
+}
+
+void Room::end_here(storage::GameStatus status, std::optional<std::string> result_json) {
+  if (row_.status == storage::GameStatus::Finished || row_.status == storage::GameStatus::Aborted) {
+    return;
+  }
+  row_.status = status;
+  row_.result_json = result_json;
+  cancel_thinking();
+  if (counted_live_) --metrics_.games_live;
+  counted_live_ = false;
+  update_summary();
+  json result = result_json ? json::parse(*result_json, nullptr, false) : json();
+  broadcast(protocol::GameEndedMessage{std::string(storage::status_name(status)), result});
+}
+
+void Room::handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived) {
+  if (!members_.contains(client)) return;  // left meanwhile
+  if (auto* action = std::get_if<protocol::ActionMessage>(&message)) {
+    const Role role = members_.at(client).role;
+    if (committing_) {
+      pending_.push_back({client, std::move(*action), arrived, role});
+    } else {
+      handle_action(client, role, std::move(*action), arrived);
+    }
+  } else if (auto* chat = std::get_if<protocol::ChatMessage>(&message)) {
+    handle_chat(client, *chat);
+  } else if (auto* sync = std::get_if<protocol::SyncMessage>(&message)) {
+    if (game_) send_view(client);
+    send_chat_since(client, sync->chat_since);
+  } else {
+    send(client, protocol::PongMessage{});
+  }
+}
+
+void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMessage message,
+                         SteadyTime arrived) {
+  if (draining_) {
+    return send_error(client, ErrorCode::Restarting, "the server is restarting", message.ref);
+  }
+  if (role == Role::Observer) {
+    return send_error(client, ErrorCode::NotSeated, "observers cannot act", message.ref);
+  }
+  if (const auto& acting = seats_.of(role); client && acting && acting->computer) {
+    return send_error(client, ErrorCode::NotSeated, "the computer plays this seat now",
+                      message.ref);
+  }
+  if (!game_) {
+    return send_error(client, ErrorCode::GameNotStarted, "the game has not started", message.ref);
+  }
+  if (row_.status != storage::GameStatus::Active || game_->outcome().finished) {
+    return send_error(client, ErrorCode::GameOver, "the game is over", message.ref);
+  }
+  // A client that has not seen its role's latest view gets it instead of a ruling on a stale
+  // action. A version that has not moved means the same legal actions, so the action stands.
+  // (A connected role is never parked by now: its view was sent, which unparked it.)
+  if (views_.parked(role)) return write_view_to(client, true, message.ref, true);
+  if (message.seq != views_.version(role)) {
+    if (!client) return ask_computer();  // its view moved on: think again
+    return answer_with_view(client, message.ref, true);
+  }
+
+  // The engine's apply checks the seat and membership in its own legal actions (DESIGN.md,
+  // the engine contract) and leaves the state unchanged when it refuses; the copy keeps the
+  // room's state as it was committed until the store has the action.
+  std::shared_ptr<core::Game> next = game_->clone();
+  if (auto error = next->apply(role, message.action)) {
+    if (!client) {
+      // The computer chose from its view's legal actions: a refusal is a fault, logged, and
+      // this view is not asked about again.
+      log_error("game " + std::to_string(id_) +
+                ": the computer's action was refused: " + error->message);
+      refused_version_[RoleViews::index(role)] = views_.version(role);
+    }
+    return send_error(client, error_for(error->code), error->message, message.ref);
+  }
+
+  auto commit = std::make_shared<Commit>();
+  commit->client = client;
+  commit->ref = message.ref;
+  commit->seq = actions_ + 1;
+  commit->role = std::string(core::role_name(role));
+  commit->actor = role;
+  commit->action_json = message.action.dump();
+  commit->state_hash = next->state_hash();
+  const auto outcome = next->outcome();
+  // A snapshot every kActionsPerSnapshot actions and at the end: a cache for loading (at most
+  // that many actions are replayed), never the truth (the log is).
+  if (outcome.finished || commit->seq % kActionsPerSnapshot == 0) {
+    next->write_snapshot(commit->snapshot.emplace());
+  }
+  if (outcome.finished) commit->result_json = result_of(outcome).dump();
+  commit->notices = turn_notices(id_, game_.get(), *next, seats_,
+                                 [this](std::int64_t account) { return is_connected(account); });
+  park_unwatched_roles();
+  RoleViews::PatchRoles patches{};
+  for (const auto& [key, other] : members_) {
+    if (other.updates == ViewUpdates::Patches) patches[RoleViews::index(other.role)] = true;
+  }
+  commit->views = views_.change_to(*next, patches);
+  commit->awaiting_before = public_awaiting(*game_);
+  commit->awaiting_after = public_awaiting(*next);
+  commit->seats = seats_;
+  commit->next = std::move(next);
+  commit->arrived = arrived;
+  committing_ = true;
+
+  const auto room_thread = std::this_thread::get_id();
+  db_.post_or_run(
+      id_,
+      [self = shared_from_this(), commit](storage::Store& store) {
+        try {
+          const auto now = now_ms();
+          const auto tc = load_time_control(store, self->id_);
+          // The action, the notices it causes (the outbox) and the clocks stand or fall
+          // together: a notice is neither lost nor sent for an action that was not kept.
+          storage::Transaction transaction(store.database());
+          // An action that comes after its side's time ran out ends the game by time instead.
+          if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
+            if (auto taken = take_over_timed_out(store, self->id_, *loser, now)) {
+              // Both allowed a stand-in: the computer takes the seat. The action of the side
+              // whose time ran out is refused; the other side's goes on below.
+              commit->stand_in = StandIn{*loser, *taken};
+              auto& player =
+                  *loser == Role::Scotland ? commit->seats.scotland : commit->seats.england;
+              if (player) player->computer = *taken;
+              if (core::role_name(*loser) == commit->role) {
+                transaction.commit();
+                return;
+              }
+            }
+          }
+          if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
+            stop_clocks(store, self->id_, tc, commit->seats, now);
+            const auto result = result_against(*loser, "timeout");
+            store.set_game_status(self->id_, storage::GameStatus::Finished, now, result);
+            transaction.commit();
+            commit->timed_out = result;
+            return;
+          }
+          std::optional<std::string_view> snapshot;
+          if (commit->snapshot) snapshot = *commit->snapshot;
+          try {
+            store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
+                                commit->state_hash, now, snapshot, commit->views.stored_versions());
+          } catch (const storage::ConstraintError&) {
+            // The game ended (resigned, cancelled, out of time) while the action was on its way.
+            const auto row = store.find_game(self->id_);
+            if (row && row->status != storage::GameStatus::Active) {
+              commit->game_over = true;
+              return;
+            }
+            throw;
+          }
+          storage::NoticeStore notices(store.database());
+          // The role acted: its notices still undelivered are not needed any more.
+          notices.drop_pending(self->id_, commit->role, now);
+          for (const auto& notice : commit->notices) {
+            notices.enqueue(self->id_, notice.role, commit->seq, notice.account_id,
+                            notice.content_json, now);
+          }
+          if (commit->result_json) {
+            for (const char* side : {"scotland", "england"}) {
+              notices.drop_pending(self->id_, side, now);
+            }
+            store.set_game_status(self->id_, storage::GameStatus::Finished, now,
+                                  *commit->result_json);
+            stop_clocks(store, self->id_, tc, commit->seats, now);
+          } else {
+            pass_turn(store, self->id_, tc, commit->seats, commit->actor, commit->awaiting_before,
+                      commit->awaiting_after, now);
+          }
+          // A clock changes only where `awaiting` does (or at the end), and every role's view
+          // shows `awaiting`: a frame after any other action would tell the other seat and the
+          // observers that a hidden decision was made, and when (RULES 13.1.4).
+          if (commit->result_json || commit->awaiting_before != commit->awaiting_after) {
+            commit->clocks = clocks_json(store, self->id_, tc, commit->seats, now);
+          }
+          transaction.commit();
+          commit->appended = true;
+        } catch (const storage::StorageError& e) {
+          commit->error = e.what();
+          commit->storage_unavailable = storage::is_unavailable(e.code());
+        } catch (const std::exception& e) {
+          commit->error = e.what();
+        }
+      },
+      [self = shared_from_this(), commit, room_thread](bool stored) {
+        // Only now is the action durable (its group's COMMIT returned), so only now may anyone
+        // hear of it.
+        if (!stored && (commit->appended || commit->timed_out || commit->stand_in)) {
+          commit->appended = false;
+          commit->timed_out.reset();
+          commit->stand_in.reset();
+          commit->error = "the group commit holding the action failed";
+          commit->storage_unavailable = true;
+        }
+        // Run inline by post_or_run, this is still the room's strand, inside handle_action:
+        // going on here saves a post, and with it a wake-up of another thread.
+        if (std::this_thread::get_id() == room_thread) return self->committed(commit);
+        self->strand_([self, commit] { self->committed(commit); });
+      });
+}
+
+void Room::committed(const std::shared_ptr<Commit>& commit) {
+  committing_ = false;
+  if (!commit->error.empty()) {
+    log_error_throttled("action", "game " + std::to_string(id_) + " action " +
+                                      std::to_string(commit->seq) + ": " + commit->error);
+  }
+  if (commit->stand_in && commit->error.empty() &&
+      (commit->appended || commit->role == core::role_name(commit->stand_in->role))) {
+    // Stored (with the action, or alone when the actor was the side out of time).
+    auto& player = commit->stand_in->role == Role::Scotland ? seats_.scotland : seats_.england;
+    if (player) player->computer = commit->stand_in->seat;
+    for (const auto& [key, member] : members_) send_welcome(member);
+  }
+  if (commit->timed_out) {
+    send_error(commit->client, ErrorCode::GameOver, "your time ran out: the game is over",
+               commit->ref);
+    end_here(storage::GameStatus::Finished, commit->timed_out);
+  } else if (commit->stand_in && !commit->appended &&
+             commit->role == core::role_name(commit->stand_in->role) && commit->error.empty()) {
+    send_error(commit->client, ErrorCode::NotSeated,
+               "your time ran out: the computer plays your seat now", commit->ref);
+  } else if (commit->game_over) {
+    send_error(commit->client, ErrorCode::GameOver, "the game is over", commit->ref);
+  } else if (!commit->appended && db_.health() == StorageHealth::Failed) {
+    // A lost write (storage/faults.h): whether the action reached the disk is for the next
+    // start's recovery to say, so the client is told neither way.
+    send_error(commit->client, ErrorCode::StorageUnavailable,
+               "the server cannot store moves right now and restarts; reconnect to see whether "
+               "this action was kept",
+               commit->ref);
+  } else if (!commit->appended && db_.health() == StorageHealth::ReadOnly) {
+    send_error(commit->client, ErrorCode::StorageUnavailable,
+               "the server is serving read-only for maintenance: games can be watched, not "
+               "played; try again later",
+               commit->ref);
+  } else if (!commit->appended && commit->storage_unavailable) {
+    send_error(commit->client, ErrorCode::StorageUnavailable,
+               "the server cannot store moves right now; try again later", commit->ref);
+  } else if (!commit->appended) {
+    send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again",
+               commit->ref);
+  } else {
+    game_ = std::move(commit->next);
+    actions_ = commit->seq;
+    views_.accept(commit->views);
+    if (commit->result_json) {
+      row_.status = storage::GameStatus::Finished;
+      if (counted_live_) --metrics_.games_live;
+      counted_live_ = false;
+    }
+    ++metrics_.actions_applied;
+    update_summary();
+    publish_views(commit->views, commit->client, commit->ref);
+    if (!commit->clocks.is_null()) broadcast(protocol::ClocksMessage{commit->clocks});
+    metrics_.observe_action_latency(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived).count());
+  }
+  send_deferred_views();
+  run_pending();
+}
+
+void Room::run_pending() {
+  while (!committing_ && !pending_.empty()) {
+    auto p = std::move(pending_.front());
+    pending_.pop_front();
+    if (!p.client || members_.contains(p.client)) {
+      handle_action(p.client, p.role, std::move(p.action), p.arrived);
+    }
+  }
+  ask_computer();
+}
+
+void Room::wake_computer() {
+  strand_([self = shared_from_this()] { self->ask_computer(); });
+}
+
+void Room::stand_in(Role role, ComputerSeat seat) {
+  strand_([self = shared_from_this(), role, seat = std::move(seat)] {
+    auto& player = role == Role::Scotland ? self->seats_.scotland : self->seats_.england;
+    if (!player) return;
+    player->computer = seat;
+    // Every client hears who plays now, as on joining.
+    for (const auto& [key, member] : self->members_) self->send_welcome(member);
+    self->ask_computer();
+  });
+}
+
+// Asks for each computer seat the game awaits whose current view has no decision in flight.
+// The decision takes the seat's view as the one view writer gives it to that seat.
+void Room::ask_computer() {
+  if (!game_ || draining_ || committing_ || row_.status != storage::GameStatus::Active ||
+      game_->outcome().finished) {
+    return;
+  }
+  auto* players = host_.computer_players();
+  if (!players) return;
+  const auto awaiting = game_->active_roles();
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (!seat || !seat->computer) continue;
+    if (std::find(awaiting.begin(), awaiting.end(), role) == awaiting.end()) continue;
+    const auto i = RoleViews::index(role);
+    if (views_.parked(role)) {
+      views_.unpark(role, *game_);
+      update_summary();
+    }
+    const auto version = views_.version(role);
+    if ((thinking_[i] && thinking_[i]->version == version) || refused_version_[i] == version) {
+      continue;
+    }
+    if (thinking_[i]) thinking_[i]->cancelled->store(true);
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    thinking_[i] = Thinking{cancelled, version};
+    if (!computer_history_[i]) computer_history_[i] = std::make_shared<SeatHistory>();
+    Decision decision;
+    // The queue takes turns between the players the computer answers: the opponent's account,
+    // or the seat's own when the computer plays both seats.
+    const auto& opponent = seats_.of(role == Role::Scotland ? Role::England : Role::Scotland);
+    decision.account = opponent && !opponent->computer ? opponent->account_id : seat->account_id;
+    decision.cancelled = cancelled;
+    game_->write_view(role, 0, decision.view_text);
+    decision.history = computer_history_[i];
+    decision.level = ai::level_from_name(seat->computer->level).value_or(ai::Level::Normal);
+    decision.seed = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
+    decision.done = [self = shared_from_this(), role, version](std::optional<json> action) {
+      self->strand_([self, role, version, action = std::move(action)]() mutable {
+        self->computer_decided(role, version, std::move(action));
+      });
+    };
+    players->submit(std::move(decision));
+  }
+}
+
+void Room::computer_decided(Role role, std::int64_t version, std::optional<json> action) {
+  const auto i = RoleViews::index(role);
+  if (!thinking_[i] || thinking_[i]->version != version) return;  // cancelled meanwhile
+  thinking_[i].reset();
+  if (!action) {
+    refused_version_[i] = version;
+    return;
+  }
+  protocol::ActionMessage message{version, std::move(*action), std::nullopt};
+  const auto now = std::chrono::steady_clock::now();
+  if (committing_) {
+    pending_.push_back({nullptr, std::move(message), now, role});
+  } else {
+    handle_action(nullptr, role, std::move(message), now);
+  }
+}
+
+void Room::cancel_thinking() {
+  for (auto& thinking : thinking_) {
+    if (thinking) thinking->cancelled->store(true);
+    thinking.reset();
+  }
+}
+
+void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& message) {
+  const Member& member = members_.at(client);
+  if (draining_) return send_error(client, ErrorCode::Restarting, "the server is restarting");
+  // A line names its account, so anonymous visitors never write.
+  if (!member.player) return send_error(client, ErrorCode::ChatNotAllowed, "log in to chat");
+  if (member.role == Role::Observer && !row_.observer_chat) {
+    return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
+  }
+  if (!host_.allow_chat(member.player->account_id)) {
+    return send_error(client, ErrorCode::RateLimited, "you are sending chat lines too fast");
+  }
+  if (!chat_rate_.allow()) {
+    return send_error(client, ErrorCode::RateLimited,
+                      "this game's chat is too busy; wait a moment");
+  }
+  auto line = std::make_shared<std::optional<protocol::ChatLine>>();
+  auto full = std::make_shared<bool>(false);
+  db_.post(
+      [self = shared_from_this(), line, full, account = member.player->account_id,
+       role = std::string(core::role_name(member.role)), username = member.player->username,
+       text = message.text](storage::Store& store) {
+        try {
+          if (store.count_chat(self->id_) >= kMaxChatLines) {
+            *full = true;
+            return;
+          }
+          const auto row = store.append_chat(self->id_, account, role, text, now_ms());
+          *line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
+        } catch (const std::exception& e) {
+          log_error_throttled("chat", "game " + std::to_string(self->id_) + " chat: " + e.what());
+        }
+      },
+      [self = shared_from_this(), client, line, full](bool stored) {
+        if (!stored) line->reset();
+        self->strand_([self, client, line, full] {
+          if (*full) {
+            self->send_error(client, ErrorCode::ChatNotAllowed, "this game's chat is full");
+          } else if (*line) {
+            self->broadcast(**line);
+          } else {
+            self->send_error(client, ErrorCode::StorageUnavailable,
+                             "the server cannot store chat right now; try again later");
+          }
+        });
+      });
+}
+
+void Room::send_chat_since(const RoomClient* client, std::int64_t since) {
+  auto rows = std::make_shared<std::vector<protocol::ChatLine>>();
+  // Sent once committed: a line read inside the group may be one of the group's own writes.
+  db_.post(
+      [self = shared_from_this(), since, rows](storage::Store& store) {
+        try {
+          std::map<std::int64_t, std::string> names;
+          for (const auto& row : store.list_chat(self->id_, since, 500)) {
+            std::optional<std::string> user;
+            if (row.account_id) {
+              auto& name = names[*row.account_id];
+              if (name.empty()) {
+                const auto account = store.find_account_by_id(*row.account_id);
+                name = account ? account->username : "?";
+              }
+              user = name;
+            }
+            rows->push_back({row.id, row.role, user, row.text, row.created_at});
+          }
+        } catch (const std::exception& e) {
+          log_error("game " + std::to_string(self->id_) + " chat history: " + e.what());
+        }
+      },
+      [self = shared_from_this(), client, rows](bool stored) {
+        if (!stored || rows->empty()) return;
+        self->strand_([self, client, rows] {
+          for (const auto& line : *rows) self->send(client, line);
+        });
+      });
+}
+
+void Room::send(const RoomClient* client, const protocol::ServerMessage& message) {
+  const auto it = members_.find(client);
+  if (it != members_.end()) it->second.client->send(frame(message));
+}
+
+void Room::send_error(const RoomClient* client, ErrorCode code, std::string message,
+                      std::optional<std::string> ref) {
+  metrics_.count_error(code);
+  send(client, protocol::ErrorMessage{code, std::move(message), std::move(ref)});
+}
+
+void Room::send_view(const RoomClient* client) { write_view_to(client, true, std::nullopt, false); }
+
+void Room::answer_with_view(const RoomClient* client, std::optional<std::string> ref, bool stale) {
+  write_view_to(client, false, std::move(ref), stale);
+}
+
+void Room::write_view_to(const RoomClient* client, bool whole_log, std::optional<std::string> ref,
+                         bool stale) {
+  const auto it = members_.find(client);
+  if (it == members_.end() || !game_) return;
+  const Role role = it->second.role;
+  if (views_.parked(role)) {
+    // Unparked only against the game the views were last accepted for: not while a commit
+    // (whose change left the role parked) is in flight.
+    if (committing_) {
+      deferred_views_.push_back(client);
+      return;
+    }
+    views_.unpark(role, *game_);
+    update_summary();
+  }
+  // Without the whole log: from the role's log_size on, no lines, and no walk through a long
+  // log to write them.
+  const std::size_t from = whole_log ? 0 : views_.log_size(role);
+  game_->write_view(role, from, view_text_);
+  it->second.client->send(std::make_shared<const std::string>(protocol::encode_view(
+      views_.version(role), view_text_, static_cast<std::int64_t>(from), ref, stale)));
+}
+
+void Room::park_unwatched_roles() {
+  std::array<bool, kViewRoles> watched{};
+  for (const auto& [key, member] : members_) watched[RoleViews::index(member.role)] = true;
+  // A computer seat reads its view whenever it is awaited: its versions are kept.
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (seat && seat->computer) watched[RoleViews::index(role)] = true;
+  }
+  for (Role role : {Role::Scotland, Role::England, Role::Observer}) {
+    if (!watched[RoleViews::index(role)]) views_.park(role, *game_);
+  }
+}
+
+void Room::send_deferred_views() {
+  auto clients = std::move(deferred_views_);
+  deferred_views_.clear();
+  for (const RoomClient* client : clients) send_view(client);
+}
+
+void Room::send_welcome(const Member& member) {
+  protocol::WelcomeMessage welcome;
+  welcome.game_id = id_;
+  welcome.role = std::string(core::role_name(member.role));
+  welcome.status = std::string(storage::status_name(row_.status));
+  welcome.seed_sha256 = row_.seed_sha256;
+  if (seats_.scotland) welcome.scotland = seats_.scotland->username;
+  if (seats_.england) welcome.england = seats_.england->username;
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (seat && seat->computer) {
+      welcome.computer[core::role_name(role)] = {{"level", seat->computer->level},
+                                                 {"stand_in", seat->computer->stand_in}};
+    }
+  }
+  member.client->send(frame(welcome));
+}
+
+// Each changed role's frame is made once and shared by that role's connections (its view text
+// or patch with the head of the frame, sent in parts: no copy of the view per frame). Every
+// connection of a role holds that role's previous version (it got each change, or a whole view
+// on joining), so the same new lines, and the same patch, suit them all.
+void Room::publish_views(const ViewChange& change, const RoomClient* actor,
+                         const std::optional<std::string>& ref) {
+  // Per role, the head of its view frame and of its patch frame (without a ref).
+  std::array<std::array<std::shared_ptr<const std::string>, 2>, kViewRoles> heads;
+  const auto publish = [&](const RoomClient* key, const Member& member) {
+    const auto i = RoleViews::index(member.role);
+    if (!change.increments[i]) {
+      if (key == actor) answer_with_view(key, ref, false);
+      return;
+    }
+    // A connection that joined while the action was committed may want a patch that was not
+    // written: the view with its new lines suits it as well.
+    const bool patch = member.updates == ViewUpdates::Patches && change.patches[i];
+    const auto& body = patch ? change.patches[i] : change.increments[i];
+    const auto head = [&](const std::optional<std::string>& answers) {
+      const auto version = change.next[i].version;
+      return std::make_shared<const std::string>(
+          patch ? protocol::encode_view_patch_head(version, change.log_from[i], answers)
+                : protocol::encode_view_head(version, change.log_from[i], answers, false));
+    };
+    if (key == actor && ref) {
+      // The sender's own copy names its action.
+      member.client->send_view(head(ref), body);
+      return;
+    }
+    auto& h = heads[i][patch ? 1 : 0];
+    if (!h) h = head(std::nullopt);
+    member.client->send_view(h, body);
+  };
+  // The actor first: it waits on this answer to go on, and a send can wake the reader at the
+  // other end and give it this thread's CPU before the later sends go out.
+  if (const auto it = members_.find(actor); it != members_.end()) publish(it->first, it->second);
+  for (const auto& [key, member] : members_) {
+    if (key != actor) publish(key, member);
+  }
+}
+
+void Room::broadcast(const protocol::ServerMessage& message) {
+  const auto f = frame(message);
+  for (const auto& [key, member] : members_) member.client->send(f);
+}
+
+void Room::update_summary() {
+  RoomSummary summary;
+  summary.status = row_.status;
+  if (game_) summary.versions = views_.versions();
+  if (game_ && row_.status == storage::GameStatus::Active) summary.awaiting = game_->active_roles();
+  host_.set_summary(id_, std::move(summary));
+}
+
+}  // namespace blockfog::server

@@ -1,0 +1,83 @@
+#pragma once
+
+// Finds, loads and starts game rooms. Loading runs on the storage thread, so open() and
+// resume_all() block: call them from the HTTP worker pool or at start-up, never from a strand.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "server/play/presence.h"
+#include "server/play/room.h"
+
+namespace blockfog::server {
+
+class RoomRegistry : public RoomHost {
+ public:
+  // `make_strand(game_id)` gives a game's room its strand (the server puts it on the network
+  // thread that serves the game's connections: server/net/net.cpp).
+  using StrandMaker = std::function<Strand(std::int64_t game_id)>;
+  RoomRegistry(DbWorker& db, Metrics& metrics, StrandMaker make_strand);
+
+  // Loads every open and active game by replaying its log. Returns how many were loaded; a
+  // game that cannot be replayed is logged and left out.
+  std::size_t resume_all();
+  // The game's room, loaded if needed; null when there is no such game or it cannot be loaded.
+  std::shared_ptr<Room> open(std::int64_t game_id);
+  // On the storage thread, in a task (never from a strand): loads the room of a game whose
+  // start was committed, unless it is loaded, so that the lobby knows whose turn it is.
+  void open_in_store(storage::Store& store, std::int64_t game_id);
+  // The start of a game was committed (both seats taken): hand its room the game.
+  void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats);
+  // The game ended or was cancelled outside its room's play (resigned, timeout, cancel),
+  // committed already: its room, if loaded, tells its clients (GameEndedMessage).
+  void end(std::int64_t game_id, storage::GameStatus status,
+           std::optional<std::string> result_json);
+  // Sends `message` to every client of the game's room, if loaded.
+  void broadcast(std::int64_t game_id, const protocol::ServerMessage& message);
+  void drain_all();
+  // A finished game's room whose last client left: nothing will change in it any more, so it
+  // leaves memory (a later client loads it again from the store).
+  void evict(std::int64_t game_id, const Room* room) override;
+  // An evicted room takes its place again, unless another room of its game was loaded since.
+  // True if `room` is the game's room now.
+  bool reinstate(const std::shared_ptr<Room>& room) override;
+  // A chat line of `account_id`, in any game, fits its quota (a token bucket of its own).
+  bool allow_chat(std::int64_t account_id) override;
+  static constexpr double kChatLinesPerAccountPerSecond = 1;
+  static constexpr double kChatBurstPerAccount = 10;
+
+  // The computer took `role`'s seat as a stand-in (committed already): the room is told.
+  void stand_in(std::int64_t game_id, core::Role role, ComputerSeat seat);
+  // Where computer seats think; set before the server takes requests (null: nowhere).
+  void set_computer_players(ComputerPlayers* players) { computer_ = players; }
+  ComputerPlayers* computer_players() override { return computer_; }
+
+  // Which players have a client at which game; the start of a game reads it in its
+  // transaction (api::start_in_store).
+  Presence& presence() override { return presence_; }
+
+  std::optional<RoomSummary> summary(std::int64_t game_id) const;
+  void set_summary(std::int64_t game_id, RoomSummary summary) override;
+
+ private:
+  std::shared_ptr<Room> load(storage::Store& store, const storage::GameRow& row);
+  std::shared_ptr<Room> insert(std::shared_ptr<Room> room);
+
+  DbWorker& db_;
+  Metrics& metrics_;
+  StrandMaker make_strand_;
+  ComputerPlayers* computer_ = nullptr;
+  mutable std::mutex mutex_;
+  std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
+  // Written after every action of every game (Room::update_summary): hashed, not ordered.
+  std::unordered_map<std::int64_t, RoomSummary> summaries_;
+  Presence presence_;
+  AddressRateLimiter chat_per_account_{kChatLinesPerAccountPerSecond, kChatBurstPerAccount};
+};
+
+}  // namespace blockfog::server
