@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The action round trip of one game between two clients (blockfog-load, N = 1) on a fresh
 # blockfog-server started as for the latency goal (bench/load-common.sh: --sync normal), alone,
-# and then while the computer thinks (issue 38: its worker thread must not slow the network
+# and then while the computer thinks (its worker thread must not slow the network
 # threads). bench/computer_opponents.py plays the human side of GAMES games against the computer
 # at hard level (default 100), answering each view a second later as a person would: the
 # computer, awaited in one game while it thinks in another, keeps its worker thread busy for the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs blockfog-load against a fresh blockfog-server on loopback (issue 5's load goals) and
+# Runs blockfog-load against a fresh blockfog-server on loopback (the load goals: bench/RESULTS.md) and
 # prints each run's summary; the JSON lines go to build/release-pgo/load-results.jsonl. The
 # programs are the release-pgo preset's (the Docker image's build).
 #

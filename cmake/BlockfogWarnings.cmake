@@ -1,4 +1,4 @@
-# Warnings are errors on the project's own targets (DESIGN.md, Conventions).
+# Warnings are errors on the project's own targets (docs/architecture.md, Conventions).
 function(blockfog_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual

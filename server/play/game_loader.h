@@ -1,7 +1,7 @@
 #pragma once
 
 // Rebuilding a game from the store: the state is the replay of the log from the seed
-// (DESIGN.md, promise 3); snapshots are only a cache that can be checked against it.
+// (docs/architecture.md, "Promises", 3); snapshots are only a cache that can be checked against it.
 
 #include <cstdint>
 #include <functional>

@@ -298,9 +298,9 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
     return answer_with_view(client, message.ref, true);
   }
 
-  // The engine's apply checks the seat and membership in its own legal actions (DESIGN.md,
-  // the engine contract) and leaves the state unchanged when it refuses; the copy keeps the
-  // room's state as it was committed until the store has the action.
+  // The engine's apply checks the seat and membership in its own legal actions
+  // (docs/architecture.md, "The engine contract") and leaves the state unchanged when it refuses;
+  // the copy keeps the room's state as it was committed until the store has the action.
   std::shared_ptr<core::Game> next = game_->clone();
   if (auto error = next->apply(role, message.action)) {
     if (!client) {

@@ -1,7 +1,7 @@
 #pragma once
 
-// One game room per game (DESIGN.md, "One action, end to end"). Every member function posts
-// its work onto the room's strand, so the room's state has one writer and needs no lock. An
+// One game room per game (docs/architecture.md, "One action, end to end"). Every member function
+// posts its work onto the room's strand, so the room's state has one writer and needs no lock. An
 // action is checked (seat, seq, the engine's legality), applied to a copy of the state, and
 // committed by the storage thread; only when the commit is back does the copy become the
 // room's state and each connected client whose role's view changed get that view (a client's

@@ -1,4 +1,4 @@
-// Issue 35's clocks, vacations, resignation, cancel and rematch, through the real server with
+// Clocks, vacations, resignation, cancel and rematch, through the real server with
 // its clock driven by the test (BLOCKFOG_TEST_CLOCK_FILE, server/clock.h): the arithmetic of
 // time controls, each endpoint and its errors, and a whole correspondence game over days with
 // a restart mid-turn and a loss on time.
@@ -581,7 +581,7 @@ TEST(ServerGames, MyGamesShowsTheOpponentsLastActivityAndTheClocks) {
 }  // namespace
 }  // namespace blockfog::server::testing
 
-// --- the computer stands in (issue 38) --------------------------------------------------------
+// --- the computer stands in ---------------------------------------------------------------------
 
 namespace blockfog::server::testing {
 namespace {

@@ -1,6 +1,6 @@
-// Issue 38 in the product: games against the computer through the real server. The computer's
-// seat is stored and shown, it acts whenever its seat is awaited (after a kill -9 too), its
-// thinking runs off the network threads, and an ended game drops its pending thinking.
+// The computer opponent in the product: games against the computer through the real server. The
+// computer's seat is stored and shown, it acts whenever its seat is awaited (after a kill -9 too),
+// its thinking runs off the network threads, and an ended game drops its pending thinking.
 
 #include <gtest/gtest.h>
 

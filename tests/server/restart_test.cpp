@@ -1,7 +1,6 @@
-// Promise 2 of DESIGN.md through the real server: kill -9 in the middle of a game, restart,
-// and the game goes on at the same view versions with the same state, no acknowledged action
-// missing.
-// Also: the snapshot cache agrees with the replay of the log, and SIGTERM drains.
+// Promise 2 of docs/architecture.md through the real server: kill -9 in the middle of a game,
+// restart, and the game goes on at the same view versions with the same state, no acknowledged
+// action missing. Also: the snapshot cache agrees with the replay of the log, and SIGTERM drains.
 
 #include <gtest/gtest.h>
 

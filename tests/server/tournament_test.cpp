@@ -265,7 +265,7 @@ void add_points(std::map<std::string, double>& points, const json& result, const
   }
 }
 
-// Issue 36's end-to-end test: a Swiss tournament of 16 players and 5 rounds through the HTTP
+// End to end: a Swiss tournament of 16 players and 5 rounds through the HTTP
 // API, every game played by random legal actions through both seats' WebSockets, the eight
 // games of a round at once. The last round's games are played to the end the rules give them
 // (RULES 12); all 40 played out take about 50,000 actions, over ten minutes in the ASan build

@@ -1,4 +1,4 @@
-// Promise 2 of DESIGN.md: a crash (kill -9) at any moment loses no acknowledged action.
+// Promise 2 of docs/architecture.md: a crash (kill -9) at any moment loses no acknowledged action.
 // A child process appends actions and acknowledges each committed seq through a pipe; the test
 // kills it mid-stream and checks the reopened database. (kill -9 leaves the OS page cache
 // intact; surviving power loss rests on synchronous=FULL, which sqlite_test.cpp checks.)
