@@ -82,9 +82,7 @@ TEST_P(PublicAnswersWith, DoNotMoveWithHiddenDecisions) {
   };
   std::mt19937_64 rng(32);
   std::map<std::string, std::int64_t> checked;
-  // The plain game plays longer; each feature set adds a stretch with its own frames and rows.
-  const int rounds = features.name == "plain" ? 400 : 150;
-  for (int round = 0; round < rounds && !HasFailure(); ++round) {
+  for (int round = 0; round < 400 && !HasFailure(); ++round) {
     auto quiet_before = table.quiet_rounds;
     const auto england_before = public_answers(table.eng_http) +
                                 without_the_time(table.eng_http.get("/api/games/mine").body);
