@@ -31,10 +31,10 @@ HttpResponse Api::start_session(int status, const Identity& identity, const Http
     storage::Transaction transaction(store.database());
     store.create_session(token_hash, identity.account_id, now, now + kSessionMs);
     // A login loop must not fill the store: the account's oldest sessions end.
-    auto ended =
+    auto evicted =
         store.keep_newest_sessions(identity.account_id, kMaxSessionsPerAccount, token_hash);
     transaction.commit();
-    return ended;
+    return evicted;
   });
   // An ended session's WebSockets must not go on acting for it, as after a logout.
   for (const auto& session : ended) session_sockets_.close_all(session);

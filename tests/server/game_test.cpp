@@ -187,10 +187,11 @@ TEST_P(FogOfWarWith, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_EQ(table.scotland->errors.back()["code"], "game_over");
 }
 
-INSTANTIATE_TEST_SUITE_P(Features, FogOfWarWith, ::testing::Range(0, 3),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return fog_feature_sets("")[static_cast<std::size_t>(info.param)].name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Features, FogOfWarWith, ::testing::Range(0, 3),
+    [](const ::testing::TestParamInfo<int>& param_info) {
+      return fog_feature_sets("")[static_cast<std::size_t>(param_info.param)].name;
+    });
 
 // Against the computer, with a live clock and turn notices on: every frame the human seat and
 // an observer receive is checked as above, and none comes but a view that changed (with the

@@ -105,10 +105,11 @@ TEST_P(PublicAnswersWith, DoNotMoveWithHiddenDecisions) {
   EXPECT_GT(checked["observer"], 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Features, PublicAnswersWith, ::testing::Range(0, 3),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return fog_feature_sets("")[static_cast<std::size_t>(info.param)].name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Features, PublicAnswersWith, ::testing::Range(0, 3),
+    [](const ::testing::TestParamInfo<int>& param_info) {
+      return fog_feature_sets("")[static_cast<std::size_t>(param_info.param)].name;
+    });
 
 }  // namespace
 }  // namespace blockfog::server::testing
