@@ -39,8 +39,18 @@ trap 'rm -f "$partial"' EXIT
 sql_quote() { printf "'%s'" "${1//\'/\'\'}"; }
 
 # A read transaction never blocks the server's writer (WAL); the busy timeout covers the
-# moment a checkpoint holds the lock.
-sqlite3 -batch -bail -readonly "$db" \
+# moment a checkpoint holds the lock. With no -wal beside it no server has the file open (a
+# server keeps one while it runs), so it is read as immutable: a plain read-only connection
+# would make a -wal and a -shm beside a stopped server's database and leave them there.
+source="$db"
+if [[ ! -e $db-wal ]]; then
+  absolute="$(realpath -- "$db")"
+  absolute="${absolute//%/%25}"
+  absolute="${absolute//\?/%3F}"
+  absolute="${absolute//#/%23}"
+  source="file:$absolute?mode=ro&immutable=1"
+fi
+sqlite3 -batch -bail -readonly "$source" \
   ".timeout 10000" \
   "VACUUM INTO $(sql_quote "$partial");" >/dev/null
 check="$(sqlite3 -batch -bail "$partial" "PRAGMA integrity_check;")"

@@ -86,8 +86,11 @@ int main(int argc, char** argv) {
       metrics.db_integrity_ok.store(1);
       start_housekeeping(*db);
     }
-    const IntegrityMonitor monitor(
-        db_path, std::chrono::seconds(config.integrity_check_every_seconds), metrics);
+    const IntegrityMonitor monitor(db_path,
+                                   config.read_only ? blockfog::storage::OpenMode::ReadOnly
+                                                    : blockfog::storage::OpenMode::ReadBesideWriter,
+                                   std::chrono::seconds(config.integrity_check_every_seconds),
+                                   metrics);
     const int code = run_server(config, *db, metrics);
     db->stop();
     log_info("stopped");

@@ -1,12 +1,12 @@
 #pragma once
 
 // Opening a database for reading without writing anything to it or beside it (docs/storage.md,
-// "Reading without writing"): for --check-db, --read-only, the integrity monitor and the checks
-// made before a start, which must work on a file, folder or mount the process cannot write, and
-// must leave a file that is not Blockfog's exactly as it was. A plain read-only SQLite
-// connection to a WAL database makes a -wal and a -shm file beside it when they are missing
-// (and leaves them), fails where it cannot make them, and rewrites a -shm that nobody else has
-// open. So how the file is opened depends on what lies beside it:
+// "Reading without writing"): for --check-db, --read-only and the checks made before a start, which
+// must work on a file, folder or mount the process cannot write, and must leave a file that is not
+// Blockfog's exactly as it was. A plain read-only SQLite connection to a WAL database makes a -wal
+// and a -shm file beside it when they are missing (and leaves them), fails where it cannot make
+// them, and rewrites a -shm that nobody else has open. So how the file is opened depends on what
+// lies beside it:
 //
 // - no -wal file: `immutable=1`. SQLite reads the database file alone, takes no lock and opens
 //   nothing beside it. No connection has the file open in WAL mode (each one keeps a -wal while
@@ -16,7 +16,12 @@
 // - a -wal and a -shm file: `readonly_shm=1`. SQLite maps the -shm read-only: beside a live
 //   writer it shares the writer's index of the WAL under the usual locks; with nobody else, it
 //   builds the index from the WAL in its own memory. The -shm is not written (unless this
-//   process has the database open for writing too: SQLite maps a -shm once per process).
+//   process has the database open for writing too: SQLite maps a -shm once per process). The
+//   caveat: beside a live writer in another process, a read that meets the writer rewriting
+//   the index's header, or finds no read mark it can use, fails with "attempt to write a
+//   readonly database" (SQLITE_READONLY_RECOVERY, _CANTINIT), since it may not set a mark or
+//   wait for the header itself. A reader meant to run beside a server uses
+//   OpenMode::ReadBesideWriter instead.
 // - a -wal without a -shm: the `unix-none` VFS in EXCLUSIVE locking mode, which keeps the WAL's
 //   index in this connection's memory and takes no lock. No other connection can be using the
 //   WAL (every one maps the -shm), so there is nothing to lock against.

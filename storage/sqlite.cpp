@@ -37,6 +37,7 @@ int open_flags(OpenMode mode) {
     case OpenMode::ReadWrite:
       return common | SQLITE_OPEN_READWRITE;
     case OpenMode::ReadOnly:
+    case OpenMode::ReadBesideWriter:
       return common | SQLITE_OPEN_READONLY;
   }
   return common | SQLITE_OPEN_READONLY;
@@ -61,11 +62,24 @@ Database::Database(const std::filesystem::path& path, OpenMode mode,
     : path_(path) {
   configure_library_once();
   // A writing connection opens its files through the gathering VFS, so that a commit's WAL
-  // frames reach the file in one write (storage/gathering_vfs.h); a reading one writes nothing,
-  // not even beside the file (storage/read_only_open.h).
-  const int rc = mode == OpenMode::ReadOnly
-                     ? open_read_only(path, open_flags(mode), &db_)
-                     : sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), gathering_vfs_name());
+  // frames reach the file in one write (storage/gathering_vfs.h); a ReadOnly one writes nothing,
+  // not even beside the file (storage/read_only_open.h). A reader beside a live writer must be
+  // able to set a read mark in the shared -shm: one that cannot reads only while a mark some
+  // other connection left happens to fit the WAL, and otherwise fails with SQLITE_READONLY_CANTINIT
+  // ("attempt to write a readonly database").
+  int rc = SQLITE_OK;
+  switch (mode) {
+    case OpenMode::ReadOnly:
+      rc = open_read_only(path, open_flags(mode), &db_);
+      break;
+    case OpenMode::ReadBesideWriter:
+      rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), nullptr);
+      break;
+    case OpenMode::ReadWriteCreate:
+    case OpenMode::ReadWrite:
+      rc = sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), gathering_vfs_name());
+      break;
+  }
   if (rc != SQLITE_OK) {
     // Even a failed open may allocate a handle, which must be closed after reading its message.
     std::string message = "cannot open database " + path.string() + ": " +
@@ -85,7 +99,7 @@ void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout, 
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
   exec("PRAGMA foreign_keys = ON");
-  if (mode == OpenMode::ReadOnly) return;
+  if (mode == OpenMode::ReadOnly || mode == OpenMode::ReadBesideWriter) return;
   // WAL: readers never block the writer. The mode is stored in the file, so it is set here.
   const std::string journal = pragma_text("PRAGMA journal_mode = WAL");
   if (journal != "wal" && path_ != ":memory:") {

@@ -43,10 +43,12 @@ class ConstraintError : public StorageError {
 };
 
 enum class OpenMode {
-  ReadWriteCreate,  // the server: creates the file if missing
-  ReadWrite,        // the file must exist
-  ReadOnly,         // checks, tools, --read-only: writes nothing to the file or beside it
-                    // (storage/read_only_open.h)
+  ReadWriteCreate,   // the server: creates the file if missing
+  ReadWrite,         // the file must exist
+  ReadOnly,          // checks, tools, --read-only: writes nothing to the file or beside it
+                     // (storage/read_only_open.h)
+  ReadBesideWriter,  // a reader while a server writes the file (the integrity monitor, tests):
+                     // shares the writer's -shm and takes read marks in it like any reader
 };
 
 class Statement;

@@ -35,9 +35,9 @@ int check_database(const std::filesystem::path& path, std::ostream& out) {
   }
 }
 
-IntegrityMonitor::IntegrityMonitor(std::filesystem::path path, std::chrono::seconds interval,
-                                   Metrics& metrics)
-    : path_(std::move(path)), interval_(interval), metrics_(metrics) {
+IntegrityMonitor::IntegrityMonitor(std::filesystem::path path, storage::OpenMode mode,
+                                   std::chrono::seconds interval, Metrics& metrics)
+    : path_(std::move(path)), mode_(mode), interval_(interval), metrics_(metrics) {
   if (interval_.count() > 0) thread_ = std::thread([this] { run(); });
 }
 
@@ -69,7 +69,7 @@ void IntegrityMonitor::run() {
     lock.unlock();
     try {
       // A connection per check: nothing is held open, and no snapshot outlives the check.
-      storage::Database db(path_, storage::OpenMode::ReadOnly);
+      storage::Database db(path_, mode_);
       report(path_, storage::check_integrity(db, storage::IntegrityDepth::Full), "integrity check",
              metrics_);
     } catch (const std::exception& e) {

@@ -16,6 +16,7 @@
 
 #include "server/metrics.h"
 #include "storage/integrity.h"
+#include "storage/sqlite.h"
 
 namespace blockfog::server {
 
@@ -29,7 +30,10 @@ int check_database(const std::filesystem::path& path, std::ostream& out);
 class IntegrityMonitor {
  public:
   // Checks every `interval` (the first one interval from now); a zero interval checks never.
-  IntegrityMonitor(std::filesystem::path path, std::chrono::seconds interval, Metrics& metrics);
+  // `mode` is how each check opens the file: ReadBesideWriter beside this server's own writing
+  // connection, ReadOnly when nothing may be written (--read-only).
+  IntegrityMonitor(std::filesystem::path path, storage::OpenMode mode,
+                   std::chrono::seconds interval, Metrics& metrics);
   ~IntegrityMonitor();  // stops, waiting for a check in progress
   IntegrityMonitor(const IntegrityMonitor&) = delete;
   IntegrityMonitor& operator=(const IntegrityMonitor&) = delete;
@@ -42,6 +46,7 @@ class IntegrityMonitor {
   void run();
 
   const std::filesystem::path path_;
+  const storage::OpenMode mode_;
   const std::chrono::seconds interval_;
   Metrics& metrics_;
   std::mutex mutex_;

@@ -2,7 +2,8 @@
 // into a fresh server, resumes the game where the backup saw it, and the actions the original
 // server went on to play give the same state hashes there. Backups taken while a game is being
 // played hold a consistent prefix of its log. N generations are kept, and a failed backup
-// exits non-zero and leaves nothing behind.
+// exits non-zero and leaves nothing behind. A stopped server's database folder is left as it
+// was, byte for byte.
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "tests/deploy/web_client.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/server_process.h"
+#include "tests/storage/folder_state.h"
 
 namespace blockfog::server::testing {
 namespace {
@@ -196,6 +198,28 @@ TEST(Backup, KeepsTheNewestGenerationsAndFailsWithoutLeavingFiles) {
   write_file(dir.path() / "a-file", "");
   EXPECT_NE(backup(server.db_path(), dir.path() / "a-file" / "backups").status, 0);
   EXPECT_EQ(server.terminate(), 0);
+}
+
+TEST(Backup, AStoppedServersDatabaseFolderIsLeftAsItWas) {
+  TempDir dir;
+  std::filesystem::path db;
+  {
+    ServerProcess server(dir.path());
+    db = server.db_path();
+    Agent agent({server.port(), false, "127.0.0.1"});
+    ASSERT_EQ(
+        agent.post("/api/register", {{"username", "lamberton"}, {"password", "pw-123456"}}).status,
+        201);
+    ASSERT_EQ(server.terminate(), 0);
+  }
+  const auto folder = db.parent_path();
+  const auto before = storage::testing::folder_state(folder);
+  ASSERT_EQ(before.count(db.filename().string() + "-wal"), 0u) << "a stopped server keeps no WAL";
+  const auto r = backup(db, dir.path() / "backups");
+  ASSERT_EQ(r.status, 0) << r.output;
+  // A plain read-only reader would have left a -wal and a -shm beside the database.
+  EXPECT_EQ(storage::testing::folder_state(folder), before);
+  ASSERT_EQ(files_in(dir.path() / "backups").size(), 1u);
 }
 
 }  // namespace

@@ -544,7 +544,7 @@ TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
   const std::int64_t game_id = t["rounds_played"][0]["games"][0]["game_id"];
   // Its awaited players were told by the start's turn notices (nobody was at the game).
   {
-    storage::Database database(server.db_path(), storage::OpenMode::ReadOnly);
+    storage::Database database(server.db_path(), storage::OpenMode::ReadBesideWriter);
     auto notices = database.prepare(
         "SELECT a.username FROM notices n JOIN accounts a ON a.id = n.account_id"
         " WHERE n.game_id = ?1 AND n.seq = 0");

@@ -52,7 +52,7 @@ std::uint32_t wal_restarts(const std::filesystem::path& db_path) {
 }
 
 std::int64_t count_rows(const std::filesystem::path& path) {
-  Database reader(path, OpenMode::ReadOnly);
+  Database reader(path, OpenMode::ReadBesideWriter);
   Statement count = reader.prepare("SELECT count(*) FROM rows");
   count.step();
   return count.column_int64(0);

@@ -75,7 +75,7 @@ TEST(GatheringVfs, EachCommitIsInTheFileWhenItReturns) {
   testing::TempDir dir;
   Database writer = open_normal(dir.file("db.sqlite"));
   writer.exec(kTable);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
+  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   for (int round = 0; round < 50; ++round) {
     writer.exec("BEGIN");
     insert_rows(writer, round * 3, 3);
@@ -90,7 +90,7 @@ TEST(GatheringVfs, AutocommittedStatementsAreWrittenToo) {
   testing::TempDir dir;
   Database writer = open_normal(dir.file("db.sqlite"));
   writer.exec(kTable);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
+  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   for (int id = 0; id < 20; ++id) {
     insert_rows(writer, id, 1);
     ASSERT_EQ(count_rows(reader), id + 1);
@@ -125,7 +125,7 @@ TEST(GatheringVfs, ARolledBackTransactionLeavesNothing) {
   db.exec("ROLLBACK");
   insert_rows(db, 5, 2);
   EXPECT_EQ(count_rows(db), 7);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
+  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   EXPECT_EQ(count_rows(reader), 7);
   EXPECT_EQ(integrity(db), "ok");
 }
@@ -134,7 +134,7 @@ TEST(GatheringVfs, SyncFullCommitsAreWrittenBeforeTheirSync) {
   testing::TempDir dir;
   Database writer(dir.file("db.sqlite"));  // synchronous = FULL
   writer.exec(kTable);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
+  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   writer.exec("BEGIN");
   insert_rows(writer, 0, 10);
   writer.exec("COMMIT");
