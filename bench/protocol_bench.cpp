@@ -1,5 +1,5 @@
-// What reading one client frame costs the server (issue 5's load goals): every action a player
-// sends is decoded by protocol::decode_client before its room sees it.
+// What reading one client frame costs the server (the load goals: bench/RESULTS.md): every action a
+// player sends is decoded by protocol::decode_client before its room sees it.
 
 #include <benchmark/benchmark.h>
 

@@ -1,7 +1,7 @@
-// What storing one action costs the storage layer (issue 5's load goals): Store::append_action
-// into a database in WAL mode with synchronous=NORMAL, as the server's --sync normal does.
-// Arguments: games written in turn, actions per transaction (1: each commits alone, as a lone
-// action on an idle storage thread does; 10: a group commit of ten rooms' actions).
+// What storing one action costs the storage layer (the load goals: bench/RESULTS.md):
+// Store::append_action into a database in WAL mode with synchronous=NORMAL, as the server's --sync
+// normal does. Arguments: games written in turn, actions per transaction (1: each commits alone, as
+// a lone action on an idle storage thread does; 10: a group commit of ten rooms' actions).
 
 #include <benchmark/benchmark.h>
 #include <unistd.h>

@@ -37,7 +37,7 @@ struct ViewMemo {
   std::unique_ptr<Parts> parts;
 };
 
-// One game in progress, behind the module interface of DESIGN.md "The engine contract".
+// One game in progress, behind the module interface of docs/architecture.md, "The engine contract".
 // The server, the tools and the store speak to every game through this JSON boundary; each
 // game module keeps its own typed state behind it.
 class Game {
@@ -77,7 +77,7 @@ class Game {
   virtual std::string state_hash() const = 0;
   // Broken invariants, empty when the state is sound.
   virtual std::vector<std::string> check_invariants() const = 0;
-  // A copy: the state is a value (DESIGN.md), and a caller that must keep a state while
+  // A copy: the state is a value (docs/architecture.md), and a caller that must keep a state while
   // trying an action on it (the server, until the action is stored) applies it to a copy.
   virtual std::unique_ptr<Game> clone() const = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
-// The Hammer of the Scots engine: the typed API behind the module contract of DESIGN.md.
+// The Hammer of the Scots engine: the typed API behind the module contract of
+// docs/architecture.md, "The engine contract".
 
 #include <optional>
 #include <string_view>

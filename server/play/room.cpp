@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <random>
 #include <thread>
 
 #include "protocol/view_frame.h"
@@ -13,10 +12,9 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/notices/turn_notices.h"
+#include "server/play/action_commit.h"
 #include "server/play/computer_players.h"
 #include "server/play/presence.h"
-#include "storage/faults.h"
-#include "storage/notice_store.h"
 
 namespace blockfog::server {
 
@@ -24,35 +22,15 @@ using core::Role;
 using nlohmann::json;
 using protocol::ErrorCode;
 
-// An applied action on its way to the store.
+// An applied action on its way to the store, and what became of it.
 struct Room::Commit {
-  const RoomClient* client = nullptr;
+  const RoomClient* client = nullptr;  // null for the computer's action
   std::optional<std::string> ref;
   std::shared_ptr<core::Game> next;
   ViewChange views;
-  std::int64_t seq = 0;
-  std::string role;
-  Role actor = Role::Observer;
-  std::string action_json;
-  std::string state_hash;
-  std::optional<std::string> snapshot;     // core::Game::write_snapshot's bytes
-  std::optional<std::string> result_json;  // set when the action ends the game
-  std::vector<TurnNotice> notices;         // written in the action's transaction
   SteadyTime arrived;
-  Seats seats;
-  // The roles awaited before and after the action, as every view shows them: the clocks run
-  // for those (server/clocks/game_clocks.h).
-  std::vector<Role> awaiting_before;
-  std::vector<Role> awaiting_after;
-  // After the action, only when it changed `awaiting` or ended the game: null otherwise and
-  // without a time control (see committed()).
-  nlohmann::json clocks;
-  std::optional<std::string> timed_out;  // the game's result: the actor's time had run out
-  std::optional<StandIn> stand_in;       // a time ran out and the computer took that seat
-  bool game_over = false;                // the game had ended (resigned, timeout) meanwhile
-  bool appended = false;
-  std::string error;
-  bool storage_unavailable = false;  // not stored for want of storage (storage/faults.h)
+  ActionCommitRequest request;
+  ActionCommitResult result;
 };
 
 namespace {
@@ -97,7 +75,8 @@ Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
       strand_(std::move(strand)),
       db_(db),
       metrics_(metrics),
-      host_(host) {
+      host_(host),
+      chat_(id_, db) {
   if (game_) views_.reset(*game_, versions);
   // A game whose last action ended it but whose status was not yet written (a crash between
   // the two) is finished by its replay.
@@ -217,7 +196,7 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
 void Room::drain() {
   strand_([self = shared_from_this()] {
     self->draining_ = true;
-    self->cancel_thinking();
+    self->computer_.cancel();
     self->pending_.clear();
     self->broadcast(protocol::RestartingMessage{});
     for (auto& [key, member] : self->members_) {
@@ -244,7 +223,7 @@ void Room::end_here(storage::GameStatus status, std::optional<std::string> resul
   }
   row_.status = status;
   row_.result_json = result_json;
-  cancel_thinking();
+  computer_.cancel();
   if (counted_live_) --metrics_.games_live;
   counted_live_ = false;
   update_summary();
@@ -308,7 +287,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
       // this view is not asked about again.
       log_error("game " + std::to_string(id_) +
                 ": the computer's action was refused: " + error->message);
-      refused_version_[RoleViews::index(role)] = views_.version(role);
+      computer_.refused(role, views_.version(role));
     }
     return send_error(client, error_for(error->code), error->message, message.ref);
   }
@@ -316,19 +295,20 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
   auto commit = std::make_shared<Commit>();
   commit->client = client;
   commit->ref = message.ref;
-  commit->seq = actions_ + 1;
-  commit->role = std::string(core::role_name(role));
-  commit->actor = role;
-  commit->action_json = message.action.dump();
-  commit->state_hash = next->state_hash();
+  auto& request = commit->request;
+  request.game_id = id_;
+  request.seq = actions_ + 1;
+  request.actor = role;
+  request.action_json = message.action.dump();
+  request.state_hash = next->state_hash();
   const auto outcome = next->outcome();
   // A snapshot every kActionsPerSnapshot actions and at the end: a cache for loading (at most
   // that many actions are replayed), never the truth (the log is).
-  if (outcome.finished || commit->seq % kActionsPerSnapshot == 0) {
-    next->write_snapshot(commit->snapshot.emplace());
+  if (outcome.finished || request.seq % kActionsPerSnapshot == 0) {
+    next->write_snapshot(request.snapshot.emplace());
   }
-  if (outcome.finished) commit->result_json = result_of(outcome).dump();
-  commit->notices = turn_notices(id_, game_.get(), *next, seats_,
+  if (outcome.finished) request.result_json = result_of(outcome).dump();
+  request.notices = turn_notices(id_, game_.get(), *next, seats_,
                                  [this](std::int64_t account) { return is_connected(account); });
   park_unwatched_roles();
   RoleViews::PatchRoles patches{};
@@ -336,9 +316,10 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
     if (other.updates == ViewUpdates::Patches) patches[RoleViews::index(other.role)] = true;
   }
   commit->views = views_.change_to(*next, patches);
-  commit->awaiting_before = public_awaiting(*game_);
-  commit->awaiting_after = public_awaiting(*next);
-  commit->seats = seats_;
+  request.versions = commit->views.stored_versions();
+  request.awaiting_before = public_awaiting(*game_);
+  request.awaiting_after = public_awaiting(*next);
+  request.seats = seats_;
   commit->next = std::move(next);
   commit->arrived = arrived;
   committing_ = true;
@@ -346,93 +327,13 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
   const auto room_thread = std::this_thread::get_id();
   db_.post_or_run(
       id_,
-      [self = shared_from_this(), commit](storage::Store& store) {
-        try {
-          const auto now = now_ms();
-          const auto tc = load_time_control(store, self->id_);
-          // The action, the notices it causes (the outbox) and the clocks stand or fall
-          // together: a notice is neither lost nor sent for an action that was not kept.
-          storage::Transaction transaction(store.database());
-          // An action that comes after its side's time ran out ends the game by time instead.
-          if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
-            if (auto taken = take_over_timed_out(store, self->id_, *loser, now)) {
-              // Both allowed a stand-in: the computer takes the seat. The action of the side
-              // whose time ran out is refused; the other side's goes on below.
-              commit->stand_in = StandIn{*loser, *taken};
-              auto& player =
-                  *loser == Role::Scotland ? commit->seats.scotland : commit->seats.england;
-              if (player) player->computer = *taken;
-              if (core::role_name(*loser) == commit->role) {
-                transaction.commit();
-                return;
-              }
-            }
-          }
-          if (const auto loser = expired_role(store, self->id_, tc, commit->seats, now)) {
-            stop_clocks(store, self->id_, tc, commit->seats, now);
-            const auto result = result_against(*loser, "timeout");
-            store.set_game_status(self->id_, storage::GameStatus::Finished, now, result);
-            transaction.commit();
-            commit->timed_out = result;
-            return;
-          }
-          std::optional<std::string_view> snapshot;
-          if (commit->snapshot) snapshot = *commit->snapshot;
-          try {
-            store.append_action(self->id_, commit->seq, commit->role, commit->action_json,
-                                commit->state_hash, now, snapshot, commit->views.stored_versions());
-          } catch (const storage::ConstraintError&) {
-            // The game ended (resigned, cancelled, out of time) while the action was on its way.
-            const auto row = store.find_game(self->id_);
-            if (row && row->status != storage::GameStatus::Active) {
-              commit->game_over = true;
-              return;
-            }
-            throw;
-          }
-          storage::NoticeStore notices(store.database());
-          // The role acted: its notices still undelivered are not needed any more.
-          notices.drop_pending(self->id_, commit->role, now);
-          for (const auto& notice : commit->notices) {
-            notices.enqueue(self->id_, notice.role, commit->seq, notice.account_id,
-                            notice.content_json, now);
-          }
-          if (commit->result_json) {
-            for (const char* side : {"scotland", "england"}) {
-              notices.drop_pending(self->id_, side, now);
-            }
-            store.set_game_status(self->id_, storage::GameStatus::Finished, now,
-                                  *commit->result_json);
-            stop_clocks(store, self->id_, tc, commit->seats, now);
-          } else {
-            pass_turn(store, self->id_, tc, commit->seats, commit->actor, commit->awaiting_before,
-                      commit->awaiting_after, now);
-          }
-          // A clock changes only where `awaiting` does (or at the end), and every role's view
-          // shows `awaiting`: a frame after any other action would tell the other seat and the
-          // observers that a hidden decision was made, and when (RULES 13.1.4).
-          if (commit->result_json || commit->awaiting_before != commit->awaiting_after) {
-            commit->clocks = clocks_json(store, self->id_, tc, commit->seats, now);
-          }
-          transaction.commit();
-          commit->appended = true;
-        } catch (const storage::StorageError& e) {
-          commit->error = e.what();
-          commit->storage_unavailable = storage::is_unavailable(e.code());
-        } catch (const std::exception& e) {
-          commit->error = e.what();
-        }
+      [commit](storage::Store& store) {
+        commit->result = commit_action(store, commit->request, now_ms());
       },
       [self = shared_from_this(), commit, room_thread](bool stored) {
         // Only now is the action durable (its group's COMMIT returned), so only now may anyone
         // hear of it.
-        if (!stored && (commit->appended || commit->timed_out || commit->stand_in)) {
-          commit->appended = false;
-          commit->timed_out.reset();
-          commit->stand_in.reset();
-          commit->error = "the group commit holding the action failed";
-          commit->storage_unavailable = true;
-        }
+        if (!stored) unstored_by_group_commit(commit->result);
         // Run inline by post_or_run, this is still the room's strand, inside handle_action:
         // going on here saves a post, and with it a wake-up of another thread.
         if (std::this_thread::get_id() == room_thread) return self->committed(commit);
@@ -442,63 +343,78 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
 
 void Room::committed(const std::shared_ptr<Commit>& commit) {
   committing_ = false;
-  if (!commit->error.empty()) {
+  const auto& result = commit->result;
+  if (!result.error.empty()) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
-                                      std::to_string(commit->seq) + ": " + commit->error);
+                                      std::to_string(commit->request.seq) + ": " + result.error);
   }
-  if (commit->stand_in && commit->error.empty() &&
-      (commit->appended || commit->role == core::role_name(commit->stand_in->role))) {
+  if (result.stand_in &&
+      (result.outcome == CommitOutcome::Stored || result.outcome == CommitOutcome::StandIn)) {
     // Stored (with the action, or alone when the actor was the side out of time).
-    auto& player = commit->stand_in->role == Role::Scotland ? seats_.scotland : seats_.england;
-    if (player) player->computer = commit->stand_in->seat;
+    auto& player = result.stand_in->role == Role::Scotland ? seats_.scotland : seats_.england;
+    if (player) player->computer = result.stand_in->seat;
     for (const auto& [key, member] : members_) send_welcome(member);
   }
-  if (commit->timed_out) {
-    send_error(commit->client, ErrorCode::GameOver, "your time ran out: the game is over",
-               commit->ref);
-    end_here(storage::GameStatus::Finished, commit->timed_out);
-  } else if (commit->stand_in && !commit->appended &&
-             commit->role == core::role_name(commit->stand_in->role) && commit->error.empty()) {
-    send_error(commit->client, ErrorCode::NotSeated,
-               "your time ran out: the computer plays your seat now", commit->ref);
-  } else if (commit->game_over) {
-    send_error(commit->client, ErrorCode::GameOver, "the game is over", commit->ref);
-  } else if (!commit->appended && db_.health() == StorageHealth::Failed) {
-    // A lost write (storage/faults.h): whether the action reached the disk is for the next
-    // start's recovery to say, so the client is told neither way.
-    send_error(commit->client, ErrorCode::StorageUnavailable,
-               "the server cannot store moves right now and restarts; reconnect to see whether "
-               "this action was kept",
-               commit->ref);
-  } else if (!commit->appended && db_.health() == StorageHealth::ReadOnly) {
-    send_error(commit->client, ErrorCode::StorageUnavailable,
-               "the server is serving read-only for maintenance: games can be watched, not "
-               "played; try again later",
-               commit->ref);
-  } else if (!commit->appended && commit->storage_unavailable) {
-    send_error(commit->client, ErrorCode::StorageUnavailable,
-               "the server cannot store moves right now; try again later", commit->ref);
-  } else if (!commit->appended) {
-    send_error(commit->client, ErrorCode::Internal, "the action could not be stored; try again",
-               commit->ref);
-  } else {
-    game_ = std::move(commit->next);
-    actions_ = commit->seq;
-    views_.accept(commit->views);
-    if (commit->result_json) {
-      row_.status = storage::GameStatus::Finished;
-      if (counted_live_) --metrics_.games_live;
-      counted_live_ = false;
-    }
-    ++metrics_.actions_applied;
-    update_summary();
-    publish_views(commit->views, commit->client, commit->ref);
-    if (!commit->clocks.is_null()) broadcast(protocol::ClocksMessage{commit->clocks});
-    metrics_.observe_action_latency(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived).count());
+  switch (result.outcome) {
+    case CommitOutcome::Stored:
+      game_ = std::move(commit->next);
+      actions_ = commit->request.seq;
+      views_.accept(commit->views);
+      if (commit->request.result_json) {
+        row_.status = storage::GameStatus::Finished;
+        if (counted_live_) --metrics_.games_live;
+        counted_live_ = false;
+      }
+      ++metrics_.actions_applied;
+      update_summary();
+      publish_views(commit->views, commit->client, commit->ref);
+      if (!result.clocks.is_null()) broadcast(protocol::ClocksMessage{result.clocks});
+      metrics_.observe_action_latency(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - commit->arrived)
+              .count());
+      break;
+    case CommitOutcome::TimedOut:
+      send_error(commit->client, ErrorCode::GameOver, "your time ran out: the game is over",
+                 commit->ref);
+      end_here(storage::GameStatus::Finished, result.timed_out_result);
+      break;
+    case CommitOutcome::StandIn:
+      send_error(commit->client, ErrorCode::NotSeated,
+                 "your time ran out: the computer plays your seat now", commit->ref);
+      break;
+    case CommitOutcome::GameOver:
+      send_error(commit->client, ErrorCode::GameOver, "the game is over", commit->ref);
+      break;
+    case CommitOutcome::StorageUnavailable:
+    case CommitOutcome::Failed:
+      refuse_unstored(*commit);
+      break;
   }
   send_deferred_views();
   run_pending();
+}
+
+void Room::refuse_unstored(const Commit& commit) {
+  if (db_.health() == StorageHealth::Failed) {
+    // A lost write (storage/faults.h): whether the action reached the disk is for the next
+    // start's recovery to say, so the client is told neither way.
+    return send_error(commit.client, ErrorCode::StorageUnavailable,
+                      "the server cannot store moves right now and restarts; reconnect to see "
+                      "whether this action was kept",
+                      commit.ref);
+  }
+  if (db_.health() == StorageHealth::ReadOnly) {
+    return send_error(commit.client, ErrorCode::StorageUnavailable,
+                      "the server is serving read-only for maintenance: games can be watched, "
+                      "not played; try again later",
+                      commit.ref);
+  }
+  if (commit.result.outcome == CommitOutcome::StorageUnavailable) {
+    return send_error(commit.client, ErrorCode::StorageUnavailable,
+                      "the server cannot store moves right now; try again later", commit.ref);
+  }
+  send_error(commit.client, ErrorCode::Internal, "the action could not be stored; try again",
+             commit.ref);
 }
 
 void Room::run_pending() {
@@ -527,8 +443,6 @@ void Room::stand_in(Role role, ComputerSeat seat) {
   });
 }
 
-// Asks for each computer seat the game awaits whose current view has no decision in flight.
-// The decision takes the seat's view as the one view writer gives it to that seat.
 void Room::ask_computer() {
   if (!game_ || draining_ || committing_ || row_.status != storage::GameStatus::Active ||
       game_->outcome().finished) {
@@ -536,143 +450,52 @@ void Room::ask_computer() {
   }
   auto* players = host_.computer_players();
   if (!players) return;
-  const auto awaiting = game_->active_roles();
-  for (Role role : {Role::Scotland, Role::England}) {
-    const auto& seat = seats_.of(role);
-    if (!seat || !seat->computer) continue;
-    if (std::find(awaiting.begin(), awaiting.end(), role) == awaiting.end()) continue;
-    const auto i = RoleViews::index(role);
-    if (views_.parked(role)) {
-      views_.unpark(role, *game_);
-      update_summary();
-    }
-    const auto version = views_.version(role);
-    if ((thinking_[i] && thinking_[i]->version == version) || refused_version_[i] == version) {
-      continue;
-    }
-    if (thinking_[i]) thinking_[i]->cancelled->store(true);
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    thinking_[i] = Thinking{cancelled, version};
-    if (!computer_history_[i]) computer_history_[i] = std::make_shared<SeatHistory>();
-    Decision decision;
-    // The queue takes turns between the players the computer answers: the opponent's account,
-    // or the seat's own when the computer plays both seats.
-    const auto& opponent = seats_.of(role == Role::Scotland ? Role::England : Role::Scotland);
-    decision.account = opponent && !opponent->computer ? opponent->account_id : seat->account_id;
-    decision.cancelled = cancelled;
-    game_->write_view(role, 0, decision.view_text);
-    decision.history = computer_history_[i];
-    decision.level = ai::level_from_name(seat->computer->level).value_or(ai::Level::Normal);
-    decision.seed = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
-    decision.done = [self = shared_from_this(), role, version](std::optional<json> action) {
-      self->strand_([self, role, version, action = std::move(action)]() mutable {
-        self->computer_decided(role, version, std::move(action));
-      });
-    };
-    players->submit(std::move(decision));
-  }
+  const auto decided = [self = shared_from_this()](Role role, std::int64_t version,
+                                                   std::optional<json> action) {
+    self->strand_([self, role, version, action = std::move(action)]() mutable {
+      self->computer_decided(role, version, std::move(action));
+    });
+  };
+  if (computer_.ask(*game_, views_, seats_, *players, decided)) update_summary();
 }
 
 void Room::computer_decided(Role role, std::int64_t version, std::optional<json> action) {
-  const auto i = RoleViews::index(role);
-  if (!thinking_[i] || thinking_[i]->version != version) return;  // cancelled meanwhile
-  thinking_[i].reset();
-  if (!action) {
-    refused_version_[i] = version;
-    return;
-  }
-  protocol::ActionMessage message{version, std::move(*action), std::nullopt};
+  auto message = computer_.decided(role, version, std::move(action));
+  if (!message) return;
   const auto now = std::chrono::steady_clock::now();
   if (committing_) {
-    pending_.push_back({nullptr, std::move(message), now, role});
+    pending_.push_back({nullptr, std::move(*message), now, role});
   } else {
-    handle_action(nullptr, role, std::move(message), now);
-  }
-}
-
-void Room::cancel_thinking() {
-  for (auto& thinking : thinking_) {
-    if (thinking) thinking->cancelled->store(true);
-    thinking.reset();
+    handle_action(nullptr, role, std::move(*message), now);
   }
 }
 
 void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& message) {
   const Member& member = members_.at(client);
   if (draining_) return send_error(client, ErrorCode::Restarting, "the server is restarting");
-  // A line names its account, so anonymous visitors never write.
-  if (!member.player) return send_error(client, ErrorCode::ChatNotAllowed, "log in to chat");
-  if (member.role == Role::Observer && !row_.observer_chat) {
-    return send_error(client, ErrorCode::ChatNotAllowed, "observers read the chat only");
-  }
-  if (!host_.allow_chat(member.player->account_id)) {
-    return send_error(client, ErrorCode::RateLimited, "you are sending chat lines too fast");
-  }
-  if (!chat_rate_.allow()) {
-    return send_error(client, ErrorCode::RateLimited,
-                      "this game's chat is too busy; wait a moment");
-  }
-  auto line = std::make_shared<std::optional<protocol::ChatLine>>();
-  auto full = std::make_shared<bool>(false);
-  db_.post(
-      [self = shared_from_this(), line, full, account = member.player->account_id,
-       role = std::string(core::role_name(member.role)), username = member.player->username,
-       text = message.text](storage::Store& store) {
-        try {
-          if (store.count_chat(self->id_) >= kMaxChatLines) {
-            *full = true;
-            return;
-          }
-          const auto row = store.append_chat(self->id_, account, role, text, now_ms());
-          *line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
-        } catch (const std::exception& e) {
-          log_error_throttled("chat", "game " + std::to_string(self->id_) + " chat: " + e.what());
-        }
-      },
-      [self = shared_from_this(), client, line, full](bool stored) {
-        if (!stored) line->reset();
-        self->strand_([self, client, line, full] {
-          if (*full) {
-            self->send_error(client, ErrorCode::ChatNotAllowed, "this game's chat is full");
-          } else if (*line) {
-            self->broadcast(**line);
-          } else {
-            self->send_error(client, ErrorCode::StorageUnavailable,
-                             "the server cannot store chat right now; try again later");
-          }
-        });
-      });
+  const auto refusal =
+      chat_.refusal(member.player, member.role, row_.observer_chat,
+                    [this](std::int64_t account) { return host_.allow_chat(account); });
+  if (refusal) return send_error(client, refusal->code, refusal->message);
+  chat_.write(*member.player, member.role, message.text,
+              [self = shared_from_this(), client](RoomChat::Written written) {
+                self->strand_([self, client, written = std::move(written)] {
+                  if (const auto* line = std::get_if<protocol::ChatLine>(&written)) {
+                    self->broadcast(*line);
+                  } else {
+                    const auto& error = std::get<protocol::ErrorMessage>(written);
+                    self->send_error(client, error.code, error.message);
+                  }
+                });
+              });
 }
 
 void Room::send_chat_since(const RoomClient* client, std::int64_t since) {
-  auto rows = std::make_shared<std::vector<protocol::ChatLine>>();
-  // Sent once committed: a line read inside the group may be one of the group's own writes.
-  db_.post(
-      [self = shared_from_this(), since, rows](storage::Store& store) {
-        try {
-          std::map<std::int64_t, std::string> names;
-          for (const auto& row : store.list_chat(self->id_, since, 500)) {
-            std::optional<std::string> user;
-            if (row.account_id) {
-              auto& name = names[*row.account_id];
-              if (name.empty()) {
-                const auto account = store.find_account_by_id(*row.account_id);
-                name = account ? account->username : "?";
-              }
-              user = name;
-            }
-            rows->push_back({row.id, row.role, user, row.text, row.created_at});
-          }
-        } catch (const std::exception& e) {
-          log_error("game " + std::to_string(self->id_) + " chat history: " + e.what());
-        }
-      },
-      [self = shared_from_this(), client, rows](bool stored) {
-        if (!stored || rows->empty()) return;
-        self->strand_([self, client, rows] {
-          for (const auto& line : *rows) self->send(client, line);
-        });
-      });
+  chat_.history(since, [self = shared_from_this(), client](std::vector<protocol::ChatLine> rows) {
+    self->strand_([self, client, rows = std::move(rows)] {
+      for (const auto& line : rows) self->send(client, line);
+    });
+  });
 }
 
 void Room::send(const RoomClient* client, const protocol::ServerMessage& message) {

@@ -22,7 +22,9 @@
 #include "protocol/messages.h"
 #include "rules/core/game.h"
 #include "server/limits.h"
+#include "server/play/computer_seats.h"
 #include "server/play/role_views.h"
+#include "server/play/room_chat.h"
 #include "server/seats.h"
 #include "storage/store.h"
 
@@ -33,7 +35,6 @@ class DbWorker;
 class Presence;
 class Metrics;
 class Room;
-class SeatHistory;
 
 // Runs a task on the room's strand (never inline: tasks of one strand never overlap).
 using Strand = std::function<void(std::function<void()>)>;
@@ -83,9 +84,6 @@ class RoomHost {
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  static constexpr double kChatLinesPerSecond = 2;  // per game, all writers together
-  static constexpr double kChatBurst = 15;
-  static constexpr std::int64_t kMaxChatLines = 5000;  // stored per game
   // `game` is null for an open game (no seat free: see start()). `actions` were applied to it,
   // leaving each role's view at `versions`.
   Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t actions,
@@ -130,11 +128,6 @@ class Room : public std::enable_shared_from_this<Room> {
     SteadyTime arrived;
     core::Role role = core::Role::Observer;
   };
-  // A computer seat's decision in flight: for the view of that version.
-  struct Thinking {
-    std::shared_ptr<std::atomic<bool>> cancelled;
-    std::int64_t version = 0;
-  };
   struct Commit;
 
   void handle(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived);
@@ -145,9 +138,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void ask_computer();
   void computer_decided(core::Role role, std::int64_t version,
                         std::optional<nlohmann::json> action);
-  void cancel_thinking();
   void handle_chat(const RoomClient* client, const protocol::ChatMessage& message);
+  // The commit came back (action_commit.h): its outcome becomes the room's state and messages.
   void committed(const std::shared_ptr<Commit>& commit);
+  // An action that was not stored: the sender hears why, as far as the storage can tell.
+  void refuse_unstored(const Commit& commit);
   void run_pending();
   void send_chat_since(const RoomClient* client, std::int64_t since);
 
@@ -201,16 +196,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // Set on the strand when its host let go of this room (an open or finished game nobody
   // is at): a start that reaches it afterwards hands the room back (Room::start).
   bool evicted_ = false;
-  // Chat quotas of the whole game, on top of each connection's message limit and each
-  // account's chat limit (RoomHost::allow_chat): several sockets or accounts together
-  // cannot flood one game or grow its stored chat without bound.
-  RateLimiter chat_rate_{kChatLinesPerSecond, kChatBurst};
+  RoomChat chat_;
   std::string view_text_;  // reused for whole views, so that a buffer is not grown per send
-  // Per seat (Scotland, England): the computer's decision in flight, the views it was given,
-  // and the view version whose decision the engine refused (not asked again).
-  std::array<std::optional<Thinking>, 2> thinking_;
-  std::array<std::shared_ptr<SeatHistory>, 2> computer_history_;
-  std::array<std::int64_t, 2> refused_version_{-1, -1};
+  ComputerSeats computer_;
 };
 
 }  // namespace blockfog::server

@@ -1,5 +1,5 @@
 // blockfog-load: drives a running blockfog-server with N concurrent games, two WebSocket
-// clients each, in a closed loop (issue 5, "Load and benchmark"): at most one action in flight
+// clients each, in a closed loop (bench/RESULTS.md, "The goals"): at most one action in flight
 // per game, the acting seat picks uniformly among its legal actions and sends the next action
 // as soon as the answer to the last one arrives; finished games are replaced by new ones.
 // Reports accepted actions per second, the latency from send to the sender's answer, errors,

@@ -1,4 +1,4 @@
-// "State copies and views must not allocate per action" (issue 4): over whole random games of
+// "State copies and views must not allocate per action": over whole random games of
 // every scenario, listing the legal actions into an ActionList and writing each role's view
 // into a reused buffer make no heap allocation at all. A separate executable, because it
 // replaces the global operator new to count.
