@@ -270,6 +270,9 @@ std::string usage_text() {
          "  --check-db              check the database's integrity in full, print the report\n"
          "                          and exit (0: it passed; 1: damaged, not Blockfog's or\n"
          "                          missing; 2: it could not be checked)\n"
+         "  --rotate-signing-key    retire the key that signs records and bundles, make a new\n"
+         "                          one, print its id and exit (old keys stay published;\n"
+         "                          docs/records.md, Signatures)\n"
          "  --integrity-check-every SECONDS  full integrity check while serving (default\n"
          "                          3600; 0: none)\n"
          "  --idle-timeout SECONDS  close idle WebSockets (default 300)\n"
@@ -335,12 +338,14 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
     std::string name = arg.substr(2);
     // The flags that take no value.
     const auto flag_name = name.substr(0, name.find('='));
-    if (flag_name == "read-only" || flag_name == "check-db") {
+    if (flag_name == "read-only" || flag_name == "check-db" || flag_name == "rotate-signing-key") {
       if (flag_name != name) {
         result.error = "--" + flag_name + " takes no value";
         return result;
       }
-      (name == "read-only" ? c.read_only : c.check_db) = true;
+      (name == "read-only"  ? c.read_only
+       : name == "check-db" ? c.check_db
+                            : c.rotate_signing_key) = true;
       continue;
     }
     std::string value;

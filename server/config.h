@@ -72,6 +72,8 @@ struct Config {
   bool read_only = false;
   // Check the database's integrity in full, print the report, and exit (0: it passed).
   bool check_db = false;
+  // Retire the signing key, make a new one, print its id, and exit (docs/records.md).
+  bool rotate_signing_key = false;
   // Seconds between full integrity checks while serving (0: none).
   int integrity_check_every_seconds = 3600;
   // scrypt's N = 2^password_cost for passwords set from now on (kMinPasswordCost..

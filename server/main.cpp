@@ -15,6 +15,7 @@
 #include "server/net/net.h"
 #include "server/periodic/housekeeping.h"
 #include "server/periodic/integrity_monitor.h"
+#include "server/records/signing.h"
 #include "storage/file_access.h"
 
 namespace {
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   }
   const std::filesystem::path db_path(config.db_path);
   if (config.check_db) return check_database(db_path, std::cout);
+  if (config.rotate_signing_key) return rotate_signing_key_command(db_path, std::cout);
   try {
     Metrics metrics;
     std::unique_ptr<DbWorker> db;

@@ -24,6 +24,7 @@ std::string_view migration_0013_clock_checks();
 std::string_view migration_0014_server_secrets();
 std::string_view migration_0015_tournament_settings();
 std::string_view migration_0016_resumable_waits();
+std::string_view migration_0017_signing_keys();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -83,6 +84,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{14, "server_secrets", sql::migration_0014_server_secrets()},
       Migration{15, "tournament_settings", sql::migration_0015_tournament_settings()},
       Migration{16, "resumable_waits", sql::migration_0016_resumable_waits()},
+      Migration{17, "signing_keys", sql::migration_0017_signing_keys()},
   };
   return migrations;
 }

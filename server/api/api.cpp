@@ -11,6 +11,7 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/play/room_registry.h"
+#include "server/records/signing.h"
 #include "storage/faults.h"
 
 namespace blockfog::server {
@@ -37,6 +38,7 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       metrics_(metrics),
       static_files_(config.web_root),
       replays_(db),
+      signing_key_(load_signing_key(db)),
       kdf_budget_(kKdfBudget, kKdfPerAddress),
       password_params_{std::uint64_t{1} << config.password_cost},
       dummy_hash_(hash_password("not a password of anybody", password_params_)),
@@ -76,6 +78,7 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games/{id}/invite", Account, bind(&Api::game_invite)},
       {"GET", "/api/games/{id}/record", Anyone, bind(&Api::game_record)},
       {"GET", "/api/games/{id}/replay/{rest}", Anyone, bind(&Api::replay_step)},
+      {"GET", "/api/server-key", Anyone, plain(&Api::server_key)},
       {"GET", "/api/invites/{token}", Anyone, bind(&Api::invite)},
       {"GET", "/api/notices", Account, bind(&Api::notice_settings)},
       {"POST", "/api/notices", Account, bind(&Api::save_notice_settings)},

@@ -13,6 +13,7 @@
 #include <string>
 #include <variant>
 
+#include "protocol/signature.h"
 #include "server/api/api_common.h"
 #include "server/api/http_types.h"
 #include "server/api/replay.h"
@@ -138,6 +139,7 @@ class Api {
   // api_records.cpp
   HttpResponse game_record(const RouteCall& call);
   HttpResponse replay_step(const RouteCall& call);
+  HttpResponse server_key();  // GET /api/server-key: every public signing key
 
   // api_ratings.cpp
   HttpResponse leaderboard(const RouteCall& call);
@@ -148,7 +150,10 @@ class Api {
   RoomRegistry& rooms_;
   Metrics& metrics_;
   StaticFiles static_files_;
-  Replays replays_;                                      // finished games stepped through
+  Replays replays_;  // finished games stepped through
+  // Signs records and bundles (server/records/signing.h); none on a --read-only server of a
+  // database that never had one.
+  const std::optional<protocol::SigningKey> signing_key_;
   std::unique_ptr<AddressRateLimiter> request_limiter_;  // null: no limit
   std::unique_ptr<AddressRateLimiter> create_limiter_;   // games created, per account (or none)
   LoginThrottle login_throttle_;

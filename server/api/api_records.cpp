@@ -1,8 +1,11 @@
-// Finished games for verifiers: GET /api/games/{id}/record and /api/games/{id}/replay/{seq}.
+// Finished games for verifiers: GET /api/games/{id}/record and /api/games/{id}/replay/{seq},
+// and the keys their signatures are checked with, GET /api/server-key.
 
 #include "server/api/api.h"
 #include "server/db_worker.h"
-#include "server/play/game_loader.h"
+#include "server/records/game_record.h"
+#include "server/records/signing.h"
+#include "storage/signing_keys.h"
 
 namespace blockfog::server {
 
@@ -19,11 +22,20 @@ HttpResponse Api::game_record(const RouteCall& call) {
     return error(409, ErrorCode::GameNotFinished, "the record is published when the game ends");
   }
   // A finished game never changes, so its row as read for the visibility check still holds.
-  const auto actions = db_.call([&](storage::Store& store) { return store.load_actions(row.id); });
-  auto response = json_response(200, server::game_record(row, actions));
+  const auto record = db_.call([&](storage::Store& store) {
+    return signed_game_record(row, store.load_actions(row.id), load_record_context(store, row),
+                              signing_key_);
+  });
+  auto response = json_response(200, record);
   response.headers.emplace_back("Content-Disposition", "attachment; filename=\"blockfog-game-" +
                                                            std::to_string(row.id) + ".json\"");
   return response;
+}
+
+HttpResponse Api::server_key() {
+  const auto keys =
+      db_.call([](storage::Store& store) { return storage::list_signing_keys(store); });
+  return json_response(200, server_key_document(keys));
 }
 
 HttpResponse Api::replay_step(const RouteCall& call) {

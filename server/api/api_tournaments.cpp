@@ -15,7 +15,10 @@
 #include "server/log.h"
 #include "server/play/game_loader.h"
 #include "server/play/room_registry.h"
+#include "server/records/game_record.h"
+#include "server/records/signing.h"
 #include "server/tournaments/tournaments.h"
+#include "storage/signing_keys.h"
 #include "storage/tournament_store.h"
 
 namespace blockfog::server {
@@ -385,11 +388,12 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
       std::vector<storage::ActionRow> actions;
     };
     std::vector<Game> games;
+    std::vector<storage::SigningKeyRow> keys;
   };
   const auto bundle = db_.call([&](storage::Store& store) -> std::optional<Bundle> {
     const auto row = storage::find_tournament(store, call.id);
     if (!row) return std::nullopt;
-    Bundle b{*row, "", {}};
+    Bundle b{*row, "", {}, storage::list_signing_keys(store)};
     const auto organiser = store.find_account_by_id(row->organiser);
     b.organiser = organiser ? organiser->username : "?";
     for (const auto& g : storage::list_tournament_games(store, call.id)) {
@@ -406,7 +410,9 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
   const auto mtime = (bundle->row.finished_at.value_or(now_ms())) / 1000;
   for (const auto& g : bundle->games) {
     // The record's bytes exactly as GET /api/games/{id}/record serves them.
-    const auto record = json_response(200, server::game_record(g.row, g.actions)).body;
+    const RecordContext context{bundle->row.id, bundle->organiser};
+    const auto record =
+        json_response(200, signed_game_record(g.row, g.actions, context, signing_key_)).body;
     const auto path = "games/" + std::to_string(g.row.id) + ".json";
     while (static_cast<std::int64_t>(rounds.size()) < g.round) {
       rounds.push_back(json{{"round", rounds.size() + 1}, {"games", json::array()}});
@@ -427,15 +433,20 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
              {"seed_commitment", g.row.seed_sha256}});
     files.push_back({path, record});
   }
-  const json manifest = {{"format", "blockfog-tournament-bundle"},
-                         {"version", 1},
-                         {"tournament",
-                          {{"id", bundle->row.id},
-                           {"name", bundle->row.name},
-                           {"format", bundle->row.format},
-                           {"organiser", bundle->organiser}}},
-                         {"rounds", rounds}};
-  // The manifest first, then the records.
+  json manifest = {{"format", "blockfog-tournament-bundle"},
+                   {"version", 1},
+                   {"tournament",
+                    {{"id", bundle->row.id},
+                     {"name", bundle->row.name},
+                     {"format", bundle->row.format},
+                     {"organiser", bundle->organiser}}},
+                   {"rounds", rounds}};
+  // Signed, the manifest binds each record (by its SHA-256) to this tournament: a record moved
+  // in from another bundle, or a result edited in both, fails verification (docs/records.md).
+  if (signing_key_) protocol::sign_document(manifest, protocol::kSignedManifest, *signing_key_);
+  // The manifest first, then the server's public keys (for convenience: a verifier trusts only
+  // a key it got elsewhere or pinned by id), then the records.
+  files.insert(files.begin(), {"server-key.json", server_key_document(bundle->keys).dump(2)});
   files.insert(files.begin(), {"manifest.json", manifest.dump(2)});
   HttpResponse response{200, "application/x-tar", protocol::write_tar(files, mtime), {}};
   response.headers.emplace_back(

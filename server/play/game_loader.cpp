@@ -86,33 +86,4 @@ LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
   return loaded;
 }
 
-json game_record(const storage::GameRow& row, const std::vector<storage::ActionRow>& actions) {
-  json list = json::array();
-  for (const auto& a : actions) {
-    list.push_back({{"seq", a.seq},
-                    {"role", a.role},
-                    {"action", json::parse(a.action_json)},
-                    {"state_hash", a.state_hash}});
-  }
-  // The state at the end: after the last action, or right after setup for a game without one.
-  std::string final_hash;
-  if (!actions.empty()) {
-    final_hash = actions.back().state_hash;
-  } else if (const auto setup = setup_game(row); setup.game) {
-    final_hash = setup.game->state_hash();
-  }
-  json record = {{"game_id", row.id},
-                 {"rules_version", row.rules_version},
-                 {"game", row.kind},
-                 {"scenario", row.scenario},
-                 {"options", json::parse(row.options_json)},
-                 {"seed_sha256", row.seed_sha256},
-                 {"seed", row.seed_hex},
-                 {"actions", list},
-                 {"final_state_hash", final_hash}};
-  // How it ended, also when not by the rules (resigned, timeout).
-  if (row.result_json) record["result"] = json::parse(*row.result_json, nullptr, false);
-  return record;
-}
-
 }  // namespace blockfog::server

@@ -44,11 +44,4 @@ LoadedGame replay_game(storage::Store& store, const storage::GameRow& row);
 // The seed commitment published at creation: SHA-256 of the seed's 32 bytes, in hex.
 std::string seed_commitment(std::string_view seed_hex);
 
-// The downloadable record of a game, enough to replay and verify it (docs/protocol.md):
-// {"game_id","rules_version","game","scenario","options","seed_sha256" (the commitment
-// published at creation, as stored then),"seed","actions":[{"seq","role","action",
-// "state_hash"}],"final_state_hash"}, and "result" ({"winner","reason"}) once it has one.
-nlohmann::json game_record(const storage::GameRow& row,
-                           const std::vector<storage::ActionRow>& actions);
-
 }  // namespace blockfog::server

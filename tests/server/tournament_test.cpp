@@ -160,9 +160,11 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   std::vector<std::string> order;
   const auto files = bundle_files(exported.body, &order);
   ASSERT_TRUE(files.contains("manifest.json"));
-  ASSERT_EQ(order.size(), 3u);
-  EXPECT_EQ(order[0], "manifest.json");  // the manifest first, then the records by round
-  EXPECT_EQ(order[1], "games/" + std::to_string(game_id) + ".json");
+  ASSERT_EQ(order.size(), 4u);
+  // The manifest first, the server's public keys, then the records by round.
+  EXPECT_EQ(order[0], "manifest.json");
+  EXPECT_EQ(order[1], "server-key.json");
+  EXPECT_EQ(order[2], "games/" + std::to_string(game_id) + ".json");
   const auto manifest = json::parse(files.at("manifest.json"));
   EXPECT_EQ(manifest["format"], "blockfog-tournament-bundle");
   EXPECT_EQ(manifest["version"], 1);
@@ -181,13 +183,16 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
 }
 
 // `hots-replay verify` on an exported bundle: its exit status and what it printed.
-std::pair<int, std::string> verify_bundle(const TempDir& dir, const std::string& bundle_bytes) {
+// `key_id` pins the server's key (docs/records.md, "Signatures").
+std::pair<int, std::string> verify_bundle(const TempDir& dir, const std::string& bundle_bytes,
+                                          const std::string& key_id) {
   const auto bundle = dir.path() / "tournament.tar";
   std::ofstream(bundle, std::ios::binary) << bundle_bytes;
   const auto report = dir.path() / "verify.txt";
-  const int status = std::system((std::string(BLOCKFOG_HOTS_REPLAY_BIN) + " verify '" +
-                                  bundle.string() + "' > '" + report.string() + "' 2>&1")
-                                     .c_str());
+  const int status =
+      std::system((std::string(BLOCKFOG_HOTS_REPLAY_BIN) + " verify --key-id '" + key_id + "' '" +
+                   bundle.string() + "' > '" + report.string() + "' 2>&1")
+                      .c_str());
   std::stringstream out;
   out << std::ifstream(report).rdbuf();
   return {status, out.str()};
@@ -201,8 +206,9 @@ void expect_bundle_verifies(const TempDir& dir, HttpClient& client, std::int64_t
   const auto exported = client.get(tournament_path(id, "/export"));
   ASSERT_EQ(exported.status, 200);
   const auto files = bundle_files(exported.body);
-  EXPECT_EQ(files.size(), games.size() + 1);
+  EXPECT_EQ(files.size(), games.size() + 2);
   ASSERT_TRUE(files.contains("manifest.json"));
+  ASSERT_TRUE(files.contains("server-key.json"));
   const auto manifest = json::parse(files.at("manifest.json"));
   ASSERT_EQ(manifest["rounds"].size(), rounds);
   std::set<std::int64_t> listed;
@@ -220,8 +226,11 @@ void expect_bundle_verifies(const TempDir& dir, HttpClient& client, std::int64_t
     }
   }
   EXPECT_EQ(listed, games);
-  // Every seed against its commitment, every action, state hash and result replayed.
-  const auto [status, out] = verify_bundle(dir, exported.body);
+  // Every seed against its commitment, every action, state hash and result replayed, every
+  // signature the server's.
+  const auto key = client.get("/api/server-key");
+  ASSERT_EQ(key.status, 200);
+  const auto [status, out] = verify_bundle(dir, exported.body, key.json()["current"]);
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("verified " + std::to_string(games.size()) + " games"), std::string::npos)
       << out;

@@ -17,6 +17,7 @@ using nlohmann::json;
 
 constexpr std::string_view kBundleFormat = "blockfog-tournament-bundle";
 constexpr std::string_view kManifest = "manifest.json";
+constexpr std::string_view kServerKey = "server-key.json";
 
 std::string sha256_hex(std::string_view bytes) { return core::to_hex(core::sha256(bytes)); }
 
@@ -42,7 +43,47 @@ std::optional<std::string> check_result_shape(const json& result) {
   return std::nullopt;
 }
 
+// Why `document`'s signature is not accepted, or nothing when it is. `what` names it.
+std::optional<std::string> signature_problem(const json& document, std::string_view kind,
+                                             const std::vector<protocol::PublicKey>& accepted,
+                                             const std::string& what) {
+  const auto verdict = protocol::check_signature(document, kind, accepted);
+  switch (verdict.check) {
+    case protocol::SignatureCheck::Valid:
+      return std::nullopt;
+    case protocol::SignatureCheck::Unsigned:
+      return what + " carries no signature";
+    case protocol::SignatureCheck::UnknownKey:
+      return what + " is signed by key " + verdict.key_id + ", which is not a trusted key";
+    case protocol::SignatureCheck::BadSignature:
+      break;
+  }
+  return what + "'s signature by key " + verdict.key_id +
+         " does not match its contents: it was changed after the server signed it";
+}
+
+// verify_record with the keys already chosen; `accepted` null: signatures not checked.
+GameVerdict verify_record_with(const json& record_json, const std::string& fallback_id,
+                               const std::vector<protocol::PublicKey>* accepted);
+
 }  // namespace
+
+std::vector<protocol::PublicKey> accepted_keys(const Trust& trust,
+                                               const std::vector<protocol::PublicKey>& carried) {
+  std::vector<protocol::PublicKey> keys;
+  const auto take = [&](const protocol::PublicKey& key) {
+    if (trust.pinned_key_id && key.key_id != *trust.pinned_key_id) return;
+    for (const auto& known : keys) {
+      if (known.key_id == key.key_id) return;
+    }
+    keys.push_back(key);
+  };
+  for (const auto& key : trust.keys) take(key);
+  if (trust.pinned_key_id) {
+    for (const auto& key : carried) take(key);
+  }
+  return keys;
+}
 
 bool ended_outside_rules(std::string_view reason) {
   // A resignation and a clock running out (docs/protocol.md); a tournament organiser's
@@ -51,12 +92,30 @@ bool ended_outside_rules(std::string_view reason) {
          reason == "adjudicated";
 }
 
-GameVerdict verify_record(const json& record_json, const std::string& fallback_id) {
+GameVerdict verify_record(const json& record_json, const std::string& fallback_id,
+                          const Trust& trust) {
+  if (!trust.checks_signatures()) return verify_record_with(record_json, fallback_id, nullptr);
+  const auto accepted = accepted_keys(trust, {});
+  return verify_record_with(record_json, fallback_id, &accepted);
+}
+
+namespace {
+
+GameVerdict verify_record_with(const json& record_json, const std::string& fallback_id,
+                               const std::vector<protocol::PublicKey>* accepted) {
   GameVerdict verdict;
   verdict.game_id = fallback_id;
   if (record_json.is_object() && record_json.contains("game_id") &&
       record_json.at("game_id").is_number_integer()) {
     verdict.game_id = std::to_string(record_json.at("game_id").get<std::int64_t>());
+  }
+  // The signature first: a record the server did not sign as it is says nothing, however
+  // consistent.
+  if (accepted) {
+    if (auto problem =
+            signature_problem(record_json, protocol::kSignedRecord, *accepted, "the record")) {
+      return failed(verdict, *problem);
+    }
   }
   std::string error;
   const auto record = parse_record(record_json, error);
@@ -127,15 +186,17 @@ GameVerdict verify_record(const json& record_json, const std::string& fallback_i
   return verdict;
 }
 
-static std::optional<std::vector<GameVerdict>> verify_entries(
-    const std::vector<protocol::TarEntry>& entries, std::string& error);
+}  // namespace
 
-std::optional<std::vector<GameVerdict>> verify_bundle(std::string_view archive,
-                                                      std::string& error) {
+static std::optional<std::vector<GameVerdict>> verify_entries(
+    const std::vector<protocol::TarEntry>& entries, std::string& error, const Trust& trust);
+
+std::optional<std::vector<GameVerdict>> verify_bundle(std::string_view archive, std::string& error,
+                                                      const Trust& trust) {
   const auto entries = protocol::read_tar(archive, error);
   if (!entries) return std::nullopt;
   try {
-    return verify_entries(*entries, error);
+    return verify_entries(*entries, error, trust);
   } catch (const json::exception& e) {
     error = std::string("manifest.json is malformed: ") + e.what();
     return std::nullopt;
@@ -143,7 +204,7 @@ std::optional<std::vector<GameVerdict>> verify_bundle(std::string_view archive,
 }
 
 static std::optional<std::vector<GameVerdict>> verify_entries(
-    const std::vector<protocol::TarEntry>& entries, std::string& error) {
+    const std::vector<protocol::TarEntry>& entries, std::string& error, const Trust& trust) {
   std::map<std::string, const std::string*> files;
   for (const auto& e : entries) files[e.name] = &e.data;
   const auto manifest_file = files.find(std::string(kManifest));
@@ -161,6 +222,26 @@ static std::optional<std::vector<GameVerdict>> verify_entries(
 
   std::vector<GameVerdict> verdicts;
   std::set<std::string> listed{std::string(kManifest)};
+  // The keys the bundle carries, which only a pinned key id makes trustworthy (accepted_keys).
+  std::vector<protocol::PublicKey> carried;
+  if (const auto keys_file = files.find(std::string(kServerKey)); keys_file != files.end()) {
+    listed.insert(std::string(kServerKey));
+    if (auto keys = protocol::parse_public_keys(json::parse(*keys_file->second, nullptr, false))) {
+      carried = std::move(*keys);
+    }
+  }
+  std::optional<std::vector<protocol::PublicKey>> accepted;
+  if (trust.checks_signatures()) {
+    accepted = accepted_keys(trust, carried);
+    if (auto problem =
+            signature_problem(manifest, protocol::kSignedManifest, *accepted, "manifest.json")) {
+      GameVerdict verdict;
+      verdict.game_id = std::string(kManifest);
+      verdicts.push_back(failed(verdict, *problem));
+    }
+  }
+  const auto tournament = manifest.value("tournament", json::object());
+  const json tournament_id = tournament.is_object() ? tournament.value("id", json()) : json();
   for (const auto& round : manifest.at("rounds")) {
     if (!round.is_object() || !round.contains("games") || !round.at("games").is_array()) {
       error = "manifest.json has a round without a games list";
@@ -213,7 +294,13 @@ static std::optional<std::vector<GameVerdict>> verify_entries(
              " is not the manifest's " + listing.at("seed_commitment").dump());
         continue;
       }
-      auto checked = verify_record(record, verdict.game_id);
+      // A signed record names its tournament: one moved in from another bundle says so.
+      if (record.contains("tournament_id") && record.at("tournament_id") != tournament_id) {
+        fail(path + " is a game of tournament " + record.at("tournament_id").dump() +
+             ", not of this bundle's tournament " + tournament_id.dump());
+        continue;
+      }
+      auto checked = verify_record_with(record, verdict.game_id, accepted ? &*accepted : nullptr);
       checked.game_id = verdict.game_id;
       if (!checked.ok) {
         verdicts.push_back(std::move(checked));

@@ -5,7 +5,8 @@
 //
 // hots-replay verify BUNDLE_OR_RECORD checks a record as the server serves it, or every game of
 // a tournament bundle (docs/records.md): one line per game, a summary, and exit status 0 when
-// all pass, 1 on any failure, 2 for bad usage or input that cannot be read.
+// all pass, 1 on any failure, 2 for bad usage or input that cannot be read. With --key FILE
+// or --key-id ID, every record and the manifest must carry the server's signature too.
 
 #include <fstream>
 #include <iostream>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/signature.h"
 #include "rules/core/rule_error.h"
 #include "rules/hots/module.h"
 #include "tools/common/record.h"
@@ -33,7 +35,7 @@ struct Options {
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "hots-replay: " << problem << "\n"
             << "usage: hots-replay RECORD.json [--log scotland|england|observer|all] [--quiet]\n"
-            << "       hots-replay verify BUNDLE.tar|RECORD.json\n";
+            << "       hots-replay verify [--key FILE] [--key-id ID] BUNDLE.tar|RECORD.json\n";
   std::exit(2);
 }
 
@@ -95,11 +97,37 @@ std::optional<std::string> read_file(const std::string& path) {
   return bytes.str();
 }
 
-int verify(int argc, char** argv) {
-  if (argc != 3 || std::string(argv[2]).starts_with("-")) {
-    usage("verify takes one bundle or record file");
+// --key FILE: the server's public keys, as GET /api/server-key serves them (or one of them).
+std::vector<protocol::PublicKey> read_keys(const std::string& path) {
+  const auto bytes = read_file(path);
+  if (!bytes) usage("cannot read the key file " + path);
+  const auto keys = protocol::parse_public_keys(json::parse(*bytes, nullptr, false));
+  if (!keys || keys->empty()) {
+    usage(path + " holds no public key (expected the JSON of GET /api/server-key)");
   }
-  const std::string path = argv[2];
+  return *keys;
+}
+
+int verify(int argc, char** argv) {
+  tools::Trust trust;
+  std::string path;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--key" || arg == "--key-id") {
+      if (i + 1 >= argc) usage(arg + " needs a value");
+      const std::string value = argv[++i];
+      if (arg == "--key") {
+        for (auto& key : read_keys(value)) trust.keys.push_back(std::move(key));
+      } else {
+        trust.pinned_key_id = value;
+      }
+    } else if (arg.starts_with("-") || !path.empty()) {
+      usage("verify takes one bundle or record file, and --key FILE or --key-id ID");
+    } else {
+      path = arg;
+    }
+  }
+  if (path.empty()) usage("verify takes one bundle or record file");
   const auto bytes = read_file(path);
   if (!bytes) usage("cannot read " + path);
   const auto first = bytes->find_first_not_of(" \t\r\n");
@@ -110,18 +138,28 @@ int verify(int argc, char** argv) {
       std::cerr << "hots-replay: " << path << " is not JSON\n";
       return 2;
     }
+    // A record carries no key: a pinned id needs the key itself.
+    if (trust.pinned_key_id && tools::accepted_keys(trust, {}).empty()) {
+      usage("--key-id " + *trust.pinned_key_id +
+            " names no key of --key FILE: a record carries no key, give the server's keys");
+    }
     const auto slash = path.find_last_of('/');
-    verdicts.push_back(
-        tools::verify_record(record, slash == std::string::npos ? path : path.substr(slash + 1)));
+    verdicts.push_back(tools::verify_record(
+        record, slash == std::string::npos ? path : path.substr(slash + 1), trust));
   } else {
     std::string error;
-    auto checked = tools::verify_bundle(*bytes, error);
+    auto checked = tools::verify_bundle(*bytes, error, trust);
     if (!checked) {
       std::cerr << "hots-replay: " << path
                 << " is neither a record nor a readable bundle: " << error << "\n";
       return 2;
     }
     verdicts = std::move(*checked);
+  }
+  if (!trust.checks_signatures()) {
+    std::cerr << "hots-replay: signatures not checked: the records are consistent, but only a "
+                 "signature shows the server made them (give --key FILE or --key-id ID; "
+                 "docs/records.md)\n";
   }
   std::size_t failures = 0;
   for (const auto& verdict : verdicts) {

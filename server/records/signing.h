@@ -1,0 +1,37 @@
+#pragma once
+
+// The server's side of signed records (docs/records.md, "Signatures"): its Ed25519 keys as
+// stored (storage/signing_keys.h), the public document GET /api/server-key serves, and
+// --rotate-signing-key. The signing itself is protocol/signature.h, shared with hots-replay.
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/signature.h"
+#include "storage/signing_keys.h"
+
+namespace blockfog::server {
+
+class DbWorker;
+
+// A new key pair as a row to store.
+storage::SigningKeyRow new_signing_key_row();
+
+// The key that signs now: the stored current one, made and stored at the first start. Nothing
+// when there is none and none can be stored (a --read-only server of a database that never had
+// one): records are then served unsigned, and the log says so.
+std::optional<protocol::SigningKey> load_signing_key(DbWorker& db);
+
+// {"algorithm":"Ed25519","current":ID,"keys":[{"key_id","public_key","created_at",
+// "retired_at"}]}: every key the server ever signed with, oldest first, public halves only.
+nlohmann::json server_key_document(const std::vector<storage::SigningKeyRow>& keys);
+
+// --rotate-signing-key: retires the current key of the database at `path` and makes a new one;
+// prints the new key's id (and the retired one's) to `out`. Returns the exit status.
+int rotate_signing_key_command(const std::filesystem::path& path, std::ostream& out);
+
+}  // namespace blockfog::server
