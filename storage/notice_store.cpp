@@ -163,6 +163,12 @@ std::optional<std::int64_t> NoticeStore::unsubscribe(std::string_view unsubscrib
   return account_id;
 }
 
+bool NoticeStore::knows_unsubscribe_token(std::string_view unsubscribe_token) {
+  auto q = db_.prepare("SELECT 1 FROM notice_settings WHERE unsubscribe_token = ?1");
+  q.bind(1, unsubscribe_token);
+  return q.step();
+}
+
 bool NoticeStore::enqueue(std::int64_t game_id, std::string_view role, std::int64_t seq,
                           std::int64_t account_id, std::string_view content_json,
                           std::int64_t now) {

@@ -67,6 +67,8 @@ class NoticeStore {
   // One-click unsubscribe: turns e-mail notices off and drops the undelivered ones. Returns the
   // account, or none if the token is unknown.
   std::optional<std::int64_t> unsubscribe(std::string_view unsubscribe_token);
+  // Whether `unsubscribe_token` is an account's current one (nothing is changed).
+  bool knows_unsubscribe_token(std::string_view unsubscribe_token);
 
   // --- the outbox ---
   // Writes the notice for `role` of `game_id` awaited since action `seq` (0: the start) and a

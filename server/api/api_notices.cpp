@@ -191,6 +191,24 @@ HttpResponse Api::confirm_notice_email(const RouteCall& call) {
 }
 
 HttpResponse Api::unsubscribe_notices(const RouteCall& call) {
+  // A GET changes nothing: mail scanners and link previews fetch every link of a mail. The page
+  // asks for the click; the POST it sends, like a mail program's one-click POST (RFC 8058,
+  // List-Unsubscribe-Post), is what unsubscribes.
+  if (call.request.method == "GET") {
+    const bool known = db_.call([&](storage::Store& store) {
+      return storage::NoticeStore(store.database()).knows_unsubscribe_token(call.token);
+    });
+    if (!known) {
+      return html_page(404, "Link not valid", "This unsubscribe link is not known (any more).");
+    }
+    // A known token is the server's own random hex: nothing in it needs escaping.
+    return html_page(200, "Stop turn notice e-mails?",
+                     "Turn notice e-mails tell you when it is your turn in a game you are not "
+                     "watching.</p><form method=\"post\" action=\"/api/notices/unsubscribe/" +
+                         std::string(call.token) +
+                         "\"><button type=\"submit\">Stop these e-mails</button></form><p>You "
+                         "can turn them on again on the settings page.");
+  }
   const auto account = db_.call([&](storage::Store& store) {
     return storage::NoticeStore(store.database()).unsubscribe(call.token);
   });

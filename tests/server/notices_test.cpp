@@ -351,6 +351,15 @@ void email_round_trip(const TempDir& dir, bool starttls) {
   EXPECT_TRUE(postponed) << "the digest keeps the e-mail back";
   EXPECT_EQ(smtp.messages().size(), 2u);
 
+  // A mail scanner fetching the link changes nothing: the page asks for a click, a POST.
+  HttpClient scanner(server.port());
+  const auto page = scanner.get(path_of(unsubscribe_url));
+  EXPECT_EQ(page.status, 200) << page.body;
+  EXPECT_NE(page.body.find("<form method=\"post\" action=\"" + path_of(unsubscribe_url) + "\">"),
+            std::string::npos)
+      << page.body;
+  EXPECT_EQ(scot.http.get("/api/notices").json()["notices"]["channels"]["email"], true);
+
   // One click, as a mail program sends it (RFC 8058): a form POST from nowhere.
   HttpClient mail_program(server.port());
   const auto off =
