@@ -64,6 +64,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     return () => {};
   }
   const st = createState();
+  st.status = details.status ?? null;
+  st.result = details.result ?? null;
   const names = nameIndex(data);
   let conn = null;
   let focusedFor = null; // the selected block whose prompt got the focus
@@ -80,7 +82,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const renderHead = () => renderHeader(head, st, gameId);
   const intents = createIntents(st, { data, conn: () => conn, render, say });
   const mapPanel = createMapPanel(st, { data, names, intents, say });
-  const logPanel = createLogPanel(st, { names, onHighlight: () => mapPanel.render() });
+  const logPanel = createLogPanel(st, { data, names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
   root.append(
     head,
@@ -96,16 +98,33 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   // Clocks, resign, cancel and rematch (game_controls.js), under the prompt.
   const extras = h('div', { class: 'game-extras' });
   prompt.after(extras);
-  const controls = mountGameControls(extras, { gameId, details, me: me?.username ?? null });
+  const controls = mountGameControls(extras, {
+    gameId,
+    details,
+    me: me?.username ?? null,
+    // The creator's cancel is answered before (or without) the server's game_ended frame.
+    onStatus: (status) => {
+      st.status = status;
+      render();
+    },
+  });
   const waiting = createWaiting(gameId, details);
   extras.after(waiting.el);
 
   // The seat's view as the page draws it: a game ended by resignation or time (not by the
   // rules, whose final view says so itself) awaits nobody and offers nothing any more.
+  // Its prompt then gives the server's result instead of the phase's state (move points left).
   function shownView() {
     const view = st.view;
     if (!view || !st.ended || view.outcome) return view;
-    return { ...view, legal_actions: [], awaiting: [], phase_text: 'Game over' };
+    return {
+      ...view,
+      legal_actions: [],
+      awaiting: [],
+      phase_text: 'Game over',
+      move: null,
+      result: st.result ?? { winner: null, reason: 'ended' },
+    };
   }
 
   function ctx() {
@@ -128,9 +147,16 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     // it is drawn, which lets tests wait for that instead of guessing how long it takes.
     root.dataset.pending = String(st.pending);
     renderHead();
-    const open = st.welcome?.status === 'open';
+    const open = st.status === 'open';
     waiting.update(open, st.role !== 'observer');
     const view = shownView();
+    if (st.status === 'aborted') {
+      clear(prompt).append(
+        h('p', { class: 'cancelled' }, 'The game was cancelled before it started.'),
+        h('p', {}, h('a', { href: '#/' }, 'Back to the lobby')),
+      );
+      return;
+    }
     if (!view) {
       clear(prompt).append(
         h('p', {}, open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
@@ -205,11 +231,23 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     handlers: {
       ...sync,
       onMessage: (msg) => {
+        const statusChange = msg.type === 'game_ended' || msg.type === 'welcome';
+        if (statusChange) {
+          st.status = msg.status ?? st.status;
+          st.ended = msg.status === 'finished';
+          if (msg.result) st.result = msg.result;
+        }
         controls.onMessage(msg);
         sync.onMessage(msg);
-        if (msg.type === 'game_ended' || msg.type === 'welcome') {
-          st.ended = msg.status === 'finished';
-          if (st.ended) render();
+        if (msg.type === 'game_ended') render();
+        // A game ended by the rules (RULES 12) ends with a view: the controls hear of it from
+        // that view, so that Resign goes and Rematch comes at once.
+        const outcome = st.view?.outcome;
+        if (outcome && !st.ended) {
+          st.ended = true;
+          st.status = 'finished';
+          st.result = outcome;
+          controls.onMessage({ type: 'game_ended', status: 'finished', result: outcome });
         }
         if (st.ended || st.view?.outcome) reveal();
       },

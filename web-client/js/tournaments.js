@@ -4,6 +4,7 @@
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { timeControlField, timeControlText } from './lobby_play.js';
+import { resultText } from './wording.js';
 
 const FORMAT_NAMES = {
   round_robin: 'Round robin',
@@ -299,9 +300,7 @@ export async function openTournament(root, { id, me }) {
                   `${g.scotland} (Scotland) v ${g.england} (England)`,
                 ),
                 ' — ',
-                g.result
-                  ? (g.result.text ?? `${g.result.winner ?? 'no winner'} (${g.result.reason})`)
-                  : g.status,
+                g.result ? (g.result.text ?? resultText(g.result)) : g.status,
                 g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
                 t.you.organiser && g.status === 'active'
                   ? [

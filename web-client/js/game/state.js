@@ -4,6 +4,8 @@ export function createState() {
   return {
     view: null, // the seat's latest view (engine's Game::view, patched)
     ended: false, // the game has ended (game_ended or welcome said finished)
+    status: null, // the game's status: open, active, finished or aborted
+    result: null, // the server's {winner, reason} once the game has ended
     revealed: null, // once the game has ended: both seats' final views merged (reveal.js)
     seq: 0, // its version
     role: 'observer',
