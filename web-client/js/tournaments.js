@@ -152,8 +152,8 @@ function crosstable(t) {
       h(
         'tr',
         {},
-        h('th', {}, ''),
-        names.map((_, i) => h('th', {}, String(i + 1))),
+        h('th', { scope: 'col' }, 'Player'),
+        names.map((_, i) => h('th', { scope: 'col' }, String(i + 1))),
       ),
     ),
     h(

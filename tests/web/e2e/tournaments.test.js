@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer } from './helpers.js';
+import { newPlayer, axeProblems } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = path.join(outputDir(), 'tournaments');
@@ -117,6 +117,12 @@ test('create, register, start, play a round to the standings, and export', async
     /organiser: note: Round 2 is on/,
   );
   await shoot(org, 'standings');
+  assert.deepEqual(await axeProblems(org.page), [], 'tournament page');
+  // Every table header says what its column or row holds (axe's empty-table-header is minor).
+  assert.deepEqual(
+    await org.page.$$eval('table th', (ths) => ths.filter((th) => !th.innerText.trim()).length),
+    0,
+  );
 
   // Round 2's game: the organiser adjudicates it; the server counts the nobles and the page
   // says who won, by how many.

@@ -11,7 +11,10 @@ function hiddenItems(role) {
   const sides = { scotland: ['england'], england: ['scotland'] }[role] ?? ['scotland', 'england'];
   const adj = { scotland: 'Scottish', england: 'English' };
   return sides.map((side) =>
-    item(`b-hidden ${side}`, `${sides.length > 1 ? adj[side] : `Enemy (${adj[side]})`} block: face hidden`),
+    item(
+      `b-hidden ${side}`,
+      `${sides.length > 1 ? adj[side] : `Enemy (${adj[side]})`} block: face hidden`,
+    ),
   );
 }
 
