@@ -143,6 +143,19 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   }
 
   function render() {
+    // A keyboard player whose focus was on a button that this drawing replaces (a destination,
+    // a card) keeps it on the map, at the area the action went to, rather than on the page's
+    // body, many Tabs away.
+    const held = document.activeElement;
+    const inPanels =
+      !!held && held !== document.body && root.contains(held) && !held.closest('.map-holder');
+    draw();
+    if (inPanels && !held.isConnected && !root.contains(document.activeElement)) {
+      mapPanel.focusArea(st.lastArea);
+    }
+  }
+
+  function draw() {
     // Whether an action of ours awaits its answer: "false" once the view (or error) answering
     // it is drawn, which lets tests wait for that instead of guessing how long it takes.
     root.dataset.pending = String(st.pending);

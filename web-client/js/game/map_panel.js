@@ -70,5 +70,5 @@ export function createMapPanel(st, { data, names, intents, say }) {
     });
   }
 
-  return { el, render };
+  return { el, render, focusArea: (area) => map.focusArea(area) };
 }

@@ -14,6 +14,7 @@ export function createState() {
     ref: null, // the ref of the action awaiting its answer
     refs: 0,
     pending: false, // an action is sent and not yet answered
+    lastArea: null, // where the last action sent went (a move's destination)
     selected: null, // the block chosen on the map or in the battle panel
     choice: null, // several actions for one click: the player picks one
     highlight: null, // {areas, blocks} named by the log line pointed at
