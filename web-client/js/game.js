@@ -21,6 +21,7 @@ import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { createWaiting } from './game/waiting.js';
+import { watchDock } from './game/dock.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
@@ -84,20 +85,22 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const mapPanel = createMapPanel(st, { data, names, intents, say });
   const logPanel = createLogPanel(st, { data, names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
+  // The dock holds what is decided now: the notice, the prompt, the game's controls and the
+  // hand. Beside the map on a wide screen (the map takes the rest of the window); a sheet at the
+  // foot of the screen on a phone, so that none of it lies past the map.
+  const dock = h('div', { class: 'dock bottom-sheet' }, notice, prompt, cards);
   root.append(
     head,
-    notice,
-    prompt,
     h(
       'div',
       { class: 'board' },
       mapPanel.el,
-      h('aside', { class: 'side' }, cards, battle, status, logPanel.el, chat.el),
+      h('aside', { class: 'side' }, dock, battle, status, logPanel.el, chat.el),
     ),
   );
-  // Clocks, resign, cancel and rematch (game_controls.js), under the prompt.
+  // Clocks, resign, cancel and rematch (game_controls.js), under the dock.
   const extras = h('div', { class: 'game-extras' });
-  prompt.after(extras);
+  dock.after(extras);
   const controls = mountGameControls(extras, {
     gameId,
     details,
@@ -266,10 +269,12 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
       },
     },
   });
+  const unwatchDock = watchDock(dock);
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
   return () => {
+    unwatchDock();
     controls.stop();
     conn.stop();
     setAwaiting(gameId, false);
