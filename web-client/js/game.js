@@ -163,7 +163,9 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     // it is drawn, which lets tests wait for that instead of guessing how long it takes.
     root.dataset.pending = String(st.pending);
     renderHead();
-    const open = st.status === 'open';
+    // Known once the server's welcome has said who this visitor is (waiting.js shows an invite
+    // game's link to its players only).
+    const open = !!st.welcome && st.status === 'open';
     waiting.update(open, st.role !== 'observer');
     const view = shownView();
     if (st.status === 'aborted') {
