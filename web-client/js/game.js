@@ -21,6 +21,7 @@ import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { createWaiting } from './game/waiting.js';
+import { watchDock } from './game/dock.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
@@ -64,6 +65,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     return () => {};
   }
   const st = createState();
+  st.status = details.status ?? null;
+  st.result = details.result ?? null;
   const names = nameIndex(data);
   let conn = null;
   let focusedFor = null; // the selected block whose prompt got the focus
@@ -80,32 +83,51 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const renderHead = () => renderHeader(head, st, gameId);
   const intents = createIntents(st, { data, conn: () => conn, render, say });
   const mapPanel = createMapPanel(st, { data, names, intents, say });
-  const logPanel = createLogPanel(st, { names, onHighlight: () => mapPanel.render() });
+  const logPanel = createLogPanel(st, { data, names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
+  // The dock holds what is decided now: the notice, the prompt, the game's controls and the
+  // hand. Beside the map on a wide screen (the map takes the rest of the window); a sheet at the
+  // foot of the screen on a phone, so that none of it lies past the map.
+  const dock = h('div', { class: 'dock bottom-sheet' }, notice, prompt, cards);
   root.append(
     head,
-    notice,
-    prompt,
     h(
       'div',
       { class: 'board' },
       mapPanel.el,
-      h('aside', { class: 'side' }, cards, battle, status, logPanel.el, chat.el),
+      h('aside', { class: 'side' }, dock, battle, status, logPanel.el, chat.el),
     ),
   );
-  // Clocks, resign, cancel and rematch (game_controls.js), under the prompt.
+  // Clocks, resign, cancel and rematch (game_controls.js), under the dock.
   const extras = h('div', { class: 'game-extras' });
-  prompt.after(extras);
-  const controls = mountGameControls(extras, { gameId, details, me: me?.username ?? null });
+  dock.after(extras);
+  const controls = mountGameControls(extras, {
+    gameId,
+    details,
+    me: me?.username ?? null,
+    // The creator's cancel is answered before (or without) the server's game_ended frame.
+    onStatus: (status) => {
+      st.status = status;
+      render();
+    },
+  });
   const waiting = createWaiting(gameId, details);
   extras.after(waiting.el);
 
   // The seat's view as the page draws it: a game ended by resignation or time (not by the
   // rules, whose final view says so itself) awaits nobody and offers nothing any more.
+  // Its prompt then gives the server's result instead of the phase's state (move points left).
   function shownView() {
     const view = st.view;
     if (!view || !st.ended || view.outcome) return view;
-    return { ...view, legal_actions: [], awaiting: [], phase_text: 'Game over' };
+    return {
+      ...view,
+      legal_actions: [],
+      awaiting: [],
+      phase_text: 'Game over',
+      move: null,
+      result: st.result ?? { winner: null, reason: 'ended' },
+    };
   }
 
   function ctx() {
@@ -124,13 +146,35 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   }
 
   function render() {
+    // A keyboard player whose focus was on a button that this drawing replaces (a destination,
+    // a card) keeps it on the map, at the area the action went to, rather than on the page's
+    // body, many Tabs away.
+    const held = document.activeElement;
+    const inPanels =
+      !!held && held !== document.body && root.contains(held) && !held.closest('.map-holder');
+    draw();
+    if (inPanels && !held.isConnected && !root.contains(document.activeElement)) {
+      mapPanel.focusArea(st.lastArea);
+    }
+  }
+
+  function draw() {
     // Whether an action of ours awaits its answer: "false" once the view (or error) answering
     // it is drawn, which lets tests wait for that instead of guessing how long it takes.
     root.dataset.pending = String(st.pending);
     renderHead();
-    const open = st.welcome?.status === 'open';
+    // Known once the server's welcome has said who this visitor is (waiting.js shows an invite
+    // game's link to its players only).
+    const open = !!st.welcome && st.status === 'open';
     waiting.update(open, st.role !== 'observer');
     const view = shownView();
+    if (st.status === 'aborted') {
+      clear(prompt).append(
+        h('p', { class: 'cancelled' }, 'The game was cancelled before it started.'),
+        h('p', {}, h('a', { href: '#/' }, 'Back to the lobby')),
+      );
+      return;
+    }
     if (!view) {
       clear(prompt).append(
         h('p', {}, open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
@@ -205,20 +249,34 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     handlers: {
       ...sync,
       onMessage: (msg) => {
+        const statusChange = msg.type === 'game_ended' || msg.type === 'welcome';
+        if (statusChange) {
+          st.status = msg.status ?? st.status;
+          st.ended = msg.status === 'finished';
+          if (msg.result) st.result = msg.result;
+        }
         controls.onMessage(msg);
         sync.onMessage(msg);
-        if (msg.type === 'game_ended' || msg.type === 'welcome') {
-          st.ended = msg.status === 'finished';
-          if (st.ended) render();
+        if (msg.type === 'game_ended') render();
+        // A game ended by the rules (RULES 12) ends with a view: the controls hear of it from
+        // that view, so that Resign goes and Rematch comes at once.
+        const outcome = st.view?.outcome;
+        if (outcome && !st.ended) {
+          st.ended = true;
+          st.status = 'finished';
+          st.result = outcome;
+          controls.onMessage({ type: 'game_ended', status: 'finished', result: outcome });
         }
         if (st.ended || st.view?.outcome) reveal();
       },
     },
   });
+  const unwatchDock = watchDock(dock);
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
   return () => {
+    unwatchDock();
     controls.stop();
     conn.stop();
     setAwaiting(gameId, false);

@@ -3,6 +3,7 @@
 // game_ended, clocks and rematch messages by game.js.
 import { h, clear } from './dom.js';
 import { mountClocks } from './clock_view.js';
+import { resultText } from './wording.js';
 
 async function post(path) {
   const res = await fetch(path, {
@@ -16,19 +17,49 @@ async function post(path) {
   return json;
 }
 
-const REASON = { resigned: 'by resignation', timeout: 'on time' };
-
-export function resultText(result) {
-  if (!result) return 'The game was cancelled.';
-  const winner = result.winner
-    ? `${result.winner[0].toUpperCase()}${result.winner.slice(1)} wins`
-    : 'No winner';
-  return `${winner} ${REASON[result.reason] || `(${result.reason})`}.`;
+// Mounts the controls in `holder` for the game `details` (a Game object) seen by `me` (the
+// account name, or null); `onStatus(status)` hears the game's status change by this page's own
+// resignation or cancel. Returns { onMessage(msg), stop() }.
+// A button that asks before it acts: [label] opens "question [yes] [no]".
+function confirmed({ act, label, question, yes, no, onYes }) {
+  const ask = h(
+    'span',
+    { class: `confirm-${act}`, hidden: true },
+    question,
+    h(
+      'button',
+      { type: 'button', class: 'danger', 'data-act': `confirm-${act}`, onclick: onYes },
+      yes,
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        'data-act': `keep-${act}`,
+        onclick: () => {
+          ask.hidden = true;
+          open.focus();
+        },
+      },
+      no,
+    ),
+  );
+  const open = h(
+    'button',
+    {
+      type: 'button',
+      'data-act': act,
+      onclick: () => {
+        ask.hidden = false;
+        ask.querySelector('button').focus();
+      },
+    },
+    label,
+  );
+  return [open, ask];
 }
 
-// Mounts the controls in `holder` for the game `details` (a Game object) seen by `me` (the
-// account name, or null). Returns { onMessage(msg), stop() }.
-export function mountGameControls(holder, { gameId, details, me }) {
+export function mountGameControls(holder, { gameId, details, me, onStatus = () => {} }) {
   const box = h('section', { class: 'panel game-controls', 'aria-label': 'Game controls' });
   const note = h('p', { class: 'controls-note', role: 'status', 'aria-live': 'polite' });
   holder.append(box);
@@ -52,65 +83,38 @@ export function mountGameControls(holder, { gameId, details, me }) {
   };
   const draw = () => {
     const parts = [];
+    // Resigning and cancelling cannot be undone: each asks first.
     if (st.status === 'active' && st.yourRole) {
-      const confirm = h(
-        'span',
-        { class: 'confirm-resign', hidden: true },
-        'Resign this game? ',
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'danger',
-            'data-act': 'confirm-resign',
-            onclick: () =>
-              run('/resign', (b) => {
-                st.status = b.game.status;
-                st.result = b.game.result;
-              }),
-          },
-          'Yes, resign',
-        ),
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              confirm.hidden = true;
-            },
-          },
-          'Keep playing',
-        ),
-      );
       parts.push(
-        h(
-          'button',
-          {
-            type: 'button',
-            'data-act': 'resign',
-            onclick: () => {
-              confirm.hidden = false;
-            },
-          },
-          'Resign…',
-        ),
-        confirm,
+        ...confirmed({
+          act: 'resign',
+          label: 'Resign…',
+          question: 'Resign this game? ',
+          yes: 'Yes, resign',
+          no: 'Keep playing',
+          onYes: () =>
+            run('/resign', (b) => {
+              st.status = b.game.status;
+              st.result = b.game.result;
+              onStatus(st.status);
+            }),
+        }),
       );
     }
     if (st.status === 'open' && st.creator) {
       parts.push(
-        h(
-          'button',
-          {
-            type: 'button',
-            'data-act': 'cancel',
-            onclick: () =>
-              run('/cancel', (b) => {
-                st.status = b.game.status;
-              }),
-          },
-          'Cancel game',
-        ),
+        ...confirmed({
+          act: 'cancel',
+          label: 'Cancel game…',
+          question: 'Cancel this game? Nobody can join it after. ',
+          yes: 'Yes, cancel it',
+          no: 'Keep it open',
+          onYes: () =>
+            run('/cancel', (b) => {
+              st.status = b.game.status;
+              onStatus(st.status);
+            }),
+        }),
       );
     }
     if (st.status === 'finished' || st.status === 'aborted') {

@@ -64,6 +64,13 @@ export function standInOffered(g) {
   return g.status === 'open' && Object.values(g.stand_in || {}).some(Boolean);
 }
 
+const STATUS_WORDS = {
+  open: 'waiting for a player',
+  active: 'under way',
+  finished: 'finished',
+  aborted: 'cancelled',
+};
+
 function gameLine(g, data, me, { onJoin } = {}) {
   const scen = data.scenario[g.scenario]?.name ?? g.scenario;
   const p = g.players || {};
@@ -73,7 +80,7 @@ function gameLine(g, data, me, { onJoin } = {}) {
   const bits = [
     h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
     h('span', { class: 'g-seats' }, seats),
-    h('span', { class: `g-status ${g.status}` }, g.status),
+    h('span', { class: `g-status ${g.status}` }, STATUS_WORDS[g.status] ?? g.status),
   ];
   if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
   if (standInOffered(g)) {
@@ -97,9 +104,10 @@ function gameLine(g, data, me, { onJoin } = {}) {
       ),
     );
   }
-  if (seated && g.status !== 'open') {
+  // A cancelled game has nothing to play or open (it never started).
+  if (seated && (g.status === 'active' || g.status === 'finished')) {
     actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, `Play ${SIDE_NAME[seated]}`));
-  } else if (seated) {
+  } else if (seated && g.status === 'open') {
     actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, 'Open'));
   }
   if (g.status === 'active' || g.status === 'finished') {

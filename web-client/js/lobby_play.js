@@ -59,23 +59,119 @@ export function timeControlText(tc) {
   );
 }
 
-// A create form's time control (the lobby's, a tournament's): { el, value() }.
+// The bounds the server accepts (server/clocks/time_control.h, parse_time_control).
+export const TIME_BOUNDS = {
+  minutes: [1, 600],
+  increment_seconds: [0, 600],
+  days_per_turn: [1, 30],
+  bank_days: [0, 60],
+};
+
+// The presets offered first, then a time control of one's own within the bounds. The first live
+// and correspondence presets keep the values "live" and "correspondence".
+const PRESETS = [
+  ['none', 'No clock', { kind: 'none' }],
+  ['live', 'Live: 60 min + 30 s per turn', { kind: 'live', minutes: 60, increment_seconds: 30 }],
+  ['live-30', 'Live: 30 min + 15 s per turn', { kind: 'live', minutes: 30, increment_seconds: 15 }],
+  [
+    'live-120',
+    'Live: 120 min + 60 s per turn',
+    { kind: 'live', minutes: 120, increment_seconds: 60 },
+  ],
+  [
+    'correspondence',
+    'Correspondence: 3 days per turn + 7 days bank',
+    { kind: 'correspondence', days_per_turn: 3, bank_days: 7 },
+  ],
+  [
+    'correspondence-1',
+    'Correspondence: 1 day per turn + 3 days bank',
+    { kind: 'correspondence', days_per_turn: 1, bank_days: 3 },
+  ],
+  [
+    'correspondence-7',
+    'Correspondence: 7 days per turn + 14 days bank',
+    { kind: 'correspondence', days_per_turn: 7, bank_days: 14 },
+  ],
+  ['live-own', 'Live, my own times…', null],
+  ['correspondence-own', 'Correspondence, my own times…', null],
+];
+
+// A whole number within [low, high], from what was typed (out of range: the nearest bound).
+export function clampWhole(text, [low, high]) {
+  const n = Math.round(Number(text));
+  return Number.isFinite(n) ? Math.min(high, Math.max(low, n)) : low;
+}
+
+// A create form's time control (the lobby's, a tournament's): { el, value() }. A preset, or
+// one's own numbers, each field limited to the server's bounds.
 export function timeControlField(id = 'create-time') {
   const kind = h(
     'select',
     { id },
-    h('option', { value: 'none' }, 'No clock'),
-    h('option', { value: 'live' }, 'Live: 60 min + 30 s per turn'),
-    h('option', { value: 'correspondence' }, 'Correspondence: 3 days per turn + 7 days bank'),
+    PRESETS.map(([value, label]) => h('option', { value }, label)),
   );
-  const el = h('div', { class: 'field' }, h('label', { for: id }, 'Time control'), kind);
+  const number = (name, label, value) => {
+    const [min, max] = TIME_BOUNDS[name];
+    const input = h('input', { id: `${id}-${name}`, name, type: 'number', min, max, value });
+    return {
+      input,
+      el: h(
+        'span',
+        { class: 'tc-number' },
+        h('label', { for: `${id}-${name}` }, label),
+        input,
+        h('span', { class: 'tc-bounds' }, `${min}–${max}`),
+      ),
+    };
+  };
+  const own = {
+    minutes: number('minutes', 'Minutes each', 60),
+    increment_seconds: number('increment_seconds', 'Seconds added per turn', 30),
+    days_per_turn: number('days_per_turn', 'Days per turn', 3),
+    bank_days: number('bank_days', 'Days in the bank', 7),
+  };
+  const live = h(
+    'div',
+    { class: 'tc-own live', hidden: true },
+    own.minutes.el,
+    own.increment_seconds.el,
+  );
+  const corr = h(
+    'div',
+    { class: 'tc-own correspondence', hidden: true },
+    own.days_per_turn.el,
+    own.bank_days.el,
+  );
+  kind.addEventListener('change', () => {
+    live.hidden = kind.value !== 'live-own';
+    corr.hidden = kind.value !== 'correspondence-own';
+  });
+  const el = h(
+    'div',
+    { class: 'field time-control' },
+    h('label', { for: id }, 'Time control'),
+    kind,
+    live,
+    corr,
+  );
+  const whole = (name) => clampWhole(own[name].input.value, TIME_BOUNDS[name]);
   return {
     el,
     value() {
-      if (kind.value === 'live') return { kind: 'live', minutes: 60, increment_seconds: 30 };
-      if (kind.value === 'correspondence')
-        return { kind: 'correspondence', days_per_turn: 3, bank_days: 7 };
-      return { kind: 'none' };
+      if (kind.value === 'live-own')
+        return {
+          kind: 'live',
+          minutes: whole('minutes'),
+          increment_seconds: whole('increment_seconds'),
+        };
+      if (kind.value === 'correspondence-own')
+        return {
+          kind: 'correspondence',
+          days_per_turn: whole('days_per_turn'),
+          bank_days: whole('bank_days'),
+        };
+      return { ...PRESETS.find(([value]) => value === kind.value)[2] };
     },
   };
 }

@@ -15,7 +15,7 @@ import { renderStatus } from './panels/status.js';
 import { renderLog } from './panels/log.js';
 import { awaitingText } from './panels/prompt.js';
 import { SIDE_NAME } from './board.js';
-import { resultText } from './game_controls.js';
+import { resultText } from './wording.js';
 
 const ROLES = [
   ['all', 'Everything revealed'],
@@ -275,7 +275,7 @@ export async function openReplay(root, { gameId }) {
     renderStatus(status, view, ctx);
     if (loggedFor !== role) clear(logPanel).append(h('h2', {}, 'Log'));
     loggedFor = role; // another seat's log is another log: drawn anew
-    renderLog(logPanel, view);
+    renderLog(logPanel, view, null, data);
     root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }
   root.addEventListener('keydown', (e) => {

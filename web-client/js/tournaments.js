@@ -3,7 +3,9 @@
 // the games, the standings, a crosstable, the organiser's controls and log, and the export.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
+import { loadGameData } from './gamedata.js';
 import { timeControlField, timeControlText } from './lobby_play.js';
+import { resultText } from './wording.js';
 
 const FORMAT_NAMES = {
   round_robin: 'Round robin',
@@ -15,9 +17,20 @@ function when(ms) {
   return ms ? new Date(ms).toLocaleString() : '—';
 }
 
-function createForm(onCreated) {
+// A scenario in words: its name and years, from the game data.
+const scenarioName = (data, id) => {
+  const sc = data.scenario[id];
+  return sc ? `${sc.name}${sc.years ? ` (${sc.years})` : ''}` : id;
+};
+
+function createForm(data, scenarios, onCreated) {
   const field = (label, input) => h('label', {}, label, input);
   const name = h('input', { name: 'name', required: true, maxlength: 100 });
+  const scenario = h(
+    'select',
+    { name: 'scenario' },
+    scenarios.map((id) => h('option', { value: id }, scenarioName(data, id))),
+  );
   const format = h(
     'select',
     { name: 'format' },
@@ -47,7 +60,7 @@ function createForm(onCreated) {
         error.textContent = '';
         const body = {
           name: name.value,
-          scenario: 'braveheart',
+          scenario: scenario.value,
           format: format.value,
           sides: sides.value,
           round_deadline_minutes: Number(deadline.value) * 24 * 60,
@@ -68,6 +81,7 @@ function createForm(onCreated) {
     },
     h('h2', {}, 'Organise a tournament'),
     field('Name', name),
+    field('Scenario', scenario),
     field('Format', format),
     field('Swiss rounds', rounds),
     field('Sides', sides),
@@ -118,14 +132,22 @@ export async function renderTournaments(root, { me, go }) {
       ),
     );
   }
-  if (me)
+  if (me) {
+    const data = await loadGameData();
+    let scenarios = Object.keys(data.scenario);
+    try {
+      scenarios = (await api.scenarios()).scenarios;
+    } catch {
+      /* the game data's list */
+    }
     root.append(
       h(
         'section',
         { class: 'panel' },
-        createForm((t) => go(`#/tournament/${t.id}`)),
+        createForm(data, scenarios, (t) => go(`#/tournament/${t.id}`)),
       ),
     );
+  }
 }
 
 function crosstable(t) {
@@ -151,8 +173,8 @@ function crosstable(t) {
       h(
         'tr',
         {},
-        h('th', {}, ''),
-        names.map((_, i) => h('th', {}, String(i + 1))),
+        h('th', { scope: 'col' }, 'Player'),
+        names.map((_, i) => h('th', { scope: 'col' }, String(i + 1))),
       ),
     ),
     h(
@@ -232,7 +254,7 @@ function organiserControls(t, act) {
 export async function openTournament(root, { id, me }) {
   let timer = null;
   const render = async () => {
-    const { tournament: t } = await api.tournament(id);
+    const [{ tournament: t }, data] = await Promise.all([api.tournament(id), loadGameData()]);
     const error = h('p', { class: 'error', role: 'alert' });
     const act = async (action, body = {}) => {
       try {
@@ -248,7 +270,7 @@ export async function openTournament(root, { id, me }) {
       h(
         'p',
         { class: 'tournament-facts' },
-        `${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, ` +
+        `${t.scenario ? `${scenarioName(data, t.scenario)}. ` : ''}${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, ` +
           `${t.sides === 'lot' ? 'one game per pairing, sides by lot' : 'two games per pairing, sides swapped'}, ` +
           `organised by ${t.organiser}${t.rated ? ', rated' : ''}. ` +
           `${timeControlText(t.time_control)}. Status: ${t.status}` +
@@ -299,9 +321,7 @@ export async function openTournament(root, { id, me }) {
                   `${g.scotland} (Scotland) v ${g.england} (England)`,
                 ),
                 ' — ',
-                g.result
-                  ? (g.result.text ?? `${g.result.winner ?? 'no winner'} (${g.result.reason})`)
-                  : g.status,
+                g.result ? (g.result.text ?? resultText(g.result)) : g.status,
                 g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
                 t.you.organiser && g.status === 'active'
                   ? [

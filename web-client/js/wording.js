@@ -9,10 +9,14 @@ export function plural(n, one, many = `${one}s`) {
   return `${n} ${Number(n) === 1 ? one : many}`;
 }
 
-// RULES 12: why the game ended, given the nobles each side controls.
-export function outcomeText(outcome, nobles = {}) {
-  const w = outcome?.winner;
-  const who = w ? `${SIDE_NAME[w]} wins` : 'A draw';
+// A side's name from its identifier ("scotland" -> "Scotland"); anything else as it came.
+export function sideName(side) {
+  return SIDE_NAME[side] ?? String(side ?? '');
+}
+
+// RULES 12: why the game ended by the rules (the engine's outcome.reason), given the nobles each
+// side controls. Every reason the engine writes (rules/hots/engine.cpp) has its words here.
+function ruleReason(reason, w, nobles = {}) {
   // The view gives each side's nobles as {total, ...}; a plain number is taken as it is.
   const total = (x) => (typeof x === 'number' ? x : x?.total);
   const sc = total(nobles.scotland);
@@ -30,10 +34,76 @@ export function outcomeText(outcome, nobles = {}) {
       }`,
     ended: () => 'the scenario has ended',
   };
+  return REASONS[reason]?.() ?? null;
+}
+
+// How a game ended other than by the rules: the server's result reasons (docs/protocol.md,
+// docs/tournaments.md).
+const END_REASONS = {
+  resigned: 'by resignation',
+  timeout: 'on time',
+  forfeit: 'by forfeit',
+  adjudicated: 'by adjudication, the nobles counted',
+};
+
+// Every reason code with words of its own, for the tests.
+export const REASON_CODES = [
+  'nobles_majority',
+  'england_has_no_nobles',
+  'scotland_has_no_nobles',
+  'king_killed',
+  'edward_ii_killed',
+  'wallace_tie_break',
+  'ended',
+  ...Object.keys(END_REASONS),
+];
+
+// A reason nobody gave words to is still written as words, never as its identifier.
+const unknownReason = (reason) => String(reason).replace(/[_-]+/g, ' ');
+
+// The outcome of a game ended by the rules, as the engine's view gives it: "England wins: more
+// nobles (9 to 5)." The page shows "Game over" beside it (the engine's phase text).
+export function outcomeText(outcome, nobles = {}) {
+  const w = outcome?.winner;
+  const who = w ? `${sideName(w)} wins` : 'A draw';
   const reason = outcome?.reason;
-  if (!reason) return `Game over: ${who}`;
-  const text = REASONS[reason] ? REASONS[reason]() : reason.replace(/_/g, ' ');
-  return `Game over: ${who}: ${text}`;
+  if (!reason) return `${who}.`;
+  return `${who}: ${ruleReason(reason, w, nobles) ?? unknownReason(reason)}.`;
+}
+
+// A game's result as the server stores it ({winner, reason}, null for a cancelled game), in
+// words: "England wins by resignation.", "Scotland wins: England controls no noble."
+export function resultText(result) {
+  if (!result) return 'The game was cancelled.';
+  if (result.reason in END_REASONS) {
+    const who = result.winner ? `${sideName(result.winner)} wins` : 'No winner';
+    return `${who} ${END_REASONS[result.reason]}.`;
+  }
+  return outcomeText(result, result.nobles);
+}
+
+// A border between two areas in words, from its identifier ("angus-fife"): "the Angus–Fife
+// border". `data` is the indexed game data (gamedata.js).
+export function borderName(id, data) {
+  const border = data?.borders?.find((b) => b.id === id);
+  if (!border) return unknownReason(id);
+  const [a, b] = border.areas.map((x) => data.area[x]?.name ?? x);
+  return `the ${a}–${b} border`;
+}
+
+// How a reserve entered a battle's area (RULES 5.2: by a border, by sea, or captured).
+export function entryText(entry, data) {
+  if (entry === 'sea') return 'by sea';
+  if (entry === 'captured') return 'captured';
+  return `across ${borderName(entry, data)}`;
+}
+
+// A log line of the engine as it is shown: a border it names by identifier ("across
+// angus-fife") in words.
+export function logLineText(text, data) {
+  return String(text).replace(/\bacross ([a-z]+(?:_[a-z]+)*-[a-z]+(?:_[a-z]+)*)/g, (m, id) =>
+    data?.borders?.some((b) => b.id === id) ? `across ${borderName(id, data)}` : m,
+  );
 }
 
 // The battle's step ("attacking A") as a sentence (RULES 5.4: A blocks fire first, defenders

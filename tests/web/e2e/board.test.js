@@ -564,6 +564,8 @@ test('a whole game turn played with the keyboard alone', async () => {
     seen();
   });
   let traced = false; // a screenshot of England's map with the traces was taken
+  let movedByKey = false; // the last decision moved a block to a destination
+  let keptOnMap = 0;
   let axed = false;
   while (turnOf() === 1 && presses < 80 && Date.now() < deadline) {
     if (!traced && (await eng.page.locator('svg.map .traces > *').count())) {
@@ -617,16 +619,29 @@ test('a whole game turn played with the keyboard alone', async () => {
           toDestination >= 0 && toDestination <= 1,
           `a destination is ${toDestination} Tabs away`,
         );
+        movedByKey = true;
       }
     }
     // A decision either sent an action, answered once the page has drawn the view (or error)
     // that answers it, or only changed what the page shows (a block chosen, a choice offered).
     await waitForAnswer(sco);
+    if (movedByKey) {
+      // The focus stays on the map, at the area the block went to, not on the page's body.
+      movedByKey = false;
+      keptOnMap += 1;
+      assert.ok(
+        await page.evaluate(() => !!document.activeElement?.closest('svg.map')),
+        `after a move by keyboard the focus is on the map, not ${await page.evaluate(
+          () => document.activeElement?.tagName,
+        )}`,
+      );
+    }
   }
   await page.screenshot({ path: path.join(shots, 'board-keyboard-turn.png') });
   assert.ok(turnOf() >= 2, `the game turn ended (${presses} decisions by keyboard)`);
   assert.ok(mapChoices >= 1, `blocks were chosen on the map by the arrow keys (${mapChoices})`);
   assert.ok(axed, 'axe ran while destinations were shown');
+  assert.ok(keptOnMap >= 1, 'a block was moved by keyboard');
   // The opponent's last moves are drawn on England's map during the game turn, and are gone
   // once the next game turn begins.
   assert.ok(

@@ -38,7 +38,23 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   assert.equal(await bob.page.locator(`.games .game-line[data-game="${inviteId}"]`).count(), 0);
 
   // A public game appears in Bob's open games without a reload.
+  // Its clock is one of Alice's own: the presets come first, then times of one's own, each
+  // field held to the server's bounds (server/clocks/time_control.h).
   await alice.page.selectOption('#create-visibility', 'public');
+  const options = await alice.page
+    .locator('#create-time option')
+    .evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(options.slice(0, 2), ['none', 'live']);
+  assert.deepEqual(options.slice(-2), ['live-own', 'correspondence-own']);
+  await alice.page.selectOption('#create-time', 'live-own');
+  const minutes = alice.page.locator('#create-time-minutes');
+  await minutes.waitFor();
+  assert.deepEqual(
+    [await minutes.getAttribute('min'), await minutes.getAttribute('max')],
+    ['1', '600'],
+  );
+  await minutes.fill('45');
+  await alice.page.fill('#create-time-increment_seconds', '20');
   await alice.page.click('form.create button[type=submit]');
   await alice.page.waitForSelector('.games.mine .game-line >> nth=1');
   const publicId = await alice.page
@@ -46,6 +62,11 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
     .first()
     .getAttribute('data-game');
   assert.notEqual(publicId, inviteId);
+  const created = await alice.page.evaluate(
+    async (n) => (await (await fetch(`/api/games/${n}`)).json()).game,
+    publicId,
+  );
+  assert.deepEqual(created.time_control, { kind: 'live', minutes: 45, increment_seconds: 20 });
   await bob.page.waitForSelector(`.games.open .game-line[data-game="${publicId}"] button.join`);
 
   // Carol, new here, opens the link: she signs up on the invitation page and joins as England.

@@ -19,10 +19,40 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await line.waitFor();
   const openId = await line.getAttribute('data-game');
   await erin.page.goto(`${running.server.url}/#/game/${openId}`);
+  await erin.page.waitForSelector('.waiting:not([hidden])');
+  // Cancelling asks first; keeping the game changes nothing.
   await erin.page.click('[data-act=cancel]');
+  await erin.page.waitForSelector('.confirm-cancel:not([hidden])');
+  assert.equal(
+    await erin.page.evaluate(() => document.activeElement.dataset.act),
+    'confirm-cancel',
+  );
+  await erin.page.click('[data-act=keep-cancel]');
+  assert.equal(await erin.page.locator('.confirm-cancel').isHidden(), true);
+  assert.equal(await erin.page.locator('.game-result').count(), 0);
+  await erin.page.click('[data-act=cancel]');
+  await erin.page.click('[data-act=confirm-cancel]');
   await erin.page.waitForSelector('.game-result');
   assert.equal(await erin.page.locator('.game-result').innerText(), 'The game was cancelled.');
-  await shot(erin, 'cancelled');
+  // The page no longer waits for an opponent, there or after a reload.
+  for (let again = 0; again < 2; again++) {
+    await erin.page.waitForSelector('.prompt .cancelled');
+    assert.equal(await erin.page.locator('.waiting').isHidden(), true);
+    assert.doesNotMatch(
+      await erin.page.locator('#app').innerText(),
+      /Waiting for an opponent|anybody may/,
+    );
+    if (!again) {
+      await shot(erin, 'cancelled');
+      await erin.page.reload();
+    }
+  }
+  // The lobby lists it as cancelled, with nothing to play or open.
+  await erin.page.goto(`${running.server.url}/#/`);
+  const gone = erin.page.locator(`.games.mine .game-line[data-game="${openId}"]`);
+  await gone.waitFor();
+  assert.equal(await gone.locator('.g-status').innerText(), 'cancelled');
+  assert.equal(await gone.locator('.g-actions a, .g-actions button').count(), 0);
   await erin.context.close();
 
   const alice = await newPlayer(running.browser, running.server, 'alice');
@@ -70,6 +100,34 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   await lobby.screenshot({ path: path.join(shots, 'settings-vacation-phone.png'), fullPage: true });
   await lobby.close();
 
+  // The connection badge does not read as a time control.
+  assert.equal(await bob.page.locator('.conn').innerText(), 'Connected');
+  // Before the end each seat sees the other's blocks blank; the legend shows them so, in the
+  // other side's colour.
+  for (const [p, other] of [
+    [alice, 'england'],
+    [bob, 'scotland'],
+  ]) {
+    await p.page.locator('.legend summary').click();
+    const back = p.page.locator('.legend .lg.b-hidden');
+    assert.equal(await back.count(), 1);
+    assert.equal(
+      await back.evaluate((el) => getComputedStyle(el).backgroundColor),
+      await p.page
+        .locator(`rect.block.hidden.${other}`)
+        .first()
+        .evaluate((el) => {
+          // The map's back is an SVG fill; the legend's swatch a CSS background of that colour.
+          const probe = document.createElement('span');
+          probe.style.color = getComputedStyle(el).fill;
+          document.body.append(probe);
+          const colour = getComputedStyle(probe).color;
+          probe.remove();
+          return colour;
+        }),
+    );
+    await p.page.locator('.legend summary').click();
+  }
   // Before the end each seat sees the other's blocks blank.
   assert.ok((await alice.page.locator('rect.block.hidden.england').count()) > 0);
   assert.equal(await alice.page.locator('.block.own.england').count(), 0);
@@ -96,7 +154,15 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
     await p.page.waitForSelector(`.block.own.${other}`);
     assert.equal(await p.page.locator('rect.block.hidden').count(), 0);
     assert.equal(await p.page.locator('.prompt .phase-text').innerText(), 'Game over');
+    // The prompt gives the result, not the state of the phase the game ended in.
+    assert.equal(
+      await p.page.locator('.prompt .awaiting').innerText(),
+      'Scotland wins by resignation.',
+    );
+    assert.equal(await p.page.locator('.prompt .move-info').count(), 0);
     assert.equal(await p.page.locator('.cards button:not([disabled])').count(), 0);
+    assert.equal(await p.page.locator('[data-act=resign]').count(), 0);
+    await p.page.waitForSelector('[data-act=rematch]');
   }
   await shot(alice, 'resigned');
   // Opened again later, the page shows the same.
@@ -160,4 +226,38 @@ test('a rematch can be declined', async () => {
   }
   await carol.context.close();
   await dave.context.close();
+});
+
+test('a game ended by the rules: its result in words, Rematch at once, no Resign', async () => {
+  const fay = await newPlayer(running.browser, running.server, 'fay');
+  const gil = await newPlayer(running.browser, running.server, 'gil');
+  await startGame(fay, gil);
+  await gil.context.close();
+  await fay.page.waitForSelector('[data-act=resign]');
+  // A whole game played to its end by the rules takes minutes: the server's final view is
+  // stood in for by the view the page gets on opening, given the engine's outcome (RULES 12).
+  await fay.page.routeWebSocket(/\/ws\/games\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      const msg = JSON.parse(m);
+      if (msg.type === 'view') {
+        msg.view.outcome = { winner: 'scotland', reason: 'england_has_no_nobles' };
+        msg.view.legal_actions = [];
+        msg.view.awaiting = [];
+        msg.view.phase_text = 'Game over';
+      }
+      ws.send(JSON.stringify(msg));
+    });
+  });
+  await fay.page.reload();
+  await fay.page.waitForSelector('.game-result');
+  const result = 'Scotland wins: England controls no noble.';
+  assert.equal(await fay.page.locator('.game-result').innerText(), result);
+  assert.equal(await fay.page.locator('.prompt .awaiting').innerText(), result);
+  assert.doesNotMatch(await fay.page.locator('#app').innerText(), /Game over:|_/);
+  await fay.page.waitForSelector('[data-act=rematch]');
+  assert.equal(await fay.page.locator('[data-act=resign]').count(), 0);
+  await shot(fay, 'ended-by-rules');
+  await fay.context.close();
 });

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer } from './helpers.js';
+import { newPlayer, axeProblems } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = path.join(outputDir(), 'tournaments');
@@ -38,7 +38,14 @@ test('create, register, start, play a round to the standings, and export', async
   await org.page.fill('form.tournament-create input[name=rounds]', '2');
   await org.page.fill('form.tournament-create input[name=max_players]', '4');
   // A correspondence clock for every game, and no vacations.
-  await org.page.selectOption('form.tournament-create select#tournament-time', 'correspondence');
+  // A clock of the organiser's own (within the server's bounds), and The Bruce.
+  await org.page.selectOption('form.tournament-create select[name=scenario]', 'the_bruce');
+  await org.page.selectOption(
+    'form.tournament-create select#tournament-time',
+    'correspondence-own',
+  );
+  await org.page.fill('#tournament-time-days_per_turn', '2');
+  await org.page.fill('#tournament-time-bank_days', '5');
   assert.equal(await org.page.isChecked('form.tournament-create input[name=vacation]'), true);
   await org.page.uncheck('form.tournament-create input[name=vacation]');
   // The organiser starts round 2 himself.
@@ -49,7 +56,7 @@ test('create, register, start, play a round to the standings, and export', async
   const id = Number(org.page.url().match(/#\/tournament\/(\d+)/)[1]);
   assert.match(
     await org.page.locator('p.tournament-facts').innerText(),
-    /Correspondence: 3 days per turn \+ 7 days bank, vacations do not pause it\./,
+    /^The Bruce \(.*\)\. .*Correspondence: 2 days per turn \+ 5 days bank, vacations do not pause it\./,
   );
 
   for (const p of players) {
@@ -117,6 +124,12 @@ test('create, register, start, play a round to the standings, and export', async
     /organiser: note: Round 2 is on/,
   );
   await shoot(org, 'standings');
+  assert.deepEqual(await axeProblems(org.page), [], 'tournament page');
+  // Every table header says what its column or row holds (axe's empty-table-header is minor).
+  assert.deepEqual(
+    await org.page.$$eval('table th', (ths) => ths.filter((th) => !th.innerText.trim()).length),
+    0,
+  );
 
   // Round 2's game: the organiser adjudicates it; the server counts the nobles and the page
   // says who won, by how many.

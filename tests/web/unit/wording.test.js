@@ -16,6 +16,12 @@ const {
   winterStep,
   plural,
   playedInOrder,
+  resultText,
+  borderName,
+  entryText,
+  logLineText,
+  sideName,
+  REASON_CODES,
   battleDecision,
   retreatLabel,
 } = await js('wording.js');
@@ -24,18 +30,18 @@ const { nameIndex, linksOf, movesThisTurn } = await js('log_links.js');
 test('the outcome says why in words, with the nobles counted', () => {
   assert.equal(
     outcomeText({ winner: 'england', reason: 'nobles_majority' }, { england: 9, scotland: 5 }),
-    'Game over: England wins: more nobles (9 to 5)',
+    'England wins: more nobles (9 to 5).',
   );
   assert.equal(
     outcomeText(
       { winner: 'scotland', reason: 'nobles_majority' },
       { england: { total: 2 }, scotland: { total: 12, two_block: 11 } },
     ),
-    'Game over: Scotland wins: more nobles (12 to 2)',
+    'Scotland wins: more nobles (12 to 2).',
   );
   assert.equal(
     outcomeText({ winner: 'scotland', reason: 'king_killed' }),
-    'Game over: Scotland wins: the Scottish King is killed',
+    'Scotland wins: the Scottish King is killed.',
   );
   assert.doesNotMatch(
     outcomeText({ winner: 'scotland', reason: 'wallace_tie_break' }, { england: 7, scotland: 7 }),
@@ -217,4 +223,54 @@ test('a game names its scenario as the game data does, never by its identifier',
     assert.ok(name, `scenario ${id} has a name`);
     assert.ok(!/_/.test(name) && name !== id, `${name} reads as words`);
   }
+});
+
+// The reasons a game ends for: every one the engine writes (RULES 12) and the server's own.
+const engineReasons = [
+  ...fs
+    .readFileSync(path.join(root, 'rules/hots/engine.cpp'), 'utf8')
+    .matchAll(/reason = "([a-z_]+)"/g),
+].map((m) => m[1]);
+const serverReasons = ['resigned', 'timeout', 'forfeit', 'adjudicated'];
+
+test('every result reason reads in words, once, never as its code', () => {
+  assert.ok(engineReasons.length >= 5, 'the engine reasons are found');
+  for (const reason of [...engineReasons, ...serverReasons]) {
+    assert.ok(REASON_CODES.includes(reason), `${reason} has words of its own`);
+    for (const winner of ['scotland', 'england', null]) {
+      const text = resultText({ winner, reason });
+      assert.doesNotMatch(text, /_|\b(scotland|england)\b|\(|Game over/, `${reason}: ${text}`);
+      assert.match(text, /^[A-Z].*\.$/, `${reason}: ${text} is a sentence`);
+      const shown = outcomeText({ winner, reason }, { scotland: 7, england: 5 });
+      assert.doesNotMatch(shown, /_|Game over/, `${reason}: ${shown}`);
+    }
+  }
+  assert.equal(
+    resultText({ winner: 'scotland', reason: 'england_has_no_nobles' }),
+    'Scotland wins: England controls no noble.',
+  );
+  assert.equal(
+    resultText({ winner: 'england', reason: 'resigned' }),
+    'England wins by resignation.',
+  );
+  assert.equal(resultText(null), 'The game was cancelled.');
+  assert.equal(sideName('scotland'), 'Scotland');
+});
+
+test('every border reads as its two areas, in log lines and reserves alike', () => {
+  assert.ok(data.borders.length > 40);
+  for (const b of data.borders) {
+    const [x, y] = b.areas.map((a) => data.area[a].name);
+    assert.equal(borderName(b.id, data), `the ${x}–${y} border`);
+    assert.equal(entryText(b.id, data), `across the ${x}–${y} border`);
+    const line = logLineText(`Scotland: a reserve entered across ${b.id}.`, data);
+    assert.equal(line, `Scotland: a reserve entered across the ${x}–${y} border.`);
+    assert.doesNotMatch(line, new RegExp(b.id));
+  }
+  assert.equal(entryText('sea', data), 'by sea');
+  assert.equal(entryText('captured', data), 'captured');
+  assert.equal(
+    logLineText('Wallace moved across the river.', data),
+    'Wallace moved across the river.',
+  );
 });

@@ -3,7 +3,9 @@ import { h, clear } from '../dom.js';
 import { SIDE_NAME } from '../board.js';
 import { seatName } from '../lobby_computer.js';
 
-const STATUS_TEXT = { connecting: 'Connecting…', open: 'Live', closed: 'Reconnecting…' };
+// The state of this page's connection to the server, in words that cannot be read as a time
+// control ("Live" is one).
+const STATUS_TEXT = { connecting: 'Connecting…', open: 'Connected', closed: 'Reconnecting…' };
 
 export function renderHeader(head, st, gameId) {
   clear(head);

@@ -11,6 +11,7 @@ export function createIntents(st, { data, conn, render, say }) {
       return;
     }
     st.pending = true;
+    st.lastArea = action.to ?? action.area ?? null;
     st.selected = null;
     st.choice = null;
     say(`Sent: ${describe(action, data)}`);

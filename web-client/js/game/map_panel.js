@@ -20,12 +20,25 @@ export function createMapPanel(st, { data, names, intents, say }) {
     { class: 'revealed-note', hidden: true },
     'The game is over: every block is shown.',
   );
-  const el = h('div', { class: 'map-holder' }, revealedNote, map.el, legend());
+  let legendEl = legend(st.role);
+  let legendFor = st.role;
+  const el = h('div', { class: 'map-holder' }, revealedNote, map.el, legendEl);
+  // The legend's hidden blocks are the other seat's colour: drawn again when the seat is known.
+  function updateLegend(role) {
+    if (role === legendFor) return;
+    const open = legendEl.open;
+    const next = legend(role);
+    next.open = open;
+    legendEl.replaceWith(next);
+    legendEl = next;
+    legendFor = role;
+  }
 
   const targetLabel = (area, acts) =>
     acts.length === 1 ? describe(acts[0], data) : `${data.area[area]?.name}: choose`;
 
   function render() {
+    updateLegend(st.revealed ? 'all' : st.role);
     if (st.revealed) {
       revealedNote.hidden = false;
       map.render(st.revealed, {
@@ -57,5 +70,5 @@ export function createMapPanel(st, { data, names, intents, say }) {
     });
   }
 
-  return { el, render };
+  return { el, render, focusArea: (area) => map.focusArea(area) };
 }

@@ -5,7 +5,22 @@ import { rulesLink } from '../rules_link.js';
 const item = (cls, text) =>
   h('li', {}, h('span', { class: `lg ${cls}`, 'aria-hidden': 'true' }), text);
 
-export function legend() {
+// The backs of the blocks whose faces `role` does not see, in their side's colour: the other
+// side's for a player (RULES 13.1.2), both for an observer.
+function hiddenItems(role) {
+  const sides = { scotland: ['england'], england: ['scotland'] }[role] ?? ['scotland', 'england'];
+  const adj = { scotland: 'Scottish', england: 'English' };
+  return sides.map((side) =>
+    item(
+      `b-hidden ${side}`,
+      `${sides.length > 1 ? adj[side] : `Enemy (${adj[side]})`} block: face hidden`,
+    ),
+  );
+}
+
+// `role`: the seat the page is seen from (scotland, england, observer; "all" once every block
+// is shown).
+export function legend(role = 'observer') {
   return h(
     'details',
     { class: 'legend' },
@@ -22,7 +37,7 @@ export function legend() {
       item('coast', 'Coast: sea moves land here'),
       item('b-sco', 'Scottish block: pips on top are its strength now'),
       item('b-eng', 'English block'),
-      item('b-hidden', 'Enemy block: face hidden'),
+      ...(role === 'all' ? [] : hiddenItems(role)),
       item(
         'chip',
         "Chip: the number of each side's blocks in an area too small to show them " +

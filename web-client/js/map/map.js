@@ -498,5 +498,7 @@ export function createMap(
     shownChoices = key;
   }
 
-  return { el: holder.el, svg, render, view: holder };
+  // Puts the keyboard focus on `area` (else on the map's stop), as the arrow keys would.
+  const focusArea = (area) => keys.focusArea(cells.has(area) ? area : keys.stop());
+  return { el: holder.el, svg, render, view: holder, focusArea };
 }

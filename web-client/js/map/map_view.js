@@ -9,16 +9,20 @@ import { h } from '../dom.js';
 const MAX_SCALE = 4; // screen pixels per map unit
 const WIDE = 700; // frames at least this wide start closer than fit
 const START_SCALE = 1.35;
-const MIN_FRAME_PX = 320; // the frame's least height, on a window too short for more
+const MIN_FRAME_PX = 240; // the frame's least height, on a window too short for more
 const FOOT_PX = 8; // the space left under the frame at the window's foot
 
 // The frame's height: what the window leaves under the frame's top when the page is scrolled
 // to its start, so that "Fit" shows the whole map on the screen whatever is drawn above it
 // (the heading, the prompt, a note). Measured, not a fixed guess, as what is above changes.
+// A sheet fixed at the foot of the screen (the game page's dock on a phone) takes its height
+// from the window (--dock-h, game/dock.js).
 function fitFrameHeight(viewport) {
   if (!viewport.isConnected) return;
   const top = viewport.getBoundingClientRect().top + window.scrollY;
-  const want = Math.max(MIN_FRAME_PX, Math.floor(window.innerHeight - top - FOOT_PX));
+  const sheet = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--dock-h'));
+  const foot = FOOT_PX + (sheet > 0 ? sheet : 0);
+  const want = Math.max(MIN_FRAME_PX, Math.floor(window.innerHeight - top - foot));
   if (Math.abs(viewport.offsetHeight - want) > 1) viewport.style.height = `${want}px`;
 }
 
@@ -109,6 +113,7 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
     if (!viewport.isConnected) {
       sizer.disconnect();
       window.removeEventListener('resize', resized);
+      window.removeEventListener('dockresize', resized);
       return;
     }
     fitFrameHeight(viewport);
@@ -116,6 +121,7 @@ export function createMapView(svg, shape, { onZoom = () => {} } = {}) {
   const resized = () => fitFrameHeight(viewport);
   sizer.observe(document.body);
   window.addEventListener('resize', resized);
+  window.addEventListener('dockresize', resized);
 
   viewport.addEventListener(
     'wheel',

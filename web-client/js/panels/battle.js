@@ -1,7 +1,7 @@
 // The current battle: attackers, defenders and reserves, revealed blocks with their strength
 // (clickable when they have actions), the dice rolled and the hits, from this seat's log.
 import { h, clear } from '../dom.js';
-import { battleStepText, plural } from '../wording.js';
+import { battleStepText, plural, entryText } from '../wording.js';
 import { SIDE_NAME, typeAbbrev } from '../board.js';
 
 // Splits "Wallace fires: 6,3,1 - 2 hits." into its dice and hits.
@@ -90,7 +90,7 @@ export function renderBattle(el, view, ctx) {
           'li',
           { class: 'reserves' },
           `${reserves.length} in reserve (` +
-            reserves.map((r) => (r === 'sea' || r === 'captured' ? r : `via ${r}`)).join(', ') +
+            reserves.map((r) => entryText(r, data)).join(', ') +
             ')',
         ),
       );

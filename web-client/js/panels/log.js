@@ -3,13 +3,15 @@
 // Pointing at or tapping a line lights up the areas and blocks it names on the map.
 import { h, clear } from '../dom.js';
 import { SIDE_NAME } from '../board.js';
+import { logLineText } from '../wording.js';
 
-function lineItem(line) {
-  return h('li', { 'data-i': line.i }, line.text);
+function lineItem(line, data) {
+  return h('li', { 'data-i': line.i }, logLineText(line.text, data));
 }
 
-// `onPoint(text | null)`: the line pointed at, tapped or focused, or none.
-export function renderLog(el, view, onPoint = null) {
+// `onPoint(text | null)`: the line pointed at, tapped or focused, or none. `data`: the game
+// data, for the names of the borders a line names (wording.js).
+export function renderLog(el, view, onPoint = null, data = null) {
   let list = el.querySelector('ol.log');
   if (!list) {
     list = el.appendChild(
@@ -41,7 +43,7 @@ export function renderLog(el, view, onPoint = null) {
   }
   const frag = document.createDocumentFragment();
   for (let k = shown.length; k < log.length; k++) {
-    frag.append(lineItem(log[k]));
+    frag.append(lineItem(log[k], data));
     shown.push(log[k].i);
   }
   list.append(frag);

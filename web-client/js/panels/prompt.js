@@ -3,7 +3,14 @@
 import { h, clear } from '../dom.js';
 import { describe, shortLabel, destinations } from '../actions.js';
 import { SIDE_NAME } from '../board.js';
-import { outcomeText, winterStep, plural, battleDecision, retreatLabel } from '../wording.js';
+import {
+  outcomeText,
+  resultText,
+  winterStep,
+  plural,
+  battleDecision,
+  retreatLabel,
+} from '../wording.js';
 import { rulesLink, withRulesLinks } from '../rules_link.js';
 
 // What choosing a highlighted block does, by the kinds of the blocks' actions (a battle's
@@ -26,8 +33,11 @@ function eventCard(view, data) {
   return data.card[(awaited || mine[0])?.card] || null;
 }
 
+// `view.result`: the server's result of a game ended otherwise than by the rules (resignation,
+// time, forfeit), which the engine's view does not know of.
 export function awaitingText(view, role) {
   if (view.outcome) return outcomeText(view.outcome, view.nobles);
+  if (view.result) return resultText(view.result);
   const awaiting = view.awaiting || [];
   const mine = awaiting.includes(role);
   const others = awaiting.filter((r) => r !== role).map((r) => SIDE_NAME[r]);
@@ -53,7 +63,7 @@ export function renderPrompt(el, view, ctx) {
       ),
     ),
   );
-  if (view.move) {
+  if (view.move && !view.outcome && !view.result) {
     const m = view.move;
     const act = (m.activated || []).map((a) => data.area[a]?.name ?? a).join(', ');
     el.append(
