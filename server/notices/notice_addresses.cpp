@@ -191,4 +191,11 @@ std::optional<WebhookUrl> parse_webhook_url(std::string_view url, bool allow_htt
   return out;
 }
 
+std::string host_header(const WebhookUrl& url) {
+  std::string host = url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
+  const std::uint16_t default_port = url.https ? 443 : 80;
+  if (url.port != default_port) host += ":" + std::to_string(url.port);
+  return host;
+}
+
 }  // namespace blockfog::server

@@ -30,6 +30,11 @@ struct WebhookUrl {
 std::optional<WebhookUrl> parse_webhook_url(std::string_view url, bool allow_http,
                                             bool allow_private, std::string& problem);
 
+// The Host header of a request to `url` (RFC 9110 7.2): the host, in brackets if an IPv6
+// literal, with ":port" unless the port is the scheme's default. A receiver behind a virtual
+// host or checking a signature over the URL needs the port it was given.
+std::string host_header(const WebhookUrl& url);
+
 // True for addresses a webhook may not reach unless the operator allows it: loopback,
 // private (RFC 1918, fc00::/7), link-local, site-local (fec0::/10), carrier-grade NAT,
 // unspecified, multicast, and the local-use NAT64 prefix 64:ff9b:1::/48. An IPv6 address that

@@ -282,7 +282,7 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
   if (endpoints.empty()) throw DeliveryError("webhook host has no address", false);
 
   http::request<http::string_body> request{http::verb::post, parsed->target, 11};
-  request.set(http::field::host, parsed->host);
+  request.set(http::field::host, host_header(*parsed));
   request.set(http::field::user_agent, "Blockfog turn notices");
   request.set(http::field::content_type, "application/json");
   request.set(kNoticeIdHeader, notice_id);

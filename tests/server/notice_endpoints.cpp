@@ -95,7 +95,8 @@ struct WebhookReceiver::Impl {
       std::lock_guard lock(mutex);
       received.push_back({std::string(request.target()),
                           std::string(request[http::field::content_type]),
-                          std::string(request["Blockfog-Notice-Id"]), request.body()});
+                          std::string(request["Blockfog-Notice-Id"]), request.body(),
+                          std::string(request[http::field::host])});
     }
     changed.notify_all();
     {

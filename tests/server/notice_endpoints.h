@@ -32,6 +32,7 @@ struct WebhookRequest {
   std::string content_type;
   std::string notice_id;  // the Blockfog-Notice-Id header, "" when absent
   std::string body;
+  std::string host;  // the Host header
 };
 
 class WebhookReceiver {

@@ -243,6 +243,8 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
       fields.erase("url");
       // The id a receiver drops a repeat by: in a header too, for receivers that do not parse.
       EXPECT_EQ(request.notice_id, std::to_string(fields["notice_id"].get<std::int64_t>()));
+      // The receiver listens on a port of its own, which the Host header names.
+      EXPECT_EQ(request.host, "127.0.0.1:" + std::to_string(receiver.port()));
       EXPECT_EQ(payload["content"], expected_text(fields) + " " + link);
       EXPECT_EQ(payload["text"], payload["content"]);
       got.push_back(fields);

@@ -60,6 +60,22 @@ TEST(WebhookAddresses, PublicAddressesInTheSameFormsAreNot) {
   }
 }
 
+TEST(WebhookAddresses, TheHostHeaderNamesAPortThatIsNotTheSchemes) {
+  std::string problem;
+  const auto host = [&](const char* url) {
+    const auto parsed = parse_webhook_url(url, true, true, problem);
+    EXPECT_TRUE(parsed) << url << ": " << problem;
+    return parsed ? host_header(*parsed) : std::string();
+  };
+  EXPECT_EQ(host("https://hooks.example.org/x"), "hooks.example.org");
+  EXPECT_EQ(host("https://hooks.example.org:443/x"), "hooks.example.org");
+  EXPECT_EQ(host("https://hooks.example.org:8443/x"), "hooks.example.org:8443");
+  EXPECT_EQ(host("http://hooks.example.org:80/x"), "hooks.example.org");
+  EXPECT_EQ(host("http://hooks.example.org:443/x"), "hooks.example.org:443");
+  EXPECT_EQ(host("https://[2001:db8::1]:9000/x"), "[2001:db8::1]:9000");
+  EXPECT_EQ(host("https://[2001:db8::1]/x"), "[2001:db8::1]");
+}
+
 TEST(WebhookAddresses, UrlsWithTheseLiteralsAreRefused) {
   for (const char* host :
        {"[::127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[fec0::1]",
