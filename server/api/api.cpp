@@ -21,7 +21,7 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using namespace api;
 
-constexpr std::int64_t kTouchEveryMs = 3600 * 1000;  // slide a session's expiry hourly
+constexpr std::int64_t kTouchEveryMs = 60 * 1000;  // last_seen to a minute; slides the expiry
 // Password hashings admitted at once (running or waiting for the hashing pool), in all and
 // per client address.
 constexpr std::size_t kKdfBudget = 4;

@@ -124,8 +124,31 @@ std::optional<GameInfo> find_visible(DbWorker& db, std::int64_t game_id,
   return info;
 }
 
+namespace {
+
+// Never the time of an action, which may be a hidden decision (RULES 13.1.4): while connected
+// a player is "online", and otherwise his last request or closed connection shows.
+json last_active(const GameInfo& info, const Presence* presence) {
+  json active = info.last_active;
+  if (!presence) return active;
+  for (auto role : {core::Role::Scotland, core::Role::England}) {
+    const auto& seat = info.seats.of(role);
+    if (!seat || seat->computer) continue;
+    const auto name = std::string(core::role_name(role));
+    if (presence->online(seat->account_id)) {
+      active[name] = "online";
+    } else if (const auto left = presence->last_left(seat->account_id)) {
+      const auto stored = active.value(name, json());
+      if (!stored.is_number_integer() || stored.get<std::int64_t>() < *left) active[name] = *left;
+    }
+  }
+  return active;
+}
+
+}  // namespace
+
 json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
-              const std::optional<Identity>& viewer) {
+              const std::optional<Identity>& viewer, const Presence* presence) {
   const auto& row = info.row;
   auto player = [&](core::Role role) -> json {
     const auto& seat = info.seats.of(role);
@@ -162,7 +185,7 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"awaiting", json::array()},
       {"time_control", info.time_control},
       {"clocks", info.clocks},
-      {"last_active", info.last_active}};
+      {"last_active", last_active(info, presence)}};
   std::optional<core::Role> viewer_role;
   if (viewer) viewer_role = role_of(info.seats, viewer->account_id);
   // `seq` is the viewer's own view version, as on the WebSocket: the number of actions would

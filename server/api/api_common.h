@@ -23,6 +23,7 @@
 namespace blockfog::server {
 
 class DbWorker;
+class Presence;
 
 namespace api {
 
@@ -49,7 +50,8 @@ struct GameInfo {
   std::string creator;
   nlohmann::json time_control;  // TimeControl::to_json
   nlohmann::json clocks;        // game_clocks.h clocks_json: null without clocks
-  // Per role, when its player was last active (ms), or null.
+  // Per role, when its player last made a request or had a connection close (ms), as the store
+  // knows it (sessions.last_seen, kept to a minute), or null.
   nlohmann::json last_active = nlohmann::json::object();
   // Per role: its player allowed the computer to stand in for him if his time runs out.
   nlohmann::json stand_in = {{"scotland", false}, {"england", false}};
@@ -61,9 +63,11 @@ std::optional<core::Role> role_of(const Seats& seats, std::int64_t account_id);
 // from `viewer` alike, so that a stranger cannot tell an invite game from an unused id.
 std::optional<GameInfo> find_visible(DbWorker& db, std::int64_t game_id,
                                      const std::optional<Identity>& viewer);
-// The game's public description for `viewer` (docs/protocol.md "Lobby").
+// The game's public description for `viewer` (docs/protocol.md "Lobby"). With `presence`, a
+// player connected to any game is "online" in `last_active`, and one who left since the
+// server started was last active when his last connection closed.
 nlohmann::json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
-                        const std::optional<Identity>& viewer);
+                        const std::optional<Identity>& viewer, const Presence* presence = nullptr);
 
 }  // namespace api
 }  // namespace blockfog::server

@@ -134,7 +134,8 @@ HttpResponse Api::create_game(const RouteCall& call) {
   log_info("game " + std::to_string(info->row.id) + " created by " + identity->username +
            (r.computer ? " against the computer (" + *r.computer + ")" : ""));
   if (started) rooms_.start(info->row.id, started, info->seats);
-  json body = {{"game", describe(*info, rooms_.summary(info->row.id), identity)}};
+  json body = {
+      {"game", describe(*info, rooms_.summary(info->row.id), identity, &rooms_.presence())}};
   if (invite_token) body["invite"] = *invite_token;
   return json_response(201, body);
 }
@@ -148,7 +149,8 @@ HttpResponse Api::list_open_games() {
     return list;
   });
   json games = json::array();
-  for (const auto& info : infos) games.push_back(describe(info, std::nullopt, std::nullopt));
+  for (const auto& info : infos)
+    games.push_back(describe(info, std::nullopt, std::nullopt, &rooms_.presence()));
   return json_response(200, {{"games", games}});
 }
 
@@ -164,7 +166,7 @@ HttpResponse Api::list_live_games() {
   });
   json games = json::array();
   for (const auto& info : infos) {
-    games.push_back(describe(info, rooms_.summary(info.row.id), std::nullopt));
+    games.push_back(describe(info, rooms_.summary(info.row.id), std::nullopt, &rooms_.presence()));
   }
   return json_response(200, {{"games", games}});
 }
@@ -180,7 +182,7 @@ HttpResponse Api::my_games(const RouteCall& call) {
   });
   std::vector<json> games;
   for (const auto& info : infos) {
-    games.push_back(describe(info, rooms_.summary(info.row.id), identity));
+    games.push_back(describe(info, rooms_.summary(info.row.id), identity, &rooms_.presence()));
   }
   // The games waiting for this player come first.
   std::stable_sort(games.begin(), games.end(), [](const json& a, const json& b) {
@@ -194,7 +196,8 @@ HttpResponse Api::game_details(const RouteCall& call) {
   const auto& identity = call.identity;
   const auto info = find_visible(db_, game_id, identity);
   if (!info) return error(404, ErrorCode::NotFound, "no such game");
-  return json_response(200, {{"game", describe(*info, rooms_.summary(game_id), identity)}});
+  return json_response(
+      200, {{"game", describe(*info, rooms_.summary(game_id), identity, &rooms_.presence())}});
 }
 
 HttpResponse Api::join_game(const RouteCall& call) {
@@ -248,7 +251,9 @@ HttpResponse Api::join_game(const RouteCall& call) {
     log_info("game " + std::to_string(game_id) + " started");
     rooms_.start(game_id, joined.started, joined.info->seats);
   }
-  return json_response(200, {{"game", describe(*joined.info, rooms_.summary(game_id), identity)}});
+  return json_response(
+      200,
+      {{"game", describe(*joined.info, rooms_.summary(game_id), identity, &rooms_.presence())}});
 }
 
 HttpResponse Api::game_invite(const RouteCall& call) {
@@ -283,8 +288,9 @@ HttpResponse Api::invite(const RouteCall& call) {
     return load_info(store, *row);
   });
   if (!info) return error(404, ErrorCode::NotFound, "no such invitation");
-  return json_response(200,
-                       {{"game", describe(*info, rooms_.summary(info->row.id), std::nullopt)}});
+  return json_response(
+      200,
+      {{"game", describe(*info, rooms_.summary(info->row.id), std::nullopt, &rooms_.presence())}});
 }
 
 }  // namespace blockfog::server

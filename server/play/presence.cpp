@@ -1,10 +1,13 @@
 #include "server/play/presence.h"
 
+#include "server/clock.h"
+
 namespace blockfog::server {
 
 void Presence::arrive(std::int64_t game_id, std::int64_t account_id) {
   const std::lock_guard lock(mutex_);
   ++connections_[{game_id, account_id}];
+  ++online_[account_id];
 }
 
 void Presence::depart(std::int64_t game_id, std::int64_t account_id) {
@@ -12,6 +15,22 @@ void Presence::depart(std::int64_t game_id, std::int64_t account_id) {
   const auto it = connections_.find({game_id, account_id});
   if (it == connections_.end()) return;
   if (--it->second <= 0) connections_.erase(it);
+  if (const auto any = online_.find(account_id); any != online_.end() && --any->second <= 0) {
+    online_.erase(any);
+    left_at_[account_id] = now_ms();
+  }
+}
+
+bool Presence::online(std::int64_t account_id) const {
+  const std::lock_guard lock(mutex_);
+  return online_.contains(account_id);
+}
+
+std::optional<std::int64_t> Presence::last_left(std::int64_t account_id) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = left_at_.find(account_id);
+  if (it == left_at_.end()) return std::nullopt;
+  return it->second;
 }
 
 bool Presence::present(std::int64_t game_id, std::int64_t account_id) const {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 namespace blockfog::server {
@@ -22,10 +23,16 @@ class Presence {
   void depart(std::int64_t game_id, std::int64_t account_id);
   // Whether `account_id` has at least one connection at the game.
   bool present(std::int64_t game_id, std::int64_t account_id) const;
+  // Whether `account_id` has a connection at any game: "online now" in the lobby.
+  bool online(std::int64_t account_id) const;
+  // When `account_id`'s last connection to any game closed (ms), since this server started.
+  std::optional<std::int64_t> last_left(std::int64_t account_id) const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::pair<std::int64_t, std::int64_t>, int> connections_;  // (game, account) -> n
+  std::map<std::int64_t, int> online_;                                // account -> n
+  std::map<std::int64_t, std::int64_t> left_at_;                      // account -> ms
 };
 
 }  // namespace blockfog::server

@@ -566,6 +566,28 @@ TEST(ServerGames, MyGamesShowsTheOpponentsLastActivityAndTheClocks) {
   EXPECT_TRUE(mine[0]["clocks"].is_object());
   EXPECT_EQ(mine[0]["time_control"]["days_per_turn"], 3);
 
+  // Never the time of something b did at the game, which may be a hidden decision: while he is
+  // connected he is "online", and after that his connection's close shows.
+  const auto active = [&] {
+    return a.get("/api/games/" + std::to_string(id)).json()["game"]["last_active"]["england"];
+  };
+  auto socket = connect(server.port(), id, b.session_cookie());
+  ASSERT_TRUE(socket->read_first_view());
+  EXPECT_EQ(active(), "online");
+  server.clock.advance(5 * kMinuteMs);
+  const auto left_at = server.clock.now();
+  socket->ws.close();
+  // The server hears of the close on its own thread: wait for it, not for a time.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (active() == "online" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(active(), left_at);
+  // A request a while later counts, to the minute.
+  server.clock.advance(10 * kMinuteMs);
+  ASSERT_EQ(b.get("/api/me").status, 200);
+  EXPECT_EQ(active(), server.clock.now());
+
   // A newer game that does not await a (open, waiting for an opponent) comes after the one
   // that does, though the list is otherwise newest first.
   const auto waiting = a.post("/api/games", {{"scenario", "braveheart"}});

@@ -21,7 +21,9 @@ export function gameLineExtras(g, now = Date.now()) {
         h(
           'span',
           { class: 'g-activity' },
-          `${name} active ${formatAgo(g.last_active?.[other], now)}`,
+          g.last_active?.[other] === 'online'
+            ? `${name} online now`
+            : `${name} active ${formatAgo(g.last_active?.[other], now)}`,
         ),
       );
     }
