@@ -115,7 +115,14 @@ export function timeControlField(id = 'create-time') {
   );
   const number = (name, label, value) => {
     const [min, max] = TIME_BOUNDS[name];
-    const input = h('input', { id: `${id}-${name}`, name, type: 'number', min, max, value });
+    const input = h('input', {
+      id: `${id}-${name}`,
+      name,
+      type: 'number',
+      min,
+      max,
+      value,
+    });
     return {
       input,
       el: h(
@@ -195,7 +202,13 @@ async function vacationCall(method, body) {
 export function vacationPanel() {
   const summary = h('p', { class: 'vacation-summary' });
   const list = h('ul', { class: 'vacations' });
-  const days = h('input', { id: 'vacation-days', type: 'number', min: 1, max: 21, value: 1 });
+  const days = h('input', {
+    id: 'vacation-days',
+    type: 'number',
+    min: 1,
+    max: 21,
+    value: 1,
+  });
   const err = h('p', { class: 'error', role: 'alert' });
   const show = (v) => {
     summary.textContent = `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
