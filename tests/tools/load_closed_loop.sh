@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# blockfog-load against a real server: a few games in the closed loop for five seconds, then idle
+# blockfog-load against a real server: a few games in the closed loop until 100 actions were
+# accepted (the time that takes is the machine's business: bench/ measures speed), then idle
 # connections. In the loop every action sent is answered without an error, and almost none is
 # stale: a seat whose new view may be on its way waits for it instead of acting on the view
 # before (load_client.cpp, kViewGrace; before that wait about a tenth of all actions sent were
@@ -25,14 +26,13 @@ if [[ "$transport" == unix ]]; then
 else
   target=(--port "$(cat "$dir/port")")
 fi
-report=$("$load" "${target[@]}" --server-pid "$pid" --games 3 --duration 5 \
+report=$("$load" "${target[@]}" --server-pid "$pid" --games 3 --duration 300 --actions 100 \
   --warmup 30 --seed 5 | tail -1)
 echo "$report"
 number() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<< "$report"; }
 accepted=$(number accepted) stale=$(number stale)
 [[ "$report" == *'"errors":{}'* ]] || { echo "errors reported"; exit 1; }
-# Enough actions for the stale share to mean something, even on a busy machine under the
-# sanitizers (~25 actions/s there at worst).
+# Enough actions for the stale share to mean something: fewer only if five minutes passed.
 (( accepted >= 100 )) || { echo "only $accepted actions accepted"; exit 1; }
 (( stale * 50 <= accepted )) || { echo "$stale stale actions of $accepted"; exit 1; }
 

@@ -287,6 +287,9 @@ class Loop {
         ++result_.accepted;
         result_.latencies_us.push_back(
             std::chrono::duration<double, std::micro>(arrived - g->sent).count());
+        if (o_.actions > 0 && result_.accepted == o_.actions) {
+          loop_.after(Clock::duration::zero(), [this] { end_window(); });
+        }
       }
       // Accepted: unless the other seat's new view came first, it may still be coming. A real
       // client acts on the view it was last sent; this one, acting within microseconds of the
@@ -396,18 +399,22 @@ class Loop {
     hooks_.window_started();
     const auto window =
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.duration));
-    loop_.after(window, [this] {
-      measuring_ = false;
-      done_ = true;
-      result_.seconds = std::chrono::duration<double>(Clock::now() - window_start_).count();
-      hooks_.window_ended();
-      for (auto& game : games_) {
-        game->retired = true;
-        for (auto& seat : game->seats) seat.socket->close();
-      }
-      games_.clear();
-      loop_.stop();
-    });
+    loop_.after(window, [this] { end_window(); });
+  }
+
+  // Called from the loop's timers only, never inside a socket's handler: it closes every socket.
+  void end_window() {
+    if (done_) return;
+    measuring_ = false;
+    done_ = true;
+    result_.seconds = std::chrono::duration<double>(Clock::now() - window_start_).count();
+    hooks_.window_ended();
+    for (auto& game : games_) {
+      game->retired = true;
+      for (auto& seat : game->seats) seat.socket->close();
+    }
+    games_.clear();
+    loop_.stop();
   }
 
   void create_replacements() {

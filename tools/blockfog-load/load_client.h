@@ -17,7 +17,10 @@ struct LoadOptions {
   ServerAddress server;    // TCP, or the server's Unix-domain socket
   int games = 1;           // concurrent games, two WebSocket clients each
   double duration = 10.0;  // seconds measured, after the warm-up
-  int warmup = 0;          // each game first plays a random number of actions below this
+  // > 0: the measured window also ends once this many actions were accepted. A test that needs
+  // enough actions to judge asks for them, and a busy machine only takes longer to give them.
+  std::int64_t actions = 0;
+  int warmup = 0;  // each game first plays a random number of actions below this
   std::uint64_t seed = 1;
   std::string scenario = "braveheart";
   int idle = 0;  // > 0: hold this many idle connections instead of playing
@@ -45,8 +48,8 @@ struct WindowHooks {
   virtual void window_ended() {}
 };
 
-// Plays until `duration` seconds after every game's warm-up; throws std::runtime_error when the
-// server cannot be reached or refuses the set-up.
+// Plays until `duration` seconds after every game's warm-up (or `actions` accepted); throws
+// std::runtime_error when the server cannot be reached or refuses the set-up.
 LoadResult run_games(const LoadOptions& options, WindowHooks& hooks);
 // Opens `idle` observer connections to one game and keeps them open until all have their view;
 // calls window_started() then, holds them a moment, and window_ended().

@@ -37,6 +37,7 @@ constexpr const char* kUsage =
     "  --unix PATH          instead: the server's Unix-domain socket (--listen unix:PATH)\n"
     "  --games N            concurrent games, two WebSocket clients each (default 1)\n"
     "  --duration SECONDS   measured time after the warm-up (default 10)\n"
+    "  --actions N          end the measured time early once N actions were accepted\n"
     "  --warmup N           each game first plays a random number of actions below N,\n"
     "                       unmeasured, so the measurement sees games at all stages (default 0)\n"
     "  --scenario ID        braveheart, bruce or campaign (default braveheart)\n"
@@ -91,6 +92,8 @@ bool parse_args(int argc, char** argv, LoadOptions& o, pid_t& pid) {
         o.games = std::stoi(value);
       } else if (arg == "--duration") {
         o.duration = std::stod(value);
+      } else if (arg == "--actions") {
+        o.actions = std::stoll(value);
       } else if (arg == "--warmup") {
         o.warmup = std::stoi(value);
       } else if (arg == "--scenario") {
@@ -116,7 +119,7 @@ bool parse_args(int argc, char** argv, LoadOptions& o, pid_t& pid) {
       return false;
     }
   }
-  if (o.games < 1 || o.duration <= 0 || o.warmup < 0 || o.idle < 0) {
+  if (o.games < 1 || o.duration <= 0 || o.warmup < 0 || o.idle < 0 || o.actions < 0) {
     std::cerr << "blockfog-load: --games must be at least 1, --duration positive\n";
     return false;
   }
