@@ -11,11 +11,19 @@ import { renderHelp } from './help.js';
 import { openSettings } from './settings.js';
 import { renderTournaments, openTournament } from './tournaments.js';
 import { renderLeaderboard, renderPlayerRatings } from './ratings.js';
+import { nextGameLink } from './next_game.js';
 
 const app = document.getElementById('app');
 const account = document.getElementById('account');
 let me = null;
 let closePage = () => {};
+let nextGame = null;
+
+// The game on screen, if any: the "Your turn" link points past it.
+function gameOnScreen() {
+  const r = parseRoute(location.hash);
+  return r.page === 'game' ? r.id : null;
+}
 
 // Tests may ask for a faster lobby refresh with ?lobby_refresh_ms=N.
 function lobbyRefreshMs() {
@@ -30,8 +38,12 @@ function go(hash) {
 
 function renderAccount() {
   clear(account);
+  nextGame?.stop();
+  nextGame = null;
   if (!me) return;
+  nextGame = nextGameLink(gameOnScreen, lobbyRefreshMs());
   account.append(
+    nextGame.el,
     h('span', { class: 'who' }, `Logged in as `, h('strong', {}, me.username)),
     h('a', { class: 'tournaments-link', href: '#/tournaments' }, 'Tournaments'),
     h('a', { class: 'settings-link', href: '#/settings' }, 'Settings'),
@@ -67,6 +79,7 @@ async function route() {
   closePage = () => {};
   const mine = ++routeToken;
   const r = parseRoute(location.hash);
+  nextGame?.refresh();
   document.body.dataset.page = r.page;
   let close = null;
   try {

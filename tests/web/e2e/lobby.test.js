@@ -101,6 +101,21 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
       .evaluateAll((els) => els.map((e) => e.dataset.game)),
     [inviteId, publicId],
   );
+  // The header says so on every page, and links to it.
+  const countOf = (p) =>
+    p.page.evaluate(
+      () =>
+        document.querySelector('header a.next-game:not([hidden]) .next-game-count')?.textContent,
+    );
+  await alice.page.waitForFunction(
+    () =>
+      document.querySelector('header a.next-game:not([hidden]) .next-game-count')?.textContent ===
+      '1',
+  );
+  assert.equal(
+    await alice.page.locator('header a.next-game').getAttribute('href'),
+    `#/game/${inviteId}`,
+  );
   await alice.page.screenshot({ path: path.join(shots, 'lobby-refreshed.png') });
 
   // Bob joins the public game from his lobby; Alice opens it.
@@ -112,6 +127,21 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
     })
     .click();
   await alice.page.waitForSelector('.seat.scotland');
+  // Both games await Alice now; from this one, the header leads to the other.
+  await alice.page.waitForFunction(
+    () => document.querySelector('header a.next-game .next-game-count')?.textContent === '2',
+  );
+  assert.equal(
+    await alice.page.locator('header a.next-game').getAttribute('href'),
+    `#/game/${inviteId}`,
+  );
+  assert.equal(await countOf(alice), '2');
+  await alice.page.screenshot({ path: path.join(shots, 'next-game-header.png') });
+  const desktop = alice.page.viewportSize();
+  await alice.page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await alice.page.locator('header a.next-game').isVisible());
+  await alice.page.screenshot({ path: path.join(shots, 'next-game-header-phone.png') });
+  await alice.page.setViewportSize(desktop);
 
   // Chat: both players see each line, and so does an observer, who has no box to write in.
   const obsContext = await running.browser.newContext({
