@@ -157,6 +157,47 @@ export function chipLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) 
   );
 }
 
+// Where a box of `w` x `h` map units sits upright in an area: as near the anchor as the area
+// allows, wholly inside it, clear of `avoid` and, if it can, below `minTop`. {x, y, w, h,
+// fits}. The compact stacks (map_tags.js) try several shapes in turn; a box wider or taller
+// than the area's bounds is refused at once.
+export function boxLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) {
+  return memoised(
+    rings,
+    `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}`,
+    () => {
+      const [bw, bh] = boundsOf(rings);
+      if (w <= bw && h <= bh) {
+        for (const top of [minTop, -Infinity]) {
+          for (const centre of boxCentres(anchor, rings)) {
+            const box = { x: centre[0] - w / 2, y: Math.max(top, centre[1] - h / 2), w, h };
+            if (boxFits(box, rings, avoid)) return { ...box, fits: true };
+          }
+          if (top === -Infinity) break;
+        }
+      }
+      return { x: anchor[0] - w / 2, y: anchor[1] - h / 2, w, h, fits: false };
+    },
+  );
+}
+
+// The centres a box is tried at: a grid of 12 map units round the anchor, nearest first.
+const boxCentreCache = new WeakMap();
+function boxCentres(anchor, rings) {
+  if (!boxCentreCache.has(rings)) boxCentreCache.set(rings, centres(anchor, rings, 12, 10));
+  return boxCentreCache.get(rings);
+}
+
+const bounds = new WeakMap();
+function boundsOf(rings) {
+  if (!bounds.has(rings)) {
+    const xs = rings.flat().map((p) => p[0]);
+    const ys = rings.flat().map((p) => p[1]);
+    bounds.set(rings, [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)]);
+  }
+  return bounds.get(rings);
+}
+
 function boxFits({ x, y, w, h }, rings, avoid) {
   const probes = [0, 0.25, 0.5, 0.75, 1];
   return (
