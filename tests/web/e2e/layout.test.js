@@ -291,3 +291,162 @@ for (const scenario of ['braveheart', 'the_bruce', 'campaign']) {
     await eng.context.close();
   });
 }
+
+// A late Campaign position, as the engine's view of each seat would give it: blocks in many
+// areas, one side of six, and two battles (Fife attacked by England, Selkirk Forest by Scotland).
+// Each seat's view holds its own blocks and only the other side's counts (RULES 13).
+const LATE = {
+  ross: { scotland: [['sco_ross', 3]] },
+  moray: { scotland: [['sco_moray', 2]] },
+  strathspey: { scotland: [['sco_dunbar', 2]] },
+  buchan: {
+    scotland: [
+      ['sco_buchan', 3],
+      ['sco_comyn', 4],
+    ],
+  },
+  mar: { scotland: [['sco_mar', 3]] },
+  badenoch: {
+    england: [
+      ['eng_hobelars', 2],
+      ['eng_durham_infantry', 3],
+    ],
+  },
+  angus: {
+    scotland: [
+      ['sco_angus', 2],
+      ['sco_keith', 3],
+    ],
+  },
+  atholl: {
+    scotland: [
+      ['sco_atholl', 3],
+      ['sco_steward', 2],
+    ],
+  },
+  fife: {
+    battle: 'england',
+    scotland: [
+      ['sco_wallace', 3],
+      ['sco_douglas', 4],
+    ],
+    england: [
+      ['eng_york_knights', 4],
+      ['eng_lancaster_archers', 2],
+    ],
+  },
+  lothian: {
+    england: [
+      ['eng_york_infantry', 3],
+      ['eng_cumbria_infantry', 2],
+    ],
+  },
+  mentieth: {
+    scotland: [
+      ['sco_bruce', 4],
+      ['sco_mentieth', 2],
+      ['sco_lennox', 3],
+      ['sco_fraser', 2],
+    ],
+  },
+  lanark: {
+    scotland: [
+      ['sco_campbell', 3],
+      ['sco_graham', 4],
+      ['sco_macdonald', 2],
+      ['sco_etterick', 1],
+      ['sco_french_knights', 3],
+      ['sco_king', 4],
+    ],
+  },
+  argyll: { scotland: [['sco_argyll', 2]] },
+  lennox: { scotland: [['sco_barclay', 2]] },
+  galloway: { england: [['eng_galloway', 3]] },
+  annan: {
+    england: [
+      ['eng_edward', 4],
+      ['eng_lancaster_knights', 3],
+      ['eng_northumber_infantry', 4],
+      ['eng_westmor_infantry', 2],
+      ['eng_wales_archers', 3],
+    ],
+  },
+  selkirk: {
+    battle: 'scotland',
+    scotland: [
+      ['sco_lindsay', 2],
+      ['sco_grant', 2],
+    ],
+    england: [
+      ['eng_lancaster_infantry', 3],
+      ['eng_durham_knights', 3],
+    ],
+  },
+  dunbar: {
+    england: [
+      ['eng_dunbar', 2],
+      ['eng_wales_infantry', 3],
+    ],
+  },
+  teviot: { england: [['eng_ulster_infantry', 2]] },
+};
+
+// `view` (the seat's) with the areas of the late position: its own blocks, the enemy's counts.
+function lateView(view) {
+  const areas = view.areas.map((a) => {
+    const at = LATE[a.id] ?? {};
+    const out = { id: a.id };
+    for (const side of ['scotland', 'england']) {
+      const blocks = at[side] ?? [];
+      out[side] = { count: blocks.length };
+      if (side === view.role)
+        out[side].blocks = blocks.map(([block, strength]) => ({ block, strength }));
+    }
+    if (at.battle) out.battle = { attacker: at.battle };
+    return out;
+  });
+  return { ...view, year: 1305, areas };
+}
+
+// The page's socket with each whole view it receives replaced by the late position's.
+async function seeLatePosition(p) {
+  await p.page.routeWebSocket(/\/ws\/games\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      const msg = JSON.parse(m);
+      if (msg.type === 'view') msg.view = lateView(msg.view);
+      ws.send(JSON.stringify(msg));
+    });
+  });
+}
+
+test('a late Campaign position reads at Fit: every own block, backs, battles apart', async () => {
+  const sco = await newPlayer(running.browser, running.server, 'latesco', {
+    viewport: { width: 1440, height: 900 },
+  });
+  const eng = await newPlayer(running.browser, running.server, 'lateeng', {
+    viewport: { width: 1440, height: 900 },
+  });
+  await seeLatePosition(sco);
+  await seeLatePosition(eng);
+  await sco.page.selectOption('#create-scenario', 'campaign');
+  await startGame(sco, eng);
+  for (const p of [sco, eng]) {
+    const { page } = p;
+    await page.waitForSelector('button.card');
+    await page.waitForSelector('.cell.battle[data-area="fife"]');
+    await page.click('.zoom .fit');
+    // The frames the test hears are the server's; the page drew them made late (the battle).
+    const view = lateView(lastView(p));
+    const role = view.role;
+    await page.screenshot({ path: path.join(shots, `layout-late-${role}-desktop.png`) });
+    await assertMapReads(page, view, `late Campaign, ${role} at Fit`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(shots, `layout-late-${role}-phone.png`) });
+    await assertTapsRead(page, view, `late Campaign, ${role} on a phone`, `late-${role}`);
+  }
+  await sco.context.close();
+  await eng.context.close();
+});

@@ -161,17 +161,33 @@ export function chipLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) 
 // allows, wholly inside it, clear of `avoid` and, if it can, below `minTop`. {x, y, w, h,
 // fits}. The compact stacks (map_tags.js) try several shapes in turn; a box wider or taller
 // than the area's bounds is refused at once.
-export function boxLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) {
+// `points` ([u, v], fractions of the box) must lie inside the area as well: the corners of the
+// parts drawn in the box, whose own corners a coast could cut between the box's probes;
+// `pointsKey` names them for the memo.
+export function boxLayout(
+  w,
+  h,
+  anchor,
+  rings,
+  minTop = -Infinity,
+  avoid = [],
+  points = [],
+  pointsKey = '',
+) {
   return memoised(
     rings,
-    `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}`,
+    `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}|${pointsKey}`,
     () => {
       const [bw, bh] = boundsOf(rings);
       if (w <= bw && h <= bh) {
         for (const top of [minTop, -Infinity]) {
           for (const centre of boxCentres(anchor, rings)) {
             const box = { x: centre[0] - w / 2, y: Math.max(top, centre[1] - h / 2), w, h };
-            if (boxFits(box, rings, avoid)) return { ...box, fits: true };
+            if (
+              boxFits(box, rings, avoid) &&
+              points.every(([u, v]) => pointInRings([box.x + u * w, box.y + v * h], rings))
+            )
+              return { ...box, fits: true };
           }
           if (top === -Infinity) break;
         }
@@ -181,10 +197,10 @@ export function boxLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) {
   );
 }
 
-// The centres a box is tried at: a grid of 12 map units round the anchor, nearest first.
+// The centres a box is tried at: a grid of 8 map units round the anchor, nearest first.
 const boxCentreCache = new WeakMap();
 function boxCentres(anchor, rings) {
-  if (!boxCentreCache.has(rings)) boxCentreCache.set(rings, centres(anchor, rings, 12, 10));
+  if (!boxCentreCache.has(rings)) boxCentreCache.set(rings, centres(anchor, rings, 8, 15));
   return boxCentreCache.get(rings);
 }
 

@@ -12,8 +12,8 @@ export const NAME_PX = 10; // the short name's font size on the screen
 export const STRENGTH_PX = 11; // the strength's font size on the screen
 export const MANY = 5; // a side with this many blocks may show only their strengths
 const GAP = 1; // between the cells of a group
-const GROUP_GAP = 6; // between the two groups
-export const PAD = 2; // inside a group's frame
+const GROUP_GAP = 5; // between the two groups
+export const PAD = 1; // inside a group's frame
 const MAX_COLS = 6;
 
 // The ways to draw, tried in turn: names as wide as they like, narrower (squeezed) names, then
@@ -102,6 +102,21 @@ function shapes(groupCells, framed) {
   return out.sort((p, q) => Math.max(p.w, p.h) - Math.max(q.w, q.h) || p.w * p.h - q.w * q.h);
 }
 
+// The corners and edge midpoints of every cell and group frame of `shape`, as fractions of its
+// box: each must lie inside the area.
+function cornersOf(shape) {
+  const out = [];
+  const add = (x, y, w, h) => {
+    for (const u of [0, 0.5, 1])
+      for (const v of [0, 0.5, 1]) out.push([(x + u * w) / shape.w, (y + v * h) / shape.h]);
+  };
+  for (const g of shape.groups) {
+    add(g.x, g.y, g.w, g.h);
+    for (const c of g.cells) add(g.x + c.x, g.y + c.y, c.kind === 'tag' ? c.w : TAG_H, TAG_H);
+  }
+  return out;
+}
+
 // The compact form of an area's stack: `groups` [{side, faces: [blockInfo], backs: n}] (one per
 // side present), placed round `centre` inside `rings`, clear of one of the `avoidTries` (lists
 // of boxes, tried in turn) and below `minTop` if it can. Null when no form fits.
@@ -112,8 +127,19 @@ export function tagLayout(groups, centre, rings, minTop, avoidTries, unit) {
   for (const variant of VARIANTS) {
     const groupCells = groups.map((g) => cellsOf(g, variant, variant.nameW));
     for (const shape of shapes(groupCells, framed)) {
+      const points = cornersOf(shape);
+      const key = `${variant.nameW}|${variant.squares}|${shape.groups.map((g) => `${g.x},${g.y},${g.w},${g.h}`)}`;
       for (const avoid of avoidTries) {
-        const box = boxLayout(shape.w * unit, shape.h * unit, centre, rings, minTop, avoid);
+        const box = boxLayout(
+          shape.w * unit,
+          shape.h * unit,
+          centre,
+          rings,
+          minTop,
+          avoid,
+          points,
+          key,
+        );
         if (!box.fits) continue;
         return {
           x: box.x,
