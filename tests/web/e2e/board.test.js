@@ -684,6 +684,13 @@ test('a whole game turn played with the keyboard alone', async () => {
   await eng.context.close();
 });
 
+// Taps the name of `area` on the map (which opens its list when it is not a destination).
+async function tapAreaName(page, area) {
+  const at = await page.locator(`.area-label[data-label="${area}"] .area-name`).boundingBox();
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  await page.waitForSelector(`.stack-panel[data-area="${area}"]:not([hidden])`);
+}
+
 for (const [size, viewport] of [
   ['desktop', DESKTOP],
   ['phone', PHONE],
@@ -793,8 +800,8 @@ for (const [size, viewport] of [
       await arrowTo(p.page, 'fife');
       await keyChooseBlock(p.page, 'sco_wallace');
     } else {
-      // At a phone's Fit Fife is a chip: tapped, its list shows Wallace pinned, with why.
-      await p.page.click('.blocks .chip[data-chip="fife"]');
+      // At a phone's Fit Fife's name, tapped, opens its list: Wallace pinned, with why.
+      await tapAreaName(p.page, 'fife');
       const row = p.page.locator('.stack-panel button.pblock.pinned[data-block="sco_wallace"]');
       assert.match(await row.innerText(), /pinned: 2 enemy blocks in this area hold your 1/);
       assert.match(
@@ -811,7 +818,7 @@ for (const [size, viewport] of [
     if (size === 'phone') {
       // Bruce, who may move, is chosen from Annan's list as from the map.
       await p.page.locator('.stack-panel .pb-close').click();
-      await p.page.click('.blocks .chip[data-chip="annan"]');
+      await tapAreaName(p.page, 'annan');
       // A noble's row names its homes (RULES 10.1).
       assert.match(
         await p.page.locator('.stack-panel .pblock[data-block="sco_bruce"]').innerText(),
@@ -825,9 +832,14 @@ for (const [size, viewport] of [
         'the list closed',
       );
       assert.equal(
-        await p.page.locator('.blocks .chip.selected[data-chip="annan"]').count(),
+        await p.page
+          .locator(
+            '.blocks .chip.selected[data-chip="annan"], ' +
+              '.blocks .tags[data-area="annan"] .block.tag.selected',
+          )
+          .count(),
         1,
-        "Annan's chip shows its block chosen",
+        "Annan's chip or tag shows its block chosen",
       );
     }
     await p.page.evaluate(() => (document.querySelector('.legend').open = true));
