@@ -178,11 +178,12 @@ export function boxLayout(
     rings,
     `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}|${pointsKey}`,
     () => {
-      const [bw, bh] = boundsOf(rings);
-      if (w <= bw && h <= bh) {
+      const [x0, y0, x1, y1] = boundsOf(rings);
+      if (w <= x1 - x0 && h <= y1 - y0) {
         for (const top of [minTop, -Infinity]) {
           for (const centre of boxCentres(anchor, rings)) {
             const box = { x: centre[0] - w / 2, y: Math.max(top, centre[1] - h / 2), w, h };
+            if (box.x < x0 || box.y < y0 || box.x + w > x1 || box.y + h > y1) continue;
             if (
               boxFits(box, rings, avoid) &&
               points.every(([u, v]) => pointInRings([box.x + u * w, box.y + v * h], rings))
@@ -209,15 +210,15 @@ function boundsOf(rings) {
   if (!bounds.has(rings)) {
     const xs = rings.flat().map((p) => p[0]);
     const ys = rings.flat().map((p) => p[1]);
-    bounds.set(rings, [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)]);
+    bounds.set(rings, [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]);
   }
   return bounds.get(rings);
 }
 
 function boxFits({ x, y, w, h }, rings, avoid) {
-  const probes = [0, 0.25, 0.5, 0.75, 1];
+  const probes = [0, 1, 0.5, 0.25, 0.75]; // the corners first: most boxes fail there
   return (
-    probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings))) &&
-    !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b))
+    !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b)) &&
+    probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings)))
   );
 }

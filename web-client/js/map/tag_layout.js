@@ -124,33 +124,43 @@ function cornersOf(shape) {
 // x, y, w, h, cells: [{kind, x, y, w, block?}]}] (screen pixels from x, y)}.
 export function tagLayout(groups, centre, rings, minTop, avoidTries, unit) {
   const framed = groups.length > 1;
+  // A box that did not fit rules out every box at least as wide and as tall (per list of boxes
+  // avoided): most shapes are never tried.
+  const failed = avoidTries.map(() => []);
+  const place = (shape, variant) => {
+    const points = cornersOf(shape);
+    const key = `${variant.nameW}|${variant.squares}|${shape.groups.map((g) => `${g.x},${g.y},${g.w},${g.h}`)}`;
+    for (const [k, avoid] of avoidTries.entries()) {
+      if (failed[k].some(([w, h]) => w <= shape.w && h <= shape.h)) continue;
+      const box = boxLayout(
+        shape.w * unit,
+        shape.h * unit,
+        centre,
+        rings,
+        minTop,
+        avoid,
+        points,
+        key,
+      );
+      if (box.fits) return box;
+      failed[k].push([shape.w, shape.h]);
+    }
+    return null;
+  };
   for (const variant of VARIANTS) {
     const groupCells = groups.map((g) => cellsOf(g, variant, variant.nameW));
     for (const shape of shapes(groupCells, framed)) {
-      const points = cornersOf(shape);
-      const key = `${variant.nameW}|${variant.squares}|${shape.groups.map((g) => `${g.x},${g.y},${g.w},${g.h}`)}`;
-      for (const avoid of avoidTries) {
-        const box = boxLayout(
-          shape.w * unit,
-          shape.h * unit,
-          centre,
-          rings,
-          minTop,
-          avoid,
-          points,
-          key,
-        );
-        if (!box.fits) continue;
-        return {
-          x: box.x,
-          y: box.y,
-          unit,
-          framed,
-          nameW: variant.nameW,
-          names: groupCells.every((cells) => cells.every((c) => c.kind !== 'square')),
-          groups: shape.groups.map((g, k) => ({ ...g, side: groups[k].side })),
-        };
-      }
+      const box = place(shape, variant);
+      if (!box) continue;
+      return {
+        x: box.x,
+        y: box.y,
+        unit,
+        framed,
+        nameW: variant.nameW,
+        names: groupCells.every((cells) => cells.every((c) => c.kind !== 'square')),
+        groups: shape.groups.map((g, k) => ({ ...g, side: groups[k].side })),
+      };
     }
   }
   return null;
