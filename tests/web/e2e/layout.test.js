@@ -287,6 +287,11 @@ for (const scenario of ['braveheart', 'the_bruce', 'campaign']) {
     assert.ok(pvb.w >= 1000 - 1 && pvb.h >= 1300 - 1, "a phone's Fit shows the whole map");
     await phone.screenshot({ path: path.join(shots, `layout-${scenario}-phone.png`) });
     await assertTapsRead(phone, lastView(eng), `${scenario} on a phone`, scenario);
+    // England's seat on the desktop reads the same way at Fit.
+    await phone.setViewportSize({ width: 1440, height: 900 });
+    await phone.click('.zoom .fit');
+    await phone.screenshot({ path: path.join(shots, `layout-${scenario}-england-desktop.png`) });
+    await assertMapReads(phone, lastView(eng), `${scenario}, England at Fit`);
     await sco.context.close();
     await eng.context.close();
   });
