@@ -59,6 +59,14 @@ const measure = (page) =>
           })),
         }))
         .filter((b) => inFrame(b.body)),
+      // The compact form's tags: the name (if drawn) and strength of each.
+      tags: [...document.querySelectorAll('.blocks .block.tag')]
+        .map((g) => ({
+          id: g.dataset.block,
+          box: box(g),
+          texts: [...g.querySelectorAll('.tname, .tstrength')].map((t) => box(t).h),
+        }))
+        .filter((c) => inFrame(c.box)),
       chips: [...document.querySelectorAll('.blocks .chip')]
         .map((g) => ({
           area: g.dataset.chip,
@@ -86,6 +94,11 @@ function assertLegible(m, when) {
       b.name.x >= b.body.x && b.name.r <= b.body.r,
       `${when}: ${b.id}'s name fits its block`,
     );
+  }
+  for (const g of m.tags) {
+    assert.ok(g.texts.length >= 1, `${when}: ${g.id}'s tag shows its strength`);
+    for (const h of g.texts)
+      assert.ok(h >= MIN_TEXT_PX, `${when}: ${g.id}'s tag text is ${h.toFixed(1)} px tall`);
   }
   for (const c of m.chips) {
     for (const h of c.counts)
@@ -177,7 +190,7 @@ for (const [size, viewport] of [
     // The Campaign: the most blocks on the map at the start.
     await sco.page.selectOption('form.create select >> nth=0', 'campaign');
     await startGame(sco, eng);
-    await sco.page.waitForSelector('.blocks .block.own, .blocks .chip');
+    await sco.page.waitForSelector('.blocks .block.own, .blocks .tags, .blocks .chip');
     await sco.page.waitForTimeout(300); // the map frame settles its first zoom
 
     // The first view: at desktop size, blocks as blocks, legible.
@@ -214,11 +227,14 @@ for (const [size, viewport] of [
     assert.ok(fitStacks.checked >= 10, `stacks drawn at Fit (${fitStacks.checked})`);
     assert.deepEqual(fitStacks.problems, [], 'Fit');
     if (size === 'phone') {
-      // At a phone's Fit the Scottish stacks are chips; one opens the list of its blocks, legible.
-      assert.ok(fit.chips.length >= 3, `chips at Fit (${fit.chips.length})`);
+      // At a phone's Fit the Scottish stacks are chips or tags (the compact form); a chip or a
+      // tag opens the list of its area's blocks, legible.
+      assert.ok(fit.chips.length + fit.tags.length >= 3, `chips and tags at Fit`);
       assert.equal(fit.blocks.length, 0, 'no face is drawn too small to read');
-      const chip = sco.page.locator('.blocks .chip:has(.chip-side.faces)').first();
-      assert.ok(await chip.count(), 'a chip holds Scottish blocks');
+      const chip = sco.page
+        .locator('.blocks .chip:has(.chip-side.faces), .blocks .block.tag.scotland')
+        .first();
+      assert.ok(await chip.count(), 'a chip or tag holds Scottish blocks');
       await chip.click();
       const list = await measureList(sco.page);
       await sco.page.screenshot({ path: path.join(shots, `board-${size}-fit-list.png`) });
@@ -260,7 +276,7 @@ for (const [size, viewport] of [
 
     // England's seat, whose blocks have the longest names: legible at its first view, and
     // Mentieth's stack (Northumber Infantry among it) zoomed in by the wheel.
-    await eng.page.waitForSelector('.blocks .block.own, .blocks .chip');
+    await eng.page.waitForSelector('.blocks .block.own, .blocks .tags, .blocks .chip');
     await eng.page.waitForTimeout(300);
     const engStart = await measure(eng.page);
     await eng.page.screenshot({ path: path.join(shots, `board-${size}-england-start.png`) });
@@ -355,8 +371,12 @@ for (const [size, viewport] of [
       assert.deepEqual(problems, [], when);
       assertLegible(await measure(p.page), when);
       if (when === 'Fit') {
-        // A chip's list over the crowded map, and Escape gives the focus back to its area.
-        await p.page.click('.blocks .chip[data-chip="fife"]');
+        // A chip's (or a tag's) list over the crowded map, and Escape gives the focus back to
+        // its area.
+        await p.page
+          .locator('.blocks .chip[data-chip="fife"], .blocks .tags[data-area="fife"] .block.tag')
+          .first()
+          .click();
         const list = await measureList(p.page);
         assert.deepEqual(list.hidden, ['3 English blocks, faces hidden']);
         assert.equal(list.rows.length, 3);
@@ -664,6 +684,13 @@ test('a whole game turn played with the keyboard alone', async () => {
   await eng.context.close();
 });
 
+// Taps the name of `area` on the map (which opens its list when it is not a destination).
+async function tapAreaName(page, area) {
+  const at = await page.locator(`.area-label[data-label="${area}"] .area-name`).boundingBox();
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  await page.waitForSelector(`.stack-panel[data-area="${area}"]:not([hidden])`);
+}
+
 for (const [size, viewport] of [
   ['desktop', DESKTOP],
   ['phone', PHONE],
@@ -773,8 +800,8 @@ for (const [size, viewport] of [
       await arrowTo(p.page, 'fife');
       await keyChooseBlock(p.page, 'sco_wallace');
     } else {
-      // At a phone's Fit Fife is a chip: tapped, its list shows Wallace pinned, with why.
-      await p.page.click('.blocks .chip[data-chip="fife"]');
+      // At a phone's Fit Fife's name, tapped, opens its list: Wallace pinned, with why.
+      await tapAreaName(p.page, 'fife');
       const row = p.page.locator('.stack-panel button.pblock.pinned[data-block="sco_wallace"]');
       assert.match(await row.innerText(), /pinned: 2 enemy blocks in this area hold your 1/);
       assert.match(
@@ -791,7 +818,7 @@ for (const [size, viewport] of [
     if (size === 'phone') {
       // Bruce, who may move, is chosen from Annan's list as from the map.
       await p.page.locator('.stack-panel .pb-close').click();
-      await p.page.click('.blocks .chip[data-chip="annan"]');
+      await tapAreaName(p.page, 'annan');
       // A noble's row names its homes (RULES 10.1).
       assert.match(
         await p.page.locator('.stack-panel .pblock[data-block="sco_bruce"]').innerText(),
@@ -805,9 +832,14 @@ for (const [size, viewport] of [
         'the list closed',
       );
       assert.equal(
-        await p.page.locator('.blocks .chip.selected[data-chip="annan"]').count(),
+        await p.page
+          .locator(
+            '.blocks .chip.selected[data-chip="annan"], ' +
+              '.blocks .tags[data-area="annan"] .block.tag.selected',
+          )
+          .count(),
         1,
-        "Annan's chip shows its block chosen",
+        "Annan's chip or tag shows its block chosen",
       );
     }
     await p.page.evaluate(() => (document.querySelector('.legend').open = true));

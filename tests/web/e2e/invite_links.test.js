@@ -126,7 +126,7 @@ for (const [size, viewport] of [
     await bob.page.click('button.join-invite');
     await bob.page.waitForURL(new RegExp(`#/game/${id}$`));
     await alice.page.locator('.waiting').waitFor({ state: 'hidden' });
-    await alice.page.waitForSelector('.blocks .block.own, .blocks .chip');
+    await alice.page.waitForSelector('.blocks .block.own, .blocks .tags, .blocks .chip');
     assert.equal(await alice.page.locator('.waiting input.invite-link-game:visible').count(), 0);
     await alice.page.screenshot({ path: path.join(shots, `invite-${size}-game-started.png`) });
     await other.context.close();

@@ -55,9 +55,10 @@ const newPlayer = (name, frames) =>
   });
 
 // Whether the page's map shows the enemy block `id`, revealed in battle, with its strength: as
-// a block, or in the list its area's chip opens (then closed again).
+// a block or a tag (the compact form), or in the list its area's chip opens (then closed again).
 async function showsRevealed(page, id) {
-  if (await page.locator(`.block.revealed[data-block="${id}"] .bstrength`).count()) return true;
+  const strength = `.block.revealed[data-block="${id}"] :is(.bstrength, .tstrength)`;
+  if (await page.locator(strength).count()) return true;
   const chip = page.locator(`.blocks .chip[data-blocks~="${id}"]`);
   if (!(await chip.count())) return false;
   await chip.dispatchEvent('click');

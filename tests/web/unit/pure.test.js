@@ -123,6 +123,57 @@ test('an area whose blocks would be too small to read is drawn as a chip that fi
   }
 });
 
+test('a short name says its block, and a compact stack lies inside its area', async () => {
+  const { shortName, tagLayout, TAG_H } = await js('map/tag_layout.js');
+  const { ringsOf, pointInRings } = await js('map/geometry.js');
+  assert.equal(shortName('Wallace'), 'Wallace');
+  assert.equal(shortName('Northumber Infantry'), 'Nort Inf');
+  assert.equal(shortName('Wales Archers'), 'Wales Arc');
+  assert.equal(shortName('French Knights'), 'Fren Kni');
+  // Every block's short name is its own among its side's (the title and list give the rest).
+  for (const side of ['sco_', 'eng_']) {
+    const names = raw.blocks.filter((b) => b.id.startsWith(side)).map((b) => shortName(b.name));
+    assert.equal(new Set(names).size, names.length, `${side} short names are distinct`);
+  }
+  // A battle at the desktop's Fit (0.61 px per unit): two Scottish tags against two English
+  // backs, in two groups apart, each cell inside Mentieth.
+  const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+  const a = shape.areas.find((x) => x.id === 'mentieth');
+  const rings = ringsOf(a.path);
+  const faces = ['Wallace', 'Douglas'].map((name, k) => ({ id: `b${k}`, name, strength: 3 }));
+  const unit = 1 / 0.61;
+  const layout = tagLayout(
+    [
+      { side: 'scotland', faces, backs: 0 },
+      { side: 'england', faces: [], backs: 2 },
+    ],
+    a.anchor,
+    rings,
+    -Infinity,
+    [[]],
+    unit,
+  );
+  assert.ok(layout?.names, 'the tags show names');
+  assert.equal(layout.groups.length, 2);
+  const [g, h] = layout.groups;
+  assert.ok(g.x + g.w < h.x || g.y + g.h < h.y, 'the two sides are groups apart');
+  for (const grp of layout.groups) {
+    for (const c of grp.cells) {
+      const w = c.kind === 'tag' ? c.w : TAG_H;
+      for (const [u, v] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]) {
+        const x = layout.x + (grp.x + c.x + u * w) * unit;
+        const y = layout.y + (grp.y + c.y + v * TAG_H) * unit;
+        assert.ok(pointInRings([x, y], rings), `a ${c.kind} lies inside Mentieth`);
+      }
+    }
+  }
+});
+
 test("a block's label is turned so that its strength is on top", async () => {
   const { edgeStrengths, nameLines } = await js('map/map_blocks.js');
   // Top, right, bottom, left: one hit turns the next lower strength to the top.

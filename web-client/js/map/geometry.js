@@ -157,10 +157,68 @@ export function chipLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) 
   );
 }
 
+// Where a box of `w` x `h` map units sits upright in an area: as near the anchor as the area
+// allows, wholly inside it, clear of `avoid` and, if it can, below `minTop`. {x, y, w, h,
+// fits}. The compact stacks (map_tags.js) try several shapes in turn; a box wider or taller
+// than the area's bounds is refused at once.
+// `points` ([u, v], fractions of the box) must lie inside the area as well: the corners of the
+// parts drawn in the box, whose own corners a coast could cut between the box's probes;
+// `pointsKey` names them for the memo.
+export function boxLayout(
+  w,
+  h,
+  anchor,
+  rings,
+  minTop = -Infinity,
+  avoid = [],
+  points = [],
+  pointsKey = '',
+) {
+  return memoised(
+    rings,
+    `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}|${pointsKey}`,
+    () => {
+      const [x0, y0, x1, y1] = boundsOf(rings);
+      if (w <= x1 - x0 && h <= y1 - y0) {
+        for (const top of [minTop, -Infinity]) {
+          for (const centre of boxCentres(anchor, rings)) {
+            const box = { x: centre[0] - w / 2, y: Math.max(top, centre[1] - h / 2), w, h };
+            if (box.x < x0 || box.y < y0 || box.x + w > x1 || box.y + h > y1) continue;
+            if (
+              boxFits(box, rings, avoid) &&
+              points.every(([u, v]) => pointInRings([box.x + u * w, box.y + v * h], rings))
+            )
+              return { ...box, fits: true };
+          }
+          if (top === -Infinity) break;
+        }
+      }
+      return { x: anchor[0] - w / 2, y: anchor[1] - h / 2, w, h, fits: false };
+    },
+  );
+}
+
+// The centres a box is tried at: a grid of 8 map units round the anchor, nearest first.
+const boxCentreCache = new WeakMap();
+function boxCentres(anchor, rings) {
+  if (!boxCentreCache.has(rings)) boxCentreCache.set(rings, centres(anchor, rings, 8, 15));
+  return boxCentreCache.get(rings);
+}
+
+const bounds = new WeakMap();
+function boundsOf(rings) {
+  if (!bounds.has(rings)) {
+    const xs = rings.flat().map((p) => p[0]);
+    const ys = rings.flat().map((p) => p[1]);
+    bounds.set(rings, [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]);
+  }
+  return bounds.get(rings);
+}
+
 function boxFits({ x, y, w, h }, rings, avoid) {
-  const probes = [0, 0.25, 0.5, 0.75, 1];
+  const probes = [0, 1, 0.5, 0.25, 0.75]; // the corners first: most boxes fail there
   return (
-    probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings))) &&
-    !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b))
+    !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b)) &&
+    probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings)))
   );
 }

@@ -39,6 +39,11 @@ export function legend(role = 'observer') {
       item('b-eng', 'English block'),
       ...(role === 'all' ? [] : hiddenItems(role)),
       item(
+        'tag',
+        "Tag: a block's strength and short name, where the blocks are too small to show " +
+          "whole; tap it or the area's name for the area's list",
+      ),
+      item(
         'chip',
         "Chip: the number of each side's blocks in an area too small to show them " +
           'at this zoom; tap it (or Enter on the area) for their list',

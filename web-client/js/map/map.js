@@ -12,6 +12,8 @@ import { createMapView } from './map_view.js';
 import { attachMapKeys } from './map_keys.js';
 import { legible, zoomStep, stepScale, chipParts, chipSize, stackChip } from './map_chips.js';
 import { createStackPanel } from './stack_panel.js';
+import { tagLayout, TAG_H } from './tag_layout.js';
+import { compactStack } from './map_tags.js';
 
 function castleMark(x, y, limit, scottishLimit) {
   const label =
@@ -106,6 +108,12 @@ export function createMap(
       ),
     );
   }
+  // A tap on an area (or its name, which may lie over the sea) that is not a destination shows
+  // its name and its blocks in the list: at a phone's Fit the map's own are too small to read.
+  const tapArea = (id) => {
+    if (currentTargets.has(id)) onArea(id);
+    else panel.open(id, data.area[id].name, listed.get(id) ?? [], false);
+  };
   const cells = new Map();
   const areaShape = new Map();
   let currentTargets = new Map();
@@ -120,9 +128,7 @@ export function createMap(
       role: 'button',
       'aria-label': a.name,
     });
-    cell.addEventListener('click', () => {
-      if (currentTargets.has(a.id)) onArea(a.id);
-    });
+    cell.addEventListener('click', () => tapArea(a.id));
     cells.set(a.id, cell);
     cellLayer.append(cell);
   }
@@ -160,6 +166,7 @@ export function createMap(
       { class: 'area-label', 'data-label': a.id },
       s('text', { class: 'area-name', x, y: ly, 'text-anchor': 'middle' }, name),
     );
+    group.querySelector('.area-name').addEventListener('click', () => tapArea(a.id));
     labelLayer.append(group);
     const marks = [];
     if (!a.is_england)
@@ -319,6 +326,49 @@ export function createMap(
       const layout = tries
         .map((boxes) => stackLayout(items.length, centre, m.rings, minTop, boxes))
         .find((l) => l.fits && legible(items, l.size, drawScale));
+      const looks = (b) => ({
+        actionable: ui.blockActionable.has(b.id),
+        selected: ui.selected === b.id,
+        highlighted: highlight.blocks.has(b.id),
+        pinned: ui.pinned?.get(b.id) ?? null,
+      });
+      // Too small to read as blocks: the compact form (tags of strength and short name, backs),
+      // drawn at a fixed size on the screen, if it fits; else a chip.
+      const compact =
+        !layout &&
+        tagLayout(
+          info.stacks.map((st) => ({
+            side: st.side,
+            faces: [...st.own, ...st.revealed],
+            backs: st.hidden,
+          })),
+          centre,
+          m.rings,
+          minTop,
+          tries,
+          1 / drawScale,
+        );
+      if (compact) {
+        const drawn = compactStack(compact, areaId, looks, tracedTo.has(areaId), {
+          role: ui.role,
+          onClick: onBlock,
+          onPinned,
+          onOpen: () => openList(areaId, true),
+        });
+        blockLayer.append(drawn);
+        for (const g of compact.groups) {
+          for (const c of g.cells) {
+            if (c.block && ui.blockActionable.has(c.block.id)) {
+              const [x, y] = [
+                compact.x + (g.x + c.x) * compact.unit,
+                compact.y + (g.y + c.y) * compact.unit,
+              ];
+              wanted.push([x, y, x + c.w * compact.unit, y + TAG_H * compact.unit]);
+            }
+          }
+        }
+        continue;
+      }
       if (!layout) {
         collapsed.add(areaId);
         const parts = chipParts(info.stacks);

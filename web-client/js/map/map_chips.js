@@ -29,7 +29,8 @@ export function legible(items, size, scale) {
 
 // A side's part of the chip, in screen pixels: wide enough for its count (a digit of the 12 px
 // bold count is about 8.4 px wide); a chip of two sides is 20 px wide, which fits even in
-// Lothian, the narrowest area, at a phone's Fit.
+// Lothian, the narrowest area, at a phone's Fit. Its parts (a battle's sides: RULES 5) are
+// framed each and parted by a light bar, so that they read as two groups, not one number.
 const partWidth = (count, parts) =>
   Math.max(parts > 1 ? 10 : CHIP_PX, String(count).length * 8 + 2);
 
@@ -58,7 +59,7 @@ export function countText(parts) {
 // is drawn as the backs of hidden blocks are (the class `block hidden`).
 // `faces`: the ids of the blocks in it whose faces the seat sees (its list shows them).
 export function stackChip(area, areaName, parts, faces, x, y, unit, looks, onOpen) {
-  const [w, hgt] = chipSize(parts);
+  const [, hgt] = chipSize(parts);
   const cls = [
     'chip',
     ...Object.entries(looks)
@@ -99,9 +100,12 @@ export function stackChip(area, areaName, parts, faces, x, y, unit, looks, onOpe
         String(p.count),
       ),
     );
+    g.append(s('rect', { class: 'chip-frame', x: left, y: 0, width: pw, height: hgt, rx: 3 }));
+    if (left > 0) {
+      g.append(s('rect', { class: 'chip-bar', x: left - 1, y: 0, width: 2, height: hgt }));
+    }
     left += pw;
   }
-  g.append(s('rect', { class: 'chip-frame', x: 0, y: 0, width: w, height: hgt, rx: 3 }));
   g.addEventListener('click', (e) => {
     e.stopPropagation();
     onOpen(area);

@@ -80,6 +80,7 @@ export function createStackPanel({ onBlock, onPinned, onClose }) {
   // entries: [{own: blockInfo, actionable, selected, pinned}] and [{hidden: side, count}]
   function fill(entries) {
     clear(list);
+    if (!entries.length) list.append(h('li', { class: 'pb-none' }, 'No blocks here.'));
     for (const e of entries) {
       if (e.hidden) {
         list.append(
