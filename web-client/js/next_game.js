@@ -10,7 +10,9 @@ const REFRESH_MS = 30000;
 // the link skips while another awaits.
 export function nextGameLink(currentGame, refreshMs = REFRESH_MS) {
   const count = h('span', { class: 'next-game-count' });
-  const link = h('a', { class: 'next-game', href: '#/', hidden: true }, 'Your turn ', count);
+  // On a phone's game page the label gives way and the count stays (style.css).
+  const label = h('span', { class: 'next-game-label' }, 'Your turn ');
+  const link = h('a', { class: 'next-game', href: '#/', hidden: true }, label, count);
   let timer = null;
   let stopped = false;
 
@@ -28,12 +30,12 @@ export function nextGameLink(currentGame, refreshMs = REFRESH_MS) {
     link.hidden = awaiting.length === 0;
     count.textContent = String(awaiting.length);
     link.href = next ? `#/game/${next.id}` : '#/';
-    link.setAttribute(
-      'aria-label',
+    const said =
       awaiting.length === 1
         ? 'Your turn in 1 game: open it'
-        : `Your turn in ${awaiting.length} games: open the next`,
-    );
+        : `Your turn in ${awaiting.length} games: open the next`;
+    link.setAttribute('aria-label', said);
+    link.title = said;
   }
 
   function schedule() {

@@ -140,6 +140,10 @@ test('lobby refresh, an invitation link, chat with an observer, and logging out'
   const desktop = alice.page.viewportSize();
   await alice.page.setViewportSize({ width: 390, height: 844 });
   assert.ok(await alice.page.locator('header a.next-game').isVisible());
+  assert.ok(
+    (await alice.page.evaluate(() => document.documentElement.scrollWidth)) <= 390,
+    'the header fits the phone',
+  );
   await alice.page.screenshot({ path: path.join(shots, 'next-game-header-phone.png') });
   await alice.page.setViewportSize(desktop);
 
