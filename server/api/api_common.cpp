@@ -179,8 +179,6 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
        {{"scotland", player(core::Role::Scotland)}, {"england", player(core::Role::England)}}},
       {"computer",
        {{"scotland", computer(core::Role::Scotland)}, {"england", computer(core::Role::England)}}},
-      // No game is rated yet; a game with a computer seat never will be.
-      {"rated", false},
       {"stand_in", info.stand_in},
       {"awaiting", json::array()},
       {"time_control", info.time_control},
