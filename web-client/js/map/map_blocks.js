@@ -73,8 +73,9 @@ function metaFoot(b) {
   return s('text', attrs, text);
 }
 
-export function ownBlock(b, x, y, size, opts) {
-  const cls = ['block', b.revealed ? 'revealed' : 'own', b.side];
+// The classes a block's state adds to `cls` (a block drawn whole, or as a tag), and why it is
+// pinned (RULES 4.7) when that is what a click tells, else null.
+export function blockState(b, opts, cls) {
   if (b.moved) cls.push('moved');
   if (b.reserve) cls.push('reserve');
   if (opts.selected) cls.push('selected');
@@ -82,6 +83,12 @@ export function ownBlock(b, x, y, size, opts) {
   if (opts.highlighted) cls.push('highlighted');
   const pinned = opts.pinned && !opts.actionable ? opts.pinned : null;
   if (pinned) cls.push('pinned');
+  return pinned;
+}
+
+export function ownBlock(b, x, y, size, opts) {
+  const cls = ['block', b.revealed ? 'revealed' : 'own', b.side];
+  const pinned = blockState(b, opts, cls);
   const max = b.max || b.strength || 1;
   const edges = edgeStrengths(b.strength, max);
   const lines = nameLines(b.name);

@@ -8,7 +8,7 @@
 import { s, clickable } from '../dom.js';
 import { blockLabel } from '../board.js';
 import { shortName, TAG_H, STRENGTH_W, NAME_PX, STRENGTH_PX } from './tag_layout.js';
-import { hiddenBlock } from './map_blocks.js';
+import { blockState, hiddenBlock } from './map_blocks.js';
 
 const CHAR_EM = 0.62; // a bold character's width, in em, at most: past it the name is squeezed
 
@@ -16,13 +16,7 @@ function tag(cell, nameW, opts) {
   const b = cell.block;
   const cls = ['block', 'tag', b.revealed ? 'revealed-tag' : 'own-tag', b.side];
   if (b.revealed) cls.push('revealed');
-  if (b.moved) cls.push('moved');
-  if (b.reserve) cls.push('reserve');
-  if (opts.selected) cls.push('selected');
-  if (opts.actionable) cls.push('actionable');
-  if (opts.highlighted) cls.push('highlighted');
-  const pinned = opts.pinned && !opts.actionable ? opts.pinned : null;
-  if (pinned) cls.push('pinned');
+  const pinned = blockState(b, opts, cls);
   const square = cell.kind === 'square';
   const w = square ? TAG_H : STRENGTH_W + nameW;
   const sw = square ? TAG_H : STRENGTH_W;
