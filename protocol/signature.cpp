@@ -6,6 +6,9 @@
 #include <memory>
 #include <stdexcept>
 
+#include "rules/core/hex.h"
+#include "rules/core/sha256.h"
+
 namespace blockfog::protocol {
 namespace {
 
@@ -25,16 +28,10 @@ using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
 using MdCtx = std::unique_ptr<EVP_MD_CTX, MdCtxFree>;
 
 std::string to_hex(const unsigned char* bytes, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(size * 2);
-  for (std::size_t i = 0; i < size; ++i) {
-    text += kDigits[bytes[i] >> 4];
-    text += kDigits[bytes[i] & 0xf];
-  }
-  return text;
+  return core::to_hex(std::span<const std::uint8_t>(bytes, size));
 }
 
+// Lowercase only, unlike core::from_hex: one spelling per key and signature.
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -83,11 +80,8 @@ SigningKey make_signing_key() {
 std::string key_id_of(std::string_view public_hex) {
   const auto bytes = from_hex(public_hex, kKeyBytes);
   if (!bytes) return {};
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  if (EVP_Digest(bytes->data(), bytes->size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("OpenSSL could not hash a public key");
-  }
+  const auto digest =
+      core::sha256(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   return to_hex(digest.data(), kKeyIdBytes);
 }
 
