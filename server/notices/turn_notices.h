@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,8 +37,13 @@ std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* bef
                                      const core::Game& after, const Seats& seats,
                                      const std::function<bool(std::int64_t account_id)>& connected);
 
+// {"game": id, "role", "dice": true}: what a notice says to a seated player away from a game
+// whose dice are to be rolled (server/play/dice.h): nothing of any view, the game has none yet.
+nlohmann::json dice_notice_content(std::int64_t game_id, std::string_view role);
+
 // The notice's one-line text, from its content alone: "Your turn in Blockfog game 12
-// (Scotland): 1297, turn 3, Scotland: winter."
+// (Scotland): 1297, turn 3, Scotland: winter.", or for the dice "Blockfog game 12 (Scotland)
+// is ready to start: open it to roll the dice."
 std::string notice_text(const nlohmann::json& content);
 // The link that opens the game (#/game/ID), under the server's public URL.
 std::string game_link(const std::string& public_url, std::int64_t game_id);

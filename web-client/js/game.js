@@ -21,6 +21,7 @@ import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { createWaiting } from './game/waiting.js';
+import { createDice } from './game/dice.js';
 import { watchDock } from './game/dock.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
@@ -113,6 +114,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   });
   const waiting = createWaiting(gameId, details);
   extras.after(waiting.el);
+  const dice = createDice(gameId, { onChange: () => render() });
 
   // The seat's view as the page draws it: a game ended by resignation or time (not by the
   // rules, whose final view says so itself) awaits nobody and offers nothing any more.
@@ -166,7 +168,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     // Known once the server's welcome has said who this visitor is (waiting.js shows an invite
     // game's link to its players only).
     const open = !!st.welcome && st.status === 'open';
-    waiting.update(open, st.role !== 'observer');
+    const rolling = open ? dice.text() : null;
+    waiting.update(open && !rolling, st.role !== 'observer');
     const view = shownView();
     if (st.status === 'aborted') {
       clear(prompt).append(
@@ -177,7 +180,11 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     }
     if (!view) {
       clear(prompt).append(
-        h('p', {}, open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
+        h(
+          'p',
+          { class: rolling ? 'rolling' : '' },
+          rolling ?? (open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
+        ),
       );
       return;
     }
@@ -257,6 +264,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
         }
         controls.onMessage(msg);
         sync.onMessage(msg);
+        if (msg.type === 'welcome') dice.onWelcome(msg);
         if (msg.type === 'game_ended') render();
         // A game ended by the rules (RULES 12) ends with a view: the controls hear of it from
         // that view, so that Resign goes and Rematch comes at once.
