@@ -22,6 +22,7 @@ import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { createWaiting } from './game/waiting.js';
 import { watchDock } from './game/dock.js';
+import { mountSidePanels } from './game/side_panels.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
@@ -89,15 +90,18 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   // hand. Beside the map on a wide screen (the map takes the rest of the window); a sheet at the
   // foot of the screen on a phone, so that none of it lies past the map.
   const dock = h('div', { class: 'dock bottom-sheet' }, notice, prompt, cards);
-  root.append(
-    head,
-    h(
-      'div',
-      { class: 'board' },
-      mapPanel.el,
-      h('aside', { class: 'side' }, dock, battle, status, logPanel.el, chat.el),
-    ),
+  const side = h(
+    'aside',
+    { class: 'side', id: 'game-side' },
+    dock,
+    battle,
+    status,
+    logPanel.el,
+    chat.el,
   );
+  const board = h('div', { class: 'board' }, mapPanel.el, side);
+  root.append(head, board);
+  mountSidePanels(board, side);
   // Clocks, resign, cancel and rematch (game_controls.js), under the dock.
   const extras = h('div', { class: 'game-extras' });
   dock.after(extras);
