@@ -7,8 +7,9 @@
 // late Campaign position, every block of the seat shows its strength and a short name at 10 px
 // or more on the screen, inside its own area (a side of five blocks or more may show strengths
 // alone), the enemy's blocks are backs in their side's colour, and each side of a battle is a
-// group of its own; on the phone a tap on an area shows its name at 12 px or more and the faces
-// of the seat's blocks there (name, strength of its steps). Font sizes are the computed size
+// group of its own; on the phone one tap on an area (on the area itself, on its name, or on
+// what draws one of its blocks) shows its name at 12 px or more and the faces of the seat's
+// blocks there (name, strength of its steps). Font sizes are the computed size
 // times the text's screen scale; boxes are the elements' screen boxes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,9 +38,38 @@ const shown = (page) =>
     return { x, y, w, h };
   });
 
-// Taps an area's name on the phone: the list over the map names the area at 12 px or more, on
-// the screen, and holds each block of the seat there with its name, strength and steps.
-async function tapArea(page, area) {
+// A point of `area` on the screen where a tap lands on the area itself (not on a block, a name
+// or a mark drawn over it), nearest the middle of its box.
+const bareSpot = (page, area) =>
+  page.evaluate((a) => {
+    const cell = document.querySelector(`.cell[data-area="${a}"]`);
+    const r = cell.getBoundingClientRect();
+    const spots = [];
+    for (let x = r.left + 2; x < r.right - 2; x += 3)
+      for (let y = r.top + 2; y < r.bottom - 2; y += 3)
+        if (document.elementFromPoint(x, y) === cell) spots.push([x, y]);
+    const [cx, cy] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    spots.sort((p, q) => Math.hypot(p[0] - cx, p[1] - cy) - Math.hypot(q[0] - cx, q[1] - cy));
+    return spots[0];
+  }, area);
+
+// Taps on the phone, on an area's name (`on` 'name'), on the area itself ('area') or on the
+// element drawing one of its blocks (a block id): the list over the map names the area at 12 px
+// or more, on the screen, and holds each block of the seat there with its name, strength and
+// steps.
+async function tapArea(page, area, on = 'name') {
+  let spot;
+  if (on === 'area') spot = await bareSpot(page, area);
+  else {
+    const selector =
+      on === 'name'
+        ? `.area-label[data-label="${area}"] .area-name`
+        : `.blocks [data-block="${on}"], .blocks [data-chip="${area}"]`;
+    const at = await page.locator(selector).first().boundingBox();
+    spot = [at.x + at.width / 2, at.y + at.height / 2];
+  }
+  assert.ok(spot, `${area} has a spot to tap`);
+  await page.mouse.click(...spot);
   const at = await page.locator(`.area-label[data-label="${area}"] .area-name`).boundingBox();
   await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
   await page.waitForSelector(`.stack-panel[data-area="${area}"]:not([hidden])`);
@@ -62,31 +92,38 @@ async function tapArea(page, area) {
   });
 }
 
-// On the phone at Fit: one tap on an area with blocks of the seat shows their faces, and one on
-// an empty area its name.
+// On the phone at Fit: one tap on an area with blocks of the seat (on the area itself, and on
+// what draws one of its blocks) shows their faces, and one on an empty area's name its name.
 async function assertTapsRead(page, view, when, shotName) {
   await page.click('.zoom .fit');
   const { own, sides } = seatBlocks(view);
-  const area = own[0].area;
-  const list = await tapArea(page, area);
-  await page.screenshot({ path: path.join(shots, `layout-${shotName}-phone-tap.png`) });
   const areaName = (id) =>
     page.evaluate((a) => document.querySelector(`.cell[data-area="${a}"]`).ariaLabel, id);
-  assert.ok((await areaName(area)).startsWith(list.title.split(':')[0]), `${when}: named`);
-  assert.ok(list.titlePx >= 12, `${when}: the area's name is ${list.titlePx} px`);
-  assert.ok(list.onScreen, `${when}: the area's name is on the screen`);
-  const here = own.filter((b) => b.area === area);
-  assert.deepEqual(
-    list.rows.map((r) => r.id).sort(),
-    here.map((b) => b.id).sort(),
-    `${when}: the list holds the seat's blocks in ${area}`,
-  );
-  for (const row of list.rows) {
-    assert.equal(row.name, BLOCK_NAME[row.id], `${when}: ${row.id}'s face is named`);
-    assert.ok(row.namePx >= 12, `${when}: ${row.id}'s name is ${row.namePx} px`);
-    assert.match(row.text, /strength [1-4] of [1-4]/, `${when}: ${row.id}'s strength and steps`);
+  const taps = [
+    [own[0].area, 'area'],
+    [own.at(-1).area, own.at(-1).id],
+  ];
+  for (const [area, on] of taps) {
+    const list = await tapArea(page, area, on);
+    if (on === 'area')
+      await page.screenshot({ path: path.join(shots, `layout-${shotName}-phone-tap.png`) });
+    const tapped = `${when}, a tap on ${on} in ${area}`;
+    assert.ok((await areaName(area)).startsWith(list.title.split(':')[0]), `${tapped}: named`);
+    assert.ok(list.titlePx >= 12, `${tapped}: the area's name is ${list.titlePx} px`);
+    assert.ok(list.onScreen, `${tapped}: the area's name is on the screen`);
+    const here = own.filter((b) => b.area === area);
+    assert.deepEqual(
+      list.rows.map((r) => r.id).sort(),
+      here.map((b) => b.id).sort(),
+      `${tapped}: the list holds the seat's blocks`,
+    );
+    for (const row of list.rows) {
+      assert.equal(row.name, BLOCK_NAME[row.id], `${tapped}: ${row.id}'s face is named`);
+      assert.ok(row.namePx >= 12, `${tapped}: ${row.id}'s name is ${row.namePx} px`);
+      assert.match(row.text, /strength [1-4] of [1-4]/, `${tapped}: ${row.id}'s strength`);
+    }
+    await page.click('.stack-panel .pb-close');
   }
-  await page.click('.stack-panel .pb-close');
   const empty = Object.keys(sides).find((a) => !sides[a].own && !sides[a].enemy);
   const none = await tapArea(page, empty);
   assert.match(none.title, /^[A-Z]/, `${when}: an empty area is named`);
