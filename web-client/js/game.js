@@ -263,13 +263,15 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
         sync.onMessage(msg);
         if (msg.type === 'game_ended') render();
         // A game ended by the rules (RULES 12) ends with a view: the controls hear of it from
-        // that view, so that Resign goes and Rematch comes at once.
+        // that view, so that Resign goes and Rematch comes at once. Its result is worded with
+        // the view's nobles, as the prompt words it, and as the server's game_ended (which may
+        // come later) does: the page says the same thing in both places whichever comes first.
         const outcome = st.view?.outcome;
         if (outcome && !st.ended) {
           st.ended = true;
           st.status = 'finished';
-          st.result = outcome;
-          controls.onMessage({ type: 'game_ended', status: 'finished', result: outcome });
+          st.result = { ...outcome, nobles: st.view.nobles };
+          controls.onMessage({ type: 'game_ended', status: 'finished', result: st.result });
         }
         if (st.ended || st.view?.outcome) reveal();
       },
