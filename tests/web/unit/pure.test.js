@@ -198,11 +198,11 @@ test('in a small area the tags are placed one by one: inside, apart, two sides a
   const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
   const fife = shape.areas.find((x) => x.id === 'fife');
   const rings = ringsOf(fife.path);
-  const unit = 1 / 0.54; // a 1280x800 window's Fit
+  const unit = 1 / 0.6; // a 1440x900 window's Fit
   const tags = (n) => Array.from({ length: n }, () => ({ kind: 'tag', w: 44 }));
   const backs = (n) => Array.from({ length: n }, () => ({ kind: 'back', w: TAG_H }));
-  const layout = packCells([tags(2), backs(2)], fife.anchor, rings, [], unit, 1);
-  assert.ok(layout, 'two tags and two backs find room in Fife');
+  const layout = packCells([tags(3), backs(2)], fife.anchor, rings, [], unit, 1);
+  assert.ok(layout, 'three tags and two backs find room in Fife');
   const boxes = layout.groups.map((g) =>
     g.cells.map((c) => {
       const x = layout.x + (g.x + c.x) * unit;
@@ -214,8 +214,14 @@ test('in a small area the tags are placed one by one: inside, apart, two sides a
   const meet = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
   const all = boxes.flat();
   all.forEach((a, i) => all.slice(i + 1).forEach((b) => assert.ok(!meet(a, b), 'cells apart')));
-  const frame = (g) => [g.x, g.y, g.x + g.w, g.y + g.h];
+  const frame = (g) => [
+    layout.x + g.x * unit,
+    layout.y + g.y * unit,
+    layout.x + (g.x + g.w) * unit,
+    layout.y + (g.y + g.h) * unit,
+  ];
   assert.ok(!meet(frame(layout.groups[0]), frame(layout.groups[1])), 'the two sides apart');
+  for (const g of layout.groups) assert.ok(boxInRings(frame(g), rings), 'a frame lies inside');
   assert.equal(packCells([tags(12)], fife.anchor, rings, [], unit, 0), null, 'twelve do not fit');
 });
 

@@ -49,18 +49,18 @@ export function shortName(name) {
   return `${first} ${words[1].slice(0, 3)}`;
 }
 
-// The cells of one group: {kind: 'tag' | 'square' | 'back', w, block?}. A tag's name part is as
-// wide as its short name needs (`nameWidth`, with 2 px before and 4 after), at most `nameW`:
-// past it the name is squeezed (map_tags.js).
+// The cells of one group: {kind: 'tag' | 'square' | 'back', w, block?}. The group's tags are as
+// wide as its longest short name needs (`nameWidth`, with 2 px before and 4 after), at most
+// `nameW`: past it a name is squeezed (map_tags.js).
 function cellsOf(group, variant, nameWidth) {
   const faces = group.faces.length;
   const squares =
     variant.squares === 'all' || (variant.squares === 'many' && faces + group.backs >= MANY);
-  const tagW = (block) =>
-    STRENGTH_W + Math.min(variant.nameW, Math.ceil(nameWidth(shortName(block.name)) + 6));
+  const need = Math.max(0, ...group.faces.map((b) => nameWidth(shortName(b.name))));
+  const tagW = STRENGTH_W + Math.min(variant.nameW, Math.ceil(need + 6));
   return [
     ...group.faces.map((block) =>
-      squares ? { kind: 'square', w: TAG_H, block } : { kind: 'tag', w: tagW(block), block },
+      squares ? { kind: 'square', w: TAG_H, block } : { kind: 'tag', w: tagW, block },
     ),
     ...Array.from({ length: group.backs }, () => ({ kind: 'back', w: TAG_H })),
   ];

@@ -3,7 +3,8 @@
 // it has none for their rectangle. Cells keep to rows of the tags' height, each as near as the
 // area allows to under the one before (the first: to the area's centre), wholly inside the area,
 // off the names avoided and off one another. Two groups (the two sides of a battle) stay apart:
-// neither's box (its frame) meets the other's. Positions in map units; sizes in screen pixels
+// neither's box (its frame) meets the other's, and each frame lies inside the area, off the
+// names, as its cells do. Positions in map units; sizes in screen pixels
 // (`unit`: map units per pixel), as tag_layout.js gives them.
 import { boxInRings, boxesMeet } from './geometry.js';
 import { TAG_H, GAP, GROUP_GAP } from './tag_layout.js';
@@ -82,6 +83,8 @@ function packFrom(start, groupCells, centre, rings, avoid, unit, pad) {
           if (placed.some((p) => boxesMeet(b, p)) || avoid.some((a) => boxesMeet(b, a))) continue;
           const frame = grow(union(box, b), pad * unit);
           if (frames.some((f) => boxesMeet(frame, f)) || !inside(b)) continue;
+          // A drawn frame (two groups) lies inside the area and off the names too.
+          if (pad && (avoid.some((a) => boxesMeet(frame, a)) || !inside(frame))) continue;
           fits.push({ b, d: Math.hypot(left + w / 2 - want[0], top + h / 2 - want[1]) });
         }
       }
