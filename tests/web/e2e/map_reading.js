@@ -262,10 +262,57 @@ export const LATE = {
   teviot: { england: [['eng_ulster_infantry', 2]] },
 };
 
-// `view` (the seat's) with the areas of the late position: its own blocks, the enemy's counts.
-export function lateView(view) {
+// Battles in the smallest areas, each side with two or three blocks (one in Teviot): Fife,
+// Lothian, Dunbar and Teviot, where tags have the least room (RULES 5).
+export const BATTLES = {
+  fife: {
+    battle: 'england',
+    scotland: [
+      ['sco_wallace', 4],
+      ['sco_douglas', 3],
+      ['sco_barclay', 2],
+    ],
+    england: [
+      ['eng_york_knights', 4],
+      ['eng_lancaster_archers', 3],
+      ['eng_durham_infantry', 2],
+    ],
+  },
+  lothian: {
+    battle: 'scotland',
+    scotland: [
+      ['sco_moray', 2],
+      ['sco_fraser', 3],
+    ],
+    england: [
+      ['eng_york_infantry', 3],
+      ['eng_cumbria_infantry', 2],
+    ],
+  },
+  dunbar: {
+    battle: 'england',
+    scotland: [
+      ['sco_lindsay', 2],
+      ['sco_grant', 2],
+    ],
+    england: [
+      ['eng_dunbar', 2],
+      ['eng_wales_infantry', 3],
+    ],
+  },
+  teviot: {
+    battle: 'scotland',
+    scotland: [['sco_keith', 2]],
+    england: [['eng_ulster_infantry', 2]],
+  },
+  mentieth: { scotland: [['sco_bruce', 4]] },
+  annan: { england: [['eng_edward', 4]] },
+};
+
+// `view` (the seat's) with the areas of `position`: its own blocks, the enemy's counts.
+export function lateView(view, position = LATE) {
   const areas = view.areas.map((a) => {
-    const at = LATE[a.id] ?? {};
+    const at = position[a.id] ?? {};
     const out = { id: a.id };
     for (const side of ['scotland', 'england']) {
       const blocks = at[side] ?? [];
@@ -280,13 +327,13 @@ export function lateView(view) {
 }
 
 // The page's socket with each whole view it receives replaced by the late position's.
-export async function seeLatePosition(p) {
+export async function seeLatePosition(p, position = LATE) {
   await p.page.routeWebSocket(/\/ws\/games\//, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((m) => server.send(m));
     server.onMessage((m) => {
       const msg = JSON.parse(m);
-      if (msg.type === 'view') msg.view = lateView(msg.view);
+      if (msg.type === 'view') msg.view = lateView(msg.view, position);
       ws.send(JSON.stringify(msg));
     });
   });

@@ -1,15 +1,16 @@
 // End to end in headless Chromium: the map reads at Fit whatever the desktop window's size and
 // whether the side panels are shown or folded. In the Braveheart, Bruce and Campaign set-ups and
-// in the late Campaign position, for both seats, at 1440x900, 1280x800 and 1920x1080
-// with the panels shown and folded, every block of the seat shows its strength and a short name
-// of 10 px or more inside its own area (strengths alone in a side of five or more), the enemy's
-// blocks are backs in their side's colour inside their area, and no two things drawn for blocks
-// overlap (map_reading.js measures).
+// in the late Campaign position, for both seats, at 1440x900, 1280x800 and 1920x1080 with the
+// panels shown and folded (and battles in Fife, Lothian, Dunbar and Teviot at the first and the
+// last of these), every block of the seat shows its strength and a short name of 10 px or more
+// inside its own area (strengths alone in a side of five or more), the enemy's blocks are backs
+// in their side's colour inside their area, the two sides of a battle are groups apart, and no
+// two things drawn for blocks overlap (map_reading.js measures).
 import { test } from 'node:test';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
 import { newPlayer, startGame, lastView } from './helpers.js';
-import { assertMapReads, lateView, seeLatePosition } from './map_reading.js';
+import { assertMapReads, lateView, seeLatePosition, LATE, BATTLES } from './map_reading.js';
 
 const running = useServerAndBrowser();
 const shots = outputDir();
@@ -33,30 +34,28 @@ async function frameAt(page, [width, height], folded) {
   );
 }
 
-async function assertEverySize(players, viewOf, name) {
-  for (const size of SIZES) {
+async function assertEverySize(players, viewOf, name, sizes = SIZES) {
+  for (const size of sizes) {
     for (const folded of [false, true]) {
       for (const p of players) {
         const view = viewOf(p);
         const when = `${name}, ${view.role} at ${size.join('x')}${folded ? ', folded' : ''}`;
         await frameAt(p.page, size, folded);
-        if (size[0] === 1280)
-          await p.page.screenshot({
-            path: path.join(shots, `sizes-${name}-${view.role}-1280${folded ? '-folded' : ''}.png`),
-          });
+        const file = `sizes-${name}-${view.role}-${size[0]}${folded ? '-folded' : ''}.png`;
+        await p.page.screenshot({ path: path.join(shots, file) });
         await assertMapReads(p.page, view, when);
       }
     }
   }
 }
 
-async function twoSeats(scenario, tag, late) {
+async function twoSeats(scenario, tag, position) {
   const viewport = { width: 1440, height: 900 };
   const sco = await newPlayer(running.browser, running.server, `sz${tag}s`, { viewport });
   const eng = await newPlayer(running.browser, running.server, `sz${tag}e`, { viewport });
-  if (late) {
-    await seeLatePosition(sco);
-    await seeLatePosition(eng);
+  if (position) {
+    await seeLatePosition(sco, position);
+    await seeLatePosition(eng, position);
   }
   await sco.page.selectOption('#create-scenario', scenario);
   await startGame(sco, eng);
@@ -66,15 +65,25 @@ async function twoSeats(scenario, tag, late) {
 
 for (const scenario of ['braveheart', 'the_bruce', 'campaign']) {
   test(`${scenario}: the map reads at Fit at every desktop size, panels shown or folded`, async () => {
-    const players = await twoSeats(scenario, scenario.slice(0, 5), false);
+    const players = await twoSeats(scenario, scenario.slice(0, 5), null);
     await assertEverySize(players, lastView, scenario);
     for (const p of players) await p.context.close();
   });
 }
 
 test('the late Campaign position reads at Fit at every desktop size', async () => {
-  const players = await twoSeats('campaign', 'late', true);
+  const players = await twoSeats('campaign', 'late', LATE);
   for (const p of players) await p.page.waitForSelector('.cell.battle[data-area="fife"]');
   await assertEverySize(players, (p) => lateView(lastView(p)), 'late');
+  for (const p of players) await p.context.close();
+});
+
+// At 1280x800 (0.54 px per map unit) Fife has no room for three tags with names beside three
+// backs: one side is then strengths only.
+test('battles in the smallest areas read at Fit at 1440x900 and 1920x1080', async () => {
+  const players = await twoSeats('campaign', 'bat', BATTLES);
+  for (const p of players) await p.page.waitForSelector('.cell.battle[data-area="teviot"]');
+  const sizes = SIZES.filter(([w]) => w !== 1280);
+  await assertEverySize(players, (p) => lateView(lastView(p), BATTLES), 'battles', sizes);
   for (const p of players) await p.context.close();
 });

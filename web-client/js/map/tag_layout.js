@@ -143,11 +143,15 @@ export function tagLayout(groups, centre, rings, minTop, avoidTries, unit, nameW
     const groupCells = groups.map((g) => cellsOf(g, variant, nameWidth));
     const names = groupCells.every((cells) => cells.every((c) => c.kind !== 'square'));
     if (variant.loose) {
-      for (const avoid of avoidTries) {
-        const packed = packCells(groupCells, centre, rings, avoid, unit, framed ? PAD : 0);
-        if (packed) {
-          const sides = packed.groups.map((g, k) => ({ ...g, side: groups[k].side }));
-          return { ...packed, unit, framed, names, groups: sides };
+      // Two sides placed one by one are framed where their frames find room; else they go
+      // unframed, still apart (their boxes GROUP_GAP apart) and each in its side's colour.
+      for (const pad of framed ? [PAD, 0] : [0]) {
+        for (const avoid of avoidTries) {
+          const packed = packCells(groupCells, centre, rings, avoid, unit, pad);
+          if (packed) {
+            const sides = packed.groups.map((g, k) => ({ ...g, side: groups[k].side }));
+            return { ...packed, unit, framed: pad > 0, names, groups: sides };
+          }
         }
       }
       continue;

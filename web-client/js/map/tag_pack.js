@@ -41,13 +41,32 @@ export function packCells(groupCells, centre, rings, avoid, unit, pad) {
 }
 
 // Greedy placing can corner itself: it is tried from each of the STARTS places nearest the
-// centre where the first cell fits, in turn.
+// centre where the first cell fits, in turn, with the larger group placed first (it needs the
+// room the area's middle has), then the other first.
 const STARTS = 24;
 
 function pack(groupCells, centre, rings, avoid, unit, pad) {
-  for (let start = 0; start < STARTS; start++) {
-    const done = packFrom(start, groupCells, centre, rings, avoid, unit, pad);
-    if (done !== undefined) return done;
+  const size = (k) => groupCells[k].reduce((sum, c) => sum + c.w, 0);
+  const larger = groupCells.map((_, k) => k).sort((a, b) => size(b) - size(a));
+  const orders = groupCells.length > 1 ? [larger, [...larger].reverse()] : [larger];
+  for (const order of orders) {
+    for (let start = 0; start < STARTS; start++) {
+      const done = packFrom(
+        start,
+        order.map((k) => groupCells[k]),
+        centre,
+        rings,
+        avoid,
+        unit,
+        pad,
+      );
+      if (done === undefined) break; // no more places for the first cell
+      if (done) {
+        const groups = [];
+        order.forEach((k, i) => (groups[k] = done.groups[i]));
+        return { ...done, groups };
+      }
+    }
   }
   return null;
 }
