@@ -1,8 +1,8 @@
 // End to end in headless Chromium at 1440x900: the game page's side column folds away. Its
 // button (a disclosure: aria-expanded, reached by Tab, worked by Enter) gives the map's frame
 // nearly the window's width, where it had about two thirds; at Fit the whole map is still shown
-// and the prompt and the hand, left over the frame's right edge, cover none of the land; the
-// state of the war and the log are hidden. The choice outlives a reload, and the button opens
+// and the prompt and the hand, left over the frame's right edge, cover none of the land (nor at
+// 1280x800 and 1920x1080); the state of the war and the log are hidden. The choice outlives a reload, and the button opens
 // the column again. Measured by the elements' boxes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +79,19 @@ test('the side panels fold: the map takes the window, the prompt and hand stay',
   for (const hidden of ['.panel.status', '.panel.logp', '.panel.chatp'])
     assert.ok(!(await page.locator(hidden).isVisible()), `${hidden} is hidden`);
   await page.screenshot({ path: path.join(shots, 'side-panels-folded.png') });
+  // On smaller desktop windows too, what lies over the map at Fit covers no land.
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.click('.zoom .fit');
+    const over = await rect(page, '#game-side');
+    const landNow = await rect(page, 'svg.map .land');
+    assert.ok(over.left >= landNow.right, `at ${width}x${height} the panels cover no land`);
+    await page.screenshot({ path: path.join(shots, `side-panels-folded-${width}.png`) });
+  }
+  await page.setViewportSize({ width: W, height: 900 });
 
   // Remembered in this browser.
   await page.reload();
