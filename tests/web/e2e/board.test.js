@@ -168,16 +168,11 @@ const stackProblems = (page) =>
           ).matrixTransform(toMap),
         ),
       );
-      if (points.some((pt) => !cell.isPointInFill(pt))) {
-        problems.push(
-          `${el.dataset.block || el.dataset.chip || el.getAttribute('class')} leaves ${area}`,
-        );
-      }
+      const what = el.dataset.block || el.dataset.chip || el.getAttribute('class');
+      if (points.some((pt) => !cell.isPointInFill(pt))) problems.push(`${what} leaves ${area}`);
       for (const [other, lr] of labels) {
         if (other !== area && meet(r, lr))
-          problems.push(
-            `${area}'s ${el.dataset.block || el.dataset.chip || el.getAttribute('class')} covers ${other}'s name`,
-          );
+          problems.push(`${area}'s ${what} covers ${other}'s name`);
       }
     }
     return { checked, problems: [...new Set(problems)] };

@@ -2,8 +2,8 @@
 // button (a disclosure: aria-expanded, reached by Tab, worked by Enter) gives the map's frame
 // nearly the window's width, where it had about two thirds; at Fit the whole map is still shown
 // and the prompt and the hand, left over the frame's right edge, cover none of the land (nor at
-// 1280x800 and 1920x1080); the state of the war and the log are hidden. The choice outlives a reload, and the button opens
-// the column again. Measured by the elements' boxes.
+// 1280x800 and 1920x1080); the state of the war and the log are hidden. The choice outlives a
+// reload, and the button opens the column again. Measured by the elements' boxes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
