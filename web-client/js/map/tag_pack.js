@@ -45,21 +45,60 @@ export function packCells(groupCells, centre, rings, avoid, unit, pad) {
 // room the area's middle has), then the other first.
 const STARTS = 24;
 
+// The area's size in square map units (each ring's, by the shoelace formula).
+function areaOf(rings) {
+  let sum = 0;
+  for (const ring of rings) {
+    let a = 0;
+    for (let i = 1; i < ring.length; i++) {
+      a += ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1];
+    }
+    sum += Math.abs(a) / 2;
+  }
+  return sum;
+}
+
 function pack(groupCells, centre, rings, avoid, unit, pad) {
+  // Cells whose boxes (with their gaps) would cover more than the whole area never fit: most
+  // stacks too big for an area at a zoom are refused here, at no cost.
+  const cover = groupCells.flat().reduce((sum, c) => sum + (c.w + GAP) * (TAG_H + GAP), 0);
+  if (cover * unit * unit > areaOf(rings)) return null;
+  const [x0, y0, x1, y1] = boundsOf(rings);
+  const h = TAG_H * unit;
+  const rowH = (TAG_H + GAP) * unit;
+  // Candidate tops: rows through the centre; candidate lefts: every STEP_X pixels. Where a cell
+  // of each width may go, whatever else is placed (inside the area, off the names), is found
+  // once for every attempt.
+  const tops = [];
+  for (
+    let y = centre[1] - h / 2 - Math.ceil((centre[1] - y0) / rowH) * rowH;
+    y + h <= y1;
+    y += rowH
+  )
+    if (y >= y0) tops.push(y);
+  const spots = new Map();
+  const spotsFor = (px) => {
+    if (!spots.has(px)) {
+      const w = px * unit;
+      const list = [];
+      for (const top of tops) {
+        for (let left = x0; left + w <= x1; left += STEP_X * unit) {
+          const b = [left, top, left + w, top + h];
+          if (!avoid.some((a) => boxesMeet(b, a)) && boxInRings(b, rings)) list.push(b);
+        }
+      }
+      spots.set(px, list);
+    }
+    return spots.get(px);
+  };
   const size = (k) => groupCells[k].reduce((sum, c) => sum + c.w, 0);
   const larger = groupCells.map((_, k) => k).sort((a, b) => size(b) - size(a));
   const orders = groupCells.length > 1 ? [larger, [...larger].reverse()] : [larger];
+  const frameOk = (frame) => !avoid.some((a) => boxesMeet(frame, a)) && boxInRings(frame, rings);
   for (const order of orders) {
+    const cells = order.map((k) => groupCells[k]);
     for (let start = 0; start < STARTS; start++) {
-      const done = packFrom(
-        start,
-        order.map((k) => groupCells[k]),
-        centre,
-        rings,
-        avoid,
-        unit,
-        pad,
-      );
+      const done = packFrom(start, cells, centre, spotsFor, unit, pad, frameOk);
       if (done === undefined) break; // no more places for the first cell
       if (done) {
         const groups = [];
@@ -73,19 +112,9 @@ function pack(groupCells, centre, rings, avoid, unit, pad) {
 
 // The cells placed with the first cell at the `start`-th place nearest the centre: the layout;
 // null when some cell finds no room; undefined when the first cell has fewer places than that.
-function packFrom(start, groupCells, centre, rings, avoid, unit, pad) {
-  const [x0, y0, x1, y1] = boundsOf(rings);
+function packFrom(start, groupCells, centre, spotsFor, unit, pad, frameOk) {
   const rowH = (TAG_H + GAP) * unit;
   const h = TAG_H * unit;
-  // Candidate tops: rows through the centre; candidate lefts: every STEP_X pixels.
-  const tops = [];
-  for (
-    let y = centre[1] - h / 2 - Math.ceil((centre[1] - y0) / rowH) * rowH;
-    y + h <= y1;
-    y += rowH
-  )
-    if (y >= y0) tops.push(y);
-  const inside = (b) => b[0] >= x0 && b[2] <= x1 && boxInRings(b, rings);
   const placed = []; // boxes of the cells placed, grown by the gap between cells
   const frames = []; // the boxes of the groups done, grown by the gap between groups
   const out = [];
@@ -95,27 +124,27 @@ function packFrom(start, groupCells, centre, rings, avoid, unit, pad) {
     const mine = [];
     for (const cell of cells) {
       const w = cell.w * unit;
-      const fits = [];
-      for (const top of tops) {
-        for (let left = x0; left + w <= x1; left += STEP_X * unit) {
-          const b = [left, top, left + w, top + h];
-          if (placed.some((p) => boxesMeet(b, p)) || avoid.some((a) => boxesMeet(b, a))) continue;
-          const frame = grow(union(box, b), pad * unit);
-          if (frames.some((f) => boxesMeet(frame, f)) || !inside(b)) continue;
-          // A drawn frame (two groups) lies inside the area and off the names too.
-          if (pad && (avoid.some((a) => boxesMeet(frame, a)) || !inside(frame))) continue;
-          fits.push({ b, d: Math.hypot(left + w / 2 - want[0], top + h / 2 - want[1]) });
-        }
-      }
-      fits.sort((p, q) => p.d - q.d);
       const first = !placed.length;
-      if (first && fits.length <= start) return undefined;
-      if (!fits.length) return null;
-      const b = fits[first ? start : 0].b;
-      placed.push(grow(b, GAP * unit * 0.999));
-      box = union(box, b);
-      mine.push({ cell, b });
-      want = [b[0] + w / 2, b[1] + h / 2 + rowH];
+      const ranked = spotsFor(cell.w)
+        .map((b) => [Math.hypot(b[0] + w / 2 - want[0], b[1] + h / 2 - want[1]), b])
+        .sort((p, q) => p[0] - q[0]);
+      let skip = first ? start : 0;
+      let chosen = null;
+      for (const [, b] of ranked) {
+        if (placed.some((p) => boxesMeet(b, p))) continue;
+        const frame = grow(union(box, b), pad * unit);
+        if (frames.some((f) => boxesMeet(frame, f))) continue;
+        // A drawn frame (two groups) lies inside the area and off the names too.
+        if (pad && !frameOk(frame)) continue;
+        if (skip-- > 0) continue;
+        chosen = b;
+        break;
+      }
+      if (!chosen) return first ? undefined : null;
+      placed.push(grow(chosen, GAP * unit * 0.999));
+      box = union(box, chosen);
+      mine.push({ cell, b: chosen });
+      want = [chosen[0] + w / 2, chosen[1] + h / 2 + rowH];
     }
     const frame = grow(box, pad * unit);
     frames.push(grow(frame, GROUP_GAP * unit));
