@@ -23,6 +23,7 @@ import { createChat } from './game/chat.js';
 import { createWaiting } from './game/waiting.js';
 import { createDice } from './game/dice.js';
 import { watchDock } from './game/dock.js';
+import { mountSidePanels } from './game/side_panels.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
@@ -90,15 +91,18 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   // hand. Beside the map on a wide screen (the map takes the rest of the window); a sheet at the
   // foot of the screen on a phone, so that none of it lies past the map.
   const dock = h('div', { class: 'dock bottom-sheet' }, notice, prompt, cards);
-  root.append(
-    head,
-    h(
-      'div',
-      { class: 'board' },
-      mapPanel.el,
-      h('aside', { class: 'side' }, dock, battle, status, logPanel.el, chat.el),
-    ),
+  const side = h(
+    'aside',
+    { class: 'side', id: 'game-side' },
+    dock,
+    battle,
+    status,
+    logPanel.el,
+    chat.el,
   );
+  const board = h('div', { class: 'board' }, mapPanel.el, side);
+  root.append(head, board);
+  mountSidePanels(board, side);
   // Clocks, resign, cancel and rematch (game_controls.js), under the dock.
   const extras = h('div', { class: 'game-extras' });
   dock.after(extras);
@@ -267,13 +271,15 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
         if (msg.type === 'welcome') dice.onWelcome(msg);
         if (msg.type === 'game_ended') render();
         // A game ended by the rules (RULES 12) ends with a view: the controls hear of it from
-        // that view, so that Resign goes and Rematch comes at once.
+        // that view, so that Resign goes and Rematch comes at once. Its result is worded with
+        // the view's nobles, as the prompt words it, and as the server's game_ended (which may
+        // come later) does: the page says the same thing in both places whichever comes first.
         const outcome = st.view?.outcome;
         if (outcome && !st.ended) {
           st.ended = true;
           st.status = 'finished';
-          st.result = outcome;
-          controls.onMessage({ type: 'game_ended', status: 'finished', result: outcome });
+          st.result = { ...outcome, nobles: st.view.nobles };
+          controls.onMessage({ type: 'game_ended', status: 'finished', result: st.result });
         }
         if (st.ended || st.view?.outcome) reveal();
       },
