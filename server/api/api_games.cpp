@@ -281,6 +281,10 @@ HttpResponse Api::roll_dice(const RouteCall& call) {
   if (rolled.started) {
     log_info("game " + std::to_string(game_id) + " started");
     rooms_.start(game_id, rolled.started, rolled.info->seats);
+    // The clocks start with the game: its clients are told, after the first views.
+    if (!rolled.info->clocks.is_null()) {
+      rooms_.broadcast(game_id, protocol::ClocksMessage{rolled.info->clocks});
+    }
   }
   return json_response(
       200,

@@ -8,6 +8,7 @@ import { loadGameData } from './gamedata.js';
 import { SIDE_NAME } from './board.js';
 import { rememberInvite, inviteOf, inviteBox, inviteLink, fetchInvite } from './invites.js';
 import { computerForm, seatName } from './lobby_computer.js';
+import { rollWhereDue } from './game/dice.js';
 
 function field(id, label, input) {
   input.id = id;
@@ -116,8 +117,8 @@ function gameLine(g, data, me, { onJoin } = {}) {
   if (seated && (g.status === 'active' || g.status === 'finished')) {
     actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, `Play ${SIDE_NAME[seated]}`));
   } else if (seated && g.status === 'open') {
-    // Opening the game is what rolls this player's dice.
-    const label = rollingDice(g) ? 'Roll the dice' : 'Open';
+    // Both seats taken: the game is the player's, starting once the dice are rolled.
+    const label = rollingDice(g) ? `Play ${SIDE_NAME[seated]}` : 'Open';
     actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, label));
   }
   if (g.status === 'active' || g.status === 'finished') {
@@ -333,6 +334,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
       try {
         const { games } = await api.myGames();
         games.forEach((g) => setAwaiting(g.id, !!g.your_turn));
+        rollWhereDue(games);
         fill(mine, 'mine', awaitingFirst(games), (g) => gameLine(g, data, me), 'No games yet.');
       } catch (ex) {
         shown.delete('mine');

@@ -3,6 +3,7 @@
 // only what "my games" shows (which games await their player is public, RULES 13.1.4).
 import { h } from './dom.js';
 import { api } from './api.js';
+import { rollWhereDue } from './game/dice.js';
 
 const REFRESH_MS = 30000;
 
@@ -24,6 +25,7 @@ export function nextGameLink(currentGame, refreshMs = REFRESH_MS) {
       return; // keep what it showed: a failed refresh says nothing new
     }
     if (stopped) return;
+    rollWhereDue(games);
     const awaiting = games.filter((g) => g.your_turn);
     const here = currentGame();
     const next = awaiting.find((g) => g.id !== here) ?? awaiting[0];

@@ -328,7 +328,8 @@ export async function openTournament(root, { id, me }) {
                 ' — ',
                 g.result ? (g.result.text ?? resultText(g.result)) : g.status,
                 g.overdue ? h('strong', { class: 'overdue' }, ' overdue: for the organiser') : null,
-                t.you.organiser && g.status === 'active'
+                // Also a game whose dice are being rolled (docs/tournaments.md).
+                t.you.organiser && (g.status === 'active' || g.status === 'open')
                   ? [
                       ' ',
                       h(

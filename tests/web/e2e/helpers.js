@@ -589,6 +589,13 @@ export async function startGame(creator, joiner) {
   return id;
 }
 
+// The players of a game whose seats are taken open its page, which rolls their dice
+// (docs/records.md, "Dice"); returns once both pages show their hand: the game has started.
+export async function openToStart(players, server, id) {
+  for (const p of players) await p.page.goto(`${server.url}/#/game/${id}`);
+  for (const p of players) await p.page.waitForSelector('button.card');
+}
+
 let axeSource = null;
 
 // axe-core's serious and critical violations on the page as it is (WCAG 2.1 A and AA, 2.2 AA's

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer, startGame } from './helpers.js';
+import { newPlayer, startGame, openToStart } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = process.env.BLOCKFOG_SHOTS || outputDir();
@@ -200,7 +200,16 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
     next,
   );
   assert.deepEqual(game.players, { scotland: 'bob', england: 'alice' });
-  assert.equal(game.status, 'active');
+  // It starts once both have rolled its dice, from its page.
+  assert.equal(game.status, 'open');
+  await openToStart([alice, bob], running.server, next);
+  assert.equal(
+    await alice.page.evaluate(
+      async (n) => (await (await fetch(`/api/games/${n}`)).json()).game.status,
+      next,
+    ),
+    'active',
+  );
   assert.equal(game.time_control.kind, 'live');
 
   await alice.context.close();

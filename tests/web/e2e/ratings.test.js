@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer } from './helpers.js';
+import { newPlayer, openToStart } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = outputDir();
@@ -22,6 +22,7 @@ test("a rated game on the leaderboard and in both players' histories", async () 
   await eng.page.reload();
   await eng.page.locator(`.games.open button.join[data-game="${id}"]`).click();
   await eng.page.waitForSelector('.seat.england');
+  await openToStart([sco, eng], running.server, id);
   // England resigns: Scotland wins the rated game.
   const game = await eng.page.evaluate(async (gameId) => {
     const res = await fetch(`/api/games/${gameId}/resign`, {

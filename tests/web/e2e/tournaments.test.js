@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer, axeProblems } from './helpers.js';
+import { newPlayer, axeProblems, openToStart } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = path.join(outputDir(), 'tournaments');
@@ -71,7 +71,8 @@ test('create, register, start, play a round to the standings, and export', async
   await org.page.click('button.start');
   await org.page.waitForSelector('section.round');
   const line = org.page.locator('ul.pairings li').first();
-  assert.match(await line.innerText(), /\(Scotland\) v .* \(England\) — active/);
+  // Its game starts once both its players have rolled their dice.
+  assert.match(await line.innerText(), /\(Scotland\) v .* \(England\) — open/);
   assert.match(await org.page.locator('ul.pairings').innerText(), /clara: bye/);
   await shoot(org, 'round1');
 
@@ -80,8 +81,9 @@ test('create, register, start, play a round to the standings, and export', async
   const gameId = Number(href.match(/(\d+)$/)[1]);
   const scot = (await line.innerText()).split(' (Scotland)')[0];
   const loser = players.find((p) => p.name === scot);
+  const eng = (await line.innerText()).split(' v ')[1].split(' (England)')[0];
+  await openToStart([loser, players.find((p) => p.name === eng)], running.server, gameId);
   // The game has the tournament's clock, and its page tells the player vacations are off.
-  await loser.page.goto(`${running.server.url}/#/game/${gameId}`);
   await loser.page.waitForSelector('section.clocks p.clock-no-vacation');
   await shoot(loser, 'game-no-vacation');
   const resigned = await loser.page.evaluate(
@@ -200,6 +202,7 @@ test("nobody replays a game under way, the organiser included; a finished game's
   const started = await post(org, `/api/tournaments/${id}/start`, {});
   assert.equal(started.status, 200);
   const game = started.body.tournament.rounds_played[0].games[0];
+  await openToStart([dora, eric], running.server, game.game_id);
 
   // From the tournament page the organiser's only link to the game under way is to watch it.
   await org.page.goto(`${running.server.url}/#/tournament/${id}`);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer } from './helpers.js';
+import { newPlayer, openToStart } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = outputDir();
@@ -83,6 +83,7 @@ test('"Observers may chat": a logged-in observer writes, an anonymous one only r
       }),
     id,
   );
+  await openToStart([ewan, fiona], running.server, id);
 
   await gus.page.goto(`${running.server.url}/#/game/${id}/observe`);
   await gus.page.waitForSelector('.seat.observer');

@@ -117,3 +117,20 @@ export function createDice(gameId, { onChange }) {
     },
   };
 }
+
+// From a list of the player's games (GET /api/games/mine): takes each step due in a game whose
+// dice are being rolled, so that a player who is elsewhere in Blockfog (the lobby, another
+// game) rolls without opening it. The Game object says what a welcome says of the dice.
+const rollers = new Map();
+export function rollWhereDue(games) {
+  for (const g of games) {
+    if (g.status !== 'open' || g.dice?.deadline == null || !g.your_turn || !g.your_role) continue;
+    if (!rollers.has(g.id)) rollers.set(g.id, createDice(g.id, { onChange() {} }));
+    rollers.get(g.id).onWelcome({
+      role: g.your_role,
+      status: g.status,
+      dice: g.dice,
+      players: g.players,
+    });
+  }
+}
