@@ -258,6 +258,15 @@ TEST(Schemas, NoticeBodies) {
                json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"Scotland: winter",
                  "url":"https://blockfog.example/#/game/3","notice_id":17}})"));
+  expect_valid("notices/webhook.json",
+               json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"Scotland: winter",
+                 "happened":["England moved a block from Northumbria to Lothian."],"more":0,
+                 "url":"https://blockfog.example/#/game/3","notice_id":17}})"));
+  expect_invalid("notices/webhook.json",
+                 json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u",
+                 "happened":[{"audience":"england_only"}],"notice_id":17}})"));
   expect_invalid("notices/webhook.json",
                  json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u",
