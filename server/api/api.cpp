@@ -76,6 +76,8 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games/{id}", Anyone, bind(&Api::game_details)},
       {"POST", "/api/games/{id}/join", Account, bind(&Api::join_game)},
       {"GET", "/api/games/{id}/invite", Account, bind(&Api::game_invite)},
+      {"GET", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
+      {"PUT", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
       {"GET", "/api/games/{id}/record", Anyone, bind(&Api::game_record)},
       {"GET", "/api/games/{id}/replay/{rest}", Anyone, bind(&Api::replay_step)},
       {"GET", "/api/server-key", Anyone, plain(&Api::server_key)},

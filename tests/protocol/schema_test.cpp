@@ -277,5 +277,26 @@ TEST(Schemas, NoticeBodies) {
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u"}})"));
 }
 
+TEST(Schemas, NotesBody) {
+  for (const char* good :
+       {R"({"text":""})", R"({"text":"Wallace to Fife in 1298?\nWatch Lanark."})"}) {
+    expect_valid("http/notes.json", json::parse(good));
+    const auto decoded = decode_notes(good);
+    ASSERT_TRUE(std::holds_alternative<NotesRequest>(decoded)) << good;
+    EXPECT_EQ(std::get<NotesRequest>(decoded).text, json::parse(good)["text"]);
+  }
+  for (const char* bad : {R"({})", R"({"text":5})", R"({"text":null})", R"({"text":"a","x":1})"}) {
+    expect_invalid("http/notes.json", json::parse(bad));
+    EXPECT_TRUE(std::holds_alternative<DecodeError>(decode_notes(bad))) << bad;
+  }
+  // At the limit it is taken; one byte over, it is too large (413), as an over-long body is.
+  const std::string at_limit = json{{"text", std::string(kMaxNotesBytes, 'n')}}.dump();
+  EXPECT_TRUE(std::holds_alternative<NotesRequest>(decode_notes(at_limit)));
+  const std::string over = json{{"text", std::string(kMaxNotesBytes + 1, 'n')}}.dump();
+  const auto refused = decode_notes(over);
+  ASSERT_TRUE(std::holds_alternative<DecodeError>(refused));
+  EXPECT_EQ(std::get<DecodeError>(refused).code, ErrorCode::FrameTooLarge);
+}
+
 }  // namespace
 }  // namespace blockfog::protocol
