@@ -13,7 +13,7 @@ constexpr std::size_t kNoLines = SIZE_MAX;
 // Lines matched at most on each side after their common start. A seat's view gains some
 // hundreds of lines in a turn of the other's; beyond this, the seat's own remaining lines are
 // counted as more (a count of lines its view holds).
-constexpr std::size_t kMatched = 2000;
+constexpr std::size_t kMatched = 1000;
 
 std::vector<std::string> lines_after(const core::Game& game, Role role, std::size_t from) {
   const auto view = game.view(role, from);
