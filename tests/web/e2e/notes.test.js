@@ -1,13 +1,13 @@
 // End to end in headless Chromium: a player's private notes on a game (docs/protocol.md,
 // "Private notes"). Scotland writes a note, which is saved when the text loses focus and after
 // a pause in typing, and is there after a reload; England's page shows his own notepad, empty,
-// and nothing of Scotland's; an observer's page has no notepad. Screenshots at 1440x900 and
-// 390x844.
+// and nothing of Scotland's; an observer's page has no notepad. Screenshots and axe-core at
+// 1440x900 and 390x844.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer, startGame } from './helpers.js';
+import { axeProblems, newPlayer, startGame } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = outputDir();
@@ -39,6 +39,7 @@ test('a seat keeps its notes across a reload; nobody else sees them', async () =
   const note = 'Plan Q7: Wallace holds the north. Bait them at the border.';
   await alice.page.locator('.notesp').scrollIntoViewIfNeeded();
   await alice.page.screenshot({ path: path.join(shots, 'notes-desktop.png') });
+  assert.deepEqual(await axeProblems(alice.page), [], 'axe on the game page with the notepad');
 
   await alice.page.reload();
   await alice.page.waitForSelector(NOTEPAD);
@@ -64,6 +65,7 @@ test('a seat keeps its notes across a reload; nobody else sees them', async () =
   await alice.page.locator('.notesp').scrollIntoViewIfNeeded();
   assert.equal(await alice.page.inputValue(NOTEPAD), note);
   await alice.page.screenshot({ path: path.join(shots, 'notes-phone.png') });
+  assert.deepEqual(await axeProblems(alice.page), [], 'axe on a phone');
 });
 
 test('notes over the limit are refused with a message and the saved text stays', async () => {
