@@ -42,6 +42,7 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::RoundNotFinished, "round_not_finished"},
     std::pair{ErrorCode::TournamentOver, "tournament_over"},
     std::pair{ErrorCode::NotOrganiser, "not_organiser"},
+    std::pair{ErrorCode::DiceOutOfOrder, "dice_out_of_order"},
     std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},
 };

@@ -49,6 +49,8 @@ enum class ErrorCode {
   NotOrganiser,        // an organiser's action by somebody else, or creating one unlisted
   RoundNotFinished,    // the next round started by hand while a game of this one is unfinished
   TournamentOver,      // an action on a tournament whose last round has ended
+  // Dice (docs/records.md, "Dice").
+  DiceOutOfOrder,  // a contribution revealed before both seats committed, or committed twice
   // Both.
   StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
   Internal,            // kept last: tests walk the codes up to it

@@ -101,6 +101,17 @@ Decoded<JoinRequest> decode_join(std::string_view body) {
   return finish(fields, std::move(r));
 }
 
+Decoded<DiceRequest> decode_dice(std::string_view body) {
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  DiceRequest r;
+  r.commitment = fields.string("commitment", Need::Optional, 64);
+  r.contribution = fields.string("contribution", Need::Optional, 64);
+  return finish(fields, std::move(r));
+}
+
 Decoded<NoticePreferences> decode_notice_preferences(std::string_view body) {
   auto parsed = parse_object(body, kMaxRequestBodyBytes);
   if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;

@@ -51,6 +51,13 @@ struct JoinRequest {
   bool stand_in = false;              // see CreateGameRequest::stand_in
 };
 
+// POST /api/games/{id}/dice: one step of the seat's dice exchange (docs/records.md, "Dice"),
+// exactly one of the two, each 64 hex digits; their order and values are the server's to check.
+struct DiceRequest {
+  std::optional<std::string> commitment;
+  std::optional<std::string> contribution;
+};
+
 // POST /api/notices: what is absent stays as it was (docs/protocol.md, "Turn notices").
 struct NoticePreferences {
   // Outer: present; inner: a URL, or none to remove the webhook (JSON null).
@@ -78,6 +85,7 @@ bool is_valid_username(std::string_view name);
 Decoded<Credentials> decode_credentials(std::string_view body);
 Decoded<CreateGameRequest> decode_create_game(std::string_view body);
 Decoded<JoinRequest> decode_join(std::string_view body);  // an empty body is {}
+Decoded<DiceRequest> decode_dice(std::string_view body);
 // The URL and address are only checked for type and length here; the server checks them
 // as a webhook and an e-mail address (bad_webhook_url, bad_email).
 Decoded<NoticePreferences> decode_notice_preferences(std::string_view body);

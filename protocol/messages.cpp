@@ -104,6 +104,13 @@ Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
         m.computer = *computer;
       }
     }
+    if (const json* dice = fields.value("dice", Need::Optional)) {
+      if (!dice->is_object() && !dice->is_null()) {
+        fields.fail(ErrorCode::BadField, "field 'dice' must be an object or null");
+      } else {
+        m.dice = *dice;
+      }
+    }
     return finish<ServerMessage>(fields, std::move(m));
   }
   if (e.type == "view") {
@@ -245,6 +252,7 @@ json to_json(const ServerMessage& message) {
     j["seed_sha256"] = w->seed_sha256;
     j["players"] = {{"scotland", nullable(w->scotland)}, {"england", nullable(w->england)}};
     j["computer"] = w->computer;
+    j["dice"] = w->dice;
   } else if (const auto* v = std::get_if<ViewMessage>(&message)) {
     j["seq"] = v->seq;
     j["log_from"] = v->log_from;

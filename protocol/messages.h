@@ -59,6 +59,9 @@ struct WelcomeMessage {
   std::optional<std::string> england;
   // {"scotland","england"}: per seat, null or {"level","stand_in"} while the computer plays it.
   nlohmann::json computer = {{"scotland", nullptr}, {"england", nullptr}};
+  // The game's dice exchange (server/play/dice.h, dice_json): null in a game started before
+  // shared dice. Sent again whenever a seat is taken or a dice step is made.
+  nlohmann::json dice;
 };
 // The game as the receiving seat may see it. `seq` is the version of that seat's view: 0 right
 // after setup, and one more each time what the seat may see changes, so it counts nothing the

@@ -1,6 +1,6 @@
 #pragma once
 
-// The table of migration 18: each seated player's private notes on a game (docs/protocol.md,
+// The table of migration 19: each seated player's private notes on a game (docs/protocol.md,
 // "Private notes"). Free functions over the Store's connection; the caller checks who asks
 // (server/api/api_notes.cpp): these read and write whatever seat they are given.
 

@@ -25,7 +25,8 @@ std::string_view migration_0014_server_secrets();
 std::string_view migration_0015_tournament_settings();
 std::string_view migration_0016_resumable_waits();
 std::string_view migration_0017_signing_keys();
-std::string_view migration_0018_game_notes();
+std::string_view migration_0018_shared_dice();
+std::string_view migration_0019_game_notes();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -86,7 +87,8 @@ std::span<const Migration> builtin_migrations() {
       Migration{15, "tournament_settings", sql::migration_0015_tournament_settings()},
       Migration{16, "resumable_waits", sql::migration_0016_resumable_waits()},
       Migration{17, "signing_keys", sql::migration_0017_signing_keys()},
-      Migration{18, "game_notes", sql::migration_0018_game_notes()},
+      Migration{18, "shared_dice", sql::migration_0018_shared_dice()},
+      Migration{19, "game_notes", sql::migration_0019_game_notes()},
   };
   return migrations;
 }

@@ -203,6 +203,11 @@ bool NoticeStore::enqueue(std::int64_t game_id, std::string_view role, std::int6
   return true;
 }
 
+void NoticeStore::forget_start_notices(std::int64_t game_id) {
+  // The deliveries go with their notice (ON DELETE CASCADE).
+  db_.prepare("DELETE FROM notices WHERE game_id = ?1 AND seq = 0").bind(1, game_id).run();
+}
+
 void NoticeStore::drop_pending(std::int64_t game_id, std::string_view role, std::int64_t now) {
   // Run with every action: cached, and a lookup by notices_by_game.
   db_.cached(

@@ -76,6 +76,9 @@ class NoticeStore {
   // False, writing nothing, when that notice exists already or no channel is on.
   bool enqueue(std::int64_t game_id, std::string_view role, std::int64_t seq,
                std::int64_t account_id, std::string_view content_json, std::int64_t now);
+  // The game starts: the notices written before its start (seq 0: its dice are to be rolled,
+  // server/play/dice.h) give way to the start's own, delivered or not.
+  void forget_start_notices(std::int64_t game_id);
   // The role acted (or the game ended): its undelivered notices of the game are not needed.
   void drop_pending(std::int64_t game_id, std::string_view role, std::int64_t now);
   // Pending deliveries due at `now`, oldest first.

@@ -20,7 +20,7 @@ constexpr std::string_view kGameColumns =
     "SELECT id, kind, rules_version, scenario, options, seed, seed_sha256, status, visibility,"
     " invite_token_hash, created_by, created_at, started_at, finished_at, result,"
     " (SELECT coalesce(max(seq), 0) + 1 FROM actions WHERE game_id = games.id),"
-    " observer_chat, rated FROM games ";
+    " observer_chat, rated, play_seed, dice_deadline FROM games ";
 
 std::int64_t to_limit(std::size_t limit) {
   constexpr auto kMax = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
@@ -80,7 +80,9 @@ GameRow read_game(const Statement& row) {
           .result_json = row.column_optional_text(14),
           .next_seq = row.column_int64(15),
           .observer_chat = row.column_int64(16) != 0,
-          .rated = row.column_int64(17) != 0};
+          .rated = row.column_int64(17) != 0,
+          .play_seed_hex = row.column_optional_text(18),
+          .dice_deadline = row.column_optional_int64(19)};
 }
 
 SeatRow read_seat(const Statement& row) {
@@ -422,10 +424,11 @@ std::optional<GameRow> Store::find_game_by_invite(std::string_view invite_token_
 }
 
 std::vector<GameRow> Store::list_open_public_games(std::size_t limit) {
-  Statement statement = db_.prepare(
-      std::string(kGameColumns) +
-      "WHERE status = 'open' AND visibility = 'public' ORDER BY created_at DESC, id DESC"
-      " LIMIT ?1");
+  Statement statement =
+      db_.prepare(std::string(kGameColumns) +
+                  "WHERE status = 'open' AND visibility = 'public' AND dice_deadline IS NULL"
+                  " ORDER BY created_at DESC, id DESC"
+                  " LIMIT ?1");
   statement.bind(1, to_limit(limit));
   return collect<GameRow>(statement, read_game);
 }
@@ -440,8 +443,9 @@ std::vector<GameRow> Store::list_live_public_games(std::size_t limit) {
 }
 
 std::int64_t Store::count_open_games_created_by(std::int64_t account_id) {
-  Statement statement =
-      db_.prepare("SELECT count(*) FROM games WHERE created_by = ?1 AND status = 'open'");
+  Statement statement = db_.prepare(
+      "SELECT count(*) FROM games WHERE created_by = ?1 AND status = 'open'"
+      " AND dice_deadline IS NULL");
   statement.bind(1, account_id);
   return statement.step() ? statement.column_int64(0) : 0;
 }

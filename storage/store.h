@@ -78,6 +78,12 @@ struct GameRow {
   std::int64_t next_seq = 1;
   bool observer_chat = false;
   bool rated = false;
+  // The seed the game is set up from once both seats' dice contributions are revealed
+  // (storage/game_dice.h); null before, and in games started before shared dice, whose seed is
+  // `seed_hex` alone.
+  std::optional<std::string> play_seed_hex;
+  // Set when both seats are taken: the game is cancelled unless its dice are revealed by then.
+  std::optional<std::int64_t> dice_deadline;
 };
 
 struct SeatRow {
@@ -205,12 +211,14 @@ class Store {
   GameRow create_game(const NewGame& game, std::int64_t now);
   std::optional<GameRow> find_game(std::int64_t game_id);
   std::optional<GameRow> find_game_by_invite(std::string_view invite_token_hash);
-  std::vector<GameRow> list_open_public_games(std::size_t limit = 100);  // newest first
+  // Public games waiting for an opponent (a seat free, no dice deadline yet), newest first.
+  std::vector<GameRow> list_open_public_games(std::size_t limit = 100);
   // Public games under way (both seats taken, not finished), most recently started first.
   std::vector<GameRow> list_live_public_games(std::size_t limit = 100);
   // Games where the account holds a seat or that it created; newest first.
   std::vector<GameRow> list_games_of_account(std::int64_t account_id, std::size_t limit = 100);
-  // Games `account_id` created that still wait for an opponent.
+  // Games `account_id` created that still wait for an opponent (not those whose dice are
+  // being rolled).
   std::int64_t count_open_games_created_by(std::int64_t account_id);
   // Open and active games, oldest first: what a restarted server resumes.
   std::vector<GameRow> list_unfinished_games();

@@ -75,6 +75,7 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games/live", Anyone, plain(&Api::list_live_games)},
       {"GET", "/api/games/{id}", Anyone, bind(&Api::game_details)},
       {"POST", "/api/games/{id}/join", Account, bind(&Api::join_game)},
+      {"POST", "/api/games/{id}/dice", Account, bind(&Api::roll_dice)},
       {"GET", "/api/games/{id}/invite", Account, bind(&Api::game_invite)},
       {"GET", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
       {"PUT", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},

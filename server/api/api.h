@@ -111,6 +111,7 @@ class Api {
   HttpResponse my_games(const RouteCall& call);
   HttpResponse game_details(const RouteCall& call);
   HttpResponse join_game(const RouteCall& call);
+  HttpResponse roll_dice(const RouteCall& call);  // POST: one dice step (server/play/dice.h)
   HttpResponse invite(const RouteCall& call);
   // GET /api/games/{id}/invite: an invite game's link token, for its creator and its players.
   HttpResponse game_invite(const RouteCall& call);

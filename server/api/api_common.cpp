@@ -8,8 +8,10 @@
 #include "server/clock.h"
 #include "server/clocks/game_clocks.h"
 #include "server/db_worker.h"
+#include "server/play/dice.h"
 #include "server/play/room_registry.h"
 #include "storage/computer_seats.h"
+#include "storage/game_dice.h"
 #include "storage/play_by_web.h"
 
 namespace blockfog::server::api {
@@ -103,6 +105,7 @@ GameInfo load_info(storage::Store& store, const storage::GameRow& row) {
     info.last_active[core::role_name(role)] = at ? json(*at) : json();
   }
   for (const auto& role : storage::stand_in_consents(store, row.id)) info.stand_in[role] = true;
+  info.dice = dice_json(row, storage::list_dice(store, row.id));
   return info;
 }
 
@@ -125,6 +128,26 @@ std::optional<GameInfo> find_visible(DbWorker& db, std::int64_t game_id,
 }
 
 namespace {
+
+// The seats whose dice step the start of a game with both seats taken awaits: one that has not
+// committed, or has not revealed once the other committed (server/play/dice.h). A computer
+// seat's steps are the server's.
+json dice_awaiting(const GameInfo& info) {
+  json awaiting = json::array();
+  const auto& dice = info.dice;
+  if (info.row.status != storage::GameStatus::Open || !info.row.dice_deadline) return awaiting;
+  for (auto role : {core::Role::Scotland, core::Role::England}) {
+    const auto& seat = info.seats.of(role);
+    if (!seat || seat->computer) continue;
+    const auto& own = dice[core::role_name(role)];
+    const auto& other = dice[core::role_name(core::other_side(role))];
+    if (own["commitment"].is_null() ||
+        (own["contribution"].is_null() && !other["commitment"].is_null())) {
+      awaiting.push_back(core::role_name(role));
+    }
+  }
+  return awaiting;
+}
 
 // Never the time of an action, which may be a hidden decision (RULES 13.1.4): while connected
 // a player is "online", and otherwise his last request or closed connection shows.
@@ -183,7 +206,8 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"awaiting", json::array()},
       {"time_control", info.time_control},
       {"clocks", info.clocks},
-      {"last_active", last_active(info, presence)}};
+      {"last_active", last_active(info, presence)},
+      {"dice", info.dice}};
   std::optional<core::Role> viewer_role;
   if (viewer) viewer_role = role_of(info.seats, viewer->account_id);
   // `seq` is the viewer's own view version, as on the WebSocket: the number of actions would
@@ -200,6 +224,7 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
     j["awaiting"] = role_list(summary->awaiting);
   } else {
     j["seq"] = 0;
+    j["awaiting"] = dice_awaiting(info);
   }
   if (row.result_json) j["result"] = json::parse(*row.result_json, nullptr, false);
   // Promise 3: the seed is published when the game ends, so anyone can verify the dice.

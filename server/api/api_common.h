@@ -55,6 +55,7 @@ struct GameInfo {
   nlohmann::json last_active = nlohmann::json::object();
   // Per role: its player allowed the computer to stand in for him if his time runs out.
   nlohmann::json stand_in = {{"scotland", false}, {"england", false}};
+  nlohmann::json dice;  // server/play/dice.h, dice_json
 };
 
 GameInfo load_info(storage::Store& store, const storage::GameRow& row);

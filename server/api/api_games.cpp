@@ -10,6 +10,7 @@
 #include "server/crypto.h"
 #include "server/db_worker.h"
 #include "server/log.h"
+#include "server/play/dice.h"
 #include "server/play/game_loader.h"
 #include "server/play/room_registry.h"
 #include "storage/computer_seats.h"
@@ -99,7 +100,6 @@ HttpResponse Api::create_game(const RouteCall& call) {
     game.visibility = storage::Visibility::Invite;
     game.invite_token_hash = sha256_hex(random_hex(16));
   }
-  std::shared_ptr<core::Game> started;  // a game against the computer starts at once
   // One storage task: the count of waiting games and the new one cannot interleave with another.
   const auto info = db_.call([&](storage::Store& store) -> std::optional<GameInfo> {
     const auto waiting = store.count_open_games_created_by(identity->account_id);
@@ -121,7 +121,7 @@ HttpResponse Api::create_game(const RouteCall& call) {
         throw std::runtime_error("the computer's seat could not be taken");
       }
       storage::add_computer_seat(store, row.id, {computer_role, *r.computer, false, now});
-      started = start_in_store(store, row.id, identity->account_id, now, &rooms_.presence());
+      await_dice(store, row.id, now, identity->account_id, nullptr);
     }
     transaction.commit();
     return load_info(store, *store.find_game(row.id));
@@ -133,7 +133,6 @@ HttpResponse Api::create_game(const RouteCall& call) {
   }
   log_info("game " + std::to_string(info->row.id) + " created by " + identity->username +
            (r.computer ? " against the computer (" + *r.computer + ")" : ""));
-  if (started) rooms_.start(info->row.id, started, info->seats);
   json body = {
       {"game", describe(*info, rooms_.summary(info->row.id), identity, &rooms_.presence())}};
   if (invite_token) body["invite"] = *invite_token;
@@ -210,50 +209,82 @@ HttpResponse Api::join_game(const RouteCall& call) {
   struct Joined {
     std::optional<HttpResponse> refusal;
     std::optional<GameInfo> info;
-    std::shared_ptr<core::Game> started;
   };
   // One storage task: nobody else can take the seat between the check and the take.
   auto joined = db_.call([&](storage::Store& store) -> Joined {
     const auto row = store.find_game(game_id);
-    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}};
     if (row->visibility == storage::Visibility::Invite &&
         (!join.invite || sha256_hex(*join.invite) != row->invite_token_hash)) {
-      return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+      return {error(404, ErrorCode::NotFound, "no such game"), {}};
     }
     if (row->status != storage::GameStatus::Open) {
-      return {error(409, ErrorCode::SeatTaken, "the game is not open"), {}, {}};
+      return {error(409, ErrorCode::SeatTaken, "the game is not open"), {}};
     }
-    if (auto refused = stand_in_refusal(row->rated, join.stand_in)) return {*refused, {}, {}};
+    if (auto refused = stand_in_refusal(row->rated, join.stand_in)) return {*refused, {}};
     const auto seats = load_seats(store, game_id);
     if (role_of(seats, identity->account_id)) {
-      return {error(409, ErrorCode::SeatTaken, "you already have a seat in this game"), {}, {}};
+      return {error(409, ErrorCode::SeatTaken, "you already have a seat in this game"), {}};
     }
     const char* free_role = !seats.scotland ? "scotland" : !seats.england ? "england" : nullptr;
-    if (!free_role) return {error(409, ErrorCode::SeatTaken, "both seats are taken"), {}, {}};
+    if (!free_role) return {error(409, ErrorCode::SeatTaken, "both seats are taken"), {}};
     const auto now = now_ms();
+    // The seat and, with both taken, the dice deadline stand or fall together.
+    storage::Transaction transaction(store.database());
     if (store.take_seat(game_id, free_role, identity->account_id, now) !=
         storage::SeatOutcome::Seated) {
-      return {error(409, ErrorCode::SeatTaken, "the seat was taken"), {}, {}};
+      return {error(409, ErrorCode::SeatTaken, "the seat was taken"), {}};
     }
     if (join.stand_in) storage::add_stand_in_consent(store, game_id, free_role);
-    Joined result;
-    auto info = load_info(store, *store.find_game(game_id));
-    if (info.seats.scotland && info.seats.england) {
-      result.started =
-          start_in_store(store, game_id, identity->account_id, now, &rooms_.presence());
-      info = load_info(store, *store.find_game(game_id));
+    // Both seats taken: the game starts once both players' dice are revealed (dice.h).
+    if (seats.of(core::other_side(*core::role_from_name(free_role)))) {
+      await_dice(store, game_id, now, identity->account_id, &rooms_.presence());
     }
-    result.info = std::move(info);
-    return result;
+    transaction.commit();
+    return {std::nullopt, load_info(store, *store.find_game(game_id))};
   });
   if (joined.refusal) return *joined.refusal;
-  if (joined.started) {
-    log_info("game " + std::to_string(game_id) + " started");
-    rooms_.start(game_id, joined.started, joined.info->seats);
-  }
+  rooms_.seated(game_id, joined.info->seats, joined.info->dice);
   return json_response(
       200,
       {{"game", describe(*joined.info, rooms_.summary(game_id), identity, &rooms_.presence())}});
+}
+
+HttpResponse Api::roll_dice(const RouteCall& call) {
+  const auto game_id = call.id;
+  const auto& identity = call.identity;
+  const auto decoded = protocol::decode_dice(call.request.body);
+  if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
+  const auto& r = std::get<protocol::DiceRequest>(decoded);
+  struct Rolled {
+    std::optional<HttpResponse> refusal;
+    std::optional<GameInfo> info;
+    std::shared_ptr<core::Game> started;
+  };
+  auto rolled = db_.call([&](storage::Store& store) -> Rolled {
+    const auto row = store.find_game(game_id);
+    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+    const auto role = role_of(load_seats(store, game_id), identity->account_id);
+    if (!role) {
+      if (row->visibility == storage::Visibility::Invite) {
+        return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
+      }
+      return {error(403, ErrorCode::NotSeated, "only the game's players roll its dice"), {}, {}};
+    }
+    auto outcome = take_dice_step(store, game_id, *role, identity->account_id,
+                                  {r.commitment, r.contribution}, now_ms(), &rooms_.presence());
+    if (const auto& no = outcome.refusal) return {error(no->status, no->code, no->message), {}, {}};
+    return {std::nullopt, load_info(store, *store.find_game(game_id)), std::move(outcome.started)};
+  });
+  if (rolled.refusal) return *rolled.refusal;
+  rooms_.seated(game_id, rolled.info->seats, rolled.info->dice);
+  if (rolled.started) {
+    log_info("game " + std::to_string(game_id) + " started");
+    rooms_.start(game_id, rolled.started, rolled.info->seats);
+  }
+  return json_response(
+      200,
+      {{"game", describe(*rolled.info, rooms_.summary(game_id), identity, &rooms_.presence())}});
 }
 
 HttpResponse Api::game_invite(const RouteCall& call) {

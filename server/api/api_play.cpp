@@ -13,6 +13,7 @@
 #include "server/db_worker.h"
 #include "server/log.h"
 #include "server/notices/turn_notices.h"
+#include "server/play/dice.h"
 #include "server/play/game_loader.h"
 #include "server/play/room_registry.h"
 #include "storage/notice_store.h"
@@ -114,28 +115,22 @@ HttpResponse Api::rematch(const RouteCall& call) {
     std::optional<HttpResponse> refusal;
     json rematch;
     std::optional<std::int64_t> new_game;
-    std::shared_ptr<core::Game> started;
-    Seats seats;
   };
   auto done = db_.call([&](storage::Store& store) -> Done {
     const auto row = store.find_game(call.id);
-    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}, {}, {}, {}};
+    if (!row) return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
     const auto info = load_info(store, *row);
     const auto role = role_of(info.seats, identity->account_id);
     if (!role) {
       if (row->visibility == storage::Visibility::Invite) {
-        return {error(404, ErrorCode::NotFound, "no such game"), {}, {}, {}, {}};
+        return {error(404, ErrorCode::NotFound, "no such game"), {}, {}};
       }
       return {error(403, ErrorCode::NotSeated, "only a player of the game can ask for a rematch"),
-              {},
-              {},
               {},
               {}};
     }
     if (row->status != storage::GameStatus::Finished) {
       return {error(409, ErrorCode::GameNotFinished, "a rematch is offered once the game ends"),
-              {},
-              {},
               {},
               {}};
     }
@@ -149,8 +144,6 @@ HttpResponse Api::rematch(const RouteCall& call) {
                           ? "you offered a rematch already"
                           : "your opponent offered a rematch already: accept or decline it"),
                 {},
-                {},
-                {},
                 {}};
       }
       storage::offer_rematch(store, call.id, identity->account_id, now);
@@ -159,14 +152,10 @@ HttpResponse Api::rematch(const RouteCall& call) {
       return result;
     }
     if (!offer || offer->state != storage::RematchState::Offered) {
-      return {error(409, ErrorCode::Conflict, "no rematch is on offer"), {}, {}, {}, {}};
+      return {error(409, ErrorCode::Conflict, "no rematch is on offer"), {}, {}};
     }
     if (offer->offered_by == identity->account_id) {
-      return {error(409, ErrorCode::Conflict, "your opponent answers your offer, not you"),
-              {},
-              {},
-              {},
-              {}};
+      return {error(409, ErrorCode::Conflict, "your opponent answers your offer, not you"), {}, {}};
     }
     const auto& offerer = info.seats.of(other(*role));
     const std::string offered_by = offerer ? offerer->username : "?";
@@ -178,7 +167,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
     // The acceptance creates a game: it counts against the acceptor's quota as creating one
     // does, else a resign-offer-accept loop would start games without bound.
     if (auto refused = refuse_over_game_quota(identity->account_id)) {
-      return {std::move(refused), {}, {}, {}, {}};
+      return {std::move(refused), {}, {}};
     }
     // The same scenario, options and time control with the sides swapped: the one who offered
     // now plays the side the acceptor played.
@@ -207,17 +196,15 @@ HttpResponse Api::rematch(const RouteCall& call) {
       storage::set_time_control(store, created.id, *tc);
     }
     store.take_seat(created.id, core::role_name(other(*role)), identity->account_id, now);
-    result.started =
-        start_in_store(store, created.id, identity->account_id, now, &rooms_.presence());
+    // The new game starts once both players' dice are revealed (server/play/dice.h).
+    await_dice(store, created.id, now, identity->account_id, &rooms_.presence());
     storage::settle_rematch(store, call.id, storage::RematchState::Accepted, created.id);
     transaction.commit();
     result.new_game = created.id;
-    result.seats = load_seats(store, created.id);
     result.rematch = {{"state", "accepted"}, {"offered_by", offered_by}, {"game_id", created.id}};
     return result;
   });
   if (done.refusal) return *done.refusal;
-  if (done.started) rooms_.start(*done.new_game, done.started, done.seats);
   const auto& r = done.rematch;
   rooms_.broadcast(call.id,
                    protocol::RematchMessage{r["state"].get<std::string>(),

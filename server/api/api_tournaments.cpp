@@ -18,6 +18,7 @@
 #include "server/records/game_record.h"
 #include "server/records/signing.h"
 #include "server/tournaments/tournaments.h"
+#include "storage/game_dice.h"
 #include "storage/signing_keys.h"
 #include "storage/tournament_store.h"
 
@@ -38,7 +39,7 @@ constexpr std::int64_t kMaxSwissRounds = 20;
 // What an action decided in its storage task.
 struct TournamentDone {
   std::optional<HttpResponse> refusal;
-  RoundStart round;  // games started or ended by the action
+  RoundStart round;  // games created or ended by the action
   json tournament;
 };
 
@@ -47,7 +48,7 @@ TournamentDone refuse_tournament(int status, ErrorCode code, const std::string& 
 }
 
 void merge(RoundStart& into, RoundStart&& more) {
-  for (auto& g : more.started) into.started.push_back(std::move(g));
+  into.created.insert(into.created.end(), more.created.begin(), more.created.end());
   for (auto& g : more.ended) into.ended.push_back(std::move(g));
 }
 
@@ -57,7 +58,6 @@ void Api::tell_rooms(const RoundStart& round) {
   for (const auto& g : round.ended) {
     rooms_.end(g.game_id, storage::GameStatus::Finished, g.result_json);
   }
-  for (const auto& g : round.started) rooms_.start(g.game_id, g.game, g.seats);
 }
 
 HttpResponse Api::list_tournaments() {
@@ -386,6 +386,7 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
       storage::GameRow row;
       Seats seats;
       std::vector<storage::ActionRow> actions;
+      std::vector<storage::DiceRow> dice;
     };
     std::vector<Game> games;
     std::vector<storage::SigningKeyRow> keys;
@@ -399,8 +400,8 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
     for (const auto& g : storage::list_tournament_games(store, call.id)) {
       const auto game = store.find_game(g.game_id);
       if (!game || game->status != storage::GameStatus::Finished) continue;
-      b.games.push_back(
-          {g.round, *game, load_seats(store, g.game_id), store.load_actions(g.game_id)});
+      b.games.push_back({g.round, *game, load_seats(store, g.game_id),
+                         store.load_actions(g.game_id), storage::list_dice(store, g.game_id)});
     }
     return b;
   });
@@ -410,7 +411,7 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
   const auto mtime = (bundle->row.finished_at.value_or(now_ms())) / 1000;
   for (const auto& g : bundle->games) {
     // The record's bytes exactly as GET /api/games/{id}/record serves them.
-    const RecordContext context{bundle->row.id, bundle->organiser};
+    const RecordContext context{bundle->row.id, bundle->organiser, g.dice};
     const auto record =
         json_response(200, signed_game_record(g.row, g.actions, context, signing_key_)).body;
     const auto path = "games/" + std::to_string(g.row.id) + ".json";

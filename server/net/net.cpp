@@ -1,6 +1,7 @@
 #include "server/net/net.h"
 
 #include "server/periodic/clock_checks.h"
+#include "server/periodic/dice_deadlines.h"
 #include "server/periodic/tournament_checks.h"
 #include "server/play/computer_players.h"
 
@@ -73,6 +74,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   log_info("resumed " + std::to_string(resumed) + " unfinished games from the log");
   if (!config.read_only) {
     start_clock_checks(db, rooms);
+    start_dice_deadline_checks(db, rooms);
     start_tournament_checks(db, rooms);
   }
 

@@ -40,9 +40,17 @@ std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* bef
   return out;
 }
 
+json dice_notice_content(std::int64_t game_id, std::string_view role) {
+  return {{"game", game_id}, {"role", role}, {"dice", true}};
+}
+
 std::string notice_text(const json& content) {
   std::string role = content.value("role", std::string());
   if (!role.empty()) role[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(role[0])));
+  if (content.value("dice", false)) {
+    return "Blockfog game " + std::to_string(content.value("game", 0)) + " (" + role +
+           ") is ready to start: open it to roll the dice.";
+  }
   std::string text =
       "Your turn in Blockfog game " + std::to_string(content.value("game", 0)) + " (" + role + ")";
   std::vector<std::string> parts;

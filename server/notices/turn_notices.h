@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,8 +43,13 @@ std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* bef
                                      const DecisionMarks& marks,
                                      const std::function<bool(std::int64_t account_id)>& connected);
 
+// {"game": id, "role", "dice": true}: what a notice says to a seated player away from a game
+// whose dice are to be rolled (server/play/dice.h): nothing of any view, the game has none yet.
+nlohmann::json dice_notice_content(std::int64_t game_id, std::string_view role);
+
 // The notice's one-line text, from its content alone: "Your turn in Blockfog game 12
-// (Scotland): 1297, turn 3, Scotland: winter."
+// (Scotland): 1297, turn 3, Scotland: winter.", or for the dice "Blockfog game 12 (Scotland)
+// is ready to start: open it to roll the dice."
 std::string notice_text(const nlohmann::json& content);
 // The whole message of one notice, as e-mails and webhooks send it: the line of notice_text,
 // what happened since the recipient's last decision (one line each, "and 3 more" beyond the

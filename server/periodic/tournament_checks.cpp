@@ -13,23 +13,18 @@
 namespace blockfog::server {
 
 void start_tournament_checks(DbWorker& db, RoomRegistry& rooms, std::chrono::milliseconds every) {
-  sweep_every(db, every, "tournaments", [&db, &rooms](storage::Store& store) -> SweepTell {
+  sweep_every(db, every, "tournaments", [&rooms](storage::Store& store) -> SweepTell {
     auto round = std::make_shared<RoundStart>();
     for (const auto id : storage::list_running_tournaments(store)) {
       auto more = advance_tournament(store, id, now_ms());
-      for (auto& g : more.started) round->started.push_back(std::move(g));
       for (auto& g : more.ended) round->ended.push_back(std::move(g));
     }
-    if (round->started.empty() && round->ended.empty()) return nullptr;
-    // The rooms of ended games are told, and those of started games loaded by a later task
-    // (RoomRegistry::start would wait on this very thread).
-    return [&db, &rooms, round] {
+    if (round->ended.empty()) return nullptr;
+    // The rooms of ended games are told; a created game's room loads when a player opens it.
+    return [&rooms, round] {
       for (const auto& g : round->ended) {
         rooms.end(g.game_id, storage::GameStatus::Finished, g.result_json);
       }
-      db.post([&rooms, round](storage::Store& later) {
-        for (const auto& g : round->started) rooms.open_in_store(later, g.game_id);
-      });
     };
   });
 }

@@ -22,7 +22,9 @@ std::string seed_commitment(std::string_view seed_hex) {
 
 LoadedGame setup_game(const storage::GameRow& row) {
   LoadedGame loaded;
-  const auto seed = core::seed_from_hex(row.seed_hex);
+  // Set up from the dice's seed (server/play/dice.h); a game started before shared dice from
+  // the server's secret alone.
+  const auto seed = core::seed_from_hex(row.play_seed_hex.value_or(row.seed_hex));
   if (!seed) {
     loaded.error = "game " + std::to_string(row.id) + ": bad seed";
     return loaded;

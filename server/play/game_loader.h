@@ -26,7 +26,8 @@ struct LoadedGame {
   std::string error;
 };
 
-// The game right after setup, from the row's seed, scenario and options.
+// The game right after setup, from the row's play seed (else, in a game started before shared
+// dice, its secret seed), scenario and options.
 LoadedGame setup_game(const storage::GameRow& row);
 
 // Told of each logged action once it is applied: who acted, the action, the game after it.

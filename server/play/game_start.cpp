@@ -30,6 +30,7 @@ std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t g
   // The start's turn notices, in the same transaction (never lost, as an action's), to the
   // players away at this very moment: one connected now is never told.
   storage::NoticeStore notices(store.database());
+  notices.forget_start_notices(game_id);
   const auto at_game = [game_id, started_by, presence](std::int64_t account) {
     return account == started_by || (presence && presence->present(game_id, account));
   };

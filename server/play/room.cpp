@@ -171,6 +171,27 @@ bool Room::is_connected(std::int64_t account_id) const {
   return host_.presence().present(id_, account_id);
 }
 
+void Room::seated(Seats seats, json dice) {
+  strand_([self = shared_from_this(), seats = std::move(seats), dice = std::move(dice)]() mutable {
+    if (self->row_.status != storage::GameStatus::Open) return;  // started or ended meanwhile
+    self->seats_ = std::move(seats);
+    self->dice_ = std::move(dice);
+    for (auto& [key, member] : self->members_) {
+      self->take_seat_of(member);
+      self->send_welcome(member);
+    }
+  });
+}
+
+void Room::take_seat_of(Member& member) const {
+  for (Role role : {Role::Scotland, Role::England}) {
+    const auto& seat = seats_.of(role);
+    if (member.player && seat && seat->account_id == member.player->account_id) {
+      member.role = role;
+    }
+  }
+}
+
 void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
   strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats)]() mutable {
     if (self->game_) return;  // loaded from the store after the start was committed
@@ -192,12 +213,7 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
     self->update_summary();
     for (auto& [key, member] : self->members_) {
       // An account that took the second seat while watching now plays it.
-      for (Role role : {Role::Scotland, Role::England}) {
-        const auto& seat = self->seats_.of(role);
-        if (member.player && seat && seat->account_id == member.player->account_id) {
-          member.role = role;
-        }
-      }
+      self->take_seat_of(member);
       self->send_welcome(member);
       self->send_view(key);
     }
@@ -579,6 +595,7 @@ void Room::send_welcome(const Member& member) {
   welcome.role = std::string(core::role_name(member.role));
   welcome.status = std::string(storage::status_name(row_.status));
   welcome.seed_sha256 = row_.seed_sha256;
+  welcome.dice = dice_;
   if (seats_.scotland) welcome.scotland = seats_.scotland->username;
   if (seats_.england) welcome.england = seats_.england->username;
   for (Role role : {Role::Scotland, Role::England}) {

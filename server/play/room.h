@@ -100,7 +100,12 @@ class Room : public std::enable_shared_from_this<Room> {
             std::int64_t chat_since, ViewUpdates updates = ViewUpdates::Views);
   void leave(const RoomClient* client);
   void receive(const RoomClient* client, protocol::ClientMessage message, SteadyTime arrived);
-  // The second seat was taken and the start committed: the game begins with `game`.
+  // The open game's seats or dice changed (a seat taken, a dice step made; already committed):
+  // every client is told (welcome), and one that took a seat while watching now holds it.
+  void seated(Seats seats, nlohmann::json dice);
+  // The dice (server/play/dice.h, dice_json) as loaded with the room, before anybody joins it.
+  void set_dice(nlohmann::json dice) { dice_ = std::move(dice); }
+  // Both seats' dice were revealed and the start committed: the game begins with `game`.
   void start(std::shared_ptr<core::Game> game, Seats seats);
   // The server is stopping: refuse new actions, tell every client, close them.
   void drain();
@@ -168,6 +173,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // it is done: the role is unparked against the game that commit leaves.
   void send_deferred_views();
   void send_welcome(const Member& member);
+  // A member whose account holds a seat plays it (it may have taken it while watching).
+  void take_seat_of(Member& member) const;
   // After an action: each role whose view changed gets the new lines and view; the acting
   // client always hears back, if only its unchanged view.
   void publish_views(const ViewChange& change, const RoomClient* actor,
@@ -180,6 +187,7 @@ class Room : public std::enable_shared_from_this<Room> {
   const std::int64_t id_;
   storage::GameRow row_;
   Seats seats_;
+  nlohmann::json dice_;  // what welcomes say of the dice exchange
   std::shared_ptr<core::Game> game_;
   std::int64_t actions_;  // in the log: the store's sequence, never shown to a client
   RoleViews views_;

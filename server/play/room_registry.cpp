@@ -4,6 +4,7 @@
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/play/computer_players.h"
+#include "server/play/dice.h"
 #include "server/play/game_loader.h"
 
 namespace blockfog::server {
@@ -28,8 +29,10 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
     versions = loaded.versions;
     marks = loaded.marks;
   }
-  return std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq, versions,
-                                make_strand_(row.id), db_, metrics_, *this, marks);
+  auto room = std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq,
+                                     versions, make_strand_(row.id), db_, metrics_, *this, marks);
+  room->set_dice(dice_json(row, storage::list_dice(store, row.id)));
+  return room;
 }
 
 std::shared_ptr<Room> RoomRegistry::insert(std::shared_ptr<Room> room) {
@@ -103,14 +106,14 @@ std::shared_ptr<Room> RoomRegistry::open(std::int64_t game_id) {
   return room ? insert(std::move(room)) : nullptr;
 }
 
-void RoomRegistry::open_in_store(storage::Store& store, std::int64_t game_id) {
+void RoomRegistry::seated(std::int64_t game_id, Seats seats, nlohmann::json dice) {
+  std::shared_ptr<Room> room;
   {
     std::lock_guard lock(mutex_);
-    if (rooms_.contains(game_id)) return;
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
   }
-  const auto row = store.find_game(game_id);
-  if (!row || row->status == storage::GameStatus::Aborted) return;
-  if (auto room = load(store, *row)) insert(std::move(room));
+  // A room loaded later reads both from the store.
+  if (room) room->seated(std::move(seats), std::move(dice));
 }
 
 void RoomRegistry::start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats) {

@@ -28,10 +28,9 @@ class RoomRegistry : public RoomHost {
   std::size_t resume_all();
   // The game's room, loaded if needed; null when there is no such game or it cannot be loaded.
   std::shared_ptr<Room> open(std::int64_t game_id);
-  // On the storage thread, in a task (never from a strand): loads the room of a game whose
-  // start was committed, unless it is loaded, so that the lobby knows whose turn it is.
-  void open_in_store(storage::Store& store, std::int64_t game_id);
-  // The start of a game was committed (both seats taken): hand its room the game.
+  // The open game's seats or dice changed (committed): its room, if loaded, tells its clients.
+  void seated(std::int64_t game_id, Seats seats, nlohmann::json dice);
+  // The start of a game was committed (both dice revealed): hand its room the game.
   void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats);
   // The game ended or was cancelled outside its room's play (resigned, timeout, cancel),
   // committed already: its room, if loaded, tells its clients (GameEndedMessage).

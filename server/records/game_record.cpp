@@ -38,6 +38,7 @@ json end_of(const storage::GameRow& row, const json& result, const RecordContext
 
 RecordContext load_record_context(storage::Store& store, const storage::GameRow& row) {
   RecordContext context;
+  context.dice = storage::list_dice(store, row.id);
   context.tournament_id = storage::tournament_of_game(store, row.id);
   if (context.tournament_id) {
     if (const auto tournament = storage::find_tournament(store, *context.tournament_id)) {
@@ -75,6 +76,14 @@ json game_record(const storage::GameRow& row, const std::vector<storage::ActionR
                  {"actions", list},
                  {"final_state_hash", final_hash}};
   if (context.tournament_id) record["tournament_id"] = *context.tournament_id;
+  if (row.play_seed_hex) {
+    json dice = json::object();
+    for (const auto& d : context.dice) {
+      dice[d.role] = {{"commitment", d.commitment},
+                      {"contribution", d.contribution ? json(*d.contribution) : json()}};
+    }
+    record["dice"] = dice;
+  }
   // How it ended, also when not by the rules (resigned, timeout, a tournament's decision).
   if (row.result_json) {
     record["result"] = json::parse(*row.result_json, nullptr, false);

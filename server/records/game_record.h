@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/signature.h"
+#include "storage/game_dice.h"
 #include "storage/store.h"
 
 namespace blockfog::server {
@@ -20,6 +21,7 @@ namespace blockfog::server {
 struct RecordContext {
   std::optional<std::int64_t> tournament_id;
   std::optional<std::string> organiser;
+  std::vector<storage::DiceRow> dice;  // the seats' dice (server/play/dice.h)
 };
 RecordContext load_record_context(storage::Store& store, const storage::GameRow& row);
 
@@ -28,7 +30,9 @@ RecordContext load_record_context(storage::Store& store, const storage::GameRow&
 // "state_hash"}],"final_state_hash"}, "result" ({"winner","reason"}) once it has one, "end"
 // (how and when it ended: "by" "rules", "resignation", "timeout" or "tournament", the losing
 // "side" of a resignation or timeout, the "organiser" of a tournament's decision, and "at",
-// milliseconds since the epoch), and "tournament_id" for a tournament's game.
+// milliseconds since the epoch), "tournament_id" for a tournament's game, and "dice" for a game
+// set up from shared dice: {"scotland": {"commitment", "contribution"}, "england": ...}, whose
+// seed is core::shared_seed("seed", Scotland's contribution, England's).
 nlohmann::json game_record(const storage::GameRow& row,
                            const std::vector<storage::ActionRow>& actions,
                            const RecordContext& context);

@@ -9,6 +9,7 @@
 #include "server/clocks/game_clocks.h"
 #include "server/clocks/time_control.h"
 #include "server/crypto.h"
+#include "server/play/dice.h"
 #include "server/play/game_loader.h"
 #include "server/play/game_start.h"
 #include "server/play/room_registry.h"
@@ -57,10 +58,11 @@ std::string name_of(storage::Store& store, std::int64_t account_id) {
   return account ? account->username : "?";
 }
 
-// Creates and starts one game of the tournament, seats taken, the turn notices written.
-StartedGame create_game(storage::Store& store, const TournamentRow& row, std::int64_t round,
-                        std::int64_t scotland, std::int64_t england,
-                        const std::optional<std::string>& lot, std::int64_t now) {
+// Creates one game of the tournament, seats taken. It starts once both players' dice are
+// revealed (server/play/dice.h).
+std::int64_t create_game(storage::Store& store, const TournamentRow& row, std::int64_t round,
+                         std::int64_t scotland, std::int64_t england,
+                         const std::optional<std::string>& lot, std::int64_t now) {
   const auto& module = hots::module();
   storage::NewGame game;
   game.kind = std::string(module.id());
@@ -72,14 +74,13 @@ StartedGame create_game(storage::Store& store, const TournamentRow& row, std::in
   game.created_by = row.organiser;
   game.rated = row.rated;  // a rated tournament's games move the ratings (docs/ratings.md)
   const auto created = store.create_game(game, now);
-  // The tournament's time control (with its vacation rule), started by start_in_store.
+  // The tournament's time control (with its vacation rule), started with the game.
   if (row.time_control_json) storage::set_time_control(store, created.id, *row.time_control_json);
   store.take_seat(created.id, "scotland", scotland, now);
   store.take_seat(created.id, "england", england, now);
   storage::add_tournament_game(store, row.id, round, created.id, lot);
-  // Nobody is at the game yet: both awaited players are told (turn notices).
-  auto started = start_in_store(store, created.id, 0, now);
-  return {created.id, std::move(started), load_seats(store, created.id)};
+  await_dice(store, created.id, now, 0, nullptr);
+  return created.id;
 }
 
 // Pairs round `round` and starts its games.
@@ -117,20 +118,20 @@ std::variant<RoundStart, std::string> start_round(storage::Store& store, const T
                     : std::pair{pair.scotland, pair.england}};
     }
     for (const auto& [scotland, england] : games) {
-      auto game = create_game(store, row, round, scotland, england, lot, now);
-      detail += " " + name_of(store, scotland) + " (Scotland) v " + name_of(store, england) +
-                " (England), game " + std::to_string(game.game_id) +
-                (lot ? ", sides by lot " + *lot : "") + ";";
       // A removed player forfeits the games he would have played.
       const bool scotland_out = removed.contains(scotland);
       const bool england_out = removed.contains(england);
+      const auto game_id = create_game(store, row, round, scotland, england, lot, now);
+      detail += " " + name_of(store, scotland) + " (Scotland) v " + name_of(store, england) +
+                " (England), game " + std::to_string(game_id) +
+                (lot ? ", sides by lot " + *lot : "") + ";";
       if (scotland_out || england_out) {
         const auto winner = scotland_out ? core::Role::England : core::Role::Scotland;
-        if (auto result = end_game_by_organiser(store, game.game_id, winner, "forfeit", now)) {
-          start.ended.push_back({game.game_id, *result});
+        if (auto result = end_game_by_organiser(store, game_id, winner, "forfeit", now)) {
+          start.ended.push_back({game_id, *result});
         }
       } else {
-        start.started.push_back(std::move(game));
+        start.created.push_back(game_id);
       }
     }
   }
@@ -255,23 +256,40 @@ void finish_by_organiser(storage::Store& store, std::int64_t game_id, const std:
   transaction.commit();
 }
 
+// Whether the organiser may decide the game now: it is under way, or its dice are still being
+// rolled. Such a game is started from the server's secret alone, only to be ended at once:
+// nobody plays it, so no die of it is ever cast.
+bool under_way_for_decision(storage::Store& store, const storage::GameRow& row, std::int64_t now) {
+  if (row.status == storage::GameStatus::Open && row.dice_deadline) {
+    start_in_store(store, row.id, 0, now);
+    return true;
+  }
+  return row.status == storage::GameStatus::Active;
+}
+
 }  // namespace
 
 std::optional<std::string> end_game_by_organiser(storage::Store& store, std::int64_t game_id,
                                                  core::Role winner, std::string_view reason,
                                                  std::int64_t now) {
   const auto row = store.find_game(game_id);
-  if (!row || row->status != storage::GameStatus::Active) return std::nullopt;
+  if (!row) return std::nullopt;
+  storage::Transaction transaction(store.database());
+  if (!under_way_for_decision(store, *row, now)) return std::nullopt;
   const auto loser = winner == core::Role::Scotland ? core::Role::England : core::Role::Scotland;
   auto result = result_against(loser, reason);
   finish_by_organiser(store, game_id, result, now);
+  transaction.commit();
   return result;
 }
 
 std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t game_id,
                                            std::int64_t now) {
-  const auto row = store.find_game(game_id);
-  if (!row || row->status != storage::GameStatus::Active) return std::nullopt;
+  auto row = store.find_game(game_id);
+  if (!row) return std::nullopt;
+  storage::Transaction transaction(store.database());
+  if (!under_way_for_decision(store, *row, now)) return std::nullopt;
+  row = store.find_game(game_id);
   // The true state is the replay of the stored log (every acknowledged action is stored).
   const auto loaded = replay_game(store, *row);
   if (!loaded.game)
@@ -285,6 +303,7 @@ std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t g
                            {"text", a->text + ", adjudicated"}}
                           .dump();
   finish_by_organiser(store, game_id, result, now);
+  transaction.commit();
   return result;
 }
 

@@ -21,13 +21,6 @@
 
 namespace blockfog::server {
 
-// A game a round started: the rooms are told once the transaction is committed.
-struct StartedGame {
-  std::int64_t game_id = 0;
-  std::shared_ptr<core::Game> game;
-  Seats seats;
-};
-
 // A game the server ended (a forfeit): the rooms are told once committed.
 struct EndedTournamentGame {
   std::int64_t game_id = 0;
@@ -35,7 +28,8 @@ struct EndedTournamentGame {
 };
 
 struct RoundStart {
-  std::vector<StartedGame> started;
+  // Games a round created: each starts once its players' dice are revealed.
+  std::vector<std::int64_t> created;
   std::vector<EndedTournamentGame> ended;  // games against removed players, forfeited
 };
 
@@ -67,16 +61,16 @@ std::variant<RoundStart, std::string> start_next_round(storage::Store& store,
                                                        const storage::TournamentRow& row,
                                                        std::int64_t now);
 
-// Ends an active game with `winner` winning by `reason` ("forfeit", "adjudicated"): the result
-// JSON, or nothing if the game is not active.
+// Ends a game under way, or one whose dice are being rolled, with `winner` winning by `reason`
+// ("forfeit", "adjudicated"): the result JSON, or nothing if the game is neither.
 std::optional<std::string> end_game_by_organiser(storage::Store& store, std::int64_t game_id,
                                                  core::Role winner, std::string_view reason,
                                                  std::int64_t now);
 
-// Ends an active game by adjudication: the winner by the engine's victory count of its true
-// state (RULES 12.1.2, a tie as 12.1.3; docs/tournaments.md), the result JSON with the counts
-// ({"winner","reason":"adjudicated","nobles":{"scotland","england"},"tie_broken","text"}), or
-// nothing if the game is not active.
+// Ends a game under way (or whose dice are being rolled) by adjudication: the winner by the
+// engine's victory count of its true state (RULES 12.1.2, a tie as 12.1.3; docs/tournaments.md),
+// the result JSON with the counts ({"winner","reason":"adjudicated","nobles":{"scotland",
+// "england"},"tie_broken","text"}), or nothing if the game is neither.
 std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t game_id,
                                            std::int64_t now);
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "protocol/messages.h"
+#include "tests/server/dice_steps.h"
 
 namespace blockfog::server::testing {
 
@@ -77,6 +78,7 @@ std::int64_t start_game(Agent& scotland, Agent& england) {
   const std::int64_t id = created.json()["game"]["id"];
   const auto joined = england.post("/api/games/" + std::to_string(id) + "/join", json::object());
   EXPECT_EQ(joined.status, 200) << joined.body;
+  roll_dice(scotland, england, id);
   return id;
 }
 

@@ -102,15 +102,25 @@ TEST(ClientMessages, RoundTrip) {
 
 TEST(ServerMessages, RoundTrip) {
   const ServerMessage messages[] = {
-      WelcomeMessage{5, "england", "active", std::string(64, 'a'), "alice", std::nullopt},
+      WelcomeMessage{5,
+                     "england",
+                     "active",
+                     std::string(64, 'a'),
+                     "alice",
+                     std::nullopt,
+                     {{"scotland", nullptr}, {"england", nullptr}},
+                     nullptr},
       WelcomeMessage{
           5,
           "england",
-          "active",
+          "open",
           std::string(64, 'a'),
           "Computer (easy)",
           "bob",
-          {{"scotland", {{"level", "easy"}, {"stand_in", false}}}, {"england", nullptr}}},
+          {{"scotland", {{"level", "easy"}, {"stand_in", false}}}, {"england", nullptr}},
+          {{"deadline", 1700000000000},
+           {"scotland", {{"commitment", std::string(64, 'c')}, {"contribution", nullptr}}},
+           {"england", {{"commitment", nullptr}, {"contribution", nullptr}}}}},
       ViewMessage{9, json{{"game", "hots"}}, 0, std::nullopt, false},
       ViewMessage{10, json{{"game", "hots"}}, 4, "a17", true},
       ViewPatchMessage{11, json{{"set", {{"phase", "move"}}}}, 4, std::nullopt},

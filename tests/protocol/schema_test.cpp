@@ -64,12 +64,23 @@ TEST(Schemas, ClientMessagesMatchTheirSchemas) {
 }
 
 TEST(Schemas, ServerMessagesMatchTheirSchemas) {
-  expect_valid("server/welcome.json",
-               to_json(ServerMessage{WelcomeMessage{1, "observer", "active", std::string(64, 'f'),
-                                                    "alice", std::nullopt}}));
+  WelcomeMessage plain{1,       "observer",   "active", std::string(64, 'f'),
+                       "alice", std::nullopt, {},       nullptr};
+  plain.computer = {{"scotland", nullptr}, {"england", nullptr}};
+  expect_valid("server/welcome.json", to_json(ServerMessage{plain}));
+  // A game whose dice are being rolled: Scotland revealed, England committed.
+  plain.status = "open";
+  plain.dice = {
+      {"deadline", 1700000000000},
+      {"scotland", {{"commitment", std::string(64, 'c')}, {"contribution", std::string(64, 'd')}}},
+      {"england", {{"commitment", std::string(64, 'e')}, {"contribution", nullptr}}}};
+  expect_valid("server/welcome.json", to_json(ServerMessage{plain}));
+  plain.dice["england"]["commitment"] = "not hex";
+  expect_invalid("server/welcome.json", to_json(ServerMessage{plain}));
   // A game against the computer, and one where the computer stands in for a timed-out player.
-  WelcomeMessage computer{2,       "scotland",       "active", std::string(64, 'f'),
-                          "alice", "Computer (hard)"};
+  WelcomeMessage computer{2,       "scotland",        "active", std::string(64, 'f'),
+                          "alice", "Computer (hard)", {},       nullptr};
+  computer.computer = {{"scotland", nullptr}, {"england", nullptr}};
   computer.computer["england"] = {{"level", "hard"}, {"stand_in", false}};
   expect_valid("server/welcome.json", to_json(ServerMessage{computer}));
   computer.computer["scotland"] = {{"level", "normal"}, {"stand_in", true}};
@@ -159,8 +170,9 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
                to_json(ServerMessage{RematchMessage{"accepted", "alice", 12}}));
   expect_invalid("server/rematch.json",
                  to_json(ServerMessage{RematchMessage{"maybe", "alice", std::nullopt}}));
-  expect_invalid("server/welcome.json",
-                 to_json(ServerMessage{WelcomeMessage{1, "king", "active", "abc", {}, {}}}));
+  expect_invalid(
+      "server/welcome.json",
+      to_json(ServerMessage{WelcomeMessage{1, "king", "active", "abc", {}, {}, {}, nullptr}}));
 }
 
 TEST(Schemas, HttpBodies) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 
@@ -21,6 +22,7 @@ std::int64_t started_game(HttpClient& scot, HttpClient& eng, const json& fields)
   EXPECT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["game"]["id"];
   EXPECT_EQ(eng.post(game_path(id) + "/join", json::object()).status, 200);
+  roll_dice(scot, eng, id);
   return id;
 }
 

@@ -17,6 +17,7 @@
 #include "server/clocks/time_control.h"
 #include "tests/server/clocked_server.h"
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
@@ -99,6 +100,7 @@ std::int64_t started_timed_game(HttpClient& a, HttpClient& b, const json& time_c
   const std::int64_t id = created.json()["game"]["id"];
   const auto joined = b.post(path(id, "/join"), json::object());
   EXPECT_EQ(joined.status, 200) << joined.body;
+  roll_dice(a, b, id);
   return id;
 }
 
@@ -534,6 +536,8 @@ TEST(ServerGames, ARematchSwapsSidesAndKeepsTheSettingsOnceTheOtherAccepts) {
   const auto accepted = b.post(path(id, "/rematch/accept"), json::object());
   ASSERT_EQ(accepted.status, 200) << accepted.body;
   const std::int64_t next = accepted.json()["rematch"]["game_id"];
+  EXPECT_EQ(details(a, next)["status"], "open");  // until both have rolled
+  roll_dice(b, a, next);
   const auto game = details(a, next);
   EXPECT_EQ(game["status"], "active");
   EXPECT_EQ(game["players"]["scotland"], "rm_b");
@@ -624,6 +628,7 @@ TEST(ServerClocks, TheComputerStandsInForATimedOutPlayerWhenBothAllowedIt) {
     EXPECT_EQ(created.status, 201) << created.body;
     const std::int64_t id = created.json()["game"]["id"];
     EXPECT_EQ(eng.post(path(id, "/join"), {{"stand_in", joiner_allows}}).status, 200);
+    roll_dice(scot, eng, id);
     return id;
   };
   const auto both = game(true, true);
@@ -676,6 +681,7 @@ TEST(ServerClocks, ARatedGameLostOnTimeMovesBothRatings) {
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["game"]["id"];
   ASSERT_EQ(eng.post(path(id, "/join"), json::object()).status, 200);
+  roll_dice(scot, eng, id);
   const std::string awaited = details(scot, id)["awaiting"].front();
   server.clock.advance(11 * 60 * 1000);
   const auto ended = wait_for(scot, id, [](const json& g) { return g["status"] == "finished"; });

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
@@ -28,12 +29,19 @@ std::int64_t metric(int port, const std::string& name) {
   return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
 }
 
+// Created and started: the player has rolled his dice (the computer's are the server's).
 json create_computer_game(HttpClient& http, const std::string& level,
                           const std::string& side = "scotland") {
   const auto created =
       http.post("/api/games", {{"scenario", "braveheart"}, {"side", side}, {"computer", level}});
   EXPECT_EQ(created.status, 201) << created.body;
-  return created.json()["game"];
+  const std::int64_t id = created.json()["game"]["id"];
+  EXPECT_EQ(created.json()["game"]["awaiting"], json::array({side})) << created.body;
+  const auto hand = draw_dice();
+  EXPECT_EQ(commit_dice(http, id, hand).status, 200);
+  const auto revealed = reveal_dice(http, id, hand);
+  EXPECT_EQ(revealed.status, 200) << revealed.body;
+  return revealed.json()["game"];
 }
 
 std::int64_t actions_of(const std::filesystem::path& db, std::int64_t game_id,
@@ -53,7 +61,7 @@ bool wait_for_computer(const std::filesystem::path& db, std::int64_t game_id,
   return false;
 }
 
-TEST(ComputerGame, StartsAtOnceWithTheComputerSeatMarkedAndUnrated) {
+TEST(ComputerGame, StartsOnceThePlayerRolledWithTheComputerSeatMarkedAndUnrated) {
   TempDir dir;
   ServerProcess server(dir.path());
   auto http = register_user(server.port(), "solo");

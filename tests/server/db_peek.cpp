@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "rules/core/hex.h"
+#include "rules/core/shared_seed.h"
 #include "rules/hots/module.h"
 #include "storage/sqlite.h"
 
@@ -60,7 +61,7 @@ std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::i
 json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
   storage::Database database(db, storage::OpenMode::ReadBesideWriter);
   auto statement = database.prepare(
-      "SELECT rules_version, kind, scenario, options, seed FROM games WHERE id = ?1");
+      "SELECT rules_version, kind, scenario, options, seed, play_seed FROM games WHERE id = ?1");
   statement.bind(1, game_id);
   if (!statement.step()) return nullptr;
   json actions = json::array();
@@ -72,6 +73,7 @@ json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
           {"scenario", statement.column_text(2)},
           {"options", json::parse(statement.column_text(3))},
           {"seed", statement.column_text(4)},
+          {"play_seed", statement.column_optional_text(5).value_or(statement.column_text(4))},
           {"actions", actions}};
 }
 
@@ -95,7 +97,19 @@ std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::in
 }
 
 RecordReplay::RecordReplay(const json& record) : actions_(record.at("actions")) {
-  const auto seed = core::seed_from_hex(record.at("seed").get<std::string>());
+  // The seed the game was set up from: stored_record's, or a served record's shared dice's
+  // (docs/records.md, "Dice"), or the secret alone in a game started before them.
+  std::string play_seed = record.at("seed").get<std::string>();
+  if (record.contains("play_seed")) {
+    play_seed = record.at("play_seed").get<std::string>();
+  } else if (record.contains("dice")) {
+    const auto& dice = record.at("dice");
+    play_seed =
+        core::shared_seed(play_seed, dice.at("scotland").at("contribution").get<std::string>(),
+                          dice.at("england").at("contribution").get<std::string>())
+            .value_or("");
+  }
+  const auto seed = core::seed_from_hex(play_seed);
   if (!seed) {
     ADD_FAILURE() << "bad seed in record";
     return;

@@ -38,7 +38,8 @@ std::string db_fingerprint(const std::filesystem::path& db);
 void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int count);
 
 std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::int64_t game_id);
-// The record of a game as the store holds it (the same form GET .../record returns).
+// The record of a game as the store holds it (the form GET .../record returns, with the
+// "play_seed" the game was set up from: docs/records.md, "Dice").
 nlohmann::json stored_record(const std::filesystem::path& db, std::int64_t game_id);
 std::string game_seed(const std::filesystem::path& db, std::int64_t game_id);
 std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::int64_t game_id);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "protocol/messages.h"
+#include "tests/server/dice_steps.h"
 
 namespace blockfog::server::testing {
 
@@ -291,8 +292,10 @@ Table::Table(int p, const std::string& prefix, const TableFeatures& features)
     const auto joined =
         eng_http.post("/api/games/" + std::to_string(game_id) + "/join", json::object());
     EXPECT_EQ(joined.status, 200) << joined.body;
-    EXPECT_EQ(joined.json()["game"]["status"], "active");
+    EXPECT_EQ(joined.json()["game"]["status"], "open");
   }
+  // Both seats taken: the game starts once both players rolled (docs/records.md, "Dice").
+  roll_dice(scot_http, eng_http, game_id);
   connect_all();
 }
 

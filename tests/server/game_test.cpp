@@ -12,6 +12,7 @@
 #include "rules/hots/module.h"
 #include "server/play/game_loader.h"
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
 #include "tests/server/random_walk.h"
@@ -216,6 +217,7 @@ TEST(ServerGame, AgainstTheComputerWithAClockNoFrameTellsOfItsHiddenDecisions) {
                   {"time_control", {{"kind", "live"}, {"minutes", 60}, {"increment_seconds", 5}}}});
   ASSERT_EQ(created.status, 201) << created.body;
   const std::int64_t id = created.json()["game"]["id"];
+  roll_dice(human, id);
   auto me = connect(server.port(), id, human.session_cookie(), "?patches=1");
   auto observer = connect(server.port(), id, "");
   ASSERT_TRUE(me && observer && me->read_first_view() && observer->read_first_view());

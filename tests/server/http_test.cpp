@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 
@@ -120,10 +121,13 @@ TEST_F(ServerHttp, LobbyCreateListJoinAndInvite) {
   EXPECT_EQ(scot.post("/api/games/" + id + "/join", json::object()).error_code(), "seat_taken");
   const auto joined = eng.post("/api/games/" + id + "/join", json::object());
   ASSERT_EQ(joined.status, 200) << joined.body;
-  EXPECT_EQ(joined.json()["game"]["status"], "active");
+  // Both seats taken: the game starts once both players have rolled (docs/records.md, Dice).
+  EXPECT_EQ(joined.json()["game"]["status"], "open");
+  EXPECT_EQ(joined.json()["game"]["awaiting"], json::array({"scotland", "england"}));
   EXPECT_EQ(joined.json()["game"]["your_role"], "scotland");
   EXPECT_EQ(third.post("/api/games/" + id + "/join", json::object()).error_code(), "seat_taken");
   EXPECT_TRUE(anonymous.get("/api/games").json()["games"].empty());
+  roll_dice(scot, eng, std::stoll(id));
   // Now it is a game to watch, for anybody.
   const auto live = anonymous.get("/api/games/live");
   ASSERT_EQ(live.status, 200) << live.body;

@@ -19,6 +19,7 @@
 #include "server/notices/notice_lines.h"
 #include "storage/sqlite.h"
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
 #include "tests/server/random_walk.h"
@@ -102,6 +103,8 @@ std::int64_t start_game(Seat& scot, Seat& eng) {
   const std::int64_t id = created.json()["game"]["id"];
   const auto joined = eng.http.post("/api/games/" + std::to_string(id) + "/join", json::object());
   EXPECT_EQ(joined.status, 200) << joined.body;
+  // The creator reveals first, so the joiner's reveal starts the game (he is at it).
+  roll_dice(scot.http, eng.http, id);
   return id;
 }
 
@@ -573,7 +576,7 @@ TEST_F(Notices, TheStartTellsTheAwaitedCreatorWhoIsAway) {
       << hooks[0].body;
 }
 
-// The creator has the game open (a WebSocket in its room) when the opponent's join starts it:
+// The creator has the game open (a WebSocket in its room) when the opponent's dice start it:
 // whether he is away is decided in the start's own transaction, so no notice to him is ever
 // written, and no sender pass can reach him. The notice outbox of the game is empty the moment
 // the join is answered; the away creator of a game started later is still told (the sender
@@ -591,6 +594,7 @@ TEST_F(Notices, TheStartNeverTellsACreatorWatchingTheGame) {
   ASSERT_TRUE(watching->barrier());  // the room holds the creator
   ASSERT_EQ(eng.http.post("/api/games/" + std::to_string(watched) + "/join", json::object()).status,
             200);
+  roll_dice(scot.http, eng.http, watched);
   EXPECT_TRUE(stored_notices(server.db_path(), watched).empty())
       << "a notice was written for a creator watching the game";
   ASSERT_TRUE(watching->read_first_view());

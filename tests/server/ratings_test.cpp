@@ -14,6 +14,7 @@
 #include "storage/glicko2.h"
 #include "storage/store.h"
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
@@ -42,6 +43,7 @@ std::int64_t play_and_resign(Player& creator, Player& joiner, Player& resigner, 
   const auto id = game.at("id").get<std::int64_t>();
   const auto path = "/api/games/" + std::to_string(id);
   EXPECT_EQ(joiner.http.post(path + "/join", json::object()).status, 200);
+  roll_dice(creator.http, joiner.http, id);
   const auto resigned = resigner.http.post(path + "/resign", json::object());
   EXPECT_EQ(resigned.status, 200) << resigned.body;
   return id;

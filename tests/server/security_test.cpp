@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
 #include "tests/server/server_process.h"
@@ -399,6 +400,7 @@ TEST_F(Security, RematchesCountAgainstTheGameQuota) {
   ASSERT_EQ(created.status, 201) << created.body;
   std::int64_t game = created.json()["game"]["id"];
   ASSERT_EQ(bob.post(path(game, "join"), json::object()).status, 200);
+  roll_dice(alice, bob, game);
   // The first rematch takes his last game; the next is refused as a 21st creation would be.
   for (int round = 0; round < 2; ++round) {
     ASSERT_EQ(alice.post(path(game, "resign"), json::object()).status, 200);
@@ -408,6 +410,7 @@ TEST_F(Security, RematchesCountAgainstTheGameQuota) {
     if (round == 0) {
       ASSERT_EQ(accepted.status, 200) << accepted.body;
       game = accepted.json()["rematch"]["game_id"];
+      roll_dice(alice, bob, game);
       continue;
     }
     EXPECT_EQ(accepted.status, 429) << accepted.body;
@@ -585,6 +588,7 @@ TEST_F(Security, OpenGamesLeaveMemoryWhenNobodyWatches) {
   creator->role = "scotland";
   ASSERT_TRUE(creator->barrier());
   ASSERT_EQ(bob.post("/api/games/" + std::to_string(id) + "/join", json::object()).status, 200);
+  roll_dice(alice, bob, id);
   EXPECT_TRUE(creator->read_first_view());
   // A refused stranger's upgrade to an invitation loads nothing.
   const auto invite =

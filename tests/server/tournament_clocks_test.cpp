@@ -13,6 +13,7 @@
 
 #include "tests/server/clocked_server.h"
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/tournament_helpers.h"
 
@@ -49,6 +50,7 @@ struct ClockedTournament {
     EXPECT_EQ(started.status, 200) << started.body;
     tournament = started.json()["tournament"];
     game_id = tournament["rounds_played"][0]["games"][0]["game_id"];
+    roll_dice(player("scotland"), player("england"), game_id);
   }
 
   HttpClient& player(const std::string& role) {

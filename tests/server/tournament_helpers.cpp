@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "protocol/tar.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/random_walk.h"
 
@@ -52,6 +53,7 @@ RandomPlay play_random_actions(int port, std::int64_t game_id, const std::string
                                const std::string& england_cookie, int actions,
                                std::mt19937_64& rng) {
   RandomPlay play;
+  roll_dice_if_awaited(port, game_id, scotland_cookie, england_cookie);
   // View patches, as the web client asks: smaller frames, each checked like a whole view.
   auto scotland = connect(port, game_id, scotland_cookie, "?patches=1");
   auto england = connect(port, game_id, england_cookie, "?patches=1");
@@ -149,6 +151,7 @@ RandomPlay play_random_to_end(int port, std::int64_t game_id, const std::string&
                               const std::string& england_cookie, int max_actions,
                               std::mt19937_64& rng) {
   RandomPlay play;
+  roll_dice_if_awaited(port, game_id, scotland_cookie, england_cookie);
   LeanSeat seats[2];
   const std::string target = "/ws/games/" + std::to_string(game_id) + "?patches=1";
   for (auto* seat : {&seats[0], &seats[1]}) {
@@ -215,6 +218,9 @@ HttpResult decide_early(int kind, std::map<std::string, HttpClient>& players, Ht
                         std::int64_t tournament_id, std::int64_t game_id,
                         const std::string& scotland, const std::string& england,
                         const std::string& winner) {
+  // Decided once under way: its players have rolled (docs/records.md, "Dice").
+  const auto game = organiser.get("/api/games/" + std::to_string(game_id)).json()["game"];
+  if (game["status"] == "open") roll_dice(players.at(scotland), players.at(england), game_id);
   switch (kind % 3) {
     case 0:
       return players.at(winner == "scotland" ? england : scotland)

@@ -17,6 +17,7 @@
 #include "server/play/game_loader.h"
 #include "storage/sqlite.h"
 #include "tests/server/db_peek.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 #include "tests/server/tournament_helpers.h"
@@ -95,7 +96,12 @@ TEST(Tournaments, RefusalsAreTypedAndChangeNothing) {
   EXPECT_EQ(round1["byes"], json::array({"dan"}));  // the lowest seed
   const std::int64_t game_id = round1["games"][0]["game_id"];
   EXPECT_TRUE(round1["games"][0]["lot"].is_string()) << "sides by lot, the lot recorded";
-  // The game is an ordinary stored game under way.
+  // Its players roll their dice (docs/records.md, "Dice"); it is then an ordinary stored game
+  // under way.
+  EXPECT_EQ(ann.get("/api/games/" + std::to_string(game_id)).json()["game"]["status"], "open");
+  const std::map<std::string, HttpClient*> by_name{{"ann", &ann}, {"bob", &bob}, {"cat", &cat}};
+  roll_dice(*by_name.at(round1["games"][0]["scotland"]), *by_name.at(round1["games"][0]["england"]),
+            game_id);
   const auto game = ann.get("/api/games/" + std::to_string(game_id)).json()["game"];
   EXPECT_EQ(game["status"], "active");
   EXPECT_EQ(game["seed_sha256"].get<std::string>().size(), 64u);
@@ -321,7 +327,7 @@ TEST(Tournaments, SwissOfSixteenPlayersAndFiveRoundsEndToEnd) {
       EXPECT_TRUE(met.insert({std::min(scot, eng), std::max(scot, eng)}).second)
           << scot << " and " << eng << " met before (round " << round << ")";
       all_games.insert(g["game_id"].get<std::int64_t>());
-      EXPECT_EQ(g["status"], "active");
+      EXPECT_EQ(g["status"], "open") << "its players have not rolled yet";
     }
     EXPECT_EQ(playing.size(), 16u);
     // The round's games at once, each by its own two connections and random generator.
@@ -425,7 +431,7 @@ TEST(Tournaments, SwissGamesEndedByResignationForfeitOrAdjudicationAndByes) {
           << scot << " and " << eng << " met before (round " << round << ")";
       const std::int64_t game_id = g["game_id"];
       all_games.insert(game_id);
-      EXPECT_EQ(g["status"], "active");
+      EXPECT_EQ(g["status"], "open") << "its players have not rolled yet";
       EXPECT_EQ(g["lot"].get<std::string>().size(), 2u) << "the lot's byte, in hex";
       play_random_actions(server.port(), game_id, players.at(scot).session_cookie(),
                           players.at(eng).session_cookie(), 4, rng);
@@ -551,18 +557,27 @@ TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
   const auto t = started.json()["tournament"];
   EXPECT_EQ(t["rounds"], 1);
   const std::int64_t game_id = t["rounds_played"][0]["games"][0]["game_id"];
-  // Its awaited players were told by the start's turn notices (nobody was at the game).
-  {
+  // Both players were told that their game is ready to roll its dice (nobody was at it)...
+  const auto told = [&](const std::string& kind) {
     storage::Database database(server.db_path(), storage::OpenMode::ReadBesideWriter);
     auto notices = database.prepare(
-        "SELECT a.username FROM notices n JOIN accounts a ON a.id = n.account_id"
+        "SELECT a.username, n.content FROM notices n JOIN accounts a ON a.id = n.account_id"
         " WHERE n.game_id = ?1 AND n.seq = 0");
     notices.bind(1, game_id);
-    std::set<std::string> told;
-    while (notices.step()) told.insert(notices.column_text(0));
-    EXPECT_FALSE(told.empty());
-    for (const auto& name : told) EXPECT_TRUE(name == "ann" || name == "bob") << name;
-  }
+    std::set<std::string> names;
+    while (notices.step()) {
+      const auto content = json::parse(notices.column_text(1));
+      if (content.value("dice", false) == (kind == "dice")) names.insert(notices.column_text(0));
+    }
+    return names;
+  };
+  EXPECT_EQ(told("dice"), (std::set<std::string>{"ann", "bob"}));
+  // ... and, once both rolled and left, the awaited ones are told of the start instead.
+  // Both choose a card at once (RULES 3.1); Bob's reveal, the last, started the game where he
+  // was: Ann alone is told.
+  roll_dice(ann, bob, game_id);
+  EXPECT_TRUE(told("dice").empty());
+  EXPECT_EQ(told("start"), (std::set<std::string>{"ann"}));
 }
 
 TEST(Tournaments, OnlyListedOrganisersCreateWhenTheOperatorSaysSo) {
@@ -712,7 +727,7 @@ TEST(Tournaments, TheOrganiserStartsEachRoundByHand) {
   ASSERT_EQ(round2.size(), 2u);
   bool winners_met = false;
   for (const auto& g : round2) {
-    EXPECT_EQ(g["status"], "active");
+    EXPECT_EQ(g["status"], "open") << "its players have not rolled yet";
     winners_met = winners_met || std::set<std::string>{g["scotland"], g["england"]} == winners;
   }
   EXPECT_TRUE(winners_met) << "Swiss pairs the two round-1 winners: " << round2.dump();

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "rules/core/shared_seed.h"
 #include "tools/blockfog-load/event_loop.h"
 #include "tools/blockfog-load/frame_scan.h"
 #include "tools/blockfog-load/ws_connection.h"
@@ -107,7 +109,33 @@ Accounts sign_in(const LoadOptions& o) {
   return {session_for(o, prefix + "_sco"), session_for(o, prefix + "_eng")};
 }
 
-// Creates a game with Scotland's account and joins it with England's: it starts.
+// Both players roll (docs/records.md, "Dice"): each commits to a random contribution, then
+// each reveals it; the game then starts.
+void roll_dice(const LoadOptions& o, const Accounts& accounts, std::int64_t id) {
+  std::random_device device;
+  std::mt19937_64 random((std::uint64_t{device()} << 32) ^ device());
+  const std::string path = "/api/games/" + std::to_string(id) + "/dice";
+  std::string contribution[2];
+  for (auto& c : contribution) {
+    for (int i = 0; i < 4; ++i) {
+      char word[17];
+      std::snprintf(word, sizeof word, "%016llx", static_cast<unsigned long long>(random()));
+      c += word;
+    }
+  }
+  const std::string* cookies[2] = {&accounts.scotland, &accounts.england};
+  const auto step = [&](int seat, const json& body) {
+    const auto answer = http_request(o, http::verb::post, path, body.dump(), *cookies[seat]);
+    if (answer.status != 200) {
+      throw std::runtime_error("cannot roll the dice of game " + std::to_string(id) + ": HTTP " +
+                               std::to_string(answer.status) + " " + answer.body);
+    }
+  };
+  for (int seat : {0, 1}) step(seat, {{"commitment", *core::dice_commitment(contribution[seat])}});
+  for (int seat : {0, 1}) step(seat, {{"contribution", contribution[seat]}});
+}
+
+// Creates a game with Scotland's account and joins it with England's; both roll: it starts.
 std::int64_t new_game(const LoadOptions& o, const Accounts& accounts) {
   const auto created = http_request(
       o, http::verb::post, "/api/games",
@@ -125,6 +153,7 @@ std::int64_t new_game(const LoadOptions& o, const Accounts& accounts) {
     throw std::runtime_error("cannot join game " + std::to_string(id) + ": HTTP " +
                              std::to_string(joined.status) + " " + joined.body);
   }
+  roll_dice(o, accounts, id);
   return id;
 }
 

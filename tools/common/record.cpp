@@ -1,9 +1,30 @@
 #include "tools/common/record.h"
 
 #include "rules/core/hex.h"
+#include "rules/core/shared_seed.h"
 #include "rules/hots/engine.h"
 
 namespace blockfog::tools {
+
+namespace {
+// A seat's dice: both 64 hex digits, else nullopt and why in `error`.
+std::optional<RecordedDice> parse_dice(const nlohmann::json& json, const std::string& role,
+                                       std::string& error) {
+  RecordedDice dice{json.at(role).at("commitment").get<std::string>(),
+                    json.at(role).at("contribution").get<std::string>()};
+  if (!core::seed_from_hex(dice.commitment) || !core::seed_from_hex(dice.contribution)) {
+    error = role + "'s dice must be 64 hex digits each";
+    return std::nullopt;
+  }
+  return dice;
+}
+}  // namespace
+
+core::Seed GameRecord::play_seed() const {
+  if (!dice) return seed;
+  return *core::seed_from_hex(
+      *core::shared_seed(core::to_hex(seed), dice->first.contribution, dice->second.contribution));
+}
 
 std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& error) {
   try {
@@ -34,6 +55,13 @@ std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& 
       record.final_state_hash = json.at("final_state_hash").get<std::string>();
     }
     if (json.contains("result") && !json.at("result").is_null()) record.result = json.at("result");
+    if (json.contains("dice")) {
+      const auto scotland = parse_dice(json.at("dice"), "scotland", error);
+      if (!scotland) return std::nullopt;
+      const auto england = parse_dice(json.at("dice"), "england", error);
+      if (!england) return std::nullopt;
+      record.dice = std::pair{*scotland, *england};
+    }
     for (const auto& entry : json.at("actions")) {
       const auto role = core::role_from_name(entry.at("role").get<std::string>());
       if (!role || *role == core::Role::Observer) {
@@ -71,6 +99,14 @@ nlohmann::json record_to_json(const GameRecord& record) {
   if (record.seed_sha256) out["seed_sha256"] = *record.seed_sha256;
   if (record.final_state_hash) out["final_state_hash"] = *record.final_state_hash;
   if (record.result) out["result"] = *record.result;
+  if (record.dice) {
+    out["dice"] = {{"scotland",
+                    {{"commitment", record.dice->first.commitment},
+                     {"contribution", record.dice->first.contribution}}},
+                   {"england",
+                    {{"commitment", record.dice->second.commitment},
+                     {"contribution", record.dice->second.contribution}}}};
+  }
   return out;
 }
 

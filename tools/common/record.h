@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,12 @@ struct RecordedAction {
   std::optional<std::string> state_hash;  // of the state after it, when the record has it
 };
 
+// One seat's dice in a record of a game set up from shared dice (docs/records.md, "Dice").
+struct RecordedDice {
+  std::string commitment;    // 64 hex
+  std::string contribution;  // 64 hex
+};
+
 struct GameRecord {
   // hots-4 for games played now; hots-3, hots-2 and hots-1 records (games created before)
   // replay under their own version's procedures, hots-1 ones verified with hots-1 state hashes.
@@ -39,6 +46,13 @@ struct GameRecord {
   std::optional<std::string> seed_sha256;
   std::optional<std::string> final_state_hash;
   std::optional<nlohmann::json> result;
+  // Both seats' dice, in a game set up from shared dice; absent in older records, whose seed is
+  // `seed` alone.
+  std::optional<std::pair<RecordedDice, RecordedDice>> dice;  // Scotland's, England's
+
+  // The seed the game was set up from: core::shared_seed of `seed` and both contributions when
+  // the record has dice, else `seed`.
+  core::Seed play_seed() const;
 };
 
 // Parses a record; on failure returns nullopt and says why in `error`.

@@ -7,6 +7,7 @@
 #include "rules/core/hex.h"
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
+#include "rules/core/shared_seed.h"
 #include "rules/hots/module.h"
 #include "tools/common/record.h"
 
@@ -130,7 +131,18 @@ GameVerdict verify_record_with(const json& record_json, const std::string& fallb
                                seed_hash + ", the commitment " + *record->seed_sha256 + ")");
   }
 
-  auto setup = hots::module().setup_as(record->rules_version, record->seed, record->scenario,
+  // Each contribution against its commitment; the seed is then the three's (dice.h).
+  if (record->dice) {
+    for (const auto& [role, dice] :
+         {std::pair{"Scotland", record->dice->first}, std::pair{"England", record->dice->second}}) {
+      if (core::dice_commitment(dice.contribution) != dice.commitment) {
+        return failed(verdict,
+                      std::string(role) + "'s dice contribution does not match its commitment");
+      }
+    }
+  }
+
+  auto setup = hots::module().setup_as(record->rules_version, record->play_seed(), record->scenario,
                                        record->options);
   if (!setup.game) return failed(verdict, "the game cannot be set up: " + setup.error);
   auto& game = *setup.game;

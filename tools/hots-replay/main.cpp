@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     std::cerr << "hots-replay: " << error << "\n";
     return 2;
   }
-  auto setup = hots::module().setup_as(record->rules_version, record->seed, record->scenario,
+  auto setup = hots::module().setup_as(record->rules_version, record->play_seed(), record->scenario,
                                        record->options);
   if (!setup.game) {
     std::cerr << "hots-replay: " << setup.error << "\n";

@@ -44,6 +44,8 @@ export const api = {
       ...(invite ? { invite } : {}),
       ...(standIn ? { stand_in: true } : {}),
     }),
+  // One step of this seat's dice exchange (game/dice.js): {commitment} or {contribution}.
+  dice: (id, step) => call('POST', `/api/games/${id}/dice`, step),
   invite: (token) => call('GET', `/api/invites/${encodeURIComponent(token)}`),
   // An invite game's link token, for its creator and players (404 for anybody else).
   gameInvite: (id) => call('GET', `/api/games/${id}/invite`),

@@ -22,7 +22,9 @@ import { createMapPanel } from './game/map_panel.js';
 import { createLogPanel } from './game/log_panel.js';
 import { createChat } from './game/chat.js';
 import { createWaiting } from './game/waiting.js';
+import { createDice } from './game/dice.js';
 import { watchDock } from './game/dock.js';
+import { mountSidePanels } from './game/side_panels.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
@@ -91,15 +93,19 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   // hand. Beside the map on a wide screen (the map takes the rest of the window); a sheet at the
   // foot of the screen on a phone, so that none of it lies past the map.
   const dock = h('div', { class: 'dock bottom-sheet' }, notice, prompt, cards);
-  root.append(
-    head,
-    h(
-      'div',
-      { class: 'board' },
-      mapPanel.el,
-      h('aside', { class: 'side' }, dock, battle, status, logPanel.el, chat.el, notes.el),
-    ),
+  const side = h(
+    'aside',
+    { class: 'side', id: 'game-side' },
+    dock,
+    battle,
+    status,
+    logPanel.el,
+    chat.el,
+    notes.el,
   );
+  const board = h('div', { class: 'board' }, mapPanel.el, side);
+  root.append(head, board);
+  mountSidePanels(board, side);
   // Clocks, resign, cancel and rematch (game_controls.js), under the dock.
   const extras = h('div', { class: 'game-extras' });
   dock.after(extras);
@@ -115,6 +121,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   });
   const waiting = createWaiting(gameId, details);
   extras.after(waiting.el);
+  const dice = createDice(gameId, { onChange: () => render() });
 
   // The seat's view as the page draws it: a game ended by resignation or time (not by the
   // rules, whose final view says so itself) awaits nobody and offers nothing any more.
@@ -168,7 +175,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     // Known once the server's welcome has said who this visitor is (waiting.js shows an invite
     // game's link to its players only).
     const open = !!st.welcome && st.status === 'open';
-    waiting.update(open, st.role !== 'observer');
+    const rolling = open ? dice.text() : null;
+    waiting.update(open && !rolling, st.role !== 'observer');
     const view = shownView();
     if (st.status === 'aborted') {
       clear(prompt).append(
@@ -179,7 +187,11 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     }
     if (!view) {
       clear(prompt).append(
-        h('p', {}, open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
+        h(
+          'p',
+          { class: rolling ? 'rolling' : '' },
+          rolling ?? (open ? 'Waiting for an opponent to take the other seat.' : 'Loading…'),
+        ),
       );
       return;
     }
@@ -259,15 +271,18 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
         }
         controls.onMessage(msg);
         sync.onMessage(msg);
+        if (msg.type === 'welcome') dice.onWelcome(msg);
         if (msg.type === 'game_ended') render();
         // A game ended by the rules (RULES 12) ends with a view: the controls hear of it from
-        // that view, so that Resign goes and Rematch comes at once.
+        // that view, so that Resign goes and Rematch comes at once. Its result is worded with
+        // the view's nobles, as the prompt words it, and as the server's game_ended (which may
+        // come later) does: the page says the same thing in both places whichever comes first.
         const outcome = st.view?.outcome;
         if (outcome && !st.ended) {
           st.ended = true;
           st.status = 'finished';
-          st.result = outcome;
-          controls.onMessage({ type: 'game_ended', status: 'finished', result: outcome });
+          st.result = { ...outcome, nobles: st.view.nobles };
+          controls.onMessage({ type: 'game_ended', status: 'finished', result: st.result });
         }
         if (st.ended || st.view?.outcome) reveal();
       },

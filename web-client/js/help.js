@@ -91,7 +91,10 @@ export function renderHelp(root) {
             'of the border. "Fit" shows the whole map; zoom with the wheel, two fingers or the + ' +
             "and − buttons; drag to pan. When an area's blocks would be too small to read, it " +
             'shows a chip with the number of blocks of each side instead: tap it to list them, and ' +
-            'choose a block from the list.',
+            'choose a block from the list. A tap on an area (not a destination) names it and lists ' +
+            'your blocks there. ' +
+            'On a wide screen, "Side panels" folds the state of the war, the log and the chat ' +
+            'away so that the map takes the window; the prompt and your hand stay over its edge.',
         ),
         h(
           'li',

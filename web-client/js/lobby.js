@@ -71,6 +71,14 @@ const STATUS_WORDS = {
   aborted: 'cancelled',
 };
 
+// Both seats taken, the game waits for its players' dice (game/dice.js).
+const rollingDice = (g) => g.status === 'open' && g.dice?.deadline != null;
+
+function statusWords(g) {
+  if (rollingDice(g)) return 'starting: the players roll the dice';
+  return STATUS_WORDS[g.status] ?? g.status;
+}
+
 function gameLine(g, data, me, { onJoin } = {}) {
   const scen = data.scenario[g.scenario]?.name ?? g.scenario;
   const p = g.players || {};
@@ -80,7 +88,7 @@ function gameLine(g, data, me, { onJoin } = {}) {
   const bits = [
     h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
     h('span', { class: 'g-seats' }, seats),
-    h('span', { class: `g-status ${g.status}` }, STATUS_WORDS[g.status] ?? g.status),
+    h('span', { class: `g-status ${g.status}` }, statusWords(g)),
   ];
   if (g.your_turn) bits.unshift(h('span', { class: 'your-turn' }, 'Your turn'));
   if (standInOffered(g)) {
@@ -95,7 +103,7 @@ function gameLine(g, data, me, { onJoin } = {}) {
   bits.push(...gameLineExtras(g));
   const actions = [];
   const seated = g.your_role;
-  if (g.status === 'open' && me && !seated && onJoin) {
+  if (g.status === 'open' && !rollingDice(g) && me && !seated && onJoin) {
     actions.push(
       h(
         'button',
@@ -108,7 +116,9 @@ function gameLine(g, data, me, { onJoin } = {}) {
   if (seated && (g.status === 'active' || g.status === 'finished')) {
     actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, `Play ${SIDE_NAME[seated]}`));
   } else if (seated && g.status === 'open') {
-    actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, 'Open'));
+    // Opening the game is what rolls this player's dice.
+    const label = rollingDice(g) ? 'Roll the dice' : 'Open';
+    actions.push(h('a', { class: 'button', href: `#/game/${g.id}` }, label));
   }
   if (g.status === 'active' || g.status === 'finished') {
     actions.push(h('a', { class: 'button secondary', href: `#/game/${g.id}/observe` }, 'Watch'));
@@ -116,7 +126,7 @@ function gameLine(g, data, me, { onJoin } = {}) {
   if (g.status === 'finished') {
     actions.push(h('a', { class: 'button secondary', href: `#/replay/${g.id}` }, 'Step through'));
   }
-  if (seated && g.status === 'open' && g.visibility === 'invite') {
+  if (seated && g.status === 'open' && !rollingDice(g) && g.visibility === 'invite') {
     const box = (link) =>
       inviteBox(h, link, `Invitation link of game ${g.id}`, 'invite-link-saved');
     const known = inviteOf(g.id);

@@ -135,8 +135,9 @@ const measureList = (page) =>
     );
   });
 
-// Every block and chip of the map lies inside its own area (its box's corners and edge
-// midpoints, 0.5 px in, are in the area's shape) and off every other area's name and marks.
+// Every block, chip, tag, back and tag group's frame of the map lies inside its own area (its
+// box's corners and edge midpoints, 0.5 px in, are in the area's shape) and off every other
+// area's name and marks.
 const stackProblems = (page) =>
   page.evaluate(() => {
     const svg = document.querySelector('svg.map');
@@ -148,12 +149,17 @@ const stackProblems = (page) =>
     const meet = (a, b) =>
       a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const problems = [];
-    let checked = 0;
-    for (const el of svg.querySelectorAll('.blocks > *')) {
-      const area = el.dataset.area;
+    // What is drawn for each area: its blocks or chip, or, for a compact stack, each tag, back
+    // and group frame in it (its cells may lie apart where the area is ragged).
+    const drawn = [...svg.querySelectorAll('.blocks > *')].flatMap((el) =>
+      el.classList.contains('tags')
+        ? [...el.querySelectorAll('.tag-frame, .block')].map((part) => [part, el.dataset.area])
+        : [[el, el.dataset.area]],
+    );
+    const checked = svg.querySelectorAll('.blocks > *').length;
+    for (const [el, area] of drawn) {
       const cell = svg.querySelector(`.cell[data-area="${area}"]`);
       const r = el.getBoundingClientRect();
-      checked += 1;
       const points = [0, 0.5, 1].flatMap((u) =>
         [0, 0.5, 1].map((v) =>
           new DOMPoint(
@@ -162,14 +168,11 @@ const stackProblems = (page) =>
           ).matrixTransform(toMap),
         ),
       );
-      if (points.some((pt) => !cell.isPointInFill(pt))) {
-        problems.push(`${el.dataset.block || el.dataset.chip || 'a back'} leaves ${area}`);
-      }
+      const what = el.dataset.block || el.dataset.chip || el.getAttribute('class');
+      if (points.some((pt) => !cell.isPointInFill(pt))) problems.push(`${what} leaves ${area}`);
       for (const [other, lr] of labels) {
         if (other !== area && meet(r, lr))
-          problems.push(
-            `${area}'s ${el.dataset.block || el.dataset.chip || 'back'} covers ${other}'s name`,
-          );
+          problems.push(`${area}'s ${what} covers ${other}'s name`);
       }
     }
     return { checked, problems: [...new Set(problems)] };

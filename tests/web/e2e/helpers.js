@@ -496,6 +496,8 @@ export async function startBot(
         let view = null;
         let seq = -1;
         const code = import('/js/view_patch.js');
+        // The seat's dice are rolled as the game page rolls them, whichever comes first.
+        const dice = import('/js/game/dice.js').then((m) => m.createDice(id, { onChange() {} }));
         const ws = new WebSocket(
           `ws://${location.host}/ws/games/${id}${asked ? '?patches=1' : ''}`,
         );
@@ -506,8 +508,10 @@ export async function startBot(
         ws.onclose = () => resolve(sent);
         ws.onerror = () => reject(new Error('bot WebSocket failed'));
         const take = (m, { applyViewPatch, mergeLog }) => {
-          if (m.type === 'welcome') role = m.role;
-          else if (m.type === 'error') {
+          if (m.type === 'welcome') {
+            role = m.role;
+            dice.then((d) => d.onWelcome(m));
+          } else if (m.type === 'error') {
             // A refused action (e.g. both chose at once): ask for the current view again.
             ws.send(JSON.stringify({ v: 1, type: 'sync', chat_since: 1e9 }));
           } else if (m.type === 'view' || m.type === 'view_patch') {

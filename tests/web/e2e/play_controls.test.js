@@ -225,37 +225,3 @@ test('a rematch can be declined', async () => {
   await carol.context.close();
   await dave.context.close();
 });
-
-test('a game ended by the rules: its result in words, Rematch at once, no Resign', async () => {
-  const fay = await newPlayer(running.browser, running.server, 'fay');
-  const gil = await newPlayer(running.browser, running.server, 'gil');
-  await startGame(fay, gil);
-  await gil.context.close();
-  await fay.page.waitForSelector('[data-act=resign]');
-  // A whole game played to its end by the rules takes minutes: the server's final view is
-  // stood in for by the view the page gets on opening, given the engine's outcome (RULES 12).
-  await fay.page.routeWebSocket(/\/ws\/games\//, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((m) => server.send(m));
-    server.onMessage((m) => {
-      const msg = JSON.parse(m);
-      if (msg.type === 'view') {
-        msg.view.outcome = { winner: 'scotland', reason: 'england_has_no_nobles' };
-        msg.view.legal_actions = [];
-        msg.view.awaiting = [];
-        msg.view.phase_text = 'Game over';
-      }
-      ws.send(JSON.stringify(msg));
-    });
-  });
-  await fay.page.reload();
-  await fay.page.waitForSelector('.game-result');
-  const result = 'Scotland wins: England controls no noble.';
-  assert.equal(await fay.page.locator('.game-result').innerText(), result);
-  assert.equal(await fay.page.locator('.prompt .awaiting').innerText(), result);
-  assert.doesNotMatch(await fay.page.locator('#app').innerText(), /Game over:|_/);
-  await fay.page.waitForSelector('[data-act=rematch]');
-  assert.equal(await fay.page.locator('[data-act=resign]').count(), 0);
-  await shot(fay, 'ended-by-rules');
-  await fay.context.close();
-});

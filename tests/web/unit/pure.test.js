@@ -174,6 +174,57 @@ test('a short name says its block, and a compact stack lies inside its area', as
   }
 });
 
+test("a box is inside an area only if no border's notch cuts it", async () => {
+  const { ringsOf, pointInRings, boxInRings } = await js('map/geometry.js');
+  const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+  const rings = ringsOf(shape.areas.find((x) => x.id === 'lothian').path);
+  // Lothian's northern border dips to (632.9, 883.7) between two of its neighbours: a box whose
+  // corners and edge midpoints are all inside Lothian still reaches into the dip.
+  const box = [558.3, 881.3, 635, 898.4];
+  for (const u of [0, 0.5, 1])
+    for (const v of [0, 0.5, 1])
+      assert.ok(
+        pointInRings([box[0] + u * (box[2] - box[0]), box[1] + v * (box[3] - box[1])], rings),
+      );
+  assert.equal(boxInRings(box, rings), false, 'the dip cuts the box');
+  assert.equal(boxInRings([560, 890, 620, 905], rings), true, 'a box clear of it is inside');
+  assert.equal(boxInRings([400, 890, 420, 905], rings), false, 'a box outside is not inside');
+});
+
+test('in a small area the tags are placed one by one: inside, apart, two sides apart', async () => {
+  const { ringsOf, boxInRings } = await js('map/geometry.js');
+  const { packCells } = await js('map/tag_pack.js');
+  const { TAG_H } = await js('map/tag_layout.js');
+  const shape = JSON.parse(fs.readFileSync(path.join(root, 'web-client/data/map.json'), 'utf8'));
+  const fife = shape.areas.find((x) => x.id === 'fife');
+  const rings = ringsOf(fife.path);
+  const unit = 1 / 0.6; // a 1440x900 window's Fit
+  const tags = (n) => Array.from({ length: n }, () => ({ kind: 'tag', w: 44 }));
+  const backs = (n) => Array.from({ length: n }, () => ({ kind: 'back', w: TAG_H }));
+  const layout = packCells([tags(3), backs(2)], fife.anchor, rings, [], unit, 1);
+  assert.ok(layout, 'three tags and two backs find room in Fife');
+  const boxes = layout.groups.map((g) =>
+    g.cells.map((c) => {
+      const x = layout.x + (g.x + c.x) * unit;
+      const y = layout.y + (g.y + c.y) * unit;
+      return [x, y, x + c.w * unit, y + TAG_H * unit];
+    }),
+  );
+  for (const b of boxes.flat()) assert.ok(boxInRings(b, rings), `${b} lies inside Fife`);
+  const meet = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  const all = boxes.flat();
+  all.forEach((a, i) => all.slice(i + 1).forEach((b) => assert.ok(!meet(a, b), 'cells apart')));
+  const frame = (g) => [
+    layout.x + g.x * unit,
+    layout.y + g.y * unit,
+    layout.x + (g.x + g.w) * unit,
+    layout.y + (g.y + g.h) * unit,
+  ];
+  assert.ok(!meet(frame(layout.groups[0]), frame(layout.groups[1])), 'the two sides apart');
+  for (const g of layout.groups) assert.ok(boxInRings(frame(g), rings), 'a frame lies inside');
+  assert.equal(packCells([tags(12)], fife.anchor, rings, [], unit, 0), null, 'twelve do not fit');
+});
+
 test("a block's label is turned so that its strength is on top", async () => {
   const { edgeStrengths, nameLines } = await js('map/map_blocks.js');
   // Top, right, bottom, left: one hit turns the next lower strength to the top.

@@ -66,15 +66,53 @@ function grid(n, cols, size, [x, y], minTop = -Infinity) {
 // Whether boxes [x0, y0, x1, y1] overlap (touching edges do not).
 export const boxesMeet = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 
+// Whether the segment from a to b has a piece inside the box [x0, y0, x1, y1] (Liang-Barsky).
+function segmentMeetsBox([ax, ay], [bx, by], [x0, y0, x1, y1]) {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  for (const [p, q] of [
+    [-dx, ax - x0],
+    [dx, x1 - ax],
+    [-dy, ay - y0],
+    [dy, y1 - ay],
+  ]) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) {
+      if (r > t1) return false;
+      t0 = Math.max(t0, r);
+    } else {
+      if (r < t0) return false;
+      t1 = Math.min(t1, r);
+    }
+  }
+  return t1 - t0 > 1e-9;
+}
+
+// Whether the box [x0, y0, x1, y1] lies wholly inside the area: no edge of its shape crosses the
+// box, and the box's centre is inside. Exact, where probing points could miss a sliver of sea or
+// a neighbour (a border's sharp notch) between them.
+export function boxInRings(box, rings) {
+  for (const ring of rings) {
+    for (let i = 1; i < ring.length; i++) {
+      if (segmentMeetsBox(ring[i - 1], ring[i], box)) return false;
+    }
+  }
+  return pointInRings([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], rings);
+}
+
 // Every square at `slots` (side `size`) lies inside the area and clear of the boxes `avoid`
 // (the areas' names and marks).
 function fits(slots, size, rings, avoid = []) {
-  const probes = [0, 0.25, 0.5, 0.75, 1];
-  return slots.every(
-    ([x, y]) =>
-      probes.every((u) => probes.every((v) => pointInRings([x + u * size, y + v * size], rings))) &&
-      !avoid.some((b) => boxesMeet([x, y, x + size, y + size], b)),
-  );
+  return slots.every(([x, y]) => {
+    const box = [x, y, x + size, y + size];
+    return !avoid.some((b) => boxesMeet(box, b)) && boxInRings(box, rings);
+  });
 }
 
 // Where `n` blocks of one area sit: the largest size (then the roundest grid) whose every block
@@ -160,23 +198,12 @@ export function chipLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) 
 // Where a box of `w` x `h` map units sits upright in an area: as near the anchor as the area
 // allows, wholly inside it, clear of `avoid` and, if it can, below `minTop`. {x, y, w, h,
 // fits}. The compact stacks (map_tags.js) try several shapes in turn; a box wider or taller
-// than the area's bounds is refused at once.
-// `points` ([u, v], fractions of the box) must lie inside the area as well: the corners of the
-// parts drawn in the box, whose own corners a coast could cut between the box's probes;
-// `pointsKey` names them for the memo.
-export function boxLayout(
-  w,
-  h,
-  anchor,
-  rings,
-  minTop = -Infinity,
-  avoid = [],
-  points = [],
-  pointsKey = '',
-) {
+// than the area's bounds is refused at once. The whole box is checked (boxInRings), so every
+// part drawn in it lies inside too.
+export function boxLayout(w, h, anchor, rings, minTop = -Infinity, avoid = []) {
   return memoised(
     rings,
-    `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}|${pointsKey}`,
+    `b|${w.toFixed(2)}|${h.toFixed(2)}|${anchor}|${minTop}|${avoid.length}`,
     () => {
       const [x0, y0, x1, y1] = boundsOf(rings);
       if (w <= x1 - x0 && h <= y1 - y0) {
@@ -184,11 +211,7 @@ export function boxLayout(
           for (const centre of boxCentres(anchor, rings)) {
             const box = { x: centre[0] - w / 2, y: Math.max(top, centre[1] - h / 2), w, h };
             if (box.x < x0 || box.y < y0 || box.x + w > x1 || box.y + h > y1) continue;
-            if (
-              boxFits(box, rings, avoid) &&
-              points.every(([u, v]) => pointInRings([box.x + u * w, box.y + v * h], rings))
-            )
-              return { ...box, fits: true };
+            if (boxFits(box, rings, avoid)) return { ...box, fits: true };
           }
           if (top === -Infinity) break;
         }
@@ -216,9 +239,6 @@ function boundsOf(rings) {
 }
 
 function boxFits({ x, y, w, h }, rings, avoid) {
-  const probes = [0, 1, 0.5, 0.25, 0.75]; // the corners first: most boxes fail there
-  return (
-    !avoid.some((b) => boxesMeet([x, y, x + w, y + h], b)) &&
-    probes.every((u) => probes.every((v) => pointInRings([x + u * w, y + v * h], rings)))
-  );
+  const box = [x, y, x + w, y + h];
+  return !avoid.some((b) => boxesMeet(box, b)) && boxInRings(box, rings);
 }

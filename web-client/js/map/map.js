@@ -13,7 +13,7 @@ import { attachMapKeys } from './map_keys.js';
 import { legible, zoomStep, stepScale, chipParts, chipSize, stackChip } from './map_chips.js';
 import { createStackPanel } from './stack_panel.js';
 import { tagLayout, TAG_H } from './tag_layout.js';
-import { compactStack } from './map_tags.js';
+import { compactStack, nameWidth } from './map_tags.js';
 
 function castleMark(x, y, limit, scottishLimit) {
   const label =
@@ -347,6 +347,7 @@ export function createMap(
           minTop,
           tries,
           1 / drawScale,
+          nameWidth,
         );
       if (compact) {
         const drawn = compactStack(compact, areaId, looks, tracedTo.has(areaId), {

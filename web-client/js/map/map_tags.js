@@ -10,10 +10,19 @@ import { blockLabel } from '../board.js';
 import { shortName, TAG_H, STRENGTH_W, NAME_PX, STRENGTH_PX } from './tag_layout.js';
 import { blockState, hiddenBlock } from './map_blocks.js';
 
-const CHAR_EM = 0.62; // a bold character's width, in em, at most: past it the name is squeezed
+// A short name's width in screen pixels, bold at NAME_PX in the map's font (style.css), as the
+// browser draws it: the tag is made as wide as it needs (tag_layout.js), and a name wider than
+// its room is squeezed, never let out of its tag.
+let ruler = null;
+export function nameWidth(name) {
+  ruler ??= document.createElement('canvas').getContext('2d');
+  ruler.font = `700 ${NAME_PX}px system-ui, sans-serif`;
+  return ruler.measureText(name).width;
+}
 
-function tag(cell, nameW, opts) {
+function tag(cell, opts) {
   const b = cell.block;
+  const nameW = cell.w - STRENGTH_W;
   const cls = ['block', 'tag', b.revealed ? 'revealed-tag' : 'own-tag', b.side];
   if (b.revealed) cls.push('revealed');
   const pinned = blockState(b, opts, cls);
@@ -37,10 +46,10 @@ function tag(cell, nameW, opts) {
     const attrs = {
       class: 'tname',
       x: sw + 2,
-      y: TAG_H / 2 + NAME_PX * 0.36,
+      y: TAG_H / 2 + NAME_PX * 0.35,
       'font-size': NAME_PX,
     };
-    if (name.length * NAME_PX * CHAR_EM > room) {
+    if (nameWidth(name) > room) {
       Object.assign(attrs, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
     }
     g.append(
@@ -54,7 +63,7 @@ function tag(cell, nameW, opts) {
       {
         class: 'tstrength',
         x: sw / 2,
-        y: TAG_H / 2 + STRENGTH_PX * 0.36,
+        y: TAG_H / 2 + STRENGTH_PX * 0.35,
         'text-anchor': 'middle',
         'font-size': STRENGTH_PX,
       },
@@ -103,7 +112,7 @@ export function compactStack(layout, area, looks, traced, handlers) {
           ),
         );
       } else {
-        g.append(tag(cell, layout.nameW, { ...looks(cell.block), ...handlers, area }));
+        g.append(tag(cell, { ...looks(cell.block), ...handlers, area }));
       }
     }
     root.append(g);

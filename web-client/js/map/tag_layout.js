@@ -5,26 +5,39 @@
 // the zoom; the layout is in map units (`unit`: map units per screen pixel). Two groups (a
 // battle, or blocks of both sides) lie side by side or one above the other, framed, with a gap.
 import { boxLayout } from './geometry.js';
+import { packCells } from './tag_pack.js';
 
-export const TAG_H = 14; // a tag's, a square's and a back's height on the screen
+// A tag's, a square's and a back's height on the screen: the line of a 10.5 px bold digit (about
+// 12.2 px from ascent to descent) with half a pixel to spare, and three tags in Fife at the Fit
+// of a 1280x800 window.
+export const TAG_H = 13;
 export const STRENGTH_W = 14; // the strength's cell at a tag's left
 export const NAME_PX = 10; // the short name's font size on the screen
-export const STRENGTH_PX = 11; // the strength's font size on the screen
+export const STRENGTH_PX = 10.5; // the strength's font size on the screen
 export const MANY = 5; // a side with this many blocks may show only their strengths
-const GAP = 1; // between the cells of a group
-const GROUP_GAP = 5; // between the two groups
+export const GAP = 1; // between the cells of a group
+export const GROUP_GAP = 5; // between the two groups
 export const PAD = 1; // inside a group's frame
 const MAX_COLS = 6;
 
 // The ways to draw, tried in turn: names as wide as they like, narrower (squeezed) names, then
-// strengths only for a side of MANY or more, then strengths only for every side.
+// strengths only for a side of MANY or more; then the same cells placed one by one where a small
+// or ragged area has room (tag_pack.js) rather than in one box; last, strengths only for every
+// side.
 const VARIANTS = [
   { nameW: 44, squares: 'none' },
   { nameW: 36, squares: 'none' },
   { nameW: 30, squares: 'none' },
   { nameW: 30, squares: 'many' },
+  { nameW: 36, squares: 'many', loose: true },
+  { nameW: 30, squares: 'many', loose: true },
   { nameW: 30, squares: 'all' },
+  { nameW: 30, squares: 'all', loose: true },
 ];
+
+// A short name's width in screen pixels at NAME_PX, bold, when the page cannot measure it: a
+// bold character is at most about 0.72 em wide ("Comyn" is 38 px).
+const guessWidth = (name) => name.length * NAME_PX * 0.72;
 
 // A block's short name: the name itself when one word ("Wallace", "MacDonald"), else the
 // first word (cut to four letters if longer than five) and the second's first three letters
@@ -36,14 +49,18 @@ export function shortName(name) {
   return `${first} ${words[1].slice(0, 3)}`;
 }
 
-// The cells of one group: {kind: 'tag' | 'square' | 'back', w, block?}.
-function cellsOf(group, variant, nameW) {
+// The cells of one group: {kind: 'tag' | 'square' | 'back', w, block?}. The group's tags are as
+// wide as its longest short name needs (`nameWidth`, with 2 px before and 4 after), at most
+// `nameW`: past it a name is squeezed (map_tags.js).
+function cellsOf(group, variant, nameWidth) {
   const faces = group.faces.length;
   const squares =
     variant.squares === 'all' || (variant.squares === 'many' && faces + group.backs >= MANY);
+  const need = Math.max(0, ...group.faces.map((b) => nameWidth(shortName(b.name))));
+  const tagW = STRENGTH_W + Math.min(variant.nameW, Math.ceil(need + 6));
   return [
     ...group.faces.map((block) =>
-      squares ? { kind: 'square', w: TAG_H, block } : { kind: 'tag', w: STRENGTH_W + nameW, block },
+      squares ? { kind: 'square', w: TAG_H, block } : { kind: 'tag', w: tagW, block },
     ),
     ...Array.from({ length: group.backs }, () => ({ kind: 'back', w: TAG_H })),
   ];
@@ -102,63 +119,52 @@ function shapes(groupCells, framed) {
   return out.sort((p, q) => Math.max(p.w, p.h) - Math.max(q.w, q.h) || p.w * p.h - q.w * q.h);
 }
 
-// The corners and edge midpoints of every cell and group frame of `shape`, as fractions of its
-// box: each must lie inside the area.
-function cornersOf(shape) {
-  const out = [];
-  const add = (x, y, w, h) => {
-    for (const u of [0, 0.5, 1])
-      for (const v of [0, 0.5, 1]) out.push([(x + u * w) / shape.w, (y + v * h) / shape.h]);
-  };
-  for (const g of shape.groups) {
-    add(g.x, g.y, g.w, g.h);
-    for (const c of g.cells) add(g.x + c.x, g.y + c.y, c.kind === 'tag' ? c.w : TAG_H, TAG_H);
-  }
-  return out;
-}
-
 // The compact form of an area's stack: `groups` [{side, faces: [blockInfo], backs: n}] (one per
 // side present), placed round `centre` inside `rings`, clear of one of the `avoidTries` (lists
 // of boxes, tried in turn) and below `minTop` if it can. Null when no form fits.
+// `nameWidth(shortName)`: the name's width in screen pixels (measured by the page).
 // {x, y (map units), unit, framed, names (whether every face shows its name), groups: [{side,
 // x, y, w, h, cells: [{kind, x, y, w, block?}]}] (screen pixels from x, y)}.
-export function tagLayout(groups, centre, rings, minTop, avoidTries, unit) {
+export function tagLayout(groups, centre, rings, minTop, avoidTries, unit, nameWidth = guessWidth) {
   const framed = groups.length > 1;
   // A box that did not fit rules out every box at least as wide and as tall (per list of boxes
   // avoided): most shapes are never tried.
   const failed = avoidTries.map(() => []);
-  const place = (shape, variant) => {
-    const points = cornersOf(shape);
-    const key = `${variant.nameW}|${variant.squares}|${shape.groups.map((g) => `${g.x},${g.y},${g.w},${g.h}`)}`;
+  const place = (shape) => {
     for (const [k, avoid] of avoidTries.entries()) {
       if (failed[k].some(([w, h]) => w <= shape.w && h <= shape.h)) continue;
-      const box = boxLayout(
-        shape.w * unit,
-        shape.h * unit,
-        centre,
-        rings,
-        minTop,
-        avoid,
-        points,
-        key,
-      );
+      const box = boxLayout(shape.w * unit, shape.h * unit, centre, rings, minTop, avoid);
       if (box.fits) return box;
       failed[k].push([shape.w, shape.h]);
     }
     return null;
   };
   for (const variant of VARIANTS) {
-    const groupCells = groups.map((g) => cellsOf(g, variant, variant.nameW));
+    const groupCells = groups.map((g) => cellsOf(g, variant, nameWidth));
+    const names = groupCells.every((cells) => cells.every((c) => c.kind !== 'square'));
+    if (variant.loose) {
+      // Two sides placed one by one are framed where their frames find room; else they go
+      // unframed, still apart (their boxes GROUP_GAP apart) and each in its side's colour.
+      for (const pad of framed ? [PAD, 0] : [0]) {
+        for (const avoid of avoidTries) {
+          const packed = packCells(groupCells, centre, rings, avoid, unit, pad);
+          if (packed) {
+            const sides = packed.groups.map((g, k) => ({ ...g, side: groups[k].side }));
+            return { ...packed, unit, framed: pad > 0, names, groups: sides };
+          }
+        }
+      }
+      continue;
+    }
     for (const shape of shapes(groupCells, framed)) {
-      const box = place(shape, variant);
+      const box = place(shape);
       if (!box) continue;
       return {
         x: box.x,
         y: box.y,
         unit,
         framed,
-        nameW: variant.nameW,
-        names: groupCells.every((cells) => cells.every((c) => c.kind !== 'square')),
+        names,
         groups: shape.groups.map((g, k) => ({ ...g, side: groups[k].side })),
       };
     }

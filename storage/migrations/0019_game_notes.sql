@@ -1,4 +1,4 @@
--- Migration 18: each seated player's private notes on a game (docs/storage.md, Schema;
+-- Migration 19: each seated player's private notes on a game (docs/storage.md, Schema;
 -- docs/protocol.md, "Private notes").
 -- NEVER EDIT THIS FILE once it has landed (docs/storage.md, "Migrations").
 
