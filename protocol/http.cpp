@@ -142,6 +142,25 @@ Decoded<NoticeEmailRequest> decode_notice_email(std::string_view body) {
   return finish(fields, std::move(r));
 }
 
+Decoded<NotesRequest> decode_notes(std::string_view body) {
+  auto parsed = parse_object(body, kMaxRequestBodyBytes);
+  if (auto* error = std::get_if<DecodeError>(&parsed)) return *error;
+  const json& j = std::get<json>(parsed);
+  FieldReader fields(j);
+  NotesRequest r;
+  if (const auto* text = fields.value("text", Need::Required)) {
+    if (!text->is_string()) {
+      fields.fail(ErrorCode::BadField, "field 'text' must be a string");
+    } else if (text->get_ref<const std::string&>().size() > kMaxNotesBytes) {
+      fields.fail(ErrorCode::FrameTooLarge,
+                  "notes are limited to " + std::to_string(kMaxNotesBytes) + " bytes");
+    } else {
+      r.text = text->get<std::string>();
+    }
+  }
+  return finish(fields, std::move(r));
+}
+
 json error_body(ErrorCode code, std::string_view message) {
   return {{"error", {{"code", error_code_name(code)}, {"message", message}}}};
 }

@@ -73,6 +73,13 @@ struct NoticeEmailRequest {
   std::optional<std::string> email;
 };
 
+// PUT /api/games/{id}/notes: a seat's private notes, replacing the ones before. The limit keeps
+// the body, escaped, under kMaxRequestBodyBytes for text of ordinary characters.
+struct NotesRequest {
+  std::string text;
+};
+inline constexpr std::size_t kMaxNotesBytes = 10000;
+
 bool is_valid_username(std::string_view name);
 
 Decoded<Credentials> decode_credentials(std::string_view body);
@@ -83,6 +90,8 @@ Decoded<DiceRequest> decode_dice(std::string_view body);
 // as a webhook and an e-mail address (bad_webhook_url, bad_email).
 Decoded<NoticePreferences> decode_notice_preferences(std::string_view body);
 Decoded<NoticeEmailRequest> decode_notice_email(std::string_view body);
+// Text over kMaxNotesBytes (UTF-8) is FrameTooLarge, as a body over its limit is.
+Decoded<NotesRequest> decode_notes(std::string_view body);
 
 // {"error":{"code":...,"message":...}}
 nlohmann::json error_body(ErrorCode code, std::string_view message);

@@ -26,6 +26,7 @@ std::string_view migration_0015_tournament_settings();
 std::string_view migration_0016_resumable_waits();
 std::string_view migration_0017_signing_keys();
 std::string_view migration_0018_shared_dice();
+std::string_view migration_0019_game_notes();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -87,6 +88,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{16, "resumable_waits", sql::migration_0016_resumable_waits()},
       Migration{17, "signing_keys", sql::migration_0017_signing_keys()},
       Migration{18, "shared_dice", sql::migration_0018_shared_dice()},
+      Migration{19, "game_notes", sql::migration_0019_game_notes()},
   };
   return migrations;
 }

@@ -77,6 +77,8 @@ std::vector<Route> Api::routes() {
       {"POST", "/api/games/{id}/join", Account, bind(&Api::join_game)},
       {"POST", "/api/games/{id}/dice", Account, bind(&Api::roll_dice)},
       {"GET", "/api/games/{id}/invite", Account, bind(&Api::game_invite)},
+      {"GET", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
+      {"PUT", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
       {"GET", "/api/games/{id}/record", Anyone, bind(&Api::game_record)},
       {"GET", "/api/games/{id}/replay/{rest}", Anyone, bind(&Api::replay_step)},
       {"GET", "/api/server-key", Anyone, plain(&Api::server_key)},

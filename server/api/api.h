@@ -115,6 +115,8 @@ class Api {
   HttpResponse invite(const RouteCall& call);
   // GET /api/games/{id}/invite: an invite game's link token, for its creator and its players.
   HttpResponse game_invite(const RouteCall& call);
+  // GET and PUT /api/games/{id}/notes: the caller's own seat's private notes (api_notes.cpp).
+  HttpResponse game_notes(const RouteCall& call);
 
   // api_notices.cpp
   HttpResponse notice_settings(const RouteCall& call);

@@ -123,7 +123,7 @@ std::size_t NoticeSender::pass() {
       });
       const auto content = json::parse(d.content_json);
       const auto link = game_link(public_url_, d.game_id);
-      const auto text = notice_text(content) + " " + link;
+      const auto text = notice_message(content, link);
       json blockfog = content;
       blockfog["url"] = link;
       // The same on every attempt: a receiver drops a repeat by it.
@@ -188,7 +188,7 @@ std::size_t NoticeSender::pass() {
                         : "Your turn in " + std::to_string(batch.size()) + " Blockfog games";
     for (const auto& p : batch) {
       email.body +=
-          notice_text(json::parse(p.content_json)) + "\n" + game_link(base, p.game_id) + "\n\n";
+          notice_message(json::parse(p.content_json), game_link(base, p.game_id)) + "\n\n";
     }
     email.unsubscribe_url = base + "/api/notices/unsubscribe/" + *settings.unsubscribe_token;
     email.body += "You get this e-mail because you asked for turn notices at " + base +

@@ -1,6 +1,7 @@
 #include "server/notices/turn_notices.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "server/seats.h"
 
@@ -8,16 +9,19 @@ namespace blockfog::server {
 
 using nlohmann::json;
 
-json notice_content(std::int64_t game_id, const json& view) {
+json notice_content(std::int64_t game_id, const json& view, const HappenedLines& happened) {
   return {{"game", game_id},
           {"role", view.at("role")},
           {"year", view.value("year", json())},
           {"turn", view.value("turn", json())},
-          {"phase_text", view.value("phase_text", std::string())}};
+          {"phase_text", view.value("phase_text", std::string())},
+          {"happened", happened.lines},
+          {"more", happened.more}};
 }
 
 std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* before,
                                      const core::Game& after, const Seats& seats,
+                                     const DecisionMarks& marks,
                                      const std::function<bool(std::int64_t)>& connected) {
   std::vector<TurnNotice> out;
   if (after.outcome().finished) return out;
@@ -28,8 +32,10 @@ std::vector<TurnNotice> turn_notices(std::int64_t game_id, const core::Game* bef
     const auto& seat = seats.of(role);
     // The computer reads its view when awaited (server/play/computer_players.h): no notice.
     if (!seat || seat->computer || connected(seat->account_id)) continue;
+    const auto happened = happened_since(after, role, marks[static_cast<std::size_t>(role)]);
+    // The view without its log: the lines are in `happened`.
     out.push_back({std::string(core::role_name(role)), seat->account_id,
-                   notice_content(game_id, after.view(role)).dump()});
+                   notice_content(game_id, after.view(role, SIZE_MAX), happened).dump()});
   }
   return out;
 }
@@ -59,6 +65,22 @@ std::string notice_text(const json& content) {
   if (!phase.empty()) parts.push_back(phase);
   for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? ": " : ", ") + parts[i];
   return text + ".";
+}
+
+std::string notice_message(const json& content, const std::string& link) {
+  std::string text = notice_text(content) + "\n";
+  const auto happened = content.find("happened");
+  if (happened != content.end() && happened->is_array() && !happened->empty()) {
+    text += "Since your last move:\n";
+    for (const auto& line : *happened) {
+      if (line.is_string()) text += "  " + line.get<std::string>() + "\n";
+    }
+    const auto more = content.find("more");
+    if (more != content.end() && more->is_number_integer() && more->get<std::int64_t>() > 0) {
+      text += "  and " + std::to_string(more->get<std::int64_t>()) + " more (in the game's log).\n";
+    }
+  }
+  return text + link;
 }
 
 std::string game_link(const std::string& public_url, std::int64_t game_id) {

@@ -1,5 +1,6 @@
 #include "server/play/game_loader.h"
 
+#include <array>
 #include <optional>
 
 #include "rules/core/hex.h"
@@ -76,12 +77,23 @@ LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
   for (const auto& a : actions) stored.push_back(a.view_versions);
   VersionReplay versions(std::move(stored));
   versions.observe(0, *loaded.game);
+  // Each seat's last action: the marks are taken there, and only there.
+  std::array<std::size_t, 2> last_decision{};
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    const auto role = core::role_from_name(actions[i].role);
+    if (role && *role != core::Role::Observer) {
+      last_decision[static_cast<std::size_t>(*role)] = i + 1;
+    }
+  }
   std::size_t applied = 0;
-  const OnApplied observe = [&](core::Role, const json&, const core::Game& after) {
+  const OnApplied observe = [&](core::Role role, const json&, const core::Game& after) {
     versions.observe(++applied, after);
+    if (role != core::Role::Observer && last_decision[static_cast<std::size_t>(role)] == applied) {
+      loaded.marks[static_cast<std::size_t>(role)] = decision_mark(after, role);
+    }
   };
   if (auto failure = apply_logged_actions(row.id, *loaded.game, actions, observe)) {
-    return {nullptr, 0, {}, std::move(*failure)};
+    return {nullptr, 0, {}, {}, std::move(*failure)};
   }
   if (!actions.empty()) loaded.seq = actions.back().seq;
   loaded.versions = versions.versions(*loaded.game);

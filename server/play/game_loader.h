@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/core/game.h"
+#include "server/notices/notice_lines.h"
 #include "storage/store.h"
 
 namespace blockfog::server {
@@ -21,6 +22,7 @@ struct LoadedGame {
   std::shared_ptr<core::Game> game;  // null on error
   std::int64_t seq = 0;              // actions applied
   storage::ViewVersions versions;    // each role's view version after them
+  DecisionMarks marks;               // where each seat's log stood at its last decision
   std::string error;
 };
 
@@ -40,6 +42,7 @@ std::optional<std::string> apply_logged_actions(std::int64_t game_id, core::Game
                                                 const OnApplied& on_applied = {});
 
 // Setup, then every logged action in order; each action's recorded state hash must match.
+// Each seat's decision mark is taken after its last action, as the room took it.
 LoadedGame replay_game(storage::Store& store, const storage::GameRow& row);
 
 // The seed commitment published at creation: SHA-256 of the seed's 32 bytes, in hex.

@@ -35,7 +35,7 @@ std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t g
     return account == started_by || (presence && presence->present(game_id, account));
   };
   for (const auto& notice :
-       turn_notices(game_id, nullptr, *loaded.game, load_seats(store, game_id), at_game)) {
+       turn_notices(game_id, nullptr, *loaded.game, load_seats(store, game_id), {}, at_game)) {
     notices.enqueue(game_id, notice.role, 0, notice.account_id, notice.content_json, now);
   }
   transaction.commit();

@@ -28,6 +28,7 @@ struct Room::Commit {
   std::optional<std::string> ref;
   std::shared_ptr<core::Game> next;
   ViewChange views;
+  DecisionMark mark;  // the actor's, once the action is stored
   SteadyTime arrived;
   ActionCommitRequest request;
   ActionCommitResult result;
@@ -57,6 +58,16 @@ std::shared_ptr<const std::string> frame(const protocol::ServerMessage& message)
   return std::make_shared<const std::string>(protocol::encode(message));
 }
 
+// The actor's decision mark after `change` (notice_lines.h): the log sizes of the views it
+// wrote, and a parked role's (whose view it did not write) from the engine.
+DecisionMark mark_after(const ViewChange& change, const core::Game& next, Role actor) {
+  const auto size = [&](Role role) {
+    const auto& view = change.next[RoleViews::index(role)];
+    return view.parked ? view_log_size(next, role) : view.log_size;
+  };
+  return {size(actor), size(Role::Observer)};
+}
+
 json result_of(const core::Outcome& outcome) {
   return {{"winner", outcome.winner ? json(core::role_name(*outcome.winner)) : json()},
           {"reason", outcome.reason}};
@@ -66,12 +77,13 @@ json result_of(const core::Outcome& outcome) {
 
 Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
            std::int64_t actions, const storage::ViewVersions& versions, Strand strand, DbWorker& db,
-           Metrics& metrics, RoomHost& host)
+           Metrics& metrics, RoomHost& host, const DecisionMarks& marks)
     : id_(row.id),
       row_(std::move(row)),
       seats_(std::move(seats)),
       game_(std::move(game)),
       actions_(actions),
+      marks_(marks),
       strand_(std::move(strand)),
       db_(db),
       metrics_(metrics),
@@ -324,7 +336,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
     next->write_snapshot(request.snapshot.emplace());
   }
   if (outcome.finished) request.result_json = result_of(outcome).dump();
-  request.notices = turn_notices(id_, game_.get(), *next, seats_,
+  request.notices = turn_notices(id_, game_.get(), *next, seats_, marks_,
                                  [this](std::int64_t account) { return is_connected(account); });
   park_unwatched_roles();
   RoleViews::PatchRoles patches{};
@@ -332,6 +344,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
     if (other.updates == ViewUpdates::Patches) patches[RoleViews::index(other.role)] = true;
   }
   commit->views = views_.change_to(*next, patches);
+  commit->mark = mark_after(commit->views, *next, role);
   request.versions = commit->views.stored_versions();
   request.awaiting_before = public_awaiting(*game_);
   request.awaiting_after = public_awaiting(*next);
@@ -376,6 +389,9 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
       game_ = std::move(commit->next);
       actions_ = commit->request.seq;
       views_.accept(commit->views);
+      if (commit->request.actor != Role::Observer) {
+        marks_[static_cast<std::size_t>(commit->request.actor)] = commit->mark;
+      }
       if (commit->request.result_json) {
         row_.status = storage::GameStatus::Finished;
         if (counted_live_) --metrics_.games_live;

@@ -22,6 +22,7 @@
 #include "protocol/messages.h"
 #include "rules/core/game.h"
 #include "server/limits.h"
+#include "server/notices/notice_lines.h"
 #include "server/play/computer_seats.h"
 #include "server/play/role_views.h"
 #include "server/play/room_chat.h"
@@ -85,10 +86,10 @@ class RoomHost {
 class Room : public std::enable_shared_from_this<Room> {
  public:
   // `game` is null for an open game (no seat free: see start()). `actions` were applied to it,
-  // leaving each role's view at `versions`.
+  // leaving each role's view at `versions`, and each seat's last decision at `marks`.
   Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game, std::int64_t actions,
        const storage::ViewVersions& versions, Strand strand, DbWorker& db, Metrics& metrics,
-       RoomHost& host);
+       RoomHost& host, const DecisionMarks& marks = {});
   ~Room();
 
   std::int64_t id() const { return id_; }
@@ -190,6 +191,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::shared_ptr<core::Game> game_;
   std::int64_t actions_;  // in the log: the store's sequence, never shown to a client
   RoleViews views_;
+  // Where each seat's view log stood at its last decision: a turn notice tells the lines after
+  // it (notice_lines.h).
+  DecisionMarks marks_;
   Strand strand_;
   DbWorker& db_;
   Metrics& metrics_;

@@ -17,6 +17,7 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
   std::shared_ptr<core::Game> game;
   std::int64_t seq = 0;
   storage::ViewVersions versions;
+  DecisionMarks marks;
   if (row.status != storage::GameStatus::Open) {
     auto loaded = replay_game(store, row);
     if (!loaded.game) {
@@ -26,9 +27,10 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
     game = std::move(loaded.game);
     seq = loaded.seq;
     versions = loaded.versions;
+    marks = loaded.marks;
   }
-  auto room = std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq, versions,
-                                     make_strand_(row.id), db_, metrics_, *this);
+  auto room = std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq,
+                                     versions, make_strand_(row.id), db_, metrics_, *this, marks);
   room->set_dice(dice_json(row, storage::list_dice(store, row.id)));
   return room;
 }

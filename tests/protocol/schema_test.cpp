@@ -270,6 +270,15 @@ TEST(Schemas, NoticeBodies) {
                json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"Scotland: winter",
                  "url":"https://blockfog.example/#/game/3","notice_id":17}})"));
+  expect_valid("notices/webhook.json",
+               json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"Scotland: winter",
+                 "happened":["England moved a block from Northumbria to Lothian."],"more":0,
+                 "url":"https://blockfog.example/#/game/3","notice_id":17}})"));
+  expect_invalid("notices/webhook.json",
+                 json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
+                 "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u",
+                 "happened":[{"audience":"england_only"}],"notice_id":17}})"));
   expect_invalid("notices/webhook.json",
                  json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u",
@@ -278,6 +287,27 @@ TEST(Schemas, NoticeBodies) {
   expect_invalid("notices/webhook.json",
                  json::parse(R"({"username":"Blockfog","content":"c","text":"c","blockfog":{
                  "game":3,"role":"scotland","year":1297,"turn":2,"phase_text":"x","url":"u"}})"));
+}
+
+TEST(Schemas, NotesBody) {
+  for (const char* good :
+       {R"({"text":""})", R"({"text":"Wallace to Fife in 1298?\nWatch Lanark."})"}) {
+    expect_valid("http/notes.json", json::parse(good));
+    const auto decoded = decode_notes(good);
+    ASSERT_TRUE(std::holds_alternative<NotesRequest>(decoded)) << good;
+    EXPECT_EQ(std::get<NotesRequest>(decoded).text, json::parse(good)["text"]);
+  }
+  for (const char* bad : {R"({})", R"({"text":5})", R"({"text":null})", R"({"text":"a","x":1})"}) {
+    expect_invalid("http/notes.json", json::parse(bad));
+    EXPECT_TRUE(std::holds_alternative<DecodeError>(decode_notes(bad))) << bad;
+  }
+  // At the limit it is taken; one byte over, it is too large (413), as an over-long body is.
+  const std::string at_limit = json{{"text", std::string(kMaxNotesBytes, 'n')}}.dump();
+  EXPECT_TRUE(std::holds_alternative<NotesRequest>(decode_notes(at_limit)));
+  const std::string over = json{{"text", std::string(kMaxNotesBytes + 1, 'n')}}.dump();
+  const auto refused = decode_notes(over);
+  ASSERT_TRUE(std::holds_alternative<DecodeError>(refused));
+  EXPECT_EQ(std::get<DecodeError>(refused).code, ErrorCode::FrameTooLarge);
 }
 
 }  // namespace

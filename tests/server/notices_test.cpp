@@ -14,6 +14,9 @@
 #include <set>
 #include <thread>
 
+#include "rules/core/hex.h"
+#include "rules/hots/log.h"
+#include "server/notices/notice_lines.h"
 #include "storage/sqlite.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/dice_steps.h"
@@ -147,13 +150,52 @@ std::string capitalised(std::string s) {
   return s;
 }
 
-// What the test expects a notice to say, from the recipient's view alone.
-json expected_content(std::int64_t game_id, const json& view) {
+// What happened since a seat's last decision, as the engine's whole log tells it (its entries
+// with their audiences, from the state's to_json): the lines after that decision that the seat
+// and an observer may both read (RULES 13.1.3), the first kNoticeLines of them, and how many
+// more. Found from the engine's audiences, not from the views the server compares.
+struct Happened {
+  std::vector<std::string> lines;
+  std::size_t more = 0;
+};
+
+std::vector<hots::LogEntry> engine_log(const core::Game& game) {
+  const auto bytes = core::from_hex(game.to_json().at("log").get<std::string>());
+  std::vector<hots::LogEntry> log;
+  for (std::size_t i = 0; bytes && i + 8 <= bytes->size(); i += 8) {
+    const auto* e = bytes->data() + i;
+    log.push_back({static_cast<hots::LogKind>(e[0]), static_cast<hots::Audience>(e[1]), e[2], e[3],
+                   e[4], e[5], static_cast<std::int16_t>(e[6] | (e[7] << 8))});
+  }
+  return log;
+}
+
+Happened expected_happened(const std::vector<hots::LogEntry>& log, std::size_t from,
+                           core::Role role) {
+  Happened h;
+  for (std::size_t i = from; i < log.size(); ++i) {
+    if (!hots::can_read(log[i].audience, role) ||
+        !hots::can_read(log[i].audience, core::Role::Observer)) {
+      continue;
+    }
+    if (h.lines.size() < kNoticeLines) {
+      h.lines.push_back(hots::log_text(log[i]));
+    } else {
+      ++h.more;
+    }
+  }
+  return h;
+}
+
+// What the test expects a notice to say, from the recipient's view and `happened` alone.
+json expected_content(std::int64_t game_id, const json& view, const Happened& happened) {
   return {{"game", game_id},
           {"role", view["role"]},
           {"year", view["year"]},
           {"turn", view["turn"]},
-          {"phase_text", view["phase_text"]}};
+          {"phase_text", view["phase_text"]},
+          {"happened", happened.lines},
+          {"more", happened.more}};
 }
 
 std::string expected_text(const json& c) {
@@ -165,7 +207,101 @@ std::string expected_text(const json& c) {
   return text + ".";
 }
 
+// The whole message: the line above, what happened, the link.
+std::string expected_message(const json& c, const std::string& link) {
+  std::string text = expected_text(c) + "\n";
+  if (!c["happened"].empty()) {
+    text += "Since your last move:\n";
+    for (const auto& line : c["happened"]) text += "  " + line.get<std::string>() + "\n";
+    if (c["more"].get<int>() > 0) {
+      text += "  and " + std::to_string(c["more"].get<int>()) + " more (in the game's log).\n";
+    }
+  }
+  return text + link;
+}
+
 HttpClient registered(int port, const std::string& name) { return register_user(port, name); }
+
+// Checks every notice stored for the game against its recipient's own view, replayed from the
+// log: it says what that view says (game, side, year, turn, public phase) and what happened
+// since the recipient's last decision (expected_happened), each line one of his view's, in its
+// order, after that decision. The contents of those sent by webhook go to `sent` (by role, in
+// order); `lines_told` counts the lines told.
+void check_notices(const std::filesystem::path& db, std::int64_t game_id,
+                   std::map<std::string, std::vector<json>>* sent, std::size_t* lines_told) {
+  const auto notices = stored_notices(db, game_id);
+  ASSERT_GE(notices.size(), 5u) << "too few seats became awaited with nobody connected";
+  const auto record = stored_record(db, game_id);
+  // Per action (0: the start): the engine log's length and each seat's view log_size after it,
+  // and who made it.
+  std::vector<std::size_t> engine_size;
+  std::map<core::Role, std::vector<std::size_t>> view_size;
+  std::vector<std::string> actor{""};
+  {
+    RecordReplay walk(record);
+    for (std::int64_t seq = 0;; ++seq) {
+      if (seq > 0 && static_cast<std::size_t>(seq) > record["actions"].size()) break;
+      const auto* game = walk.at(seq);
+      ASSERT_TRUE(game);
+      engine_size.push_back(engine_log(*game).size());
+      for (core::Role role : {core::Role::Scotland, core::Role::England}) {
+        view_size[role].push_back(game->view(role, SIZE_MAX)["log_size"].get<std::size_t>());
+      }
+      if (seq > 0) actor.push_back(record["actions"][seq - 1]["role"]);
+    }
+  }
+  RecordReplay replay(record);
+  std::int64_t at_seq = -1;
+  std::vector<core::Role> was;     // who was awaited before action at_seq
+  for (const auto& n : notices) {  // written in the order of the actions that caused them
+    const auto role = core::role_from_name(n.role);
+    ASSERT_TRUE(role);
+    if (n.seq != at_seq) {
+      const auto* before = replay.at(n.seq - 1);
+      ASSERT_TRUE(before);
+      was = before->active_roles();
+      at_seq = n.seq;
+    }
+    // The seat was not awaited before the action (one notice per awaited turn); seq 0 is the
+    // start's notice.
+    if (n.seq > 0) {
+      EXPECT_EQ(std::find(was.begin(), was.end(), *role), was.end());
+    }
+    const auto* game = replay.at(n.seq);
+    ASSERT_TRUE(game);
+    const auto view = game->view(*role);
+    // The recipient's last decision: his last action before this one (none: the start).
+    std::size_t decided = 0;
+    for (auto seq = static_cast<std::size_t>(n.seq); seq > 0; --seq) {
+      if (actor[seq] == n.role) {
+        decided = seq;
+        break;
+      }
+    }
+    // Before his first decision, what happened is told from the log's start.
+    const auto happened =
+        expected_happened(engine_log(*game), decided > 0 ? engine_size[decided] : 0, *role);
+    EXPECT_EQ(n.content, expected_content(game_id, view, happened))
+        << "notice after action " << n.seq;
+    // Each line is one of the recipient's own view, in its order, after his last decision.
+    const auto own = game->view(*role, decided > 0 ? view_size[*role][decided] : 0)["log"];
+    std::size_t next = 0;
+    for (const auto& line : n.content["happened"]) {
+      while (next < own.size() && own[next]["text"] != line) ++next;
+      EXPECT_LT(next, own.size()) << "notice after action " << n.seq << " tells " << line
+                                  << ", which its recipient's view has not there";
+      ++next;
+    }
+    *lines_told += n.content["happened"].size();
+    const auto& awaiting = view["awaiting"];
+    EXPECT_NE(std::find(awaiting.begin(), awaiting.end(), n.role), awaiting.end());
+    if (n.states.at("webhook") == "sent") {
+      auto fields = n.content;
+      fields["notice_id"] = n.id;
+      (*sent)[n.role].push_back(fields);
+    }
+  }
+}
 
 class Notices : public ::testing::Test {
  protected:
@@ -173,7 +309,8 @@ class Notices : public ::testing::Test {
 };
 
 // Every notice of a long game is checked against its recipient's own view, replayed from the
-// log: it says what that view says (game, side, year, turn, public phase) and nothing else.
+// log: it says what that view says (game, side, year, turn, public phase) and what happened
+// since the recipient's last decision (the public lines of his view after it), and nothing else.
 TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
   WebhookReceiver receiver;
   ServerProcess server(dir.path(), {"--webhook-allow", "http,private"});
@@ -195,39 +332,10 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
   play(server.port(), game_id, scot, eng, rng, 600);
   ASSERT_TRUE(settled(server.db_path(), game_id, 60s));
 
-  const auto notices = stored_notices(server.db_path(), game_id);
-  ASSERT_GE(notices.size(), 5u) << "too few seats became awaited with nobody connected";
-  const auto record = stored_record(server.db_path(), game_id);
   std::map<std::string, std::vector<json>> sent;  // role -> contents, in order
-  RecordReplay replay(record);
-  std::int64_t at_seq = -1;
-  std::vector<core::Role> was;     // who was awaited before action at_seq
-  for (const auto& n : notices) {  // written in the order of the actions that caused them
-    const auto role = core::role_from_name(n.role);
-    ASSERT_TRUE(role);
-    if (n.seq != at_seq) {
-      const auto* before = replay.at(n.seq - 1);
-      ASSERT_TRUE(before);
-      was = before->active_roles();
-      at_seq = n.seq;
-    }
-    // The seat was not awaited before the action (one notice per awaited turn); seq 0 is the
-    // start's notice.
-    if (n.seq > 0) {
-      EXPECT_EQ(std::find(was.begin(), was.end(), *role), was.end());
-    }
-    const auto* game = replay.at(n.seq);
-    ASSERT_TRUE(game);
-    const auto view = game->view(*role);
-    EXPECT_EQ(n.content, expected_content(game_id, view)) << "notice after action " << n.seq;
-    const auto& awaiting = view["awaiting"];
-    EXPECT_NE(std::find(awaiting.begin(), awaiting.end(), n.role), awaiting.end());
-    if (n.states.at("webhook") == "sent") {
-      auto fields = n.content;
-      fields["notice_id"] = n.id;
-      sent[n.role].push_back(fields);
-    }
-  }
+  std::size_t lines_told = 0;
+  check_notices(server.db_path(), game_id, &sent, &lines_told);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
   // What reached the receiver is exactly what was marked sent, in order, and its text is
   // made of the view's fields alone.
   for (const std::string role : {"scotland", "england"}) {
@@ -248,7 +356,7 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
       EXPECT_EQ(request.notice_id, std::to_string(fields["notice_id"].get<std::int64_t>()));
       // The receiver listens on a port of its own, which the Host header names.
       EXPECT_EQ(request.host, "127.0.0.1:" + std::to_string(receiver.port()));
-      EXPECT_EQ(payload["content"], expected_text(fields) + " " + link);
+      EXPECT_EQ(payload["content"], expected_message(fields, link));
       EXPECT_EQ(payload["text"], payload["content"]);
       got.push_back(fields);
     }
@@ -256,9 +364,49 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
     checked += got.size();
   }
   EXPECT_GE(checked, 10u);
+  // Notices told what the opponent did, not only whose turn it is.
+  EXPECT_GE(lines_told, checked);
   EXPECT_EQ(metric(server.port(), "blockfog_notices_failed_total"), 0);
   EXPECT_EQ(metric(server.port(), "blockfog_notices_sent_total"),
             static_cast<std::int64_t>(checked));
+}
+
+// Where each seat's log stood at its last decision is found again from the log after a
+// restart: the notices written after it tell what happened since that decision, not since the
+// game began or the server started.
+TEST_F(Notices, AfterARestartNoticesStillBeginAtTheRecipientsLastDecision) {
+  WebhookReceiver receiver;
+  auto server = std::make_unique<ServerProcess>(
+      dir.path(), std::vector<std::string>{"--webhook-allow", "http,private"});
+  Seat scot{registered(server->port(), "r_scot"), "scotland"};
+  Seat eng{registered(server->port(), "r_eng"), "england"};
+  for (Seat* seat : {&scot, &eng}) {
+    const auto url =
+        "http://127.0.0.1:" + std::to_string(receiver.port()) + "/hook/r/" + seat->role;
+    ASSERT_EQ(seat->http.post("/api/notices", {{"webhook_url", url}, {"webhook", true}}).status,
+              200);
+  }
+  const auto game_id = start_game(scot, eng);
+  std::mt19937_64 rng(5);
+  ASSERT_GT(play(server->port(), game_id, scot, eng, rng, 120), 100);
+  const auto before = stored_notices(server->db_path(), game_id).size();
+  ASSERT_TRUE(settled(server->db_path(), game_id, 60s));
+  server->kill9();
+
+  server = std::make_unique<ServerProcess>(
+      dir.path(), std::vector<std::string>{"--webhook-allow", "http,private"});
+  for (Seat* seat : {&scot, &eng}) {
+    const auto cookie = seat->http.session_cookie();
+    seat->http = HttpClient(server->port());
+    seat->http.set_session_cookie(cookie);
+  }
+  play(server->port(), game_id, scot, eng, rng, 240);
+  ASSERT_TRUE(settled(server->db_path(), game_id, 60s));
+  ASSERT_GT(stored_notices(server->db_path(), game_id).size(), before + 5)
+      << "too few notices after the restart";
+  std::map<std::string, std::vector<json>> sent;
+  std::size_t lines_told = 0;
+  check_notices(server->db_path(), game_id, &sent, &lines_told);
 }
 
 // Plays until `account`'s seat got a notice written; returns the game.
@@ -340,6 +488,13 @@ void email_round_trip(const TempDir& dir, bool starttls) {
   const auto stored = stored_notices(server.db_path(), game_id);
   ASSERT_FALSE(stored.empty());
   EXPECT_NE(notice.find(expected_text(stored.front().content)), std::string::npos) << notice;
+  // With what happened since Scotland's last decision, a line each.
+  ASSERT_FALSE(stored.front().content["happened"].empty());
+  for (const auto& line : stored.front().content["happened"]) {
+    EXPECT_NE(notice.find("  " + line.get<std::string>() + "\n"), std::string::npos)
+        << line << " is not in\n"
+        << notice;
+  }
 
   // With a digest of one hour, the next notice waits for the hour to pass: no second e-mail.
   ASSERT_EQ(scot.http.post("/api/notices", {{"digest_hours", 1}}).status, 200);

@@ -50,6 +50,9 @@ export const api = {
   // An invite game's link token, for its creator and players (404 for anybody else).
   gameInvite: (id) => call('GET', `/api/games/${id}/invite`),
   record: (id) => call('GET', `/api/games/${id}/record`),
+  // The caller's own seat's private notes on a game (panels/notes.js).
+  notes: (id) => call('GET', `/api/games/${id}/notes`),
+  saveNotes: (id, text) => call('PUT', `/api/games/${id}/notes`, { text }),
   // Ratings (ratings.js).
   ratings: () => call('GET', '/api/ratings?limit=100'),
   playerRatings: (name) => call('GET', `/api/players/${encodeURIComponent(name)}/ratings`),

@@ -12,6 +12,7 @@ import { renderPrompt } from './panels/prompt.js';
 import { renderCards } from './panels/cards.js';
 import { renderBattle } from './panels/battle.js';
 import { renderStatus } from './panels/status.js';
+import { createNotes } from './panels/notes.js';
 import { nameIndex } from './log_links.js';
 import { createState } from './game/state.js';
 import { createIntents } from './game/intents.js';
@@ -87,6 +88,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   const mapPanel = createMapPanel(st, { data, names, intents, say });
   const logPanel = createLogPanel(st, { data, names, onHighlight: () => mapPanel.render() });
   const chat = createChat((msg) => conn.send(msg));
+  const notes = createNotes(gameId, { loggedIn: !!me });
   // The dock holds what is decided now: the notice, the prompt, the game's controls and the
   // hand. Beside the map on a wide screen (the map takes the rest of the window); a sheet at the
   // foot of the screen on a phone, so that none of it lies past the map.
@@ -99,6 +101,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     status,
     logPanel.el,
     chat.el,
+    notes.el,
   );
   const board = h('div', { class: 'board' }, mapPanel.el, side);
   root.append(head, board);
@@ -291,6 +294,7 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   window.blockfogConnection = conn; // for the reconnect test and the browser console
   return () => {
     unwatchDock();
+    notes.stop();
     controls.stop();
     conn.stop();
     setAwaiting(gameId, false);
