@@ -88,6 +88,10 @@ DiceOutcome take_dice_step(storage::Store& store, std::int64_t game_id, core::Ro
   if (row->status != storage::GameStatus::Open) {
     return refused(409, ErrorCode::Conflict, "the game's dice were rolled already");
   }
+  // Past the deadline the game is cancelled (the next sweep writes it): no step counts.
+  if (row->dice_deadline && now >= *row->dice_deadline) {
+    return refused(409, ErrorCode::Conflict, "the dice were not revealed in time");
+  }
   const std::string mine(core::role_name(role));
   const std::string theirs(core::role_name(core::other_side(role)));
   storage::Transaction transaction(store.database());

@@ -29,8 +29,8 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
     versions = loaded.versions;
     marks = loaded.marks;
   }
-  auto room = std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq,
-                                     versions, make_strand_(row.id), db_, metrics_, *this, marks);
+  auto room = std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq, versions,
+                                     make_strand_(row.id), db_, metrics_, *this, marks);
   room->set_dice(dice_json(row, storage::list_dice(store, row.id)));
   return room;
 }

@@ -145,7 +145,8 @@ TEST(Dice, AGameWhoseDiceAreNotRevealedInTimeIsCancelledUnrated) {
   const auto id = dice_seated_game(ann, bob, {{"rated", true}, {"time_control", live}});
   const auto a = draw_dice();
   ASSERT_EQ(commit_dice(ann, id, a).status, 200);
-  ASSERT_EQ(commit_dice(bob, id, draw_dice()).status, 200);
+  const auto b = draw_dice();
+  ASSERT_EQ(commit_dice(bob, id, b).status, 200);
   ASSERT_EQ(reveal_dice(ann, id, a).status, 200);
   auto watcher = connect(server.port(), id, ann.session_cookie());
   ASSERT_TRUE(watcher && watcher->barrier());
@@ -154,6 +155,10 @@ TEST(Dice, AGameWhoseDiceAreNotRevealedInTimeIsCancelledUnrated) {
   std::this_thread::sleep_for(std::chrono::milliseconds(4500));  // two sweeps pass
   EXPECT_EQ(ann.get(dice_game_path(id)).json()["game"]["status"], "open");
   server.clock.advance(2000);
+  // From the deadline on, a reveal no longer starts the game.
+  const auto late = reveal_dice(bob, id, b);
+  EXPECT_EQ(late.status, 409) << late.body;
+  EXPECT_EQ(late.error_code(), "conflict");
   bool ended = false;
   for (int i = 0; i < 50 && !ended; ++i) {
     if (!watcher->read_one()) break;
