@@ -216,8 +216,9 @@ TEST(Dice, TheRecordHoldsTheThreeInputsAndVerifyRecomputesTheSeed) {
   const auto played =
       play_random_actions(server.port(), id, ann.session_cookie(), bob.session_cookie(), 60, rng);
   ASSERT_GT(played.actions, 0);
-  if (!played.ended)
+  if (!played.ended) {
     ASSERT_EQ(ann.post(dice_game_path(id) + "/resign", json::object()).status, 200);
+  }
   const auto served = ann.get(dice_game_path(id) + "/record");
   ASSERT_EQ(served.status, 200) << served.body;
   const json record = served.json();
