@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "rules/core/shared_seed.h"
 #include "rules/hots/module.h"
 #include "server/play/game_loader.h"
 #include "tests/server/db_peek.h"
@@ -148,7 +149,12 @@ TEST_P(FogOfWarWith, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_EQ(details["status"], "finished");
   EXPECT_EQ(details["seed_sha256"], commitment);
   EXPECT_EQ(seed_commitment(details["seed"].get<std::string>()), commitment);
-  EXPECT_EQ(final_view["seed"], details["seed"]);
+  // The final view shows the seed the game was set up from: the secret's and both dice's.
+  EXPECT_EQ(final_view["seed"],
+            core::shared_seed(details["seed"].get<std::string>(),
+                              details["dice"]["scotland"]["contribution"].get<std::string>(),
+                              details["dice"]["england"]["contribution"].get<std::string>())
+                .value_or(""));
   const auto record =
       table.observer->ws.is_closed() ? json() : table.eng_http.get(game + "/record").json();
   ASSERT_TRUE(record.is_object());
