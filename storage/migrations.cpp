@@ -27,6 +27,7 @@ std::string_view migration_0016_resumable_waits();
 std::string_view migration_0017_signing_keys();
 std::string_view migration_0018_shared_dice();
 std::string_view migration_0019_game_notes();
+std::string_view migration_0020_notice_ids_never_reused();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -89,6 +90,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{17, "signing_keys", sql::migration_0017_signing_keys()},
       Migration{18, "shared_dice", sql::migration_0018_shared_dice()},
       Migration{19, "game_notes", sql::migration_0019_game_notes()},
+      Migration{20, "notice_ids_never_reused", sql::migration_0020_notice_ids_never_reused()},
   };
   return migrations;
 }

@@ -76,6 +76,27 @@ TEST_F(NoticeStoreTest, ActingDropsTheRolesUndeliveredNotices) {
   EXPECT_EQ(notices().delivery_state(1, "webhook"), "dropped");
 }
 
+// The start's notice replaces the newest notice, the one telling Scotland to roll the dice,
+// while a sender may still be delivering that one: the start's gets an id of its own, which
+// the sender's late "sent" does not touch and a receiver does not take for a repeat.
+TEST_F(NoticeStoreTest, TheStartsNoticeNeverReusesTheIdOfTheNoticeItReplaces) {
+  subscribe_scot();
+  ASSERT_TRUE(notices().enqueue(game_, "scotland", 0, scot_, R"({"dice":true})", kNow));
+  const auto dice = notices().due(kNow, 10);
+  ASSERT_EQ(dice.size(), 2u);
+  notices().claim(dice[1].notice_id, "webhook", kNow + 5000);
+
+  notices().forget_start_notices(game_);
+  ASSERT_TRUE(notices().enqueue(game_, "scotland", 0, scot_, R"({"turn":1})", kNow + 1));
+  notices().mark_sent(dice[1].notice_id, "webhook", kNow + 2);  // the delivery in flight ends
+
+  const auto start = notices().due(kNow + 2, 10);
+  ASSERT_EQ(start.size(), 2u);
+  EXPECT_NE(start[1].notice_id, dice[1].notice_id);
+  EXPECT_EQ(start[1].content_json, R"({"turn":1})");
+  EXPECT_EQ(notices().delivery_state(start[1].notice_id, "webhook"), "pending");
+}
+
 TEST_F(NoticeStoreTest, AClaimedDeliveryWaitsForItsRetryTimeAcrossAReopen) {
   subscribe_scot();
   notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
