@@ -167,10 +167,29 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     }
   }
 
+  // A frame's view is drawn before the next display frame, once however many frames came
+  // meanwhile (a fast opponent, the computer, a reconnection's backlog): drawing every view of
+  // such a burst would leave the page further behind the game with each one. A hidden page
+  // has no display frames, so it draws at once.
+  let drawAsked = false;
+  function renderSoon() {
+    if (document.hidden) return render();
+    if (drawAsked) return undefined;
+    drawAsked = true;
+    requestAnimationFrame(() => {
+      drawAsked = false;
+      render();
+    });
+    return undefined;
+  }
+
   function draw() {
     // Whether an action of ours awaits its answer: "false" once the view (or error) answering
-    // it is drawn, which lets tests wait for that instead of guessing how long it takes.
+    // it is drawn, and how many views and errors were drawn: tests wait for these instead of
+    // guessing how long a drawing takes.
     root.dataset.pending = String(st.pending);
+    root.dataset.views = String(st.views);
+    if (st.view) root.dataset.seq = String(st.seq);
     renderHead();
     // Known once the server's welcome has said who this visitor is (waiting.js shows an invite
     // game's link to its players only).
@@ -250,9 +269,8 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
 
   const sync = createSync(st, {
     gameId,
-    root,
     conn: () => conn,
-    render,
+    renderSoon,
     renderHead,
     say,
     onChat: (msg) => chat.add(msg),

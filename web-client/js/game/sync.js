@@ -3,7 +3,10 @@
 import { applyViewPatch, mergeLog } from '../view_patch.js';
 import { setAwaiting } from '../notify.js';
 
-export function createSync(st, { gameId, root, conn, render, renderHead, say, onChat }) {
+// `render` draws the page from `st`; `renderSoon` asks for one drawing before the next display
+// frame (game.js), which is how a frame's view is drawn: frames that come faster than the map
+// can be drawn are all taken, and drawn once.
+export function createSync(st, { gameId, conn, renderSoon, renderHead, say, onChat }) {
   // The view a `view` frame gives, or null if it is older than ours.
   function wholeView(msg) {
     // seq is this seat's view version: it only moves when what this seat sees changed.
@@ -34,8 +37,6 @@ export function createSync(st, { gameId, root, conn, render, renderHead, say, on
       st.view = view;
       st.seq = msg.seq;
       st.views += 1;
-      root.dataset.seq = String(msg.seq);
-      root.dataset.views = String(st.views); // lets tests wait for the answer to a click
       // A whole view (joining, sync) answers whatever was pending; a patch only our own action.
       if (answer || (msg.type === 'view' && msg.log_from === 0)) st.pending = false;
       st.choice = null;
@@ -55,10 +56,9 @@ export function createSync(st, { gameId, root, conn, render, renderHead, say, on
     } else if (msg.type === 'error') {
       st.pending = false;
       st.views += 1;
-      root.dataset.views = String(st.views);
       say(msg.message || msg.code);
     } else return;
-    render();
+    renderSoon();
   }
 
   function onStatus(s) {
