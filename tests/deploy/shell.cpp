@@ -1,41 +1,13 @@
 #include "tests/deploy/shell.h"
 
-#include <stdio.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 namespace blockfog::server::testing {
 
-CommandResult run_command(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = popen(("( " + command + " ) 2>&1").c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("popen failed: " + command);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
 bool has_command(const std::string& name) {
   return run_command("command -v " + shell_quote(name)).status == 0;
-}
-
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
 }
 
 std::string read_file(const std::filesystem::path& path) {

@@ -6,18 +6,12 @@
 #include <map>
 #include <string>
 
+#include "tests/server/command.h"
+
 namespace blockfog::server::testing {
 
-struct CommandResult {
-  int status = -1;     // the exit status, or -1 if the command did not exit normally
-  std::string output;  // stdout and stderr together
-};
-
-// Runs `command` with /bin/sh and collects what it prints.
-CommandResult run_command(const std::string& command);
+// Whether `name` is a command this machine has.
 bool has_command(const std::string& name);
-// 'text' quoted for /bin/sh.
-std::string shell_quote(const std::string& text);
 
 std::string read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::string& text);

@@ -5,16 +5,15 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
 
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <thread>
 
 #include "storage/sqlite.h"
+#include "tests/server/command.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/server_process.h"
 #include "tests/storage/damage.h"
@@ -38,17 +37,8 @@ std::vector<std::string> files_in(const std::filesystem::path& dir) {
 
 // Runs the server binary with `args` until it exits: its exit status and what it printed.
 std::pair<int, std::string> run_server_binary(const std::vector<std::string>& args) {
-  std::string command = BLOCKFOG_SERVER_BIN;
-  for (const auto& arg : args) command += " '" + arg + "'";
-  command += " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (const auto n = fread(buffer.data(), 1, buffer.size(), pipe))
-    output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  auto run = run_program(BLOCKFOG_SERVER_BIN, args);
+  return {run.status, std::move(run.output)};
 }
 
 class DbAtStart : public ::testing::Test {

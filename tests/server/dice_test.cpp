@@ -7,10 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -18,6 +15,7 @@
 #include "rules/core/shared_seed.h"
 #include "server/play/game_loader.h"
 #include "tests/server/clocked_server.h"
+#include "tests/server/command.h"
 #include "tests/server/db_peek.h"
 #include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
@@ -40,20 +38,6 @@ std::int64_t dice_seated_game(HttpClient& creator, HttpClient& joiner, const jso
   const std::int64_t id = created.json()["game"]["id"];
   EXPECT_EQ(joiner.post(dice_game_path(id) + "/join", json::object()).status, 200);
   return id;
-}
-
-std::string dice_replay_tool(const std::vector<std::string>& args, int& status) {
-  std::string command = BLOCKFOG_HOTS_REPLAY_BIN;
-  for (const auto& a : args) command += " '" + a + "'";
-  command += " 2>&1";
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int raw = pclose(pipe);
-  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
 }
 
 TEST(Dice, StepsOutOfOrderAreRefusedWithATypedErrorAndChangeNothing) {
@@ -230,9 +214,8 @@ TEST(Dice, TheRecordHoldsTheThreeInputsAndVerifyRecomputesTheSeed) {
   const auto verify = [&](const json& r, const std::string& name) {
     const auto path = dir.path() / name;
     std::ofstream(path) << r.dump();
-    int status = -1;
-    const auto out = dice_replay_tool({"verify", path.string()}, status);
-    return std::pair{status, out};
+    const auto run = run_program(BLOCKFOG_HOTS_REPLAY_BIN, {"verify", path.string()});
+    return std::pair{run.status, run.output};
   };
   const auto [status, out] = verify(record, "record.json");
   EXPECT_EQ(status, 0) << out;

@@ -6,9 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -20,6 +17,7 @@
 #include "rules/core/sha256.h"
 #include "storage/store.h"
 #include "storage/tournament_store.h"
+#include "tests/server/command.h"
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
 #include "tests/server/test_client.h"
@@ -28,25 +26,6 @@ namespace blockfog::server::testing {
 namespace {
 
 using nlohmann::json;
-
-struct ToolRun {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
-
-ToolRun run_tool(const std::string& binary, const std::vector<std::string>& args) {
-  std::string command = binary;
-  for (const auto& a : args) command += " '" + a + "'";
-  command += " 2>&1";
-  ToolRun result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
 
 void write_file(const std::filesystem::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -119,14 +98,14 @@ class SignedRecords : public ::testing::Test {
   }
   static std::string current_key_id() { return json::parse(keys_).at("current"); }
 
-  ToolRun verify(const std::string& bytes, const std::string& name,
-                 const std::vector<std::string>& trust) {
+  CommandResult verify(const std::string& bytes, const std::string& name,
+                       const std::vector<std::string>& trust) {
     const auto path = work_.path() / name;
     write_file(path, bytes);
     std::vector<std::string> args{"verify"};
     args.insert(args.end(), trust.begin(), trust.end());
     args.push_back(path.string());
-    return run_tool(BLOCKFOG_HOTS_REPLAY_BIN, args);
+    return run_program(BLOCKFOG_HOTS_REPLAY_BIN, args);
   }
 
   // Tournament 1's bundle, its files changed by `edit` (by name) and written again.
@@ -201,17 +180,17 @@ TEST_F(SignedRecords, WhatTheServerServesVerifiesWithItsPublishedKey) {
   EXPECT_EQ(resigned.at("signature").at("key_id"), keys.at("current"));
 
   auto r = verify(records_[played_], "played.json", {"--key", key_file()});
-  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
   r = verify(records_[resigned_], "resigned.json", {"--key", key_file()});
-  EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("winner=scotland reason=resigned"), std::string::npos) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("winner=scotland reason=resigned"), std::string::npos) << r.output;
 
   r = verify(bundles_[first_], "first.tar", {"--key", key_file()});
-  EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("verified 2 games: 2 ok, 0 failed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("verified 2 games: 2 ok, 0 failed"), std::string::npos) << r.output;
   // A pinned key id takes the key the bundle carries, since the id is the key's hash.
   r = verify(bundles_[first_], "first.tar", {"--key-id", current_key_id()});
-  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
 }
 
 TEST_F(SignedRecords, AResignedGamesWinnerChangedInRecordAndManifestFails) {
@@ -228,18 +207,18 @@ TEST_F(SignedRecords, AResignedGamesWinnerChangedInRecordAndManifestFails) {
   });
   // Consistent: without a key, nothing tells it from the real one.
   auto r = verify(forged, "forged.tar", {});
-  EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("signatures not checked"), std::string::npos) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("signatures not checked"), std::string::npos) << r.output;
 
   r = verify(forged, "forged.tar", {"--key", key_file()});
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("FAIL " + std::to_string(resigned_) + ": the record's signature by key " +
-                       current_key_id() + " does not match its contents"),
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL " + std::to_string(resigned_) + ": the record's signature by key " +
+                          current_key_id() + " does not match its contents"),
             std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("FAIL manifest.json: manifest.json's signature"), std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("OK " + std::to_string(played_)), std::string::npos) << r.out;
+      << r.output;
+  EXPECT_NE(r.output.find("FAIL manifest.json: manifest.json's signature"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("OK " + std::to_string(played_)), std::string::npos) << r.output;
 }
 
 TEST_F(SignedRecords, AGameCutShortAndGivenAnotherEndFails) {
@@ -250,12 +229,12 @@ TEST_F(SignedRecords, AGameCutShortAndGivenAnotherEndFails) {
   record["result"] = {{"winner", "england"}, {"reason", "resigned"}};
   record["end"] = {{"at", record["end"]["at"]}, {"by", "resignation"}, {"side", "scotland"}};
   auto r = verify(record.dump(), "cut.json", {});
-  EXPECT_EQ(r.status, 0) << "the cut record is consistent: " << r.out;
+  EXPECT_EQ(r.status, 0) << "the cut record is consistent: " << r.output;
   r = verify(record.dump(), "cut.json", {"--key", key_file()});
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("does not match its contents: it was changed after the server signed it"),
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("does not match its contents: it was changed after the server signed it"),
             std::string::npos)
-      << r.out;
+      << r.output;
 }
 
 TEST_F(SignedRecords, ARecordSignedByAnotherKeyFails) {
@@ -266,11 +245,11 @@ TEST_F(SignedRecords, ARecordSignedByAnotherKeyFails) {
   const auto forger = protocol::make_signing_key();
   protocol::sign_document(record, protocol::kSignedRecord, forger);
   auto r = verify(record.dump(), "other.json", {"--key", key_file()});
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(
-      r.out.find("the record is signed by key " + forger.key_id + ", which is not a trusted key"),
-      std::string::npos)
-      << r.out;
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("the record is signed by key " + forger.key_id +
+                          ", which is not a trusted key"),
+            std::string::npos)
+      << r.output;
 
   // A bundle that carries the forger's key instead of the server's: a pinned id refuses it.
   const auto forged = edited_bundle(first_, [&](auto& files) {
@@ -281,14 +260,14 @@ TEST_F(SignedRecords, ARecordSignedByAnotherKeyFails) {
     files["manifest.json"] = manifest.dump(2);
   });
   r = verify(forged, "carried.tar", {"--key-id", current_key_id()});
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("FAIL manifest.json: manifest.json is signed by key " + forger.key_id +
-                       ", which is not a trusted key"),
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL manifest.json: manifest.json is signed by key " + forger.key_id +
+                          ", which is not a trusted key"),
             std::string::npos)
-      << r.out;
+      << r.output;
   // A record carries no key: a pinned id alone cannot check one.
   r = verify(records_[played_], "pinned.json", {"--key-id", current_key_id()});
-  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.status, 2) << r.output;
 }
 
 TEST_F(SignedRecords, AGameMovedInFromAnotherTournamentsBundleFails) {
@@ -308,13 +287,13 @@ TEST_F(SignedRecords, AGameMovedInFromAnotherTournamentsBundleFails) {
     files["manifest.json"] = manifest.dump(2);
   });
   auto r = verify(swapped, "swapped.tar", {"--key", key_file()});
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("FAIL " + std::to_string(other_) + ": " + path_of(other_) +
-                       " is a game of tournament " + std::to_string(second_) +
-                       ", not of this bundle's tournament " + std::to_string(first_)),
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL " + std::to_string(other_) + ": " + path_of(other_) +
+                          " is a game of tournament " + std::to_string(second_) +
+                          ", not of this bundle's tournament " + std::to_string(first_)),
             std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("FAIL manifest.json"), std::string::npos) << r.out;
+      << r.output;
+  EXPECT_NE(r.output.find("FAIL manifest.json"), std::string::npos) << r.output;
 }
 
 TEST_F(SignedRecords, ARotatedKeyKeepsOldRecordsVerifiable) {
@@ -329,9 +308,10 @@ TEST_F(SignedRecords, ARotatedKeyKeepsOldRecordsVerifiable) {
     }
   }
   const auto rotated =
-      run_tool(BLOCKFOG_SERVER_BIN, {"--rotate-signing-key", "--db", server_db(copy).string()});
-  ASSERT_EQ(rotated.status, 0) << rotated.out;
-  EXPECT_NE(rotated.out.find(current_key_id() + " retired"), std::string::npos) << rotated.out;
+      run_program(BLOCKFOG_SERVER_BIN, {"--rotate-signing-key", "--db", server_db(copy).string()});
+  ASSERT_EQ(rotated.status, 0) << rotated.output;
+  EXPECT_NE(rotated.output.find(current_key_id() + " retired"), std::string::npos)
+      << rotated.output;
 
   ServerProcess server(copy.path());
   HttpClient anybody(server.port());
@@ -349,12 +329,12 @@ TEST_F(SignedRecords, ARotatedKeyKeepsOldRecordsVerifiable) {
   write_file(path, keys.body);
   // Signed before the rotation, with the retired key: still verifies with the published keys.
   auto r = verify(records_[played_], "before.json", {"--key", path.string()});
-  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
   r = verify(now.body, "after.json", {"--key", path.string()});
-  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.status, 0) << r.output;
   // The old key file alone does not know the new key.
   r = verify(now.body, "after.json", {"--key", key_file()});
-  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(r.status, 1) << r.output;
 }
 
 }  // namespace

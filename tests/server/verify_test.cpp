@@ -5,9 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -18,6 +15,7 @@
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
 #include "rules/hots/module.h"
+#include "tests/server/command.h"
 #include "tests/server/server_process.h"
 #include "tests/server/stored_games.h"
 #include "tests/server/test_client.h"
@@ -27,23 +25,8 @@ namespace {
 
 using nlohmann::json;
 
-struct VerifyRun {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
-
-VerifyRun run_verify(const std::vector<std::string>& args) {
-  std::string command = BLOCKFOG_HOTS_REPLAY_BIN;
-  for (const auto& a : args) command += " '" + a + "'";
-  command += " 2>&1";
-  VerifyRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+CommandResult run_verify(const std::vector<std::string>& args) {
+  return run_program(BLOCKFOG_HOTS_REPLAY_BIN, args);
 }
 
 void write_verify_input(const std::filesystem::path& path, const std::string& bytes) {
@@ -75,7 +58,7 @@ class VerifyTest : public ::testing::Test {
   }
 
   // Writes `record` to a file of its own and verifies it.
-  VerifyRun verify_record(const json& record, const std::string& name) {
+  CommandResult verify_record(const json& record, const std::string& name) {
     const auto path = work_.path() / name;
     write_verify_input(path, record.dump());
     return run_verify({"verify", path.string()});
@@ -95,8 +78,9 @@ class VerifyTest : public ::testing::Test {
 
   // A bundle of both games, one a round, with the manifest changed by `edit` and the files
   // by `files` before writing.
-  VerifyRun verify_bundle(const std::function<void(json&)>& edit = {},
-                          const std::function<void(std::vector<protocol::TarEntry>&)>& files = {}) {
+  CommandResult verify_bundle(
+      const std::function<void(json&)>& edit = {},
+      const std::function<void(std::vector<protocol::TarEntry>&)>& files = {}) {
     json manifest = {
         {"format", "blockfog-tournament-bundle"},
         {"version", 1},
@@ -140,15 +124,15 @@ TEST_F(VerifyTest, TheRecordOfAWholeGameAsServedPasses) {
   const auto path = work_.path() / "record.json";
   write_verify_input(path, records_[0]);
   const auto run = run_verify({"verify", path.string()});
-  EXPECT_EQ(run.status, 0) << run.out;
-  EXPECT_NE(run.out.find("OK " + id(0) + " actions=" + std::to_string(record.at("actions").size()) +
-                         " winner="),
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("OK " + id(0) +
+                            " actions=" + std::to_string(record.at("actions").size()) + " winner="),
             std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("final_state=" + record.at("final_state_hash").get<std::string>()),
+      << run.output;
+  EXPECT_NE(run.output.find("final_state=" + record.at("final_state_hash").get<std::string>()),
             std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("verified 1 game: 1 ok, 0 failed"), std::string::npos) << run.out;
+      << run.output;
+  EXPECT_NE(run.output.find("verified 1 game: 1 ok, 0 failed"), std::string::npos) << run.output;
 }
 
 TEST_F(VerifyTest, AChangedSeedFailsAgainstTheCommitment) {
@@ -157,11 +141,11 @@ TEST_F(VerifyTest, AChangedSeedFailsAgainstTheCommitment) {
   seed[0] = seed[0] == '0' ? '1' : '0';
   record["seed"] = seed;
   const auto run = verify_record(record, "seed.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the seed does not match its commitment"),
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the seed does not match its commitment"),
             std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("FAILED 1 game: 0 ok, 1 failed"), std::string::npos) << run.out;
+      << run.output;
+  EXPECT_NE(run.output.find("FAILED 1 game: 0 ok, 1 failed"), std::string::npos) << run.output;
 }
 
 TEST_F(VerifyTest, AChangedActionFailsAsIllegalOrByItsStateHash) {
@@ -170,9 +154,9 @@ TEST_F(VerifyTest, AChangedActionFailsAsIllegalOrByItsStateHash) {
   record["actions"][0]["role"] =
       record["actions"][0]["role"] == "scotland" ? "england" : "scotland";
   auto run = verify_record(record, "illegal.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": action 1 ("), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find(") is illegal: "), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": action 1 ("), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(") is illegal: "), std::string::npos) << run.output;
 
   // Another legal action in place of the one played: the state after it is not the recorded.
   record = json::parse(records_[0]);
@@ -188,10 +172,10 @@ TEST_F(VerifyTest, AChangedActionFailsAsIllegalOrByItsStateHash) {
   ASSERT_FALSE(other.is_null()) << "the first action had no alternative";
   record["actions"][0]["action"] = other;
   run = verify_record(record, "other.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the state hash after action 1 differs"),
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the state hash after action 1 differs"),
             std::string::npos)
-      << run.out;
+      << run.output;
 }
 
 TEST_F(VerifyTest, AChangedResultFails) {
@@ -199,24 +183,25 @@ TEST_F(VerifyTest, AChangedResultFails) {
   const auto winner = record["result"]["winner"];
   record["result"]["winner"] = winner == "scotland" ? "england" : "scotland";
   auto run = verify_record(record, "winner.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the result says "), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find(", the replay "), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the result says "), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find(", the replay "), std::string::npos) << run.output;
 
   // A game the rules ended cannot have been resigned.
   record = json::parse(records_[0]);
   record["result"]["reason"] = "resigned";
   run = verify_record(record, "resigned.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("by resigned, the replay"), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("by resigned, the replay"), std::string::npos) << run.output;
 
   // A record without its result.
   record = json::parse(records_[0]);
   record.erase("result");
   run = verify_record(record, "none.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the record has no result"), std::string::npos)
-      << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the record has no result"), std::string::npos)
+      << run.output;
 }
 
 TEST_F(VerifyTest, AChangedStateHashFails) {
@@ -225,17 +210,17 @@ TEST_F(VerifyTest, AChangedStateHashFails) {
   hash[10] = hash[10] == 'a' ? 'b' : 'a';
   record["actions"][4]["state_hash"] = hash;
   auto run = verify_record(record, "hash.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the state hash after action 5 differs"),
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the state hash after action 5 differs"),
             std::string::npos)
-      << run.out;
+      << run.output;
 
   record = json::parse(records_[0]);
   record["final_state_hash"] = std::string(64, '0');
   run = verify_record(record, "final.json");
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the final state hash differs"), std::string::npos)
-      << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the final state hash differs"), std::string::npos)
+      << run.output;
 }
 
 TEST_F(VerifyTest, BadUsageAndUnreadableInputExitWithTwo) {
@@ -245,53 +230,55 @@ TEST_F(VerifyTest, BadUsageAndUnreadableInputExitWithTwo) {
   EXPECT_EQ(run_verify({"verify", (work_.path() / "junk.json").string()}).status, 2);
   write_verify_input(work_.path() / "junk.tar", std::string(700, 'x'));
   const auto run = run_verify({"verify", (work_.path() / "junk.tar").string()});
-  EXPECT_EQ(run.status, 2) << run.out;
-  EXPECT_NE(run.out.find("is not a ustar header"), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("is not a ustar header"), std::string::npos) << run.output;
 }
 
 TEST_F(VerifyTest, ABundleOfFinishedGamesPasses) {
   const auto run = verify_bundle();
-  EXPECT_EQ(run.status, 0) << run.out;
-  EXPECT_NE(run.out.find("OK " + id(0) + " actions="), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("OK " + id(1) + " actions="), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("verified 2 games: 2 ok, 0 failed"), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("OK " + id(0) + " actions="), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("OK " + id(1) + " actions="), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("verified 2 games: 2 ok, 0 failed"), std::string::npos) << run.output;
 }
 
 TEST_F(VerifyTest, ATamperedBundleFailsGameByGame) {
   const auto file0 = "games/" + id(0) + ".json";
   // A record whose bytes are no longer those the manifest hashed.
   auto run = verify_bundle({}, [&](auto& entries) { entries[1].data += " "; });
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the SHA-256 of " + file0 + " is "), std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("OK " + id(1)), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("FAILED 2 games: 1 ok, 1 failed"), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the SHA-256 of " + file0 + " is "),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("OK " + id(1)), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("FAILED 2 games: 1 ok, 1 failed"), std::string::npos) << run.output;
 
   // A listed record missing, and a file nobody listed.
   run = verify_bundle({}, [&](auto& entries) { entries[1].name = "games/extra.json"; });
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": " + file0 +
-                         " is listed in the manifest but missing from the archive"),
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": " + file0 +
+                            " is listed in the manifest but missing from the archive"),
             std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("FAIL games/extra.json: the archive holds games/extra.json, which the "
-                         "manifest does not list"),
+      << run.output;
+  EXPECT_NE(run.output.find("FAIL games/extra.json: the archive holds games/extra.json, which the "
+                            "manifest does not list"),
             std::string::npos)
-      << run.out;
+      << run.output;
 
   // The manifest's result is not the game's.
   run = verify_bundle([](json& m) {
     auto& g = m["rounds"][1]["games"][0];
     g["winner"] = g["winner"] == "scotland" ? "england" : "scotland";
   });
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(1) + ": the manifest says "), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(1) + ": the manifest says "), std::string::npos)
+      << run.output;
 
   // The manifest's commitment is not the record's.
   run = verify_bundle([](json& m) { m["rounds"][0]["games"][0]["seed_commitment"] = "00"; });
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(0) + ": the record's seed commitment"), std::string::npos)
-      << run.out;
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(0) + ": the record's seed commitment"), std::string::npos)
+      << run.output;
 
   // A record changed together with its listed SHA-256: the replay still catches it.
   json changed = json::parse(records_[1]);
@@ -300,15 +287,15 @@ TEST_F(VerifyTest, ATamperedBundleFailsGameByGame) {
   run = verify_bundle(
       [&](json& m) { m["rounds"][1]["games"][0]["record_sha256"] = bytes_sha256(changed_bytes); },
       [&](auto& entries) { entries[2].data = changed_bytes; });
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("FAIL " + id(1) + ": the state hash after action 3 differs"),
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL " + id(1) + ": the state hash after action 3 differs"),
             std::string::npos)
-      << run.out;
+      << run.output;
 
   // No manifest: not a bundle at all.
   run = verify_bundle({}, [](auto& entries) { entries.erase(entries.begin()); });
-  EXPECT_EQ(run.status, 2) << run.out;
-  EXPECT_NE(run.out.find("no manifest.json"), std::string::npos) << run.out;
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("no manifest.json"), std::string::npos) << run.output;
 }
 
 }  // namespace
