@@ -277,10 +277,11 @@ HttpResponse Api::roll_dice(const RouteCall& call) {
     return {std::nullopt, load_info(store, *store.find_game(game_id)), std::move(outcome.started)};
   });
   if (rolled.refusal) return *rolled.refusal;
-  rooms_.seated(game_id, rolled.info->seats, rolled.info->dice);
-  if (rolled.started) {
+  if (!rolled.started) {
+    rooms_.seated(game_id, rolled.info->seats, rolled.info->dice);
+  } else {
     log_info("game " + std::to_string(game_id) + " started");
-    rooms_.start(game_id, rolled.started, rolled.info->seats);
+    rooms_.start(game_id, rolled.started, rolled.info->seats, rolled.info->dice);
     // The clocks start with the game: its clients are told, after the first views.
     if (!rolled.info->clocks.is_null()) {
       rooms_.broadcast(game_id, protocol::ClocksMessage{rolled.info->clocks});

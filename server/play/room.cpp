@@ -192,8 +192,9 @@ void Room::take_seat_of(Member& member) const {
   }
 }
 
-void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
-  strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats)]() mutable {
+void Room::start(std::shared_ptr<core::Game> game, Seats seats, json dice) {
+  strand_([self = shared_from_this(), game = std::move(game), seats = std::move(seats),
+           dice = std::move(dice)]() mutable {
     if (self->game_) return;  // loaded from the store after the start was committed
     if (self->evicted_) {
       // Evicted while the start was on its way: an active game keeps a room, so this one goes
@@ -203,6 +204,7 @@ void Room::start(std::shared_ptr<core::Game> game, Seats seats) {
     }
     self->game_ = std::move(game);
     self->seats_ = std::move(seats);
+    self->dice_ = std::move(dice);
     self->actions_ = 0;
     self->views_.reset(*self->game_, {});
     self->row_.status = storage::GameStatus::Active;

@@ -105,8 +105,9 @@ class Room : public std::enable_shared_from_this<Room> {
   void seated(Seats seats, nlohmann::json dice);
   // The dice (server/play/dice.h, dice_json) as loaded with the room, before anybody joins it.
   void set_dice(nlohmann::json dice) { dice_ = std::move(dice); }
-  // Both seats' dice were revealed and the start committed: the game begins with `game`.
-  void start(std::shared_ptr<core::Game> game, Seats seats);
+  // Both seats' dice were revealed and the start committed: the game begins with `game`, and
+  // every client gets one welcome (saying `dice`, all revealed) and its first view.
+  void start(std::shared_ptr<core::Game> game, Seats seats, nlohmann::json dice);
   // The server is stopping: refuse new actions, tell every client, close them.
   void drain();
   // The game ended (resigned, timeout) or was cancelled, as already committed: no more

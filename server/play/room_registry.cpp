@@ -116,14 +116,15 @@ void RoomRegistry::seated(std::int64_t game_id, Seats seats, nlohmann::json dice
   if (room) room->seated(std::move(seats), std::move(dice));
 }
 
-void RoomRegistry::start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats) {
+void RoomRegistry::start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats,
+                         nlohmann::json dice) {
   std::shared_ptr<Room> room;
   {
     std::lock_guard lock(mutex_);
     if (const auto it = rooms_.find(game_id); it != rooms_.end()) room = it->second;
   }
   if (room) {
-    room->start(std::move(game), std::move(seats));
+    room->start(std::move(game), std::move(seats), std::move(dice));
   } else {
     open(game_id);  // replays the committed start, so the lobby knows whose turn it is
   }

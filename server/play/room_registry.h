@@ -31,7 +31,8 @@ class RoomRegistry : public RoomHost {
   // The open game's seats or dice changed (committed): its room, if loaded, tells its clients.
   void seated(std::int64_t game_id, Seats seats, nlohmann::json dice);
   // The start of a game was committed (both dice revealed): hand its room the game.
-  void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats);
+  void start(std::int64_t game_id, std::shared_ptr<core::Game> game, Seats seats,
+             nlohmann::json dice);
   // The game ended or was cancelled outside its room's play (resigned, timeout, cancel),
   // committed already: its room, if loaded, tells its clients (GameEndedMessage).
   void end(std::int64_t game_id, storage::GameStatus status,
