@@ -29,7 +29,8 @@ constexpr std::string_view kRatingColumns =
 
 }  // namespace
 
-void rate_finished_game(Database& db, std::int64_t game_id, std::int64_t now) {
+void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now) {
+  auto& db = store.database();
   auto game =
       db.cached("SELECT rated, status, json_extract(result, '$.winner') FROM games WHERE id = ?1");
   game->bind(1, game_id);

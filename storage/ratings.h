@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "storage/glicko2.h"
-#include "storage/sqlite.h"
 
 namespace blockfog::storage {
 
@@ -45,7 +44,7 @@ struct RatingChange {
 // Rates game `game_id`, just marked finished with its result: nothing when the game is not
 // rated or has not two seats held by two accounts. Must run inside the transaction that
 // finished the game. A game is rated at most once (UNIQUE (game_id, account_id)).
-void rate_finished_game(Database& db, std::int64_t game_id, std::int64_t now);
+void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now);
 
 // Rated accounts, best first (rating, then fewer... then id), `limit` from `offset`.
 std::vector<RatingRow> list_ratings(Store& store, std::size_t limit, std::size_t offset);

@@ -506,7 +506,7 @@ void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_
   if (db_.changes() == 0) {
     throw StorageError(SQLITE_ERROR, "set_game_status: no game " + std::to_string(game_id));
   }
-  if (status == GameStatus::Finished) rate_finished_game(db_, game_id, now);
+  if (status == GameStatus::Finished) rate_finished_game(*this, game_id, now);
   transaction.commit();
 }
 

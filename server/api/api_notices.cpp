@@ -51,7 +51,7 @@ HttpResponse html_page(int status, const std::string& title, const std::string& 
 
 HttpResponse Api::notice_settings(const RouteCall& call) {
   const auto settings = db_.call([&](storage::Store& store) {
-    return storage::NoticeStore(store.database()).settings(call.identity->account_id);
+    return storage::notice_settings(store, call.identity->account_id);
   });
   return json_response(200, describe(settings, static_cast<bool>(mailer_)));
 }
@@ -71,8 +71,7 @@ HttpResponse Api::save_notice_settings(const RouteCall& call) {
   // Checked and written in one storage task: nothing is stored when any part is refused.
   auto outcome =
       db_.call([&](storage::Store& store) -> std::variant<storage::NoticeSettings, HttpResponse> {
-        storage::NoticeStore notices(store.database());
-        auto s = notices.settings(account);
+        auto s = storage::notice_settings(store, account);
         if (wanted.webhook_url) s.webhook_url = *wanted.webhook_url;
         if (wanted.email) s.email_on = *wanted.email;
         if (wanted.webhook) s.webhook_on = *wanted.webhook;
@@ -87,8 +86,9 @@ HttpResponse Api::save_notice_settings(const RouteCall& call) {
           return error(400, ErrorCode::BadWebhookUrl,
                        "give a webhook URL to turn webhook notices on");
         }
-        notices.save_preferences(account, s.webhook_url, s.email_on, s.webhook_on, s.digest_hours);
-        return notices.settings(account);
+        storage::save_notice_preferences(store, account, s.webhook_url, s.email_on, s.webhook_on,
+                                         s.digest_hours);
+        return storage::notice_settings(store, account);
       });
   if (auto* refusal = std::get_if<HttpResponse>(&outcome)) return *refusal;
   return json_response(
@@ -102,9 +102,8 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
   const auto account = call.identity->account_id;
   if (!wanted.email) {
     const auto settings = db_.call([&](storage::Store& store) {
-      storage::NoticeStore notices(store.database());
-      notices.remove_email(account);
-      return notices.settings(account);
+      storage::remove_notice_email(store, account);
+      return storage::notice_settings(store, account);
     });
     return json_response(200, describe(settings, static_cast<bool>(mailer_)));
   }
@@ -117,8 +116,7 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
   const auto token = random_hex(32);
   const auto now = now_ms();
   auto outcome = db_.call([&](storage::Store& store) -> std::optional<HttpResponse> {
-    storage::NoticeStore notices(store.database());
-    const auto s = notices.settings(account);
+    const auto s = storage::notice_settings(store, account);
     if (s.confirm_sent_at && now - *s.confirm_sent_at < kConfirmEveryMs) {
       return too_many(ErrorCode::RateLimited, "a confirmation e-mail was sent a moment ago",
                       (kConfirmEveryMs - (now - *s.confirm_sent_at)) / 1000 + 1);
@@ -136,8 +134,8 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
                       "that address was sent several confirmation e-mails lately; try again later",
                       std::chrono::seconds(ConfirmationLimits::kPerRecipientEvery).count());
     }
-    notices.set_pending_email(account, *wanted.email, sha256_hex(token), now,
-                              now + kConfirmValidMs);
+    storage::set_pending_email(store, account, *wanted.email, sha256_hex(token), now,
+                               now + kConfirmValidMs);
     return std::nullopt;
   });
   if (outcome) return *outcome;
@@ -161,23 +159,19 @@ HttpResponse Api::set_notice_email(const RouteCall& call) {
     log_warn("turn notices: confirmation e-mail for account " + std::to_string(account) +
              " failed: " + e.what());
     // Nothing usable was stored: the pending address is dropped again.
-    db_.call([&](storage::Store& store) {
-      storage::NoticeStore(store.database()).clear_pending_email(account);
-    });
+    db_.call([&](storage::Store& store) { storage::clear_pending_email(store, account); });
     return error(503, ErrorCode::EmailUnavailable,
                  "the confirmation e-mail could not be sent; try again later");
   }
-  const auto settings = db_.call([&](storage::Store& store) {
-    return storage::NoticeStore(store.database()).settings(account);
-  });
+  const auto settings =
+      db_.call([&](storage::Store& store) { return storage::notice_settings(store, account); });
   return json_response(202, describe(settings, true));
 }
 
 HttpResponse Api::confirm_notice_email(const RouteCall& call) {
   const auto unsubscribe = random_hex(32);
   const auto account = db_.call([&](storage::Store& store) {
-    return storage::NoticeStore(store.database())
-        .confirm_email(sha256_hex(call.token), unsubscribe, now_ms());
+    return storage::confirm_notice_email(store, sha256_hex(call.token), unsubscribe, now_ms());
   });
   if (!account) {
     return html_page(404, "Link not valid",
@@ -195,9 +189,8 @@ HttpResponse Api::unsubscribe_notices(const RouteCall& call) {
   // asks for the click; the POST it sends, like a mail program's one-click POST (RFC 8058,
   // List-Unsubscribe-Post), is what unsubscribes.
   if (call.request.method == "GET") {
-    const bool known = db_.call([&](storage::Store& store) {
-      return storage::NoticeStore(store.database()).knows_unsubscribe_token(call.token);
-    });
+    const bool known = db_.call(
+        [&](storage::Store& store) { return storage::knows_unsubscribe_token(store, call.token); });
     if (!known) {
       return html_page(404, "Link not valid", "This unsubscribe link is not known (any more).");
     }
@@ -209,9 +202,8 @@ HttpResponse Api::unsubscribe_notices(const RouteCall& call) {
                          "\"><button type=\"submit\">Stop these e-mails</button></form><p>You "
                          "can turn them on again on the settings page.");
   }
-  const auto account = db_.call([&](storage::Store& store) {
-    return storage::NoticeStore(store.database()).unsubscribe(call.token);
-  });
+  const auto account = db_.call(
+      [&](storage::Store& store) { return storage::unsubscribe_notice_emails(store, call.token); });
   if (!account) {
     return html_page(404, "Link not valid", "This unsubscribe link is not known (any more).");
   }

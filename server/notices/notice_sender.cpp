@@ -19,7 +19,6 @@ namespace {
 using nlohmann::json;
 using storage::NoticeDelivery;
 using storage::NoticeSettings;
-using storage::NoticeStore;
 
 constexpr std::size_t kBatch = 50;
 constexpr std::int64_t kHourMs = 3600 * 1000;
@@ -67,7 +66,7 @@ void NoticeSender::run() {
 
 std::size_t NoticeSender::pass() {
   const auto due = db_.call([now = now_ms()](storage::Store& store) {
-    return NoticeStore(store.database()).due(now, kBatch);
+    return storage::due_notice_deliveries(store, now, kBatch);
   });
   const auto retry_delay = [this](std::int64_t attempts) {
     std::int64_t delay = std::int64_t{config_.notice_retry_seconds} * 1000;
@@ -81,12 +80,11 @@ std::size_t NoticeSender::pass() {
     const bool give_up = error.permanent() ||
                          next - d.created_at > std::int64_t{config_.notice_give_up_seconds} * 1000;
     db_.call([&](storage::Store& store) {
-      NoticeStore notices(store.database());
       if (give_up) {
-        notices.mark_failed(d.notice_id, d.channel, error.what(), now);
+        storage::mark_notice_failed(store, d.notice_id, d.channel, error.what(), now);
       } else {
-        notices.mark_error(d.notice_id, d.channel, error.what());
-        notices.postpone(d.notice_id, d.channel, next);
+        storage::mark_notice_error(store, d.notice_id, d.channel, error.what());
+        storage::postpone_notice_delivery(store, d.notice_id, d.channel, next);
       }
     });
     if (give_up) {
@@ -105,21 +103,20 @@ std::size_t NoticeSender::pass() {
       std::lock_guard lock(mutex_);
       if (stopping_) break;
     }
-    const auto settings = db_.call([&](storage::Store& store) {
-      return NoticeStore(store.database()).settings(d.account_id);
-    });
+    const auto settings = db_.call(
+        [&](storage::Store& store) { return storage::notice_settings(store, d.account_id); });
     const auto now = now_ms();
     if (d.channel == "webhook") {
       if (!settings.webhook_on || !settings.webhook_url) {
         db_.call([&](storage::Store& store) {
-          NoticeStore(store.database()).drop(d.notice_id, d.channel, now);
+          storage::drop_notice_delivery(store, d.notice_id, d.channel, now);
         });
         continue;
       }
       ++tried;
       db_.call([&](storage::Store& store) {
-        NoticeStore(store.database())
-            .claim(d.notice_id, d.channel, now + retry_delay(d.attempts + 1));
+        storage::claim_notice_delivery(store, d.notice_id, d.channel,
+                                       now + retry_delay(d.attempts + 1));
       });
       const auto content = json::parse(d.content_json);
       const auto link = game_link(public_url_, d.game_id);
@@ -140,7 +137,7 @@ std::size_t NoticeSender::pass() {
         continue;
       }
       db_.call([&](storage::Store& store) {
-        NoticeStore(store.database()).mark_sent(d.notice_id, d.channel, now_ms());
+        storage::mark_notice_sent(store, d.notice_id, d.channel, now_ms());
       });
       ++metrics_.notices_sent;
       continue;
@@ -151,7 +148,7 @@ std::size_t NoticeSender::pass() {
     emailed[d.account_id] = true;
     if (!settings.email_on || !settings.email || !settings.unsubscribe_token) {
       db_.call([&](storage::Store& store) {
-        NoticeStore(store.database()).drop(d.notice_id, d.channel, now);
+        storage::drop_notice_delivery(store, d.notice_id, d.channel, now);
       });
       continue;
     }
@@ -163,19 +160,18 @@ std::size_t NoticeSender::pass() {
         now < *settings.last_email_at + settings.digest_hours * kHourMs) {
       const auto until = *settings.last_email_at + settings.digest_hours * kHourMs;
       db_.call([&](storage::Store& store) {
-        NoticeStore notices(store.database());
-        for (const auto& p : notices.pending_emails(d.account_id)) {
-          notices.postpone(p.notice_id, p.channel, until);
+        for (const auto& p : storage::pending_notice_emails(store, d.account_id)) {
+          storage::postpone_notice_delivery(store, p.notice_id, p.channel, until);
         }
       });
       continue;
     }
     ++tried;
     const auto batch = db_.call([&](storage::Store& store) {
-      NoticeStore notices(store.database());
-      auto pending = notices.pending_emails(d.account_id);
+      auto pending = storage::pending_notice_emails(store, d.account_id);
       for (const auto& p : pending) {
-        notices.claim(p.notice_id, p.channel, now + retry_delay(d.attempts + 1));
+        storage::claim_notice_delivery(store, p.notice_id, p.channel,
+                                       now + retry_delay(d.attempts + 1));
       }
       return pending;
     });
@@ -208,10 +204,9 @@ std::size_t NoticeSender::pass() {
       continue;
     }
     db_.call([&](storage::Store& store) {
-      NoticeStore notices(store.database());
       const auto sent_at = now_ms();
-      for (const auto& p : batch) notices.mark_sent(p.notice_id, p.channel, sent_at);
-      notices.set_last_email(d.account_id, sent_at);
+      for (const auto& p : batch) storage::mark_notice_sent(store, p.notice_id, p.channel, sent_at);
+      storage::set_last_notice_email(store, d.account_id, sent_at);
     });
     metrics_.notices_sent += static_cast<std::int64_t>(batch.size());
   }

@@ -58,14 +58,16 @@ ActionCommitResult commit_in_transaction(storage::Store& store, const ActionComm
     }
     throw;
   }
-  storage::NoticeStore notices(store.database());
   // The role acted: its notices still undelivered are not needed any more.
-  notices.drop_pending(id, role, now);
+  storage::drop_pending_notices(store, id, role, now);
   for (const auto& notice : request.notices) {
-    notices.enqueue(id, notice.role, request.seq, notice.account_id, notice.content_json, now);
+    storage::enqueue_notice(store, id, notice.role, request.seq, notice.account_id,
+                            notice.content_json, now);
   }
   if (request.result_json) {
-    for (const char* side : {"scotland", "england"}) notices.drop_pending(id, side, now);
+    for (const char* side : {"scotland", "england"}) {
+      storage::drop_pending_notices(store, id, side, now);
+    }
     store.set_game_status(id, storage::GameStatus::Finished, now, *request.result_json);
     stop_clocks(store, id, tc, seats, now);
   } else {

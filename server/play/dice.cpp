@@ -62,7 +62,6 @@ void await_dice(storage::Store& store, std::int64_t game_id, std::int64_t now, s
     storage::commit_dice(store, game_id, seat.role, *core::dice_commitment(contribution),
                          contribution, now);
   }
-  storage::NoticeStore notices(store.database());
   const auto seats = load_seats(store, game_id);
   for (const auto role : {core::Role::Scotland, core::Role::England}) {
     const auto& seat = seats.of(role);
@@ -71,8 +70,8 @@ void await_dice(storage::Store& store, std::int64_t game_id, std::int64_t now, s
       continue;
     }
     const auto name = core::role_name(role);
-    notices.enqueue(game_id, name, 0, seat->account_id, dice_notice_content(game_id, name).dump(),
-                    now);
+    storage::enqueue_notice(store, game_id, name, 0, seat->account_id,
+                            dice_notice_content(game_id, name).dump(), now);
   }
   transaction.commit();
 }

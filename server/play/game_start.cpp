@@ -29,14 +29,14 @@ std::shared_ptr<core::Game> start_in_store(storage::Store& store, std::int64_t g
                now);
   // The start's turn notices, in the same transaction (never lost, as an action's), to the
   // players away at this very moment: one connected now is never told.
-  storage::NoticeStore notices(store.database());
-  notices.forget_start_notices(game_id);
+  storage::forget_start_notices(store, game_id);
   const auto at_game = [game_id, started_by, presence](std::int64_t account) {
     return account == started_by || (presence && presence->present(game_id, account));
   };
   for (const auto& notice :
        turn_notices(game_id, nullptr, *loaded.game, load_seats(store, game_id), {}, at_game)) {
-    notices.enqueue(game_id, notice.role, 0, notice.account_id, notice.content_json, now);
+    storage::enqueue_notice(store, game_id, notice.role, 0, notice.account_id, notice.content_json,
+                            now);
   }
   transaction.commit();
   return std::move(loaded.game);

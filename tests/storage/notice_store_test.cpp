@@ -33,13 +33,11 @@ class NoticeStoreTest : public ::testing::Test {
     store_->set_game_status(game_, GameStatus::Active, kNow);
   }
 
-  NoticeStore notices() { return NoticeStore(store_->database()); }
-
   // Scotland with a confirmed address and a webhook, both on.
   void subscribe_scot() {
-    notices().set_pending_email(scot_, "scot@example.org", "tokenhash", kNow, kNow + 1000);
-    ASSERT_EQ(notices().confirm_email("tokenhash", "unsub", kNow), scot_);
-    notices().save_preferences(scot_, "https://hooks.example.org/x", true, true, 0);
+    set_pending_email(*store_, scot_, "scot@example.org", "tokenhash", kNow, kNow + 1000);
+    ASSERT_EQ(confirm_notice_email(*store_, "tokenhash", "unsub", kNow), scot_);
+    save_notice_preferences(*store_, scot_, "https://hooks.example.org/x", true, true, 0);
   }
 
   testing::TempDir dir_;
@@ -50,16 +48,16 @@ class NoticeStoreTest : public ::testing::Test {
 };
 
 TEST_F(NoticeStoreTest, NothingIsQueuedForAnAccountWithNoChannelOn) {
-  EXPECT_FALSE(notices().enqueue(game_, "england", 1, eng_, R"({"game":1})", kNow));
-  EXPECT_TRUE(notices().due(kNow, 10).empty());
+  EXPECT_FALSE(enqueue_notice(*store_, game_, "england", 1, eng_, R"({"game":1})", kNow));
+  EXPECT_TRUE(due_notice_deliveries(*store_, kNow, 10).empty());
 }
 
 TEST_F(NoticeStoreTest, OneNoticePerAwaitedTurnWithADeliveryPerChannel) {
   subscribe_scot();
-  EXPECT_TRUE(notices().enqueue(game_, "scotland", 3, scot_, R"({"game":1})", kNow));
-  EXPECT_FALSE(notices().enqueue(game_, "scotland", 3, scot_, R"({"game":1})", kNow))
+  EXPECT_TRUE(enqueue_notice(*store_, game_, "scotland", 3, scot_, R"({"game":1})", kNow));
+  EXPECT_FALSE(enqueue_notice(*store_, game_, "scotland", 3, scot_, R"({"game":1})", kNow))
       << "the same awaited turn is noticed once";
-  const auto due = notices().due(kNow, 10);
+  const auto due = due_notice_deliveries(*store_, kNow, 10);
   ASSERT_EQ(due.size(), 2u);
   EXPECT_EQ(due[0].channel, "email");
   EXPECT_EQ(due[1].channel, "webhook");
@@ -68,12 +66,12 @@ TEST_F(NoticeStoreTest, OneNoticePerAwaitedTurnWithADeliveryPerChannel) {
 
 TEST_F(NoticeStoreTest, ActingDropsTheRolesUndeliveredNotices) {
   subscribe_scot();
-  notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
-  notices().drop_pending(game_, "england", kNow);
-  EXPECT_EQ(notices().due(kNow, 10).size(), 2u);
-  notices().drop_pending(game_, "scotland", kNow);
-  EXPECT_TRUE(notices().due(kNow, 10).empty());
-  EXPECT_EQ(notices().delivery_state(1, "webhook"), "dropped");
+  enqueue_notice(*store_, game_, "scotland", 3, scot_, "{}", kNow);
+  drop_pending_notices(*store_, game_, "england", kNow);
+  EXPECT_EQ(due_notice_deliveries(*store_, kNow, 10).size(), 2u);
+  drop_pending_notices(*store_, game_, "scotland", kNow);
+  EXPECT_TRUE(due_notice_deliveries(*store_, kNow, 10).empty());
+  EXPECT_EQ(notice_delivery_state(*store_, 1, "webhook"), "dropped");
 }
 
 // The start's notice replaces the newest notice, the one telling Scotland to roll the dice,
@@ -81,44 +79,44 @@ TEST_F(NoticeStoreTest, ActingDropsTheRolesUndeliveredNotices) {
 // the sender's late "sent" does not touch and a receiver does not take for a repeat.
 TEST_F(NoticeStoreTest, TheStartsNoticeNeverReusesTheIdOfTheNoticeItReplaces) {
   subscribe_scot();
-  ASSERT_TRUE(notices().enqueue(game_, "scotland", 0, scot_, R"({"dice":true})", kNow));
-  const auto dice = notices().due(kNow, 10);
+  ASSERT_TRUE(enqueue_notice(*store_, game_, "scotland", 0, scot_, R"({"dice":true})", kNow));
+  const auto dice = due_notice_deliveries(*store_, kNow, 10);
   ASSERT_EQ(dice.size(), 2u);
-  notices().claim(dice[1].notice_id, "webhook", kNow + 5000);
+  claim_notice_delivery(*store_, dice[1].notice_id, "webhook", kNow + 5000);
 
-  notices().forget_start_notices(game_);
-  ASSERT_TRUE(notices().enqueue(game_, "scotland", 0, scot_, R"({"turn":1})", kNow + 1));
-  notices().mark_sent(dice[1].notice_id, "webhook", kNow + 2);  // the delivery in flight ends
+  forget_start_notices(*store_, game_);
+  ASSERT_TRUE(enqueue_notice(*store_, game_, "scotland", 0, scot_, R"({"turn":1})", kNow + 1));
+  mark_notice_sent(*store_, dice[1].notice_id, "webhook", kNow + 2);  // the delivery in flight ends
 
-  const auto start = notices().due(kNow + 2, 10);
+  const auto start = due_notice_deliveries(*store_, kNow + 2, 10);
   ASSERT_EQ(start.size(), 2u);
   EXPECT_NE(start[1].notice_id, dice[1].notice_id);
   EXPECT_EQ(start[1].content_json, R"({"turn":1})");
-  EXPECT_EQ(notices().delivery_state(start[1].notice_id, "webhook"), "pending");
+  EXPECT_EQ(notice_delivery_state(*store_, start[1].notice_id, "webhook"), "pending");
 }
 
 TEST_F(NoticeStoreTest, AClaimedDeliveryWaitsForItsRetryTimeAcrossAReopen) {
   subscribe_scot();
-  notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
-  notices().claim(1, "webhook", kNow + 5000);
+  enqueue_notice(*store_, game_, "scotland", 3, scot_, "{}", kNow);
+  claim_notice_delivery(*store_, 1, "webhook", kNow + 5000);
   store_.reset();  // as a server killed during the attempt
   store_.emplace(dir_.file("blockfog.sqlite"), kNow);
-  EXPECT_EQ(notices().due(kNow + 4999, 10).size(), 1u);  // the e-mail only
-  const auto later = notices().due(kNow + 5000, 10);
+  EXPECT_EQ(due_notice_deliveries(*store_, kNow + 4999, 10).size(), 1u);  // the e-mail only
+  const auto later = due_notice_deliveries(*store_, kNow + 5000, 10);
   ASSERT_EQ(later.size(), 2u);
   EXPECT_EQ(later[1].attempts, 1);
-  notices().mark_sent(1, "webhook", kNow + 5000);
-  EXPECT_EQ(notices().due(kNow + 10'000, 10).size(), 1u);
+  mark_notice_sent(*store_, 1, "webhook", kNow + 5000);
+  EXPECT_EQ(due_notice_deliveries(*store_, kNow + 10'000, 10).size(), 1u);
 }
 
 TEST_F(NoticeStoreTest, AConfirmationTokenIsSingleUseAndExpires) {
-  notices().set_pending_email(scot_, "scot@example.org", "h1", kNow, kNow + 1000);
-  EXPECT_EQ(notices().confirm_email("h1", "u1", kNow + 1000), std::nullopt) << "expired";
-  notices().set_pending_email(scot_, "scot@example.org", "h2", kNow, kNow + 1000);
-  EXPECT_EQ(notices().confirm_email("h1", "u1", kNow), std::nullopt) << "replaced";
-  EXPECT_EQ(notices().confirm_email("h2", "u1", kNow), scot_);
-  EXPECT_EQ(notices().confirm_email("h2", "u1", kNow), std::nullopt) << "used";
-  const auto s = notices().settings(scot_);
+  set_pending_email(*store_, scot_, "scot@example.org", "h1", kNow, kNow + 1000);
+  EXPECT_EQ(confirm_notice_email(*store_, "h1", "u1", kNow + 1000), std::nullopt) << "expired";
+  set_pending_email(*store_, scot_, "scot@example.org", "h2", kNow, kNow + 1000);
+  EXPECT_EQ(confirm_notice_email(*store_, "h1", "u1", kNow), std::nullopt) << "replaced";
+  EXPECT_EQ(confirm_notice_email(*store_, "h2", "u1", kNow), scot_);
+  EXPECT_EQ(confirm_notice_email(*store_, "h2", "u1", kNow), std::nullopt) << "used";
+  const auto s = notice_settings(*store_, scot_);
   EXPECT_EQ(s.email, "scot@example.org");
   EXPECT_TRUE(s.email_on);
   EXPECT_EQ(s.email_pending, std::nullopt);
@@ -126,11 +124,11 @@ TEST_F(NoticeStoreTest, AConfirmationTokenIsSingleUseAndExpires) {
 
 TEST_F(NoticeStoreTest, UnsubscribeTurnsEmailOffAndDropsItsPendingNotices) {
   subscribe_scot();
-  notices().enqueue(game_, "scotland", 3, scot_, "{}", kNow);
-  EXPECT_EQ(notices().unsubscribe("unknown"), std::nullopt);
-  EXPECT_EQ(notices().unsubscribe("unsub"), scot_);
-  EXPECT_FALSE(notices().settings(scot_).email_on);
-  const auto due = notices().due(kNow, 10);
+  enqueue_notice(*store_, game_, "scotland", 3, scot_, "{}", kNow);
+  EXPECT_EQ(unsubscribe_notice_emails(*store_, "unknown"), std::nullopt);
+  EXPECT_EQ(unsubscribe_notice_emails(*store_, "unsub"), scot_);
+  EXPECT_FALSE(notice_settings(*store_, scot_).email_on);
+  const auto due = due_notice_deliveries(*store_, kNow, 10);
   ASSERT_EQ(due.size(), 1u);
   EXPECT_EQ(due[0].channel, "webhook");
 }
@@ -140,10 +138,10 @@ TEST_F(NoticeStoreTest, ANoticeCommitsOrRollsBackWithTheActionsTransaction) {
   {
     Transaction transaction(store_->database());
     store_->append_action(game_, 1, "england", R"({"kind":"pass"})", "h1", kNow);
-    notices().enqueue(game_, "scotland", 1, scot_, "{}", kNow);
+    enqueue_notice(*store_, game_, "scotland", 1, scot_, "{}", kNow);
     // Not committed: as a server killed before the COMMIT.
   }
-  EXPECT_TRUE(notices().due(kNow, 10).empty());
+  EXPECT_TRUE(due_notice_deliveries(*store_, kNow, 10).empty());
   EXPECT_TRUE(store_->load_actions(game_).empty());
 }
 
