@@ -28,7 +28,8 @@
 # Starting a running cluster again only prints its lines. `stop` waits for the server to end
 # (fast shutdown: open sessions are ended, nothing committed is lost); --immediate ends it as
 # a crash would, for recovery tests. The server's log is DIR/log. A first start that fails
-# takes back what it made.
+# takes back what it made. Needs python3 (to ask the kernel for a port; scripts/install-deps.sh
+# installs it with the test dependencies).
 set -euo pipefail
 
 readonly cluster_user=blockfog-pg  # owns the cluster when this script runs as root
@@ -113,12 +114,12 @@ is_running() {
   as_owner "$(bindir_of)/pg_ctl" status -D "$dir/data" >/dev/null 2>&1
 }
 
-# Writes the settings this script owns (included from postgresql.conf): the port may change
-# between attempts of a first start.
+# Writes the settings this script owns (included from postgresql.conf) when the cluster is
+# made; the port may change between the attempts of a first start, never after.
 write_settings() {
   local port=$1
   as_owner tee "$dir/data/scratch.conf" >/dev/null <<EOF
-# Written by scripts/pg-scratch.sh at each start; edit postgresql.conf instead.
+# Written by scripts/pg-scratch.sh when it made this cluster; edit postgresql.conf instead.
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$dir/socket'
