@@ -15,6 +15,8 @@ packages=(
   nginx     # the TLS reverse proxy of deploy/nginx/, started by its test (tests/deploy)
   curl      # the container's HEALTHCHECK command, run on the host by deploy/check-image.sh
   python3-aiosmtpd  # the real SMTP server the turn notice tests send to (tests/server)
+  postgresql  # the shared store of several nodes (docs/multi-node.md): initdb, pg_ctl, psql
+  libpq-dev   # PostgreSQL's C client library and headers, which that store links
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
