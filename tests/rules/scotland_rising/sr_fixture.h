@@ -12,6 +12,7 @@
 
 #include "rules/scotland_rising/engine.h"
 #include "rules/scotland_rising/invariants.h"
+#include "rules/scotland_rising/serialize.h"
 
 namespace blockfog::scotland_rising::testing {
 
