@@ -13,16 +13,16 @@ json charge(const std::string& unit_id, std::vector<std::string> path, const std
   return {{"type", "charge"}, {"unit", unit_id}, {"path", path}, {"target", target}};
 }
 
-State scots_on(const std::vector<Piece>& pieces,
-               const std::vector<std::string>& rows = {".......", ".......", "......."},
-               int die = 6) {
+State charge_board(const std::vector<Piece>& pieces,
+                   const std::vector<std::string>& rows = {".......", ".......", "......."},
+                   int die = 6) {
   State s = start(board(rows, pieces));
   scots_turn(s, die);
   return s;
 }
 
 TEST(Charge, AnAxMovesAndAttacksForTwoAp) {
-  State s = scots_on({{"a", "scotland", "ax", "0101"}, {"p", "england", "pike", "0401"}});
+  State s = charge_board({{"a", "scotland", "ax", "0101"}, {"p", "england", "pike", "0401"}});
   const int ap = s.pos.ap;
   script(s, {5, 1, 2});
   act(s, Role::Scotland, charge("a", {"0201", "0301"}, "0401"));
@@ -33,10 +33,10 @@ TEST(Charge, AnAxMovesAndAttacksForTwoAp) {
 }
 
 TEST(Charge, KnightsAndLeadersChargeButPikeDoNot) {
-  State s = scots_on({{"k", "scotland", "knight", "0101"},
-                      {"l", "scotland", "leader", "0103"},
-                      {"p", "scotland", "pike", "0102"},
-                      {"e", "england", "pike", "0402"}});
+  State s = charge_board({{"k", "scotland", "knight", "0101"},
+                          {"l", "scotland", "leader", "0103"},
+                          {"p", "scotland", "pike", "0102"},
+                          {"e", "england", "pike", "0402"}});
   bool knight = false, leader = false, pike = false;
   for (const auto& a : legal(s, Role::Scotland)) {
     if (a["type"] != "charge") continue;
@@ -51,15 +51,15 @@ TEST(Charge, KnightsAndLeadersChargeButPikeDoNot) {
 }
 
 TEST(Charge, AChargeNeedsTwoAp) {
-  State s = scots_on({{"a", "scotland", "ax", "0101"}, {"p", "england", "pike", "0401"}});
+  State s = charge_board({{"a", "scotland", "ax", "0101"}, {"p", "england", "pike", "0401"}});
   s.pos.ap = 1;
   EXPECT_TRUE(try_act(s, Role::Scotland, charge("a", {"0201", "0301"}, "0401")));
 }
 
 TEST(Charge, AUnitThatBeganTheTurnNextToAnEnemyMayNotCharge) {
-  State s = scots_on({{"k", "scotland", "knight", "0101"},
-                      {"p", "england", "pike", "0201"},
-                      {"q", "england", "pike", "0303"}});
+  State s = charge_board({{"k", "scotland", "knight", "0101"},
+                          {"p", "england", "pike", "0201"},
+                          {"q", "england", "pike", "0303"}});
   EXPECT_TRUE(try_act(s, Role::Scotland, charge("k", {"0102", "0202"}, "0303")));
 }
 
@@ -67,19 +67,19 @@ TEST(Charge, OnlyUnitsInClearTerrainMayBeCharged) {  // rulebook 2, 8, R1
   for (char t : {'W', 'V', '=', 's', 'o', '~'}) {
     std::string row = ".......";
     row[3] = t;
-    State s = scots_on({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}},
-                       {row, "......."});
+    State s = charge_board({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}},
+                           {row, "......."});
     EXPECT_TRUE(try_act(s, Role::Scotland, charge("k", {"0201", "0301"}, "0401"))) << t;
   }
 }
 
 TEST(Charge, AChargeMayNotEnterPotholesNorEndInTheBurn) {
-  State s = scots_on({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}},
-                     {"..o....", "......."});
+  State s = charge_board({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}},
+                         {"..o....", "......."});
   EXPECT_TRUE(try_act(s, Role::Scotland, charge("k", {"0201", "0301"}, "0401")));
   act(s, Role::Scotland, {{"type", "move"}, {"unit", "k"}, {"path", {"0201", "0301"}}});
-  s = scots_on({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}},
-               {"..~....", "......."});
+  s = charge_board({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}},
+                   {"..~....", "......."});
   EXPECT_TRUE(try_act(s, Role::Scotland, charge("k", {"0201", "0301"}, "0401")));
 }
 
@@ -93,7 +93,7 @@ TEST(Charge, ASchiltronMayNotBeCharged) {  // R14
 }
 
 TEST(Charge, TwoOnesAmongTheChargesDiceDisorderTheChargerUntilItsSidesNextTurn) {
-  State s = scots_on({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}});
+  State s = charge_board({{"k", "scotland", "knight", "0101"}, {"p", "england", "pike", "0401"}});
   script(s, {1, 1, 5});
   act(s, Role::Scotland, charge("k", {"0201", "0301"}, "0401"));
   EXPECT_TRUE(unit(s, "k").disordered);
@@ -107,10 +107,10 @@ TEST(Charge, TwoOnesAmongTheChargesDiceDisorderTheChargerUntilItsSidesNextTurn) 
 }
 
 TEST(Charge, OneOneDoesNotDisorderAndAPlainAttackNeverDoes) {
-  State s = scots_on({{"k", "scotland", "knight", "0101"},
-                      {"a", "scotland", "ax", "0103"},
-                      {"p", "england", "pike", "0401"},
-                      {"q", "england", "pike", "0203"}});
+  State s = charge_board({{"k", "scotland", "knight", "0101"},
+                          {"a", "scotland", "ax", "0103"},
+                          {"p", "england", "pike", "0401"},
+                          {"q", "england", "pike", "0203"}});
   script(s, {1, 2, 5});
   act(s, Role::Scotland, charge("k", {"0201", "0301"}, "0401"));
   EXPECT_FALSE(unit(s, "k").disordered);
@@ -120,7 +120,7 @@ TEST(Charge, OneOneDoesNotDisorderAndAPlainAttackNeverDoes) {
 }
 
 TEST(Schiltron, APikeFormsSchiltronInClearTerrainForNoApAsItsAction) {  // R14
-  State s = scots_on({{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0702"}});
+  State s = charge_board({{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0702"}});
   const int ap = s.pos.ap;
   act(s, Role::Scotland, {{"type", "schiltron"}, {"unit", "p"}});
   EXPECT_TRUE(unit(s, "p").schiltron);
@@ -130,16 +130,16 @@ TEST(Schiltron, APikeFormsSchiltronInClearTerrainForNoApAsItsAction) {  // R14
 }
 
 TEST(Schiltron, NoSchiltronOutsideClearTerrainNorForOtherTypes) {
-  State s = scots_on({{"p", "scotland", "pike", "0201"},
-                      {"a", "scotland", "ax", "0101"},
-                      {"e", "england", "pike", "0702"}},
-                     {".W.....", "......."});
+  State s = charge_board({{"p", "scotland", "pike", "0201"},
+                          {"a", "scotland", "ax", "0101"},
+                          {"e", "england", "pike", "0702"}},
+                         {".W.....", "......."});
   EXPECT_TRUE(try_act(s, Role::Scotland, {{"type", "schiltron"}, {"unit", "p"}}));
   EXPECT_TRUE(try_act(s, Role::Scotland, {{"type", "schiltron"}, {"unit", "a"}}));
 }
 
 TEST(Schiltron, LeavingSchiltronIsTheUnitsActionForTheTurn) {
-  State s = scots_on({{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0702"}});
+  State s = charge_board({{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0702"}});
   unit(s, "p").schiltron = true;
   act(s, Role::Scotland, {{"type", "leave_schiltron"}, {"unit", "p"}});
   EXPECT_FALSE(unit(s, "p").schiltron);
@@ -147,8 +147,8 @@ TEST(Schiltron, LeavingSchiltronIsTheUnitsActionForTheTurn) {
 }
 
 TEST(Schiltron, ASchiltronMovesOneHexAndOnlyIntoClearTerrain) {  // R14
-  State s = scots_on({{"p", "scotland", "pike", "0201"}, {"e", "england", "pike", "0702"}},
-                     {"W......", "......."});
+  State s = charge_board({{"p", "scotland", "pike", "0201"}, {"e", "england", "pike", "0702"}},
+                         {"W......", "......."});
   unit(s, "p").schiltron = true;
   EXPECT_TRUE(try_act(s, Role::Scotland, {{"type", "move"}, {"unit", "p"}, {"path", {"0101"}}}));
   EXPECT_TRUE(
@@ -158,7 +158,7 @@ TEST(Schiltron, ASchiltronMovesOneHexAndOnlyIntoClearTerrain) {  // R14
 }
 
 TEST(Schiltron, AttacksOnASchiltronAndByItRollOneDieFewer) {  // R14
-  State s = scots_on({{"p", "scotland", "pike", "0101"}, {"e", "england", "ax", "0201"}});
+  State s = charge_board({{"p", "scotland", "pike", "0101"}, {"e", "england", "ax", "0201"}});
   unit(s, "p").schiltron = true;
   EXPECT_EQ(attack_dice(s, 0, hex(s, "0201"), AttackKind::Plain), 1);
   EXPECT_EQ(attack_dice(s, 1, hex(s, "0101"), AttackKind::Plain), 2);

@@ -8,11 +8,11 @@
 namespace blockfog::scotland_rising::testing {
 namespace {
 
-const std::vector<std::string> kOpenField = {"......", "......", "......", "......"};
+const std::vector<std::string> kExampleField = {"......", "......", "......", "......"};
 
 TEST(WorkedExamples, AKnightChargesAPikeTwoHexesAwayAndEliminatesItWithTwoFives) {
-  State s = start(board(kOpenField, {{"pike", "scotland", "pike", "0101"},
-                                     {"knight_a", "england", "knight", "0301"}}));
+  State s = start(board(kExampleField, {{"pike", "scotland", "pike", "0101"},
+                                        {"knight_a", "england", "knight", "0301"}}));
   scots_turn(s, 3);
   english_turn(s, 1);  // 4 command AP on turn 1, 1 random AP: 5 AP
   ASSERT_EQ(s.pos.ap, 5);
@@ -28,9 +28,9 @@ TEST(WorkedExamples, AKnightChargesAPikeTwoHexesAwayAndEliminatesItWithTwoFives)
 }
 
 TEST(WorkedExamples, AnAxHitsAStackedReducedPikeAndTheSpareSixKillsItsLeaderOnAFour) {
-  State s = start(board(kOpenField, {{"ax", "scotland", "ax", "0101"},
-                                     {"pike", "england", "pike", "0201"},
-                                     {"leader", "england", "leader", "0201"}}));
+  State s = start(board(kExampleField, {{"ax", "scotland", "ax", "0101"},
+                                        {"pike", "england", "pike", "0201"},
+                                        {"leader", "england", "leader", "0201"}}));
   unit(s, "pike").reduced = true;
   scots_turn(s, 3);
   script(s, {3, 5, 6, 4});  // the ax's 3 dice, then the leader's roll for the spare hit (R2)
@@ -43,9 +43,9 @@ TEST(WorkedExamples, AnAxHitsAStackedReducedPikeAndTheSpareSixKillsItsLeaderOnAF
 
 TEST(WorkedExamples, ALongbowShootsOverItsOwnPikeAtASchiltronThenThePikesTradeSingleDice) {
   State s = setup(test_seed(),
-                  Data::parse(board(kOpenField, {{"scots", "scotland", "pike", "0101"},
-                                                 {"foot", "england", "pike", "0201"},
-                                                 {"bow", "england", "longbow", "0301"}})),
+                  Data::parse(board(kExampleField, {{"scots", "scotland", "pike", "0101"},
+                                                    {"foot", "england", "pike", "0201"},
+                                                    {"bow", "england", "longbow", "0301"}})),
                   Options{});
   act(s, Role::Scotland, {{"type", "schiltron"}, {"unit", "scots"}});
   act(s, Role::Scotland, {{"type", "setup_done"}});

@@ -8,13 +8,13 @@
 namespace blockfog::scotland_rising::testing {
 namespace {
 
-const std::vector<std::string> kField = {".......", ".......", "......."};
+const std::vector<std::string> kTurnField = {".......", ".......", "......."};
 
-json end_turn() { return {{"type", "end_turn"}}; }
+json end_turn_action() { return {{"type", "end_turn"}}; }
 
 TEST(Turn, TheScotsActFirstAndTheEnglishSecond) {
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
   EXPECT_EQ(active_roles(s), std::vector<Role>{Role::Scotland});
   scots_turn(s, 3);
   EXPECT_EQ(s.pos.side, Role::Scotland);
@@ -24,8 +24,8 @@ TEST(Turn, TheScotsActFirstAndTheEnglishSecond) {
 }
 
 TEST(Turn, CommandApFollowTheTableAndTheRandomDieAddsOneTwoOrThree) {  // rulebook 6
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
   const std::vector<int> scots_dice = {1, 2, 3, 4, 5, 6, 1};
   const std::vector<int> english_dice = {2, 3, 4, 5, 6, 1, 1};
   const std::vector<int> scots_ap = {7, 7, 8, 8, 9, 9, 7};
@@ -38,24 +38,24 @@ TEST(Turn, CommandApFollowTheTableAndTheRandomDieAddsOneTwoOrThree) {  // rulebo
     EXPECT_EQ(s.pos.ap, english_ap[t]) << "turn " << t + 1;
     if (t + 1 == scots_dice.size()) break;
     script(s, {scots_dice[t + 1]});
-    act(s, Role::England, end_turn());
+    act(s, Role::England, end_turn_action());
   }
 }
 
 TEST(Turn, UnspentApAreNotSavedForTheNextTurn) {  // rulebook 6
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
   scots_turn(s, 6);
   english_turn(s, 6);
   script(s, {1});
-  act(s, Role::England, end_turn());
+  act(s, Role::England, end_turn_action());
   act(s, Role::Scotland, {{"type", "roll_ap"}});
   EXPECT_EQ(s.pos.ap, 7);
 }
 
 TEST(Turn, AtNoApTheTurnOffersOnlyItsEndAndFreeActions) {
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
   scots_turn(s, 6);
   s.pos.ap = 0;
   for (const auto& a : legal(s, Role::Scotland)) {
@@ -64,40 +64,41 @@ TEST(Turn, AtNoApTheTurnOffersOnlyItsEndAndFreeActions) {
 }
 
 TEST(Turn, TheGameEndsAfterTheEnglishHalfOfTurnFifteenWithTheVpWinner) {  // R12
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
   act(s, Role::Scotland, {{"type", "scots_charge"}});
   for (int turn = 1; turn <= 15; ++turn) {
     ASSERT_EQ(s.pos.turn, turn);
-    act(s, Role::Scotland, end_turn());
+    act(s, Role::Scotland, end_turn_action());
     ASSERT_FALSE(outcome(s).finished);
-    act(s, Role::England, end_turn());
+    act(s, Role::England, end_turn_action());
   }
   EXPECT_EQ(s.pos.phase, Phase::GameOver);
   EXPECT_TRUE(active_roles(s).empty());
   EXPECT_TRUE(legal(s, Role::Scotland).empty());
-  EXPECT_EQ(try_act(s, Role::Scotland, end_turn())->code, core::RuleErrorCode::GameOver);
+  EXPECT_EQ(try_act(s, Role::Scotland, end_turn_action())->code, core::RuleErrorCode::GameOver);
   const auto out = outcome(s);
   EXPECT_TRUE(out.finished);
   EXPECT_EQ(out.winner, Role::Scotland);  // the 5 VP of the siege of Stirling (rulebook 11)
 }
 
 TEST(Turn, EqualVictoryPointsAreADraw) {  // R12
-  auto data = board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}});
+  auto data =
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}});
   data["start_vp"] = {{"scotland", 0}, {"england", 0}};
   State s = start(data);
   act(s, Role::Scotland, {{"type", "scots_charge"}});
   s.pos.turn = 15;
-  act(s, Role::Scotland, end_turn());
-  act(s, Role::England, end_turn());
+  act(s, Role::Scotland, end_turn_action());
+  act(s, Role::England, end_turn_action());
   EXPECT_TRUE(outcome(s).finished);
   EXPECT_FALSE(outcome(s).winner);
   EXPECT_EQ(outcome(s).reason, "draw");
 }
 
 TEST(ScotsCharge, IsAnnouncedBeforeTheApDieAndOnlyOnce) {  // R9
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
   EXPECT_TRUE(is_legal(s, Role::Scotland, {{"type", "scots_charge"}}));
   script(s, {4});
   act(s, Role::Scotland, {{"type", "scots_charge"}});
@@ -106,14 +107,14 @@ TEST(ScotsCharge, IsAnnouncedBeforeTheApDieAndOnlyOnce) {  // R9
   english_turn(s, 3);
   EXPECT_FALSE(s.pos.scots_charge_now);
   script(s, {3});
-  act(s, Role::England, end_turn());
+  act(s, Role::England, end_turn_action());
   EXPECT_EQ(s.pos.phase, Phase::Actions);  // no choice left: the die was rolled at once
   EXPECT_FALSE(s.pos.scots_charge_now);
 }
 
 TEST(ScotsCharge, AUnitMovesAndAttacksAnAdjacentEnemyForOneAp) {  // R9
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0401"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0401"}}));
   script(s, {4});
   act(s, Role::Scotland, {{"type", "scots_charge"}});
   const int ap = s.pos.ap;
@@ -129,7 +130,7 @@ TEST(ScotsCharge, AUnitMovesAndAttacksAnAdjacentEnemyForOneAp) {  // R9
 
 TEST(ScotsCharge, AChargeInTheScotsChargeTurnStillCostsTwoAp) {  // R9
   State s =
-      start(board(kField, {{"a", "scotland", "ax", "0101"}, {"e", "england", "pike", "0401"}}));
+      start(board(kTurnField, {{"a", "scotland", "ax", "0101"}, {"e", "england", "pike", "0401"}}));
   script(s, {4});
   act(s, Role::Scotland, {{"type", "scots_charge"}});
   const int ap = s.pos.ap;
@@ -141,8 +142,8 @@ TEST(ScotsCharge, AChargeInTheScotsChargeTurnStillCostsTwoAp) {  // R9
 }
 
 TEST(ScotsCharge, NoMoveAndAttackOnOtherTurns) {
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0401"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0401"}}));
   scots_turn(s, 4);
   EXPECT_TRUE(try_act(
       s, Role::Scotland,
@@ -150,8 +151,8 @@ TEST(ScotsCharge, NoMoveAndAttackOnOtherTurns) {
 }
 
 TEST(Exit, AnEnglishUnitOnTheRedArrowExitsForOneApAndScoresOneVp) {  // R11
-  State s =
-      start(board(kField, {{"p", "scotland", "pike", "0703"}, {"k", "england", "knight", "0101"}}));
+  State s = start(
+      board(kTurnField, {{"p", "scotland", "pike", "0703"}, {"k", "england", "knight", "0101"}}));
   scots_turn(s, 1);
   english_turn(s, 6);
   act(s, Role::England, {{"type", "exit"}, {"unit", "k"}, {"path", json::array()}});
@@ -162,7 +163,7 @@ TEST(Exit, AnEnglishUnitOnTheRedArrowExitsForOneApAndScoresOneVp) {  // R11
 }
 
 TEST(Exit, AUnitMayMoveOntoTheRedArrowAndExitWithOneMpLeft) {  // R11
-  State s = start(board(kField,
+  State s = start(board(kTurnField,
                         {{"p", "scotland", "pike", "0703"},
                          {"k", "england", "knight", "0202"},
                          {"f", "england", "pike", "0201"}},
@@ -180,8 +181,8 @@ TEST(Exit, AUnitMayMoveOntoTheRedArrowAndExitWithOneMpLeft) {  // R11
 }
 
 TEST(Exit, ThePikeWithoutASpareMpMayNotExitOnTheWayNorTheScotsAtAll) {  // R11
-  State s = start(
-      board(kField, {{"p", "scotland", "pike", "0101"}, {"f", "england", "pike", "0301"}}, "0101"));
+  State s = start(board(
+      kTurnField, {{"p", "scotland", "pike", "0101"}, {"f", "england", "pike", "0301"}}, "0101"));
   EXPECT_FALSE(is_legal(s, Role::Scotland, {{"type", "exit"}, {"unit", "p"}, {"path", {}}}));
   scots_turn(s, 1);
   EXPECT_TRUE(try_act(s, Role::Scotland, {{"type", "exit"}, {"unit", "p"}, {"path", {}}}));
@@ -192,9 +193,9 @@ TEST(Exit, ThePikeWithoutASpareMpMayNotExitOnTheWayNorTheScotsAtAll) {  // R11
 }
 
 TEST(Rally, ALeaderRestoresAReducedUnitOnOneToThreeForOneAp) {  // rulebook 8, rally
-  State s = start(board(kField, {{"p", "scotland", "pike", "0101"},
-                                 {"l", "scotland", "leader", "0101"},
-                                 {"e", "england", "pike", "0703"}}));
+  State s = start(board(kTurnField, {{"p", "scotland", "pike", "0101"},
+                                     {"l", "scotland", "leader", "0101"},
+                                     {"e", "england", "pike", "0703"}}));
   unit(s, "p").reduced = true;
   scots_turn(s, 6);
   const int ap = s.pos.ap;
@@ -207,9 +208,9 @@ TEST(Rally, ALeaderRestoresAReducedUnitOnOneToThreeForOneAp) {  // rulebook 8, r
 }
 
 TEST(Rally, FailsOnFourToSix) {
-  State s = start(board(kField, {{"p", "scotland", "pike", "0101"},
-                                 {"l", "scotland", "leader", "0101"},
-                                 {"e", "england", "pike", "0703"}}));
+  State s = start(board(kTurnField, {{"p", "scotland", "pike", "0101"},
+                                     {"l", "scotland", "leader", "0101"},
+                                     {"e", "england", "pike", "0703"}}));
   unit(s, "p").reduced = true;
   scots_turn(s, 6);
   script(s, {4});
@@ -218,11 +219,11 @@ TEST(Rally, FailsOnFourToSix) {
 }
 
 TEST(Rally, NeedsTheLeaderInTheHexFromTheTurnsStartAndNoEnemyAdjacent) {
-  State s = start(board(kField, {{"p", "scotland", "pike", "0101"},
-                                 {"l", "scotland", "leader", "0201"},
-                                 {"q", "scotland", "pike", "0103"},
-                                 {"m", "scotland", "leader", "0103"},
-                                 {"e", "england", "pike", "0203"}}));
+  State s = start(board(kTurnField, {{"p", "scotland", "pike", "0101"},
+                                     {"l", "scotland", "leader", "0201"},
+                                     {"q", "scotland", "pike", "0103"},
+                                     {"m", "scotland", "leader", "0103"},
+                                     {"e", "england", "pike", "0203"}}));
   unit(s, "p").reduced = true;
   unit(s, "q").reduced = true;
   scots_turn(s, 6);
@@ -232,9 +233,9 @@ TEST(Rally, NeedsTheLeaderInTheHexFromTheTurnsStartAndNoEnemyAdjacent) {
 }
 
 TEST(Rally, AFullStrengthUnitOrACrossbowIsNeverRallied) {
-  State s = start(board(kField, {{"p", "scotland", "pike", "0101"},
-                                 {"l", "scotland", "leader", "0101"},
-                                 {"e", "england", "pike", "0703"}}));
+  State s = start(board(kTurnField, {{"p", "scotland", "pike", "0101"},
+                                     {"l", "scotland", "leader", "0101"},
+                                     {"e", "england", "pike", "0703"}}));
   scots_turn(s, 6);
   EXPECT_TRUE(try_act(s, Role::Scotland, {{"type", "rally"}, {"leader", "l"}, {"unit", "p"}}));
 }
