@@ -91,7 +91,8 @@ void resolve_attack(State& s, int attacker, int hex, AttackKind kind) {
     const int die = s.rng.roll_die();
     if (die >= need) ++hits;
     if (die == 1) ++ones;
-    faces += (i ? "," : "") + std::to_string(die);
+    if (i > 0) faces += ',';
+    faces += std::to_string(die);
   }
   add_log(s, unit_label(s, attacker) + (kind == AttackKind::Charge ? " charges " : " attacks ") +
                  s.data->hex_id(hex) + ": " + std::to_string(dice) + " dice hitting on " +

@@ -3,7 +3,6 @@
 #include "rules/scotland_rising/board.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 
@@ -111,9 +110,11 @@ std::string_view unit_type_name(UnitType type) { return kTypeNames[static_cast<i
 std::string_view event_name(Event event) { return kEventNames[static_cast<int>(event)]; }
 
 std::string Data::hex_id(int hex) const {
-  char text[16];
-  std::snprintf(text, sizeof text, "%02d%02d", hex % columns + 1, hex / columns + 1);
-  return text;
+  // Two digits each: the loader keeps columns and rows below 100.
+  const int column = hex % columns + 1, row = hex / columns + 1;
+  const char text[4] = {static_cast<char>('0' + column / 10), static_cast<char>('0' + column % 10),
+                        static_cast<char>('0' + row / 10), static_cast<char>('0' + row % 10)};
+  return std::string(text, 4);
 }
 
 std::optional<int> Data::hex_index(std::string_view id) const {

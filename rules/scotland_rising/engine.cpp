@@ -29,7 +29,10 @@ void move_unit(State& s, int u, const std::vector<int>& path) {
   if (path.empty()) return;
   set_hex(s, u, path.back());
   std::string line = unit_label(s, u) + " moves";
-  for (int hex : path) line += " " + s.data->hex_id(hex);
+  for (int hex : path) {
+    line += ' ';
+    line += s.data->hex_id(hex);
+  }
   add_log(s, std::move(line));
 }
 
