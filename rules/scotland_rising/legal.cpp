@@ -145,16 +145,15 @@ void add_setup_actions(const State& s, std::vector<Action>& out) {
   out.push_back({ActionType::SetupDone, -1, -1, -1, {}});
 }
 
-void add_unit_actions(const State& s, int u, std::vector<Action>& out) {
+void add_unit_actions(const State& s, int u, Reach& r, std::vector<Action>& out) {
   const Data& d = *s.data;
   const auto& unit = s.pos.units[u];
   const UnitType type = s.unit(u).type;
   const int ap = s.pos.ap;
   if (ap >= 1) {
-    const Reach r = reach(s, u, MoveKind::Move);
-    for (int hex = 0; hex < d.hex_count(); ++hex) {
-      if (hex != r.start && r.cost[hex] >= 0)
-        out.push_back({ActionType::Move, u, -1, -1, path_to(r, hex)});
+    reach(s, u, MoveKind::Move, r);
+    for (std::size_t i = 1; i < r.reached.size(); ++i) {
+      out.push_back({ActionType::Move, u, -1, -1, path_to(r, r.reached[i])});
     }
     // Each enemy stack once, by the unit that attacks aim at (its non-leader, else its leader).
     for (int v = 0; v < unit_count(s); ++v) {
@@ -165,21 +164,22 @@ void add_unit_actions(const State& s, int u, std::vector<Action>& out) {
     }
     if (may_move_attack(s, u)) {
       const std::size_t longest = move_attack_length(s, u);
-      for (int end = 0; end < d.hex_count(); ++end) {
-        if (end == r.start || r.cost[end] < 0 || s.terrain(end) == Terrain::Burn) continue;
+      for (std::size_t i = 1; i < r.reached.size(); ++i) {
+        const int end = r.reached[i];
+        if (s.terrain(end) == Terrain::Burn) continue;
+        const auto targets = enemies_next_to(s, u, end);
+        if (targets.empty()) continue;
         auto path = path_to(r, end);
         if (path.size() > longest) continue;
-        for (int target : enemies_next_to(s, u, end))
-          out.push_back({ActionType::MoveAttack, u, -1, target, path});
+        for (int target : targets) out.push_back({ActionType::MoveAttack, u, -1, target, path});
       }
     }
     if (s.unit(u).side == Role::England) {  // R11
       if (unit.hex == d.exit_hex) {
         out.push_back({ActionType::Exit, u, -1, -1, {}});
-      } else {
-        const Reach e = reach(s, u, MoveKind::Exit);
-        if (e.cost[d.exit_hex] >= 0)
-          out.push_back({ActionType::Exit, u, -1, -1, path_to(e, d.exit_hex)});
+      } else if (r.cost[d.exit_hex] >= 0 && r.cost[d.exit_hex] < allowance(s, u)) {
+        // The cheapest move onto the arrow leaves 1 MP to exit with, or none does.
+        out.push_back({ActionType::Exit, u, -1, -1, path_to(r, d.exit_hex)});
       }
     }
     if (is_leader(s, u)) {  // rulebook 8, rally
@@ -190,9 +190,9 @@ void add_unit_actions(const State& s, int u, std::vector<Action>& out) {
     }
   }
   if (ap >= 2 && is_charger(type) && !started_next_to_enemy(s, u)) {
-    const Reach r = reach(s, u, MoveKind::Charge);
-    for (int end = 0; end < d.hex_count(); ++end) {
-      if (end == r.start || r.cost[end] < 0) continue;
+    reach(s, u, MoveKind::Charge, r);
+    for (std::size_t i = 1; i < r.reached.size(); ++i) {
+      const int end = r.reached[i];
       for (int target : enemies_next_to(s, u, end)) {
         if (!charge_target_problem(s, u, end, target))
           out.push_back({ActionType::Charge, u, -1, target, path_to(r, end)});
@@ -350,12 +350,14 @@ std::vector<Action> legal_actions(const State& s, Role role) {
       out.push_back({ActionType::RollAp, -1, -1, -1, {}});
       if (!s.pos.scots_charge_used) out.push_back({ActionType::ScotsCharge, -1, -1, -1, {}});
       break;
-    case Phase::Actions:
+    case Phase::Actions: {
+      Reach r;
       for (int u = 0; u < unit_count(s); ++u) {
-        if (can_act(s, u)) add_unit_actions(s, u, out);
+        if (can_act(s, u)) add_unit_actions(s, u, r, out);
       }
       out.push_back({ActionType::EndTurn, -1, -1, -1, {}});
       break;
+    }
     case Phase::GameOver:
       break;
   }

@@ -48,22 +48,25 @@ int allowance(const State& s, int u) {
   return mp;
 }
 
-Reach reach(const State& s, int u, MoveKind kind) {
+void reach(const State& s, int u, MoveKind kind, Reach& r) {
   const Data& d = *s.data;
-  Reach r;
-  r.cost.assign(d.hex_count(), -1);
-  r.parent.assign(d.hex_count(), -1);
+  if (static_cast<int>(r.cost.size()) != d.hex_count()) {
+    r.cost.assign(d.hex_count(), -1);
+    r.parent.assign(d.hex_count(), -1);
+  }
+  for (int hex : r.reached) r.cost[hex] = r.parent[hex] = -1;
+  r.reached.clear();
   r.start = s.pos.units[u].hex;
   const int mp = allowance(s, u) - (kind == MoveKind::Exit ? 1 : 0);
-  if (r.start < 0 || mp <= 0) return r;
+  if (r.start < 0 || mp <= 0) return;
   r.cost[r.start] = 0;
-  // Costs are 1 or 2: visiting hexes by increasing cost (one list per cost) finds cheapest
-  // paths, and the fixed neighbour order makes the path chosen deterministic.
-  std::vector<std::vector<int>> by_cost(mp + 1);
-  by_cost[0].push_back(r.start);
+  r.reached.push_back(r.start);
+  // Costs are 1 or 2: taking the hexes by increasing cost (a pass over the queue per cost)
+  // finds cheapest paths, and the fixed neighbour order makes the path chosen deterministic.
+  r.queue.assign(1, r.start);
   for (int c = 0; c <= mp; ++c) {
-    for (std::size_t i = 0; i < by_cost[c].size(); ++i) {
-      const int hex = by_cost[c][i];
+    for (std::size_t i = 0; i < r.queue.size(); ++i) {
+      const int hex = r.queue[i];
       if (r.cost[hex] != c) continue;
       // The burn stops a unit on entry (rulebook 2): nothing goes on from it.
       if (hex != r.start && s.terrain(hex) == Terrain::Burn) continue;
@@ -71,12 +74,18 @@ Reach reach(const State& s, int u, MoveKind kind) {
         const int nc = c + entry_cost(s.terrain(next));
         if (nc > mp || (r.cost[next] >= 0 && r.cost[next] <= nc)) continue;
         if (!can_enter(s, u, next, kind)) continue;
+        if (r.cost[next] < 0) r.reached.push_back(next);
         r.cost[next] = nc;
         r.parent[next] = hex;
-        by_cost[nc].push_back(next);
+        r.queue.push_back(next);
       }
     }
   }
+}
+
+Reach reach(const State& s, int u, MoveKind kind) {
+  Reach r;
+  reach(s, u, kind, r);
   return r;
 }
 

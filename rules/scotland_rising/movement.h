@@ -22,12 +22,16 @@ int entry_cost(Terrain terrain);
 int allowance(const State& s, int u);
 
 // The cheapest legal paths of `u` from where it stands (rulebook 7): cost[hex] (-1 where it
-// cannot go) and the previous hex of one cheapest path.
+// cannot go) and the previous hex of one cheapest path. `reached` lists the hexes with a cost,
+// the start first; a Reach may be reused for another unit (its buffers are kept).
 struct Reach {
   std::vector<int> cost;
   std::vector<int> parent;
+  std::vector<int> reached;
+  std::vector<int> queue;  // scratch
   int start = -1;
 };
+void reach(const State& s, int u, MoveKind kind, Reach& r);
 Reach reach(const State& s, int u, MoveKind kind);
 std::vector<int> path_to(const Reach& r, int hex);
 
