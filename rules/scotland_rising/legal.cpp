@@ -366,6 +366,32 @@ std::vector<Action> legal_actions(const State& s, Role role) {
 }
 
 std::optional<std::string> check(const State& s, Role role, const Action& a) {
+  // Indices come from action_from_json or legal_actions; anything else is refused, not read.
+  const int units = unit_count(s), hexes = s.data->hex_count();
+  bool in_range = a.unit >= -1 && a.unit < units && a.leader >= -1 && a.leader < units &&
+                  a.hex >= -1 && a.hex < hexes;
+  for (int step : a.path) in_range = in_range && step >= 0 && step < hexes;
+  if (!in_range) return "no such unit or hex";
+  switch (a.type) {
+    case ActionType::Place:
+    case ActionType::Attack:
+    case ActionType::Charge:
+    case ActionType::MoveAttack:
+      if (a.hex < 0 || a.unit < 0) return "the action names no unit or no hex";
+      break;
+    case ActionType::Rally:
+      if (a.leader < 0 || a.unit < 0) return "a rally names a leader and a unit";
+      break;
+    case ActionType::Move:
+    case ActionType::Schiltron:
+    case ActionType::LeaveSchiltron:
+    case ActionType::EventRally:
+    case ActionType::Exit:
+      if (a.unit < 0) return "the action names no unit";
+      break;
+    default:
+      break;
+  }
   if (a.type == ActionType::Undo) {
     if (s.undo.empty()) return "nothing to undo";
     return std::nullopt;
