@@ -103,7 +103,7 @@ std::optional<Action> action_from_json(const Data& d, const json& in, std::strin
     a.hex = *h;
   }
   if (has_path(a.type)) {
-    if (!in.contains("path") || !in["path"].is_array() || in["path"].size() > 16) {
+    if (!in.contains("path") || !in["path"].is_array() || in["path"].size() > Path::kMax) {
       error = name + ": \"path\" is an array of at most 16 hexes";
       return std::nullopt;
     }

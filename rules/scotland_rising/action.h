@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/scotland_rising/data.h"
+#include "rules/scotland_rising/path.h"
 
 namespace blockfog::scotland_rising {
 
@@ -36,7 +37,7 @@ struct Action {
   int unit = -1;
   int leader = -1;
   int hex = -1;  // the hex placed on, or the target hex
-  std::vector<int> path;
+  Path path;
   bool operator==(const Action&) const = default;
 };
 

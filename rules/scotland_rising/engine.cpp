@@ -25,7 +25,7 @@ bool is_undoable(ActionType type) {
   }
 }
 
-void move_unit(State& s, int u, const std::vector<int>& path) {
+void move_unit(State& s, int u, const Path& path) {
   if (path.empty()) return;
   set_hex(s, u, path.back());
   std::string line = unit_label(s, u) + " moves";

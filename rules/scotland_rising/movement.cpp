@@ -89,13 +89,14 @@ Reach reach(const State& s, int u, MoveKind kind) {
   return r;
 }
 
-std::vector<int> path_to(const Reach& r, int hex) {
-  std::vector<int> path;
-  for (int h = hex; h != r.start && h >= 0; h = r.parent[h]) path.push_back(h);
-  return {path.rbegin(), path.rend()};
+Path path_to(const Reach& r, int hex) {
+  Path backwards, path;
+  for (int h = hex; h != r.start && h >= 0; h = r.parent[h]) backwards.push_back(h);
+  for (std::size_t i = backwards.size(); i > 0; --i) path.push_back(backwards[i - 1]);
+  return path;
 }
 
-std::optional<int> path_cost(const State& s, int u, const std::vector<int>& path, MoveKind kind) {
+std::optional<int> path_cost(const State& s, int u, const Path& path, MoveKind kind) {
   const Data& d = *s.data;
   int at = s.pos.units[u].hex;
   if (at < 0) return std::nullopt;

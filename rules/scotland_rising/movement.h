@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "rules/scotland_rising/path.h"
 #include "rules/scotland_rising/state.h"
 
 namespace blockfog::scotland_rising {
@@ -33,10 +34,10 @@ struct Reach {
 };
 void reach(const State& s, int u, MoveKind kind, Reach& r);
 Reach reach(const State& s, int u, MoveKind kind);
-std::vector<int> path_to(const Reach& r, int hex);
+Path path_to(const Reach& r, int hex);
 
 // The MP a path of `u` costs (each hex adjacent to the one before, the first to its hex), or
 // nullopt when it is not a legal move of that kind. An empty path costs 0.
-std::optional<int> path_cost(const State& s, int u, const std::vector<int>& path, MoveKind kind);
+std::optional<int> path_cost(const State& s, int u, const Path& path, MoveKind kind);
 
 }  // namespace blockfog::scotland_rising
