@@ -204,5 +204,21 @@ TEST(Combat, LosingEdwardTheSecondCostsEnglandACommandApFromThenOn) {  // rulebo
   EXPECT_EQ(s.pos.ap, 4 - 1 + 1);
 }
 
+TEST(Combat, LosingRobertTheBruceCostsScotlandACommandApFromThenOn) {  // rulebook 9
+  State s =
+      start(board({".......", "......."}, {{"b", "scotland", "leader", "0201", "R. Bruce", true},
+                                           {"k", "england", "knight", "0101"}}));
+  scots_turn(s, 1);
+  english_turn(s, 6);
+  script(s, {6, 1, 1, 5});
+  act(s, Role::England, attack("k", "0201"));
+  EXPECT_TRUE(unit(s, "b").eliminated);
+  EXPECT_EQ(s.pos.vp[1], 6);
+  script(s, {1});
+  act(s, Role::England, {{"type", "end_turn"}});
+  act(s, Role::Scotland, {{"type", "roll_ap"}});
+  EXPECT_EQ(s.pos.ap, 6 - 1 + 1);
+}
+
 }  // namespace
 }  // namespace blockfog::scotland_rising::testing

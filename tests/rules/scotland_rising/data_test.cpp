@@ -132,6 +132,29 @@ TEST(VariantData, TheTablesAreTheRulebooksWithNoEventOnTwelve) {
   EXPECT_EQ(d->events[6], d->events[11]);
 }
 
+TEST(VariantData, ReducedSidesKeepTheirTypesValuesAndCrossbowsAndLeadersHaveNone) {  // R4
+  for (const auto& u : variant_board()->units) {
+    if (u.type == UnitType::Crossbow || u.type == UnitType::Leader) {
+      EXPECT_FALSE(u.reduced) << u.id;
+      continue;
+    }
+    ASSERT_TRUE(u.reduced) << u.id;
+    EXPECT_EQ(u.reduced->dice, u.full.dice) << u.id;
+    EXPECT_EQ(u.reduced->hit, u.full.hit) << u.id;
+    EXPECT_EQ(u.reduced->move, u.full.move) << u.id;
+  }
+}
+
+TEST(VariantData, OnlyRobertTheBruceAndEdwardTheSecondAreCommandersWorthSixVp) {  // rulebook 9, 11
+  for (const auto& u : variant_board()->units) {
+    const bool commander = u.name == "R. Bruce" || u.name == "Edward II";
+    EXPECT_EQ(u.commander, u.type == UnitType::Leader && commander) << u.id;
+    if (u.commander) {
+      EXPECT_EQ(u.vp, 6);
+    }
+  }
+}
+
 TEST(VariantData, AnotherDataFileOfTheSchemaLoadsWithoutCodeChanges) {
   auto file = board({"....", "....", "...."},
                     {{"p", "scotland", "pike", "0101"}, {"k", "england", "knight", "0403"}});
