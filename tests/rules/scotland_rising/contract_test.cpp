@@ -104,6 +104,21 @@ TEST(Views, CarryOnlyTheLogLinesFromLogFromButAlwaysTheLogSize) {
   EXPECT_EQ(game->write_view(Role::Scotland, 99, text), all["log"].size());
 }
 
+TEST(Views, ReportWhereTheirMembersAreWhenALayoutIsAsked) {
+  auto game = new_game();
+  std::string text;
+  core::ViewLayout layout;
+  game->write_view(Role::Scotland, 0, text, &layout);
+  EXPECT_EQ(text, game->view_text(Role::Scotland));
+  bool log = false, log_size = false;
+  for (const auto& member : layout.members) {
+    log |= core::text_of(text, member.name) == "log";
+    log_size |= core::text_of(text, member.name) == "log_size";
+  }
+  EXPECT_TRUE(log);
+  EXPECT_TRUE(log_size);
+}
+
 TEST(Undo, TakesBackAMoveAndItsLogLine) {
   State s = start(
       board(kContractField, {{"p", "scotland", "pike", "0101"}, {"e", "england", "pike", "0703"}}));
