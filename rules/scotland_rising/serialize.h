@@ -1,0 +1,32 @@
+#pragma once
+
+// The whole state as JSON, exactly reversible, and its hash.
+
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/scotland_rising/state.h"
+
+namespace blockfog::scotland_rising {
+
+inline constexpr std::string_view kRulesVersion = "scotland-rising-1";
+
+class StateFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+nlohmann::json options_to_json(const Options& o);
+// Reads scenario options; StateFormatError names an unknown or ill-typed one.
+Options options_from_json(const nlohmann::json& j);
+
+nlohmann::json position_to_json(const Data& d, const Position& p);
+nlohmann::json to_json(const State& s);
+// A state of the scenario `data` (its "scenario" must match); StateFormatError on bad input.
+State state_from_json(std::shared_ptr<const Data> data, const nlohmann::json& j);
+// SHA-256 (hex) of to_json's text: nlohmann writes object keys sorted, so the text is canonical.
+std::string state_hash(const State& s);
+
+}  // namespace blockfog::scotland_rising
