@@ -12,11 +12,9 @@
 #include "server/crypto.h"
 #include "server/db_worker.h"
 #include "server/log.h"
-#include "server/notices/turn_notices.h"
 #include "server/play/dice.h"
 #include "server/play/game_loader.h"
 #include "server/play/room_registry.h"
-#include "storage/notice_store.h"
 #include "storage/play_by_web.h"
 
 namespace blockfog::server {

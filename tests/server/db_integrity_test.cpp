@@ -35,12 +35,6 @@ std::vector<std::string> files_in(const std::filesystem::path& dir) {
   return names;
 }
 
-// Runs the server binary with `args` until it exits: its exit status and what it printed.
-std::pair<int, std::string> run_server_binary(const std::vector<std::string>& args) {
-  auto run = run_program(BLOCKFOG_SERVER_BIN, args);
-  return {run.status, std::move(run.output)};
-}
-
 class DbAtStart : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -99,15 +93,15 @@ TEST_F(DbAtStart, AnotherProgramsDatabaseIsRefusedAndLeftByteIdentical) {
 
 TEST_F(DbAtStart, ADamagedDatabaseIsRefusedAndCanBeCheckedOrServedReadOnly) {
   const auto game_id = stored_game();
-  auto [healthy_status, healthy] = run_server_binary({"--check-db", "--db", db().string()});
-  EXPECT_EQ(healthy_status, 0) << healthy;
-  EXPECT_NE(healthy.find(": ok"), std::string::npos) << healthy;
+  const auto healthy = run_program(BLOCKFOG_SERVER_BIN, {"--check-db", "--db", db().string()});
+  EXPECT_EQ(healthy.status, 0) << healthy.output;
+  EXPECT_NE(healthy.output.find(": ok"), std::string::npos) << healthy.output;
 
   ASSERT_NO_FATAL_FAILURE(damage_the_log());
   const auto bytes = read_bytes(db());
-  auto [status, report] = run_server_binary({"--check-db", "--db", db().string()});
-  EXPECT_EQ(status, 1) << report;
-  EXPECT_NE(report.find("damaged"), std::string::npos) << report;
+  const auto report = run_program(BLOCKFOG_SERVER_BIN, {"--check-db", "--db", db().string()});
+  EXPECT_EQ(report.status, 1) << report.output;
+  EXPECT_NE(report.output.find("damaged"), std::string::npos) << report.output;
 
   const auto why = refused_start();
   EXPECT_NE(why.find("failed its integrity check"), std::string::npos) << why;

@@ -214,26 +214,25 @@ TEST(Dice, TheRecordHoldsTheThreeInputsAndVerifyRecomputesTheSeed) {
   const auto verify = [&](const json& r, const std::string& name) {
     const auto path = dir.path() / name;
     std::ofstream(path) << r.dump();
-    const auto run = run_program(BLOCKFOG_HOTS_REPLAY_BIN, {"verify", path.string()});
-    return std::pair{run.status, run.output};
+    return run_program(BLOCKFOG_HOTS_REPLAY_BIN, {"verify", path.string()});
   };
-  const auto [status, out] = verify(record, "record.json");
-  EXPECT_EQ(status, 0) << out;
+  const auto verified = verify(record, "record.json");
+  EXPECT_EQ(verified.status, 0) << verified.output;
   // A contribution that is not the committed one.
   json changed = record;
   changed["dice"]["england"]["contribution"] = draw_dice().contribution;
-  const auto [changed_status, changed_out] = verify(changed, "changed.json");
-  EXPECT_NE(changed_status, 0);
-  EXPECT_NE(changed_out.find("England's dice contribution does not match its commitment"),
+  const auto changed_run = verify(changed, "changed.json");
+  EXPECT_NE(changed_run.status, 0);
+  EXPECT_NE(changed_run.output.find("England's dice contribution does not match its commitment"),
             std::string::npos)
-      << changed_out;
+      << changed_run.output;
   // Another contribution with its own commitment: another seed, so the logged actions no
   // longer lead to the recorded states.
   json other = record;
   const auto c = draw_dice();
   other["dice"]["england"] = {{"commitment", c.commitment}, {"contribution", c.contribution}};
-  const auto [other_status, other_out] = verify(other, "other.json");
-  EXPECT_NE(other_status, 0) << other_out;
+  const auto other_run = verify(other, "other.json");
+  EXPECT_NE(other_run.status, 0) << other_run.output;
 }
 }  // namespace
 }  // namespace blockfog::server::testing
