@@ -22,7 +22,17 @@ const { mergeLog } = await import(path.join(root, 'web-client/js/view_patch.js')
 const fixture = (name) =>
   JSON.parse(fs.readFileSync(path.join(root, 'tests/web/fixtures/sr', `${name}.json`), 'utf8'))
     .view;
-const NAMES = ['start', 'turn1', 'charge', 'charged', 'longbow', 'midgame', 'over', 'freeform'];
+const NAMES = [
+  'start',
+  'ap',
+  'turn1',
+  'charge',
+  'charged',
+  'longbow',
+  'midgame',
+  'over',
+  'freeform',
+];
 
 test('hex ids and their centres: odd rows (from 0) lie half a hex east', () => {
   assert.deepEqual(parseHex('0712'), { col: 6, row: 11 });
