@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startBrowser } from './e2e/harness.js';
 import { startStatic } from './sr_static.js';
+import { openGamePage } from './e2e/sr_mock.js';
 
 const out = process.argv[2] || '/work/notes/shots-sr';
 fs.mkdirSync(out, { recursive: true });
@@ -13,11 +14,12 @@ const sizes = [
   ['1920x1080', 1920, 1080],
   ['390x844', 390, 844],
 ];
-// [fixture, role, hex to click first or null, a second hex or null]
+// [name (fixture-what), role, what to choose first or null, how many times to zoom in]
 const scenes = [
   ['start', 'scotland', null],
   ['turn1', 'scotland', null],
   ['turn1-move', 'scotland', 'unit:sc_hobelar1'],
+  ['turn1-zoomed', 'scotland', 'unit:sc_hobelar1', 2],
   ['midgame', 'england', null],
   ['longbow', 'scotland', 'unit:sc_longbow1'],
   ['charge', 'scotland', 'charger'],
@@ -33,7 +35,7 @@ try {
     const context = await browser.newContext({ viewport: { width: w, height: hgt } });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error', e.message));
-    for (const [name, role, click] of scenes) {
+    for (const [name, role, click, zoom = 0] of scenes) {
       const fixture = name.split('-')[0];
       await page.goto(`${web.url}/harness/sr-board.html?fixture=${fixture}&role=${role}`);
       await page.waitForSelector('body[data-ready="true"]');
@@ -52,9 +54,18 @@ try {
         });
         await page.click(`[data-hex="${hex}"] .cell`, { force: true });
       }
+      for (let k = 0; k < zoom; k++) await page.getByRole('button', { name: 'Zoom in' }).click();
       await page.screenshot({ path: path.join(out, `${name}-${label}.png`), fullPage: false });
     }
     await context.close();
+    // The game page itself (header, dock, controls, chat), its server played by sr_mock.js.
+    const game = await openGamePage(browser, web.url, {
+      kind: 'scotland_rising',
+      width: w,
+      height: hgt,
+    });
+    await game.page.screenshot({ path: path.join(out, `game-page-${label}.png`) });
+    await game.context.close();
   }
 } finally {
   await browser.close();

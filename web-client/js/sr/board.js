@@ -198,14 +198,16 @@ export function createSrBoard({ send, say = () => {} }) {
         sight.push({ ...sightLine(unit.hex, target, terrain), armed: st.armed?.hex === target });
       }
     }
+    // The printed set-up's letters (rulebook 4) on the hexes still empty during the set-up:
+    // a unit type's letter, and a leader's name under it.
     const setupLetters = new Map();
     if (view.phase === 'setup') {
       for (const side of ['scotland', 'england']) {
         for (const { hex, letter } of view.board.setup?.[side] || []) {
-          setupLetters.set(
-            hex,
-            setupLetters.has(hex) ? `${setupLetters.get(hex)}+${letter}` : letter,
-          );
+          const mark = setupLetters.get(hex) || { letter: '', leader: '' };
+          if (letter.length === 1) mark.letter = letter;
+          else mark.leader = letter;
+          setupLetters.set(hex, mark);
         }
       }
     }
@@ -259,7 +261,7 @@ export function createSrBoard({ send, say = () => {} }) {
     if (view.phase === 'scots_ap')
       return 'Roll for action points, or announce the Scots Charge (once a game).';
     if (st.selected) {
-      return 'Green: move there (choose hexes one by one for your own route; choose the end again to move). Red: attack. Orange: charge.';
+      return 'Green: move (choose hexes along a route, the end again to go). Red: attack. Orange: charge.';
     }
     return 'Choose a unit with a gold outline.';
   }
@@ -267,7 +269,7 @@ export function createSrBoard({ send, say = () => {} }) {
   function renderPrompt() {
     const view = st.view;
     clear(prompt);
-    if (st.info) {
+    if (st.info && st.info !== m.byId.get(st.selected)?.hex) {
       prompt.append(
         h(
           'p',

@@ -139,12 +139,8 @@ export function counter(u, cx, cy, w, opts = {}) {
     s(
       'g',
       { class: `marker ${cls}`, transform: `translate(${x.toFixed(2)},${y.toFixed(2)})` },
-      s('rect', { x: -w * 0.15, y: -w * 0.15, width: w * 0.3, height: w * 0.3, rx: w * 0.05 }),
-      s(
-        'text',
-        { 'text-anchor': 'middle', y: w * 0.09, 'font-size': (w * 0.24).toFixed(2) },
-        letter,
-      ),
+      s('rect', { x: -w * 0.18, y: -w * 0.18, width: w * 0.36, height: w * 0.36, rx: w * 0.05 }),
+      s('text', { 'text-anchor': 'middle', y: w * 0.1, 'font-size': (w * 0.3).toFixed(2) }, letter),
     );
   if (u.schiltron) g.append(badge('S', 'schiltron-mark', -w / 2, -h / 2));
   if (u.disordered) g.append(badge('D', 'disorder-mark', -w / 2, h / 2));

@@ -263,12 +263,18 @@ export function createSrMap({ onHex, onEscape, onFocusHex, note = null }) {
           ),
         );
       }
-      if (m.setupLetters?.has(id) && !m.stacks.get(id)) {
+      const letters = m.setupLetters?.get(id);
+      if (letters && !m.stacks.get(id)) {
         decor.append(
           s(
             'text',
             { class: 'setup-letter', x: c.x, y: c.y + SIZE * 0.15, 'text-anchor': 'middle' },
-            m.setupLetters.get(id),
+            letters.letter,
+          ),
+          s(
+            'text',
+            { class: 'setup-leader', x: c.x, y: c.y + SIZE * 0.5, 'text-anchor': 'middle' },
+            letters.leader,
           ),
         );
       }
