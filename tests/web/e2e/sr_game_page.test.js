@@ -44,7 +44,9 @@ for (const kind of ['scotland_rising', null]) {
     assert.deepEqual(actions[0].action, move);
     const lines = await page.$$eval('.sr-board ol.log li', (li) => li.map((l) => l.textContent));
     assert.deepEqual(lines, fixture('charged').log);
-    assert.match(await page.textContent('.sr-last-attack'), /charged 0710/);
+    const charge = fixture('charged').log.findLast((l) => / charges \d{4}:/.test(l));
+    const target = / charges (\d{4}):/.exec(charge)[1];
+    assert.match(await page.textContent('.sr-last-attack'), new RegExp(`charged ${target}`));
     assert.deepEqual(errors, []);
     await context.close();
   });
