@@ -2,8 +2,8 @@
 // views of chosen steps as JSON files, for the web client's fixtures (tests/web/fixtures/)
 // and for looking at what a client is sent. Links the rules libraries only.
 //
-//   game-views --game scotland_rising --seed 7 --out DIR \
-//     --weights end_turn=1,undo=0,attack=200 --stop start=start --stop late=step:300 \
+//   game-views --game scotland_rising --seed 7 --out DIR
+//     --weights end_turn=1,undo=0,attack=200 --stop start=start --stop late=step:300
 //     --stop archers=legal:type=attack,unit~longbow --stop over=end
 //
 // Each step the awaited role's action is drawn from its legal actions, weighted by type (the
