@@ -1,17 +1,22 @@
 #include "tools/game-views/stops.h"
 
-#include <sstream>
+#include <cctype>
 
 namespace blockfog::tools {
 namespace {
 
 using nlohmann::json;
 
+// Every part between separators, empty ones included ("a&" is "a" and "").
 std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, sep)) parts.push_back(part);
+  std::vector<std::string> parts(1);
+  for (char ch : text) {
+    if (ch == sep) {
+      parts.emplace_back();
+    } else {
+      parts.back() += ch;
+    }
+  }
   return parts;
 }
 
