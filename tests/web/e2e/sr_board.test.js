@@ -114,6 +114,22 @@ test('the counters: every unit on the board, with its name and values, and the m
   await context.close();
 });
 
+test('the dice of any attack: pointing at its log line shows them', async () => {
+  const view = fixture('over');
+  const k = view.log.findIndex((l) => / (attacks|charges) \d{4}: /.test(l));
+  const faces = / rolled ([\d,]+):/.exec(view.log[k])[1].split(',');
+  const { page, context } = await open('over');
+  await page.hover(`.sr-board ol.log li[data-i="${k}"]`, { force: true });
+  assert.equal(await page.textContent('.sr-last-attack h2'), `Attack of log line ${k + 1}`);
+  assert.deepEqual(
+    await page.$$eval('.sr-die', (ds) => ds.map((d) => d.getAttribute('aria-label')[0])),
+    faces,
+  );
+  await page.mouse.move(1, 1);
+  assert.equal(await page.textContent('.sr-last-attack h2'), 'Last attack');
+  await context.close();
+});
+
 test('a unit chosen lights up its destinations; a route clicked hex by hex is sent', async () => {
   const view = fixture('turn1');
   const { page, context, errors } = await open('turn1');

@@ -16,7 +16,7 @@ const { classify, targetsOf, unitList, stacks, terrainMap, describeAction, outco
   await sr('model.js');
 const { extendPath, routeAction } = await sr('path.js');
 const { sightSteps, sightLine } = await sr('los.js');
-const { parseAttack, lastAttack, hexesIn } = await sr('dice.js');
+const { parseAttack, lastAttack, attackAt, hexesIn } = await sr('dice.js');
 const { mergeLog } = await import(path.join(root, 'web-client/js/view_patch.js'));
 
 const fixture = (name) =>
@@ -234,6 +234,14 @@ test("the dice of attacks from the engine's log lines", () => {
     n += 1;
   }
   assert.ok(n > 10);
+  const log = [
+    'Turn 2',
+    'Scots ax sc_ax1 attacks 0506: 3 dice hitting on 5+, rolled 5,2,6: 2 hits',
+  ];
+  log.push('English knight en_knight1 (Gloucester) is reduced', 'Turn 3');
+  assert.equal(attackAt(log, 0), null);
+  assert.deepEqual(attackAt(log, 1).results, ['English knight en_knight1 (Gloucester) is reduced']);
+  assert.deepEqual(attackAt(log, 1).hitFaces, [true, false, true]);
   assert.deepEqual(hexesIn('Scots leader sc_douglas (Douglas) moves 0809 0710 0711'), [
     '0809',
     '0710',

@@ -23,7 +23,7 @@ import {
 import { extendPath, routeAction } from './path.js';
 import { sightLine } from './los.js';
 import { distance } from './hex.js';
-import { lastAttack } from './dice.js';
+import { lastAttack, attackAt } from './dice.js';
 import { renderStatus, renderDice, renderDetails, renderLog } from './panels.js';
 
 const last = (path) => (path?.length ? path[path.length - 1] : null);
@@ -345,10 +345,12 @@ export function createSrBoard({ send, say = () => {} }) {
     renderStatus(status, st.view);
     renderDice(dice, m.attack, byLabel);
     renderDetails(details, st.info, m);
-    renderLog(log, st.view, (hexes) => {
+    renderLog(log, st.view, (hexes, index) => {
       st.highlight = hexes;
       m = buildModel();
       map.render(m);
+      const pointed = index === null ? null : attackAt(st.view.log, index);
+      renderDice(dice, pointed ?? m.attack, byLabel, !!pointed);
     });
   }
 

@@ -23,19 +23,27 @@ export function parseAttack(line) {
   };
 }
 
+const texts = (log) => (log || []).map((l) => (typeof l === 'string' ? l : l.text));
+
+// The attack told by the log's line `k` with the lines after it that tell what its hits did,
+// or null when that line tells of no attack.
+export function attackAt(log, k) {
+  const lines = texts(log);
+  const attack = parseAttack(lines[k]);
+  if (!attack) return null;
+  const results = [];
+  for (let j = k + 1; j < lines.length; j++) {
+    if (!/ is (reduced|eliminated|disordered)$| for a hit: /.test(lines[j])) break;
+    results.push(lines[j]);
+  }
+  return { ...attack, index: k, results };
+}
+
 // The log's last attack with the lines that followed it (its results), or null.
 export function lastAttack(log) {
-  const lines = (log || []).map((l) => (typeof l === 'string' ? l : l.text));
+  const lines = texts(log);
   for (let k = lines.length - 1; k >= 0; k--) {
-    const attack = parseAttack(lines[k]);
-    if (!attack) continue;
-    const results = [];
-    for (let j = k + 1; j < lines.length && !parseAttack(lines[j]); j++) {
-      if (/ is (reduced|eliminated|disordered)$| for a hit: /.test(lines[j]))
-        results.push(lines[j]);
-      else break;
-    }
-    return { ...attack, index: k, results };
+    if (parseAttack(lines[k])) return attackAt(lines, k);
   }
   return null;
 }

@@ -109,9 +109,10 @@ function die(face, hit) {
   return box;
 }
 
-export function renderDice(el, attack, byLabel) {
+// `pointed`: the attack is the log line pointed at, not the last one.
+export function renderDice(el, attack, byLabel, pointed = false) {
   clear(el);
-  el.append(h('h2', {}, 'Last attack'));
+  el.append(h('h2', {}, pointed ? `Attack of log line ${attack.index + 1}` : 'Last attack'));
   if (!attack) {
     el.append(h('p', { class: 'hint' }, 'No attack yet.'));
     return;
@@ -187,7 +188,8 @@ export function renderDetails(el, hex, { stacks, terrain, board }) {
   }
 }
 
-// The log: lines appended as they come; pointing at a line lights up the hexes it names.
+// The log: lines appended as they come; pointing at a line lights up the hexes it names (and
+// an attack's line shows its dice): onPoint(hexes, index) or onPoint(null, null).
 export function renderLog(el, view, onPoint) {
   let list = el.querySelector('ol.log');
   if (!list) {
@@ -195,11 +197,12 @@ export function renderLog(el, view, onPoint) {
     list = el.appendChild(h('ol', { class: 'log', tabindex: 0, 'aria-label': 'Game log lines' }));
     const point = (e) => {
       const li = e.target.closest?.('li');
-      onPoint(li ? new Set(hexesIn(li.textContent)) : null);
+      if (li) onPoint(new Set(hexesIn(li.textContent)), Number(li.dataset.i));
+      else onPoint(null, null);
     };
     list.addEventListener('mouseover', point);
     list.addEventListener('click', point);
-    list.addEventListener('mouseleave', () => onPoint(null));
+    list.addEventListener('mouseleave', () => onPoint(null, null));
     list.shown = 0;
   }
   const log = (view.log || []).map((l) => (typeof l === 'string' ? l : l.text));
