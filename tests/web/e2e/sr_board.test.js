@@ -230,6 +230,15 @@ test('by keyboard alone: the map one Tab stop, arrows move the focus, Enter choo
   );
   assert.ok(move, `${dest} is a destination`);
   await page.keyboard.press('Enter');
+  // Cancel from its button by keyboard: the focus comes back to the map, not the page's body.
+  await page.getByRole('button', { name: 'Cancel', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await at(), dest);
+  assert.equal(await page.locator('g.hex.mark-move').count(), 0);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
   assert.deepEqual(await sent(page), [move]);
   await context.close();

@@ -337,6 +337,15 @@ export function createSrBoard({ send, say = () => {} }) {
 
   function draw() {
     if (!st.view) return;
+    // A keyboard player whose focus was on a button this drawing replaces (the prompt's) keeps
+    // it on the map, at the hex pointed at last, rather than on the page's body.
+    const held = document.activeElement;
+    const inPrompt = !!held && prompt.contains(held);
+    drawAll();
+    if (inPrompt && !held.isConnected) map.focusHex(map.focused);
+  }
+
+  function drawAll() {
     m = buildModel();
     variant.textContent = st.view.variant_note || '';
     variant.hidden = !st.view.variant_note;
