@@ -28,6 +28,7 @@ import { mountSidePanels } from './game/side_panels.js';
 import { setAwaiting } from './notify.js';
 import { mountGameControls } from './game_controls.js';
 import { mergeViews } from './reveal.js';
+import { openSrGame } from './sr/page.js';
 
 // The server answers a game it does not show this visitor (an invite-only game to anybody but
 // its players) as not found, and refuses its WebSocket: say so instead of reconnecting forever.
@@ -61,12 +62,25 @@ async function gameDetails(gameId) {
   }
 }
 
+// The page of the game's kind: Scotland Rising has a board of its own (sr/page.js); every
+// other game is Hammer of the Scots. The kind is the game object's `game`, or else the first
+// view's (the engine's views name their game).
 export async function openGame(root, { gameId, observe = false, me = null }) {
   const [data, details] = await Promise.all([loadGameData(), gameDetails(gameId)]);
   if (!details) {
     renderUnavailable(root, gameId, me);
     return () => {};
   }
+  if (details.game === 'scotland_rising') return openSrGame(root, { gameId, observe, me, details });
+  let srClose = null;
+  const closeHots = openHotsGame(root, { gameId, observe, me, data, details }, (close) => {
+    close();
+    srClose = openSrGame(root, { gameId, observe, me, details });
+  });
+  return () => (srClose ? srClose() : closeHots());
+}
+
+function openHotsGame(root, { gameId, observe, me, data, details }, becomeSr) {
   const st = createState();
   st.status = details.status ?? null;
   st.result = details.result ?? null;
@@ -281,6 +295,10 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
     handlers: {
       ...sync,
       onMessage: (msg) => {
+        if (msg.type === 'view' && msg.view?.game === 'scotland_rising') {
+          becomeSr(close);
+          return;
+        }
         const statusChange = msg.type === 'game_ended' || msg.type === 'welcome';
         if (statusChange) {
           st.status = msg.status ?? st.status;
@@ -310,11 +328,12 @@ export async function openGame(root, { gameId, observe = false, me = null }) {
   render();
   conn.start();
   window.blockfogConnection = conn; // for the reconnect test and the browser console
-  return () => {
+  function close() {
     unwatchDock();
     notes.stop();
     controls.stop();
     conn.stop();
     setAwaiting(gameId, false);
-  };
+  }
+  return close;
 }

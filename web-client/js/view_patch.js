@@ -2,9 +2,11 @@
 // seq: the members it sets or unsets, the array elements it replaces, and the new log lines.
 
 // The log after a frame that holds the lines from `logFrom` on: ours before it, then `lines`.
-// Ours at or after it are dropped: an undo took them back.
+// Ours at or after it are dropped: an undo took them back. A line is an object with its index
+// `i` (a seat may read only some lines: Hammer of the Scots), or a string whose index is its
+// place (every line is public: Scotland Rising).
 export function mergeLog(old, logFrom, lines) {
-  return (old || []).filter((l) => l.i < logFrom).concat(lines || []);
+  return (old || []).filter((l, k) => (l?.i ?? k) < logFrom).concat(lines || []);
 }
 
 // The view `msg` makes of `view`, this client's view of version `seq`; null when the patch is
