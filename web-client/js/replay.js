@@ -2,7 +2,8 @@
 // observer's, or with everything revealed. The action list comes from the downloadable record;
 // each step's view from the server, which replays the record (GET /api/games/{id}/replay/{seq}).
 // A game under way has no replay for anybody (RULES 13.1): the page says so and links to
-// watching it.
+// watching it. A Scotland Rising game (the record's or the first view's `game`) is stepped
+// through on its own board (sr/replay.js).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
@@ -16,6 +17,10 @@ import { renderLog } from './panels/log.js';
 import { awaitingText } from './panels/prompt.js';
 import { SIDE_NAME } from './board.js';
 import { resultText } from './wording.js';
+import { openSrReplay } from './sr/replay.js';
+import { srResultText } from './sr/wording.js';
+
+const isSr = (kind) => kind === 'scotland_rising';
 
 const ROLES = [
   ['all', 'Everything revealed'],
@@ -31,10 +36,52 @@ export function actionText(a, role, data) {
   return `${SIDE_NAME[a.role]} decides`;
 }
 
+// A finished game's replay is public (an invite game's: for its players): its link to share.
+function shareLink(gameId) {
+  const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
+  const copied = h('span', {
+    class: 'copied',
+    role: 'status',
+    'aria-live': 'polite',
+  });
+  return h(
+    'p',
+    { class: 'share-replay' },
+    h('label', { for: 'replay-link' }, 'Link to this replay '),
+    h('input', {
+      id: 'replay-link',
+      readonly: true,
+      value: shareUrl,
+      size: 40,
+      onfocus: (e) => e.target.select(),
+    }),
+    h(
+      'button',
+      {
+        class: 'copy-link',
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(shareUrl);
+            copied.textContent = 'Copied';
+          } catch {
+            copied.textContent = 'Select the link and copy it';
+          }
+        },
+      },
+      'Copy link',
+    ),
+    copied,
+  );
+}
+
 export async function openReplay(root, { gameId }) {
   const data = await loadGameData();
   clear(root);
-  const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
+  const notice = h('p', {
+    class: 'notice',
+    role: 'status',
+    'aria-live': 'polite',
+  });
   root.append(
     h(
       'header',
@@ -66,7 +113,18 @@ export async function openReplay(root, { gameId }) {
     return () => {};
   }
   // How the game ended, by the rules, resignation or time (who won, and why), under the title.
-  if (record.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
+  const sr = isSr(record.game);
+  if (record.result) {
+    const text = sr ? srResultText(record.result) : resultText(record.result);
+    root.append(h('p', { class: 'game-result' }, text));
+  }
+  if (sr)
+    return openSrReplay(root, {
+      gameId,
+      record,
+      notice,
+      share: shareLink(gameId),
+    });
   const n = record.actions.length;
   let seq = n;
   let role = 'all';
@@ -112,42 +170,15 @@ export async function openReplay(root, { gameId }) {
     stepText,
     h(
       'a',
-      { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+      {
+        href: `/api/games/${gameId}/record`,
+        download: `blockfog-game-${gameId}.json`,
+      },
       'Download the record',
     ),
     h('span', { class: 'seed' }, `seed ${record.seed}`),
   );
-  // A finished game's replay is public (an invite game's: for its players): its link to share.
-  const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
-  const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
-  const share = h(
-    'p',
-    { class: 'share-replay' },
-    h('label', { for: 'replay-link' }, 'Link to this replay '),
-    h('input', {
-      id: 'replay-link',
-      readonly: true,
-      value: shareUrl,
-      size: 40,
-      onfocus: (e) => e.target.select(),
-    }),
-    h(
-      'button',
-      {
-        class: 'copy-link',
-        onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(shareUrl);
-            copied.textContent = 'Copied';
-          } catch {
-            copied.textContent = 'Select the link and copy it';
-          }
-        },
-      },
-      'Copy link',
-    ),
-    copied,
-  );
+  const share = shareLink(gameId);
   const map = createMap(data, { onArea: () => {}, onBlock: () => {} });
   const prompt = h('section', { class: 'prompt' });
   const cards = h('section', { class: 'panel cards' });
@@ -182,36 +213,33 @@ export async function openReplay(root, { gameId }) {
       ),
     );
   };
-  root.append(
-    controls,
-    share,
-    prompt,
+  const boardEl = h(
+    'div',
+    { class: 'board' },
+    h('div', { class: 'map-holder' }, map.el),
     h(
-      'div',
-      { class: 'board' },
-      h('div', { class: 'map-holder' }, map.el),
-      h(
-        'aside',
-        { class: 'side' },
-        cards,
-        battle,
-        status,
-        logPanel,
-        h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList),
-      ),
+      'aside',
+      { class: 'side' },
+      cards,
+      battle,
+      status,
+      logPanel,
+      h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList),
     ),
   );
+  root.append(controls, share, prompt, boardEl);
 
   // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
   const viewOf = (s, r) => {
     const key = `${s}/${r}`;
     if (!cache.has(key)) {
-      const p = api
-        .replayView(gameId, s, r)
-        .then((res) =>
-          r === 'all' ? mergeViews(res.views.scotland, res.views.england) : res.view,
-        );
+      // A Scotland Rising view (a record that did not say its game) is taken as it is.
+      const p = api.replayView(gameId, s, r).then((res) => {
+        if (r !== 'all') return res.view;
+        const first = res.views.scotland;
+        return isSr(first?.game) ? first : mergeViews(first, res.views.england);
+      });
       p.catch(() => cache.delete(key));
       cache.set(key, p);
     }
@@ -236,6 +264,7 @@ export async function openReplay(root, { gameId }) {
     }
     if (mine !== token) return;
     notice.textContent = '';
+    if (isSr(view.game)) return becomeSr();
     const ctx = {
       data,
       role: view.role ?? role,
@@ -278,11 +307,19 @@ export async function openReplay(root, { gameId }) {
     renderLog(logPanel, view, null, data);
     root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }
-  root.addEventListener('keydown', (e) => {
+  const onKey = (e) => {
     if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
     if (e.key === 'ArrowRight' && e.target !== slider) go(1);
     if (e.key === 'ArrowLeft' && e.target !== slider) go(-1);
-  });
+  };
+  root.addEventListener('keydown', onKey);
+  // The record did not name its game, and its first view is Scotland Rising's: that board.
+  function becomeSr() {
+    token++;
+    root.removeEventListener('keydown', onKey);
+    for (const el of [controls, share, prompt, boardEl]) el.remove();
+    openSrReplay(root, { gameId, record, notice, share: shareLink(gameId) });
+  }
   show();
   return () => {};
 }
