@@ -2,7 +2,7 @@
 // observer's, or with everything revealed. The action list comes from the downloadable record;
 // each step's view from the server, which replays the record (GET /api/games/{id}/replay/{seq}).
 // A game under way has no replay for anybody (RULES 13.1): the page says so and links to
-// watching it. A Scotland Rising game (the record's or the first view's `game`) is stepped
+// watching it. A Scotland Rising game (the record's `game`, or its last view's) is stepped
 // through on its own board (sr/replay.js).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
@@ -39,11 +39,7 @@ export function actionText(a, role, data) {
 // A finished game's replay is public (an invite game's: for its players): its link to share.
 function shareLink(gameId) {
   const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
-  const copied = h('span', {
-    class: 'copied',
-    role: 'status',
-    'aria-live': 'polite',
-  });
+  const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
   return h(
     'p',
     { class: 'share-replay' },
@@ -74,14 +70,21 @@ function shareLink(gameId) {
   );
 }
 
+// The game's kind from the view of its last step, for a record that does not name it (the
+// engine's views do); null, taken as Hammer of the Scots, when that step cannot be had.
+async function lastViewKind(gameId, record) {
+  try {
+    const res = await api.replayView(gameId, record.actions.length, 'all');
+    return res.views?.scotland?.game ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export async function openReplay(root, { gameId }) {
   const data = await loadGameData();
   clear(root);
-  const notice = h('p', {
-    class: 'notice',
-    role: 'status',
-    'aria-live': 'polite',
-  });
+  const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
   root.append(
     h(
       'header',
@@ -112,19 +115,13 @@ export async function openReplay(root, { gameId }) {
     }
     return () => {};
   }
+  const sr = isSr(record.game ?? (await lastViewKind(gameId, record)));
   // How the game ended, by the rules, resignation or time (who won, and why), under the title.
-  const sr = isSr(record.game);
   if (record.result) {
     const text = sr ? srResultText(record.result) : resultText(record.result);
     root.append(h('p', { class: 'game-result' }, text));
   }
-  if (sr)
-    return openSrReplay(root, {
-      gameId,
-      record,
-      notice,
-      share: shareLink(gameId),
-    });
+  if (sr) return openSrReplay(root, { gameId, record, notice, share: shareLink(gameId) });
   const n = record.actions.length;
   let seq = n;
   let role = 'all';
@@ -170,10 +167,7 @@ export async function openReplay(root, { gameId }) {
     stepText,
     h(
       'a',
-      {
-        href: `/api/games/${gameId}/record`,
-        download: `blockfog-game-${gameId}.json`,
-      },
+      { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
       'Download the record',
     ),
     h('span', { class: 'seed' }, `seed ${record.seed}`),
@@ -213,33 +207,36 @@ export async function openReplay(root, { gameId }) {
       ),
     );
   };
-  const boardEl = h(
-    'div',
-    { class: 'board' },
-    h('div', { class: 'map-holder' }, map.el),
+  root.append(
+    controls,
+    share,
+    prompt,
     h(
-      'aside',
-      { class: 'side' },
-      cards,
-      battle,
-      status,
-      logPanel,
-      h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList),
+      'div',
+      { class: 'board' },
+      h('div', { class: 'map-holder' }, map.el),
+      h(
+        'aside',
+        { class: 'side' },
+        cards,
+        battle,
+        status,
+        logPanel,
+        h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList),
+      ),
     ),
   );
-  root.append(controls, share, prompt, boardEl);
 
   // One request per step and role; "all" answers both seats' views, merged here.
   const cache = new Map();
   const viewOf = (s, r) => {
     const key = `${s}/${r}`;
     if (!cache.has(key)) {
-      // A Scotland Rising view (a record that did not say its game) is taken as it is.
-      const p = api.replayView(gameId, s, r).then((res) => {
-        if (r !== 'all') return res.view;
-        const first = res.views.scotland;
-        return isSr(first?.game) ? first : mergeViews(first, res.views.england);
-      });
+      const p = api
+        .replayView(gameId, s, r)
+        .then((res) =>
+          r === 'all' ? mergeViews(res.views.scotland, res.views.england) : res.view,
+        );
       p.catch(() => cache.delete(key));
       cache.set(key, p);
     }
@@ -264,7 +261,6 @@ export async function openReplay(root, { gameId }) {
     }
     if (mine !== token) return;
     notice.textContent = '';
-    if (isSr(view.game)) return becomeSr();
     const ctx = {
       data,
       role: view.role ?? role,
@@ -307,19 +303,11 @@ export async function openReplay(root, { gameId }) {
     renderLog(logPanel, view, null, data);
     root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }
-  const onKey = (e) => {
+  root.addEventListener('keydown', (e) => {
     if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
     if (e.key === 'ArrowRight' && e.target !== slider) go(1);
     if (e.key === 'ArrowLeft' && e.target !== slider) go(-1);
-  };
-  root.addEventListener('keydown', onKey);
-  // The record did not name its game, and its first view is Scotland Rising's: that board.
-  function becomeSr() {
-    token++;
-    root.removeEventListener('keydown', onKey);
-    for (const el of [controls, share, prompt, boardEl]) el.remove();
-    openSrReplay(root, { gameId, record, notice, share: shareLink(gameId) });
-  }
+  });
   show();
   return () => {};
 }
