@@ -77,7 +77,7 @@ for (const kind of [true, false]) {
       await text(page, '.step-text'),
       `${n} / ${n} · Scotland: Scotland Pike (E. Bruce) leaves schiltron`,
     );
-    assert.match(await text(page, '.sr-prompt .finished'), /^England wins/);
+    assert.match(await text(page, '.sr-prompt .finished'), /^England wins by resignation/);
     assert.equal(await page.locator('g.counter').count(), onBoard(stepView(n)));
     assert.deepEqual(await logLines(page), stepView(n).log);
     assert.match(await text(page, '.sr-last-attack'), /charged 0710/);
@@ -137,7 +137,7 @@ for (const kind of [true, false]) {
     assert.doesNotMatch(await text(page, '.sr-last-attack'), /charged 0710/);
     await page.click('button[aria-label="Last position"]');
     await atStep(page, n);
-    assert.match(await text(page, '.sr-prompt .finished'), /^England wins/);
+    assert.match(await text(page, '.sr-prompt .finished'), /^England wins by resignation/);
 
     // The steps were asked for as the observer's view (the last one, when the record did not
     // say its game, as the hots page asks: everything revealed); nothing was ever sent.

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const { outcomeText } = await import(path.join(root, 'web-client/js/sr/model.js'));
 const { srNames, describeSrAction, srRecordLine, srResultText } = await import(
   path.join(root, 'web-client/js/sr/wording.js')
 );
@@ -108,6 +109,15 @@ test('how a game ended', () => {
   );
   assert.equal(srResultText({ winner: null, reason: 'draw' }), 'The game is drawn.');
   assert.equal(srResultText(null), 'The game was cancelled.');
+  // The board's own line (its prompt and status) says how a game not ended by the rules ended:
+  // not as if England had won on its 0 VP.
+  assert.equal(
+    outcomeText(
+      { finished: true, winner: 'england', reason: 'resigned' },
+      { scotland: 5, england: 0 },
+    ),
+    'England wins by resignation (Scotland 5 VP, England 0 VP).',
+  );
 });
 
 test('the replay fixture: a view after each action, each log extending the one before', () => {
