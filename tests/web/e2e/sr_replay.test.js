@@ -90,8 +90,12 @@ for (const kind of [true, false]) {
     assert.equal(listed[30], 'Scotland: Scotland Leader (Douglas) charges 0710 from 0810');
 
     // First, then step by step: each step's board, status and log are that step's view.
+    const nextAt = () => page.locator('button[aria-label="Next action"]').boundingBox();
+    const before = await nextAt();
     await page.click('button[aria-label="First position"]');
     await atStep(page, 0);
+    // The step's words are shorter now, and the Next button has not moved.
+    assert.deepEqual(await nextAt(), before);
     assert.equal(await text(page, '.step-text'), `0 / ${n} · set-up`);
     assert.equal(await text(page, '[data-fact="Phase"]'), 'Set-up');
     assert.deepEqual(await logLines(page), stepView(0).log);

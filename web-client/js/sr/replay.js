@@ -42,29 +42,32 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
     slider.value = seq;
     show();
   };
+  // The buttons and the slider alone on their row, so that a button stays where it is whatever
+  // the step's words are: Next can be clicked again and again without chasing it.
   const controls = h(
     'div',
     { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
-    h(
-      'span',
-      { class: 'replay-same-view' },
-      'Seen by everyone: nothing is hidden in this game, every seat sees the same.',
-    ),
     h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '«'),
     h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
     h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'),
     slider,
     h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
     h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'),
-    stepText,
+  );
+  const about = h(
+    'p',
+    { class: 'replay-about' },
+    h(
+      'span',
+      { class: 'replay-same-view' },
+      'Seen by everyone: nothing is hidden in this game, every seat sees the same. ',
+    ),
     h(
       'a',
-      {
-        href: `/api/games/${gameId}/record`,
-        download: `blockfog-game-${gameId}.json`,
-      },
+      { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
       'Download the record',
     ),
+    ' ',
     h('span', { class: 'seed' }, `seed ${record.seed}`),
   );
   // Nothing is ever sent: the board is an observer's, and its views offer no actions.
@@ -108,7 +111,13 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
       actionList,
     ),
   );
-  root.append(controls, share, h('div', { class: 'board sr-board sr-replay' }, board.map, side));
+  root.append(
+    controls,
+    h('p', { class: 'replay-step' }, stepText),
+    about,
+    share,
+    h('div', { class: 'board sr-board sr-replay' }, board.map, side),
+  );
 
   const cache = new Map();
   const viewOf = (s) => {
