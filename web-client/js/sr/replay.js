@@ -128,12 +128,15 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
     }
     return cache.get(s);
   };
+  const markCurrent = () => {
+    for (const li of actionList.children)
+      li.classList.toggle('current', Number(li.dataset.seq) === seq);
+  };
   let token = 0;
   async function show() {
     const mine = ++token;
     if (names) stepText.textContent = srStepText(record, seq, names);
-    for (const li of actionList.children)
-      li.classList.toggle('current', Number(li.dataset.seq) === seq);
+    markCurrent();
     let view;
     try {
       view = await viewOf(seq);
@@ -146,8 +149,7 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
     if (!names) {
       names = srNames(view);
       listActions();
-      for (const li of actionList.children)
-        li.classList.toggle('current', Number(li.dataset.seq) === seq);
+      markCurrent();
     }
     stepText.textContent = srStepText(record, seq, names);
     // After the last action of a game ended by resignation or time the engine's view still
