@@ -13,6 +13,14 @@
 // {"game","scenario","seed","step","role","legal_actions_added","view"}. The engine's view is
 // written as it is, but for one thing: a view without "legal_actions" gets the module's
 // legal_actions(role) under that name, and "legal_actions_added" says so.
+//
+//   --record NAME=COND[&COND...]
+//
+// writes NAME.json at the first step where COND holds: the game so far as a record and the
+// replay's steps give it (docs/protocol.md, "Stepping through a finished game"):
+// {"game","scenario","seed","step","actions":[{"seq","role","action"}],"board","views"}, with
+// "views" the observer's view after 0, 1, ... "step" actions, each without the data file
+// ("board"), which is the same at every step and written once.
 
 #include <cstdint>
 #include <filesystem>
@@ -46,13 +54,14 @@ struct Options {
   int max_actions = 20000;
   std::filesystem::path out = ".";
   std::vector<tools::Stop> stops;
+  std::vector<tools::Stop> records;
 };
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "game-views: " << problem << "\n"
             << "usage: game-views [--game scotland_rising|hots] [--scenario S] [--options JSON] "
                "[--seed TEXT] [--weights TYPE=N,...] [--max-actions N] [--out DIR] "
-               "--stop NAME=COND[&COND...] ...\n"
+               "--stop NAME=COND[&COND...] ... --record NAME=COND[&COND...] ...\n"
                "  COND: start | end | step:N | legal:FIELD=TEXT[,FIELD~TEXT] | log:TEXT | "
                "view:PATH=JSON\n";
   std::exit(2);
@@ -97,16 +106,16 @@ Options parse_args(int argc, char** argv) {
       }
     } else if (arg == "--out") {
       o.out = value();
-    } else if (arg == "--stop") {
+    } else if (arg == "--stop" || arg == "--record") {
       std::string error;
       auto stop = tools::parse_stop(value(), error);
       if (!stop) usage(error);
-      o.stops.push_back(std::move(*stop));
+      (arg == "--stop" ? o.stops : o.records).push_back(std::move(*stop));
     } else {
       usage("unknown argument " + arg);
     }
   }
-  if (o.stops.empty()) usage("no --stop given");
+  if (o.stops.empty() && o.records.empty()) usage("no --stop or --record given");
   return o;
 }
 
@@ -147,8 +156,13 @@ int main(int argc, char** argv) {
   core::ChaCha20Stream chooser(seed, 1);
   std::filesystem::create_directories(o.out);
   std::vector<bool> written(o.stops.size(), false);
-  std::size_t left = o.stops.size();
+  std::vector<bool> recorded(o.records.size(), false);
+  std::size_t left = o.stops.size() + o.records.size();
   std::size_t log_size = 0;
+  // What a --record file holds, kept only when one is asked for.
+  json played = json::array();
+  json replay_views = json::array();
+  json board;
 
   for (int step = 0;; ++step) {
     const auto roles = game.active_roles();
@@ -166,6 +180,26 @@ int main(int argc, char** argv) {
     facts.new_lines.assign(
         lines.begin() + static_cast<std::ptrdiff_t>(std::min(log_size, lines.size())), lines.end());
     log_size = lines.size();
+    if (!o.records.empty()) {
+      json seen = game.view(core::Role::Observer);
+      if (seen.contains("board")) {
+        board = seen["board"];
+        seen.erase("board");
+      }
+      replay_views.push_back(std::move(seen));
+    }
+    for (std::size_t k = 0; k < o.records.size(); ++k) {
+      if (recorded[k] || !tools::stop_holds(o.records[k], facts)) continue;
+      const json file = {{"game", module.id()},  {"scenario", scenario}, {"seed", o.seed},
+                         {"step", step},         {"actions", played},    {"board", board},
+                         {"views", replay_views}};
+      const auto path = o.out / (o.records[k].name + ".json");
+      std::ofstream(path) << file.dump() << "\n";
+      std::cout << o.records[k].name << ": record of " << step << " actions -> " << path.string()
+                << "\n";
+      recorded[k] = true;
+      --left;
+    }
     for (std::size_t k = 0; k < o.stops.size(); ++k) {
       if (written[k] || !tools::stop_holds(o.stops[k], facts)) continue;
       const json file = {
@@ -203,9 +237,18 @@ int main(int argc, char** argv) {
       std::cerr << "game-views: a legal action was refused: " << error->message << "\n";
       return 1;
     }
+    if (!o.records.empty()) {
+      played.push_back(
+          {{"seq", step + 1}, {"role", core::role_name(role)}, {"action", legal[chosen]}});
+    }
   }
   for (std::size_t k = 0; k < o.stops.size(); ++k) {
     if (!written[k]) std::cerr << "game-views: the stop '" << o.stops[k].name << "' never held\n";
+  }
+  for (std::size_t k = 0; k < o.records.size(); ++k) {
+    if (!recorded[k]) {
+      std::cerr << "game-views: the record '" << o.records[k].name << "' never held\n";
+    }
   }
   return left == 0 ? 0 : 1;
 }

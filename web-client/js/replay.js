@@ -2,7 +2,8 @@
 // observer's, or with everything revealed. The action list comes from the downloadable record;
 // each step's view from the server, which replays the record (GET /api/games/{id}/replay/{seq}).
 // A game under way has no replay for anybody (RULES 13.1): the page says so and links to
-// watching it.
+// watching it. A Scotland Rising game (the record's `game`, or its last view's) is stepped
+// through on its own board (sr/replay.js).
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
@@ -16,6 +17,10 @@ import { renderLog } from './panels/log.js';
 import { awaitingText } from './panels/prompt.js';
 import { SIDE_NAME } from './board.js';
 import { resultText } from './wording.js';
+import { openSrReplay } from './sr/replay.js';
+import { srResultText } from './sr/wording.js';
+
+const isSr = (kind) => kind === 'scotland_rising';
 
 const ROLES = [
   ['all', 'Everything revealed'],
@@ -29,6 +34,51 @@ const ROLES = [
 export function actionText(a, role, data) {
   if (role === 'all' || a.role === role) return `${SIDE_NAME[a.role]}: ${describe(a.action, data)}`;
   return `${SIDE_NAME[a.role]} decides`;
+}
+
+// A finished game's replay is public (an invite game's: for its players): its link to share.
+function shareLink(gameId) {
+  const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
+  const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
+  return h(
+    'p',
+    { class: 'share-replay' },
+    h('label', { for: 'replay-link' }, 'Link to this replay '),
+    h('input', {
+      id: 'replay-link',
+      readonly: true,
+      value: shareUrl,
+      size: 40,
+      onfocus: (e) => e.target.select(),
+    }),
+    h(
+      'button',
+      {
+        class: 'copy-link',
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(shareUrl);
+            copied.textContent = 'Copied';
+          } catch {
+            copied.textContent = 'Select the link and copy it';
+          }
+        },
+      },
+      'Copy link',
+    ),
+    copied,
+  );
+}
+
+// The game's kind from the view of its last step, for a record that does not name it (the
+// engine's views do); null, taken as Hammer of the Scots, when that step cannot be had.
+async function lastViewKind(gameId, record) {
+  try {
+    const res = await api.replayView(gameId, record.actions.length, 'all');
+    return res.views?.scotland?.game ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export async function openReplay(root, { gameId }) {
@@ -65,8 +115,13 @@ export async function openReplay(root, { gameId }) {
     }
     return () => {};
   }
+  const sr = isSr(record.game ?? (await lastViewKind(gameId, record)));
   // How the game ended, by the rules, resignation or time (who won, and why), under the title.
-  if (record.result) root.append(h('p', { class: 'game-result' }, resultText(record.result)));
+  if (record.result) {
+    const text = sr ? srResultText(record.result) : resultText(record.result);
+    root.append(h('p', { class: 'game-result' }, text));
+  }
+  if (sr) return openSrReplay(root, { gameId, record, notice, share: shareLink(gameId) });
   const n = record.actions.length;
   let seq = n;
   let role = 'all';
@@ -117,37 +172,7 @@ export async function openReplay(root, { gameId }) {
     ),
     h('span', { class: 'seed' }, `seed ${record.seed}`),
   );
-  // A finished game's replay is public (an invite game's: for its players): its link to share.
-  const shareUrl = `${location.origin}${location.pathname}#/replay/${gameId}`;
-  const copied = h('span', { class: 'copied', role: 'status', 'aria-live': 'polite' });
-  const share = h(
-    'p',
-    { class: 'share-replay' },
-    h('label', { for: 'replay-link' }, 'Link to this replay '),
-    h('input', {
-      id: 'replay-link',
-      readonly: true,
-      value: shareUrl,
-      size: 40,
-      onfocus: (e) => e.target.select(),
-    }),
-    h(
-      'button',
-      {
-        class: 'copy-link',
-        onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(shareUrl);
-            copied.textContent = 'Copied';
-          } catch {
-            copied.textContent = 'Select the link and copy it';
-          }
-        },
-      },
-      'Copy link',
-    ),
-    copied,
-  );
+  const share = shareLink(gameId);
   const map = createMap(data, { onArea: () => {}, onBlock: () => {} });
   const prompt = h('section', { class: 'prompt' });
   const cards = h('section', { class: 'panel cards' });

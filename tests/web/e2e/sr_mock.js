@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './harness.js';
 
-export const srFixture = (name) =>
-  JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests/web/fixtures/sr', `${name}.json`), 'utf8'))
-    .view;
+export const srFixtureFile = (name) =>
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests/web/fixtures/sr', `${name}.json`), 'utf8'));
+export const srFixture = (name) => srFixtureFile(name).view;
 
 function gameObject(kind) {
   return {
@@ -32,8 +32,13 @@ function gameObject(kind) {
 }
 
 // A page logged in as wallace (Scotland) in game 7, whose kind the game object gives as
-// `kind` (or not at all). Returns the page and the actions it sent over the WebSocket.
-export async function openGamePage(browser, url, { kind, width = 1366, height = 768 }) {
+// `kind` (or not at all); its first view is the fixture `first`. Returns the page and the
+// actions it sent over the WebSocket.
+export async function openGamePage(
+  browser,
+  url,
+  { kind, width = 1366, height = 768, first = 'turn1' },
+) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const errors = [];
@@ -61,7 +66,7 @@ export async function openGamePage(browser, url, { kind, width = 1366, height = 
       computer: { scotland: null, england: null },
       dice: null,
     });
-    send({ type: 'view', seq: 5, log_from: 0, view: srFixture('turn1') });
+    send({ type: 'view', seq: 5, log_from: 0, view: srFixture(first) });
     ws.onMessage((text) => {
       const msg = JSON.parse(text);
       if (msg.type !== 'action') return;

@@ -2,7 +2,8 @@
 // panels, drawn from the seat's view, and what the player's clicks and keys mean. Only the
 // view's legal actions are offered, each sent as the engine lists it (a move's route may be
 // the player's own, see path.js). `send(action)` hands an action to the page (or a test);
-// `say(text)` puts a line in the page's notice.
+// `say(text)` puts a line in the page's notice; `afterEnd()`, if given, what the prompt shows under
+// the result once the game is over (the game page's links to the replay and the record).
 import { h, clear } from '../dom.js';
 import { createSrMap } from './map.js';
 import {
@@ -31,7 +32,7 @@ const last = (path) => (path?.length ? path[path.length - 1] : null);
 // Where a charge or a move-and-attack ends: the hex the player picks among several.
 const endOf = (a) => last(a.path);
 
-export function createSrBoard({ send, say = () => {} }) {
+export function createSrBoard({ send, say = () => {}, afterEnd = null }) {
   const st = {
     view: null,
     role: 'observer',
@@ -280,6 +281,7 @@ export function createSrBoard({ send, say = () => {} }) {
     }
     if (view.outcome?.finished) {
       prompt.append(h('p', { class: 'finished' }, outcomeText(view.outcome, view.vp)));
+      if (afterEnd) prompt.append(afterEnd());
       return;
     }
     const who = SIDE_NAME[view.side];

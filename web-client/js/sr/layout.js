@@ -6,12 +6,12 @@
 import { h, clear } from '../dom.js';
 import { createSrBoard } from './board.js';
 
-export function mountSrLayout(root, { send, title = null }) {
+export function mountSrLayout(root, { send, title = null, afterEnd = null }) {
   const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
   const say = (text) => {
     notice.textContent = text;
   };
-  const board = createSrBoard({ send, say });
+  const board = createSrBoard({ send, say, afterEnd });
   const head = h('header', { class: 'game-head' }, title ? h('h1', {}, title) : null);
   const dock = h('div', { class: 'dock bottom-sheet' }, notice, board.prompt);
   const side = h(

@@ -214,12 +214,22 @@ export const GENERAL_LABEL = {
   setup_done: 'Set-up done',
 };
 
+// How a side won, by the rules or by the server's ends (a resignation, time, a tournament's
+// forfeit or adjudication), in the words after "England wins".
+const END_HOW = {
+  victory_points: ' on victory points',
+  resigned: ' by resignation',
+  timeout: ' on time',
+  forfeit: ' by forfeit',
+  adjudicated: ' by adjudication',
+};
+
 // The game's end in words, from the view's outcome (docs/scotland-rising.md, "Exits and victory").
 export function outcomeText(outcome, vp) {
   if (!outcome?.finished) return '';
   const score = vp ? ` (Scotland ${vp.scotland} VP, England ${vp.england} VP)` : '';
   if (!outcome.winner) return `The game is drawn${score}.`;
-  const how = outcome.reason === 'victory_points' ? ' on victory points' : '';
+  const how = END_HOW[outcome.reason] ?? '';
   return `${SIDE_NAME[outcome.winner]} wins${how}${score}.`;
 }
 

@@ -48,7 +48,20 @@ export function openSrGame(root, { gameId, observe = false, me = null, details }
     root.dataset.pending = 'true';
   }
 
-  const page = mountSrLayout(root, { send });
+  // Once the game is over, as on the other game's page: its replay and its record.
+  const afterEnd = () =>
+    h(
+      'p',
+      { class: 'finished-links' },
+      h('a', { href: `#/replay/${gameId}` }, 'Step through this game'),
+      ' · ',
+      h(
+        'a',
+        { href: `/api/games/${gameId}/record`, download: `blockfog-game-${gameId}.json` },
+        'Download the record',
+      ),
+    );
+  const page = mountSrLayout(root, { send, afterEnd });
   const { board, head, dock, side, layout, say } = page;
   const chat = createChat((msg) => conn.send(msg));
   const notes = createNotes(gameId, { loggedIn: !!me });
