@@ -119,6 +119,8 @@ int main(int argc, char** argv) {
   std::vector<int> spread;  // Scots VP minus English VP, per game
   long vp[2] = {0, 0};
   Speed speed[2];
+  std::map<std::string, long> lost;  // "side type" -> units eliminated, over all games
+  long exits = 0;
   for (int g = 0; g < o.games; ++g) {
     const auto seed = core::sha256("scotland-rising-selfplay " + std::to_string(o.seed) + " " +
                                    std::to_string(g));
@@ -162,6 +164,14 @@ int main(int argc, char** argv) {
     }
     const int scots = state["position"]["vp"]["scotland"],
               english = state["position"]["vp"]["england"];
+    const auto& units = state["position"]["units"];
+    const auto board = game->view(core::Role::Observer)["board"]["units"];
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      if (units[u]["eliminated"]) {
+        ++lost[board[u]["side"].get<std::string>() + " " + board[u]["type"].get<std::string>()];
+      }
+      exits += units[u]["exited"].get<bool>();
+    }
     vp[0] += scots;
     vp[1] += english;
     spread.push_back(scots - english);
@@ -195,6 +205,10 @@ int main(int argc, char** argv) {
             << static_cast<double>(vp[1]) / o.games << "; Scots lead mean " << mean << ", sd " << sd
             << ", median " << spread[spread.size() / 2] << ", range " << spread.front() << ".."
             << spread.back() << "\n";
+  std::cout << "eliminated per game:";
+  for (const auto& [kind, n] : lost)
+    std::cout << " " << kind << " " << static_cast<double>(n) / o.games << ";";
+  std::cout << " English exits " << static_cast<double>(exits) / o.games << "\n";
   for (int side = 0; side < 2; ++side) {
     const auto& sp = speed[side];
     std::cout << (side == 0 ? "Scots " : "English ") << (side == 0 ? o.scots : o.english) << ": "

@@ -23,6 +23,9 @@ int step_cost(const sr::State& s, int hex) {
   return t == sr::Terrain::Burn ? 2 : sr::entry_cost(t);
 }
 
+// How much of what a unit stands to lose where it stands counts as lost (exposure()).
+constexpr double kExposureWeight = 0.5;
+
 // The English side-turns left, this one included when the English have not played it yet.
 int english_turns_left(const sr::State& s) { return s.data->turns - s.pos.turn + 1; }
 
@@ -62,16 +65,55 @@ double attack_value(const sr::State& s, const sr::Action& a, sr::AttackKind kind
   return dice * p * weight;
 }
 
+// Rulebook 8, R2, R6: about what `u` stands to lose to the enemies that can attack it where it
+// stands (next to it, a longbow 2 hexes away, or an ax, knight or leader within a charge's reach
+// of a target in clear terrain not in schiltron): the strongest attack's expected hits and half
+// the second's, against the hits it takes to eliminate it (2 at full strength with a reduced
+// side, else 1; a leader or a reduced knight survives a hit half the time), times its VP.
+double exposure(const sr::State& s, int u) {
+  const int hex = s.pos.units[u].hex;
+  if (sr::defender_in(s, hex) != u) return 0;  // a leader under a unit is not aimed at
+  const auto& d = *s.data;
+  const double p = (7.0 - sr::hit_number(s, hex)) / 6.0;
+  const bool chargeable = s.terrain(hex) == sr::Terrain::Clear && !s.pos.units[u].schiltron;
+  double first = 0, second = 0;
+  for (std::size_t v = 0; v < s.pos.units.size(); ++v) {
+    const int from = s.pos.units[v].hex;
+    if (from < 0 || d.units[v].side == s.unit(u).side) continue;
+    const int range = sr::distance(d, from, hex);
+    const auto type = d.units[v].type;
+    auto kind = sr::AttackKind::Plain;
+    if (range > (type == sr::UnitType::Longbow ? 2 : 1)) {
+      const bool charger =
+          type == sr::UnitType::Ax || type == sr::UnitType::Knight || type == sr::UnitType::Leader;
+      if (!chargeable || !charger || range > d.units[v].full.move + 1) continue;
+      kind = sr::AttackKind::Charge;
+    }
+    const double hits = sr::attack_dice(s, static_cast<int>(v), hex, kind) * p;
+    if (hits > first) {
+      second = first;
+      first = hits;
+    } else if (hits > second) {
+      second = hits;
+    }
+  }
+  const double hits = first + 0.5 * second;
+  if (hits == 0) return 0;
+  const auto& data = s.unit(u);
+  const bool one_hit = !data.reduced || s.pos.units[u].reduced;
+  double lost = std::min(1.0, one_hit ? hits : hits / 2);
+  if (data.type == sr::UnitType::Leader ||
+      (data.type == sr::UnitType::Knight && s.pos.units[u].reduced)) {
+    lost *= 0.5;
+  }
+  return lost * data.vp;
+}
+
 }  // namespace
 
 std::vector<int> exit_distances(const sr::State& s) {
   const auto& d = *s.data;
   std::vector<int> dist(d.hex_count(), kFar);
-  const auto blocked = [&](int hex) {
-    const auto side = sr::side_in(s, hex);
-    return side && *side == Role::Scotland;
-  };
-  if (blocked(d.exit_hex)) return dist;
   using Item = std::pair<int, int>;  // (MP, hex)
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
   dist[d.exit_hex] = 0;
@@ -83,7 +125,7 @@ std::vector<int> exit_distances(const sr::State& s) {
     // A unit in a neighbour reaches `hex` by entering it.
     const int enter = cost + step_cost(s, hex);
     for (int n : sr::neighbours(d, hex)) {
-      if (blocked(n) || enter >= dist[n]) continue;
+      if (enter >= dist[n]) continue;
       dist[n] = enter;
       queue.push({enter, n});
     }
@@ -101,6 +143,7 @@ double advantage(const sr::State& s, Role me, const std::vector<int>& exit_dista
     const auto& data = s.data->units[u];
     const int side = core::side_index(data.side);
     if (unit.reduced) lead[1 - side] += 0.4 * data.vp;
+    lead[1 - side] += kExposureWeight * exposure(s, static_cast<int>(u));
     if (data.side == Role::England) {
       const double reach = static_cast<double>(data.full.move) * turns_left;
       const int far = exit_distance[unit.hex];
@@ -152,10 +195,12 @@ double prior(const sr::State& s, const sr::Action& a, const Fields& f) {
         const int after = std::min(exit_distance[to], 60);
         return 0.3 * (before - after);
       }
-      // The Scots close in on the nearest enemy, or stand between the English and the arrow.
+      // The Scots hold their ground (the English must come to them, R12: they start ahead,
+      // rulebook 11): a move scores below ending the turn unless it draws back toward the
+      // arrow out of the enemy's reach (more than 4 hexes: a knight's charge, rulebook 8).
       const int before = near_english[from], after = near_english[to];
-      const bool guards = sr::distance(d, to, d.exit_hex) < sr::distance(d, from, d.exit_hex);
-      return 0.3 * (before - after) + (guards && after > 3 ? 0.2 : 0.0);
+      const bool back = sr::distance(d, to, d.exit_hex) < sr::distance(d, from, d.exit_hex);
+      return before <= 4 && after > 4 && back ? 0.1 : -0.1 * (before - after > 0 ? 2 : 1);
     }
     case ActionType::ScotsCharge: {
       int close = 0;

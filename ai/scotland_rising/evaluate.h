@@ -15,15 +15,17 @@ namespace sr = blockfog::scotland_rising;
 
 // For each hex, the MP an English unit needs from there to the red arrow (R11), hex by hex at
 // the terrain's entry cost (rulebook 2, R1), the burn crossed at a bridge or by stopping in it
-// (counted as a whole move of 2 MP), hexes holding a Scots unit impassable (rulebook 7);
-// kFar where the arrow cannot be reached.
+// (counted as a whole move of 2 MP); kFar where the arrow cannot be reached. Units are left
+// out: a Scots unit standing in the way is to be fought, not a wall worth VP in itself.
 inline constexpr int kFar = 999;
 std::vector<int> exit_distances(const sr::State& s);
 
 // `me`'s lead in victory points, with what the position promises: the VP already scored
-// (rulebook 11), a reduced unit counted as 0.4 of its VP lost, and each English unit that can
-// still reach the red arrow in the turns left as a part of the VP its exit would score, more the
-// nearer it stands (R11).
+// (rulebook 11), a reduced unit counted as 0.4 of its VP lost, half of what each unit stands to
+// lose to the enemies that can attack it where it stands (their expected hits against the hits
+// that eliminate it, rulebook 8, R2, R6), and each English unit that can still reach the red
+// arrow in the turns left as a part of the VP its exit would score, more the nearer it stands
+// (R11).
 double advantage(const sr::State& s, sr::Role me, const std::vector<int>& exit_distance);
 double advantage(const sr::State& s, sr::Role me);
 // 1 won, 0 lost, 0.5 drawn (R12) when the game is over; else 0.5 + 0.5 tanh(advantage / 6).
