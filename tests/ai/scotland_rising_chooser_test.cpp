@@ -131,17 +131,26 @@ TEST(SrChooser, GivesTheSameAnswerToTheSameInputs) {
   const auto role = game->active_roles().at(0);
   const auto view = game->view(role);
   ASSERT_GT(view["legal_actions"].size(), 5u);
-  for (Level level : {Level::Easy, Level::Normal, Level::Hard}) {
+  for (Level level : {Level::Easy, Level::Normal}) {
     Thinking first, second;
     const auto a = sr_choose(view, {}, level, 42, &first, false);
     const auto b = sr_choose(view, {}, level, 42, &second, false);
     EXPECT_EQ(a, b);
     EXPECT_EQ(first.playouts, second.playouts);
-    // Count-bound: easy plays none; normal 12 for each of 8 actions and ending the turn; hard
-    // 24 for each of 16 and ending the turn.
-    const int expected = level == Level::Easy ? 0 : level == Level::Normal ? 12 * 9 : 24 * 17;
-    EXPECT_EQ(first.playouts, expected);
+    // Count-bound: easy plays none; normal 12 for each of 8 actions and ending the turn.
+    EXPECT_EQ(first.playouts, level == Level::Easy ? 0 : 12 * 9);
   }
+  // Hard on the Scots' choice between rolling for AP and the Scots Charge (R9): 24 playouts
+  // each (a many-action decision costs minutes under the sanitizers).
+  auto fresh = sr_game(9);
+  ASSERT_FALSE(fresh->apply(Role::Scotland, {{"type", "setup_done"}}));
+  const auto ap_view = fresh->view(Role::Scotland);
+  ASSERT_EQ(ap_view["legal_actions"].size(), 3u);  // roll_ap, scots_charge and undo
+  Thinking first, second;
+  EXPECT_EQ(sr_choose(ap_view, {}, Level::Hard, 42, &first, false),
+            sr_choose(ap_view, {}, Level::Hard, 42, &second, false));
+  EXPECT_EQ(first.playouts, 24 * 2);
+  EXPECT_EQ(second.playouts, 24 * 2);
 }
 
 TEST(SrChooser, RefusesMalformedViewsWithATypedError) {
