@@ -2,6 +2,7 @@
 
 #include "rules/core/hex.h"
 #include "rules/core/sha256.h"
+#include "rules/scotland_rising/invariants.h"
 
 namespace blockfog::scotland_rising {
 namespace {
@@ -197,6 +198,25 @@ State state_from_json(std::shared_ptr<const Data> data, const json& j) {
     fail(std::string("malformed: ") + e.what());
   }
   rebuild_occupancy(s);
+  return s;
+}
+
+State state_from_view(std::shared_ptr<const Data> data, const json& view, const core::Seed& seed) {
+  State s;
+  s.data = std::move(data);
+  try {
+    if (!view.is_object()) fail("a view is a JSON object");
+    if (view.at("game") != "scotland_rising") fail("not a Scotland Rising view");
+    if (view.at("scenario") != s.data->scenario) fail("a view of another scenario");
+    s.options = options_from_json(view.at("options"));
+    s.pos = position_from_json(*s.data, view);
+  } catch (const json::exception& e) {
+    fail(std::string("malformed view: ") + e.what());
+  }
+  s.rng = core::Rng(seed);
+  rebuild_occupancy(s);
+  const auto broken = check_invariants(s);
+  if (!broken.empty()) fail("the view's position: " + broken.front());
   return s;
 }
 

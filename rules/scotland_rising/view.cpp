@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/scotland_rising/engine.h"
+#include "rules/scotland_rising/legal.h"
 #include "rules/scotland_rising/serialize.h"
 
 namespace blockfog::scotland_rising {
@@ -19,6 +20,11 @@ std::size_t write_view(const State& s, Role role, std::size_t log_from, std::str
   view["board"] = s.data->source;
   view["options"] = options_to_json(s.options);
   view["can_undo"] = !s.undo.empty() && role == s.pos.side;
+  // What the seat may do now, in the form apply takes (empty when it is not awaited): the
+  // client offers only these, and the computer chooses among them.
+  json legal = json::array();
+  for (const auto& a : legal_actions(s, role)) legal.push_back(action_to_json(*s.data, a));
+  view["legal_actions"] = std::move(legal);
   json awaiting = json::array();
   for (Role r : active_roles(s)) awaiting.push_back(core::role_name(r));
   view["awaiting"] = std::move(awaiting);
