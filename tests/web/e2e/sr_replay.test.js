@@ -75,19 +75,19 @@ for (const kind of [true, false]) {
     // The last step: the game over by England's resignation, the last action in words.
     assert.equal(
       await text(page, '.step-text'),
-      `${n} / ${n} · Scotland: Scotland Pike (E. Bruce) leaves schiltron`,
+      `${n} / ${n} · Scotland: Scotland Pike (Douglas) leaves schiltron`,
     );
     assert.match(await text(page, '.sr-prompt .finished'), /^England wins by resignation/);
     assert.equal(await page.locator('g.counter').count(), onBoard(stepView(n)));
     assert.deepEqual(await logLines(page), stepView(n).log);
-    assert.match(await text(page, '.sr-last-attack'), /charged 0710/);
+    assert.match(await text(page, '.sr-last-attack'), /charged 0510/);
     // The record's actions in words, units by name, never by id.
     const listed = await page.$$eval('.record-actions li', (li) => li.map((l) => l.textContent));
     assert.equal(listed.length, n);
     for (const line of listed) assert.doesNotMatch(line, UNIT_ID);
     assert.equal(listed[0], 'Scotland: Scotland Pike (R. Bruce) forms schiltron');
     assert.equal(listed[19], 'Scotland ends the turn');
-    assert.equal(listed[30], 'Scotland: Scotland Leader (Douglas) charges 0710 from 0810');
+    assert.equal(listed[29], 'Scotland: Scotland Leader (Moray) charges 0510 from 0509');
 
     // First, then step by step: each step's board, status and log are that step's view.
     const nextAt = () => page.locator('button[aria-label="Next action"]').boundingBox();
@@ -131,14 +131,14 @@ for (const kind of [true, false]) {
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.locator('#app').getAttribute('data-shown'), '6/observer');
     // The list jumps to the charge: its dice in the last attack's panel.
-    await page.locator('.record-actions li[data-seq="31"] button').click();
-    await atStep(page, 31);
-    assert.equal(await page.locator('.record-actions li.current').getAttribute('data-seq'), '31');
-    assert.match(await text(page, '.sr-last-attack'), /charged 0710/);
-    assert.equal(await page.locator('g.counter').count(), onBoard(stepView(31)));
-    await page.click('button[aria-label="Previous action"]');
+    await page.locator('.record-actions li[data-seq="30"] button').click();
     await atStep(page, 30);
-    assert.doesNotMatch(await text(page, '.sr-last-attack'), /charged 0710/);
+    assert.equal(await page.locator('.record-actions li.current').getAttribute('data-seq'), '30');
+    assert.match(await text(page, '.sr-last-attack'), /charged 0510/);
+    assert.equal(await page.locator('g.counter').count(), onBoard(stepView(30)));
+    await page.click('button[aria-label="Previous action"]');
+    await atStep(page, 29);
+    assert.doesNotMatch(await text(page, '.sr-last-attack'), /charged 0510/);
     await page.click('button[aria-label="Last position"]');
     await atStep(page, n);
     assert.match(await text(page, '.sr-prompt .finished'), /^England wins by resignation/);
@@ -176,8 +176,8 @@ test('the Scotland Rising replay: axe-core on a desktop and a phone, the phone p
     [390, 844],
   ]) {
     const { page, context } = await openReplay({ width, height });
-    await page.locator('.record-actions li[data-seq="31"] button').click();
-    await atStep(page, 31);
+    await page.locator('.record-actions li[data-seq="30"] button').click();
+    await atStep(page, 30);
     assert.deepEqual(await axeProblems(page), [], `${width}x${height}`);
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scroll <= width + 2, `${width}x${height}: ${scroll}px wide`);

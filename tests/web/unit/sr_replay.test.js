@@ -33,8 +33,8 @@ test('each kind of action in words, units by side, type and name, hexes by their
       'England Longbow (Archers) attacks 0213 (Bannockburn)',
     ],
     [
-      { type: 'charge', unit: 'en_knight6', path: ['0811', '0710'], target: '0709' },
-      'England Knights (Edward II) charges 0709 from 0710',
+      { type: 'charge', unit: 'en_knight5', path: ['0811', '0710'], target: '0709' },
+      'England Knights (Clifford) charges 0709 from 0710',
     ],
     [
       { type: 'move_attack', unit: 'sc_pike3', path: ['0507'], target: '0508' },
@@ -74,11 +74,11 @@ test('a record line names the side that acted', () => {
   );
   assert.equal(
     srRecordLine(replay.actions[20], names),
-    'England: England Leader (Edward II) moves to 0414 (3 hexes)',
+    'England: England Leader (Edward II) moves to 0612 (3 hexes)',
   );
   assert.equal(
-    srRecordLine(replay.actions[30], names),
-    'Scotland: Scotland Leader (Douglas) charges 0710 from 0810',
+    srRecordLine(replay.actions[29], names),
+    'Scotland: Scotland Leader (Moray) charges 0510 from 0509',
   );
 });
 
