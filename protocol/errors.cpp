@@ -43,6 +43,9 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::TournamentOver, "tournament_over"},
     std::pair{ErrorCode::NotOrganiser, "not_organiser"},
     std::pair{ErrorCode::DiceOutOfOrder, "dice_out_of_order"},
+    std::pair{ErrorCode::UnknownGame, "unknown_game"},
+    std::pair{ErrorCode::NoComputer, "no_computer"},
+    std::pair{ErrorCode::NotAdjudicable, "not_adjudicable"},
     std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},
 };

@@ -51,6 +51,10 @@ enum class ErrorCode {
   TournamentOver,      // an action on a tournament whose last round has ended
   // Dice (docs/records.md, "Dice").
   DiceOutOfOrder,  // a contribution revealed before both seats committed, or committed twice
+  // Games served (docs/architecture.md, "The game registry").
+  UnknownGame,     // a game kind the server does not serve
+  NoComputer,      // a computer seat (or stand-in) asked for in a game no computer plays
+  NotAdjudicable,  // an adjudication asked for in a game whose rules have none
   // Both.
   StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
   Internal,            // kept last: tests walk the codes up to it

@@ -42,6 +42,7 @@ Decoded<CreateGameRequest> decode_create_game(std::string_view body) {
   const json& j = std::get<json>(parsed);
   FieldReader fields(j);
   CreateGameRequest r;
+  r.kind = fields.string("kind", Need::Optional, 64);
   r.scenario = fields.string("scenario", Need::Required, 64).value_or("");
   if (const json* options = fields.value("options", Need::Optional)) {
     if (!options->is_object())

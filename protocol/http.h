@@ -30,6 +30,8 @@ enum class SideChoice { Scotland, England, Random };
 enum class VisibilityChoice { Public, Invite };
 
 struct CreateGameRequest {
+  // The game's kind (games::GameKind::kind), checked by the server; none: the default kind.
+  std::optional<std::string> kind;
   std::string scenario;                               // checked against the game module
   nlohmann::json options = nlohmann::json::object();  // checked by the game module
   SideChoice side = SideChoice::Random;

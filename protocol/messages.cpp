@@ -290,11 +290,16 @@ json to_json(const ServerMessage& message) {
 json merge_log(const json& held, std::int64_t log_from, const json& lines) {
   json log = json::array();
   if (held.is_array()) {
+    std::int64_t position = 0;
     for (const auto& line : held) {
+      // A line without its index (a plain text line) is numbered by its place in the held log,
+      // which is the whole log up to the last view.
       const auto i = line.is_object() ? line.find("i") : line.end();
-      if (i != line.end() && i->is_number_integer() && i->get<std::int64_t>() < log_from) {
-        log.push_back(line);
-      }
+      const std::int64_t index = i != line.end() && i->is_number_integer() ? i->get<std::int64_t>()
+                                 : line.is_string()                        ? position
+                                                                           : log_from;
+      if (index < log_from) log.push_back(line);
+      ++position;
     }
   }
   if (lines.is_array()) log.insert(log.end(), lines.begin(), lines.end());

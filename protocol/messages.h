@@ -138,7 +138,8 @@ std::string encode(const ServerMessage& message);
 
 // The whole log after a view or view_patch frame that holds the log lines from `log_from` on
 // (docs/protocol.md): the lines of `held` (the client's whole log, or null) whose index `i` is
-// below `log_from`, then `lines` (the frame's).
+// below `log_from` (a plain text line's index is its place in `held`), then `lines` (the
+// frame's).
 nlohmann::json merge_log(const nlohmann::json& held, std::int64_t log_from,
                          const nlohmann::json& lines);
 

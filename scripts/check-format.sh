@@ -20,7 +20,7 @@ if ! command -v "$clang_format" >/dev/null 2>&1; then
 fi
 
 dirs=()
-for dir in rules ai protocol storage server tools bench tests; do
+for dir in rules ai games protocol storage server tools bench tests; do
   [[ -d $dir ]] && dirs+=("$dir")
 done
 files=()

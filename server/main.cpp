@@ -1,4 +1,4 @@
-// blockfog-server: the authoritative Hammer of the Scots server (docs/server.md).
+// blockfog-server: the authoritative server of the games in games/registry.h (docs/server.md).
 
 #include <cstdlib>
 #include <filesystem>

@@ -28,6 +28,7 @@ std::string_view migration_0017_signing_keys();
 std::string_view migration_0018_shared_dice();
 std::string_view migration_0019_game_notes();
 std::string_view migration_0020_notice_ids_never_reused();
+std::string_view migration_0021_ratings_per_game();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -91,6 +92,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{18, "shared_dice", sql::migration_0018_shared_dice()},
       Migration{19, "game_notes", sql::migration_0019_game_notes()},
       Migration{20, "notice_ids_never_reused", sql::migration_0020_notice_ids_never_reused()},
+      Migration{21, "ratings_per_game", sql::migration_0021_ratings_per_game()},
   };
   return migrations;
 }

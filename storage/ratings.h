@@ -24,6 +24,7 @@ struct RatingRow {
   glicko2::Rating rating;
   std::int64_t games = 0;
   std::int64_t updated_at = 0;
+  std::string kind;  // the game rated (games.kind): each game has its own ratings
 };
 
 // One account's rating change by one game.
@@ -39,18 +40,22 @@ struct RatingChange {
   glicko2::Rating before;
   glicko2::Rating after;
   std::int64_t created_at = 0;
+  std::string kind;  // the game's kind
 };
 
-// Rates game `game_id`, just marked finished with its result: nothing when the game is not
-// rated or has not two seats held by two accounts. Must run inside the transaction that
-// finished the game. A game is rated at most once (UNIQUE (game_id, account_id)).
+// Rates game `game_id` in its own kind's ratings, just marked finished with its result: nothing
+// when the game is not rated or has not two seats held by two accounts. Must run inside the
+// transaction that finished the game. A game is rated at most once (UNIQUE (game_id, account_id)).
 void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now);
 
-// Rated accounts, best first (rating, then fewer... then id), `limit` from `offset`.
-std::vector<RatingRow> list_ratings(Store& store, std::size_t limit, std::size_t offset);
-std::int64_t count_ratings(Store& store);
-// None for an account never rated.
-std::optional<RatingRow> find_rating(Store& store, std::int64_t account_id);
+// Accounts rated in game `kind`, best first (rating, then id), `limit` from `offset`.
+std::vector<RatingRow> list_ratings(Store& store, std::string_view kind, std::size_t limit,
+                                    std::size_t offset);
+std::int64_t count_ratings(Store& store, std::string_view kind);
+// An account's rating in each game it was rated in, by kind.
+std::vector<RatingRow> find_ratings(Store& store, std::int64_t account_id);
+// None for an account never rated in game `kind`.
+std::optional<RatingRow> find_rating(Store& store, std::int64_t account_id, std::string_view kind);
 // An account's changes, oldest first; with account_id 0, everybody's (for recomputation).
 std::vector<RatingChange> rating_history(Store& store, std::int64_t account_id);
 

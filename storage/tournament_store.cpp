@@ -9,7 +9,7 @@ constexpr const char* kColumns =
     "id, name, description, organiser, scenario, options, format, rounds, sides,"
     " round_deadline_ms, rated, registration_opens_at, registration_closes_at, max_players,"
     " status, current_round, deadline_at, created_at, started_at, finished_at, time_control,"
-    " vacation, rounds_by_hand";
+    " vacation, rounds_by_hand, kind";
 
 TournamentRow read_row(Statement& s) {
   TournamentRow r;
@@ -36,6 +36,7 @@ TournamentRow read_row(Statement& s) {
   r.time_control_json = s.column_optional_text(20);
   r.vacation = s.column_int64(21) != 0;
   r.rounds_by_hand = s.column_int64(22) != 0;
+  r.kind = s.column_text(23);
   return r;
 }
 
@@ -52,8 +53,8 @@ TournamentRow create_tournament(Store& store, const NewTournament& t, std::int64
       "INSERT INTO tournaments (name, description, organiser, scenario, options, format,"
       " rounds, sides, round_deadline_ms, rated, registration_opens_at,"
       " registration_closes_at, max_players, created_at, time_control, vacation,"
-      " rounds_by_hand)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+      " rounds_by_hand, kind)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
   insert.bind(1, t.name)
       .bind(2, t.description)
       .bind(3, t.organiser)
@@ -69,7 +70,8 @@ TournamentRow create_tournament(Store& store, const NewTournament& t, std::int64
       .bind(13, t.max_players)
       .bind(14, now)
       .bind(16, std::int64_t{t.vacation ? 1 : 0})
-      .bind(17, std::int64_t{t.rounds_by_hand ? 1 : 0});
+      .bind(17, std::int64_t{t.rounds_by_hand ? 1 : 0})
+      .bind(18, t.kind);
   if (t.time_control_json) {
     insert.bind(15, *t.time_control_json);
   } else {

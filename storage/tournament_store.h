@@ -18,6 +18,7 @@ struct NewTournament {
   std::string name;
   std::string description;
   std::int64_t organiser = 0;
+  std::string kind = "hots";  // migration 21: the game every game of it is of (games.kind)
   std::string scenario;
   std::string options_json = "{}";
   std::string format;  // "round_robin", "swiss", "single_elimination"

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "games/registry.h"
 #include "protocol/http.h"
 #include "server/clock.h"
 #include "server/clocks/game_clocks.h"
@@ -208,6 +209,7 @@ json describe(const GameInfo& info, const std::optional<RoomSummary>& summary,
       {"clocks", info.clocks},
       {"last_active", last_active(info, presence)},
       {"dice", info.dice}};
+  games::describe_kind(row.kind, j);
   std::optional<core::Role> viewer_role;
   if (viewer) viewer_role = role_of(info.seats, viewer->account_id);
   // `seq` is the viewer's own view version, as on the WebSocket: the number of actions would

@@ -1,8 +1,8 @@
 // The lobby: scenarios, creating, listing, describing and joining games, and invitations.
 
+#include "games/registry.h"
 #include "protocol/http.h"
 #include "rules/core/hex.h"
-#include "rules/hots/module.h"
 #include "server/api/api.h"
 #include "server/api/invite_tokens.h"
 #include "server/clock.h"
@@ -34,15 +34,38 @@ std::optional<HttpResponse> stand_in_refusal(bool rated, bool stand_in) {
   return error(400, ErrorCode::BadField,
                "the computer stands in in casual games only, not rated ones");
 }
+
+// A computer seat, or a stand-in, only in a game the computer plays.
+std::optional<HttpResponse> computer_refusal(const games::GameKind& kind, bool computer,
+                                             bool stand_in) {
+  if (kind.choose_action || (!computer && !stand_in)) return std::nullopt;
+  return error(400, ErrorCode::NoComputer,
+               "the computer does not play " + std::string(kind.display_name) + " yet");
+}
 }  // namespace
 
-HttpResponse Api::scenarios() {
+namespace {
+json describe_game_kind(const games::GameKind& kind) {
+  json j = json::object();
+  games::describe_kind(kind.kind, j);
   json list = json::array();
-  for (const auto& s : hots::module().scenarios()) list.push_back(s);
-  return json_response(200, {{"game", "hots"},
-                             {"rules_version", hots::module().rules_version()},
-                             {"scenarios", list},
-                             {"options", {{"schiltroms", "boolean"}}}});
+  for (const auto& s : kind.module->scenarios()) list.push_back(s);
+  j["rules_version"] = std::string(kind.module->rules_version());
+  j["scenarios"] = std::move(list);
+  j["options"] = kind.options;
+  j["computer"] = kind.choose_action != nullptr;
+  return j;
+}
+}  // namespace
+
+// Every game served (`games`); the default game's members also at the top level, as the
+// answer was before there was a choice.
+HttpResponse Api::scenarios() {
+  json body = describe_game_kind(games::default_game_kind());
+  json list = json::array();
+  for (const auto& kind : games::game_kinds()) list.push_back(describe_game_kind(kind));
+  body["games"] = std::move(list);
+  return json_response(200, body);
 }
 
 std::optional<HttpResponse> Api::refuse_over_game_quota(std::int64_t account_id) {
@@ -60,9 +83,12 @@ HttpResponse Api::create_game(const RouteCall& call) {
   if (auto* e = std::get_if<protocol::DecodeError>(&decoded)) return decode_error(*e);
   const auto& r = std::get<protocol::CreateGameRequest>(decoded);
   if (auto refused = stand_in_refusal(r.rated, r.stand_in)) return *refused;
-  const auto& module = hots::module();
+  const auto* kind = games::find_game_kind(r.kind.value_or(std::string(games::kDefaultKind)));
+  if (!kind) return error(400, ErrorCode::UnknownGame, "no such game: '" + *r.kind + "'");
+  if (auto refused = computer_refusal(*kind, r.computer.has_value(), r.stand_in)) return *refused;
+  const auto& module = *kind->module;
   storage::NewGame game;
-  game.kind = std::string(module.id());
+  game.kind = std::string(kind->kind);
   game.rules_version = std::string(module.rules_version());
   game.scenario = r.scenario;
   game.options_json = r.options.dump();
@@ -222,6 +248,9 @@ HttpResponse Api::join_game(const RouteCall& call) {
       return {error(409, ErrorCode::SeatTaken, "the game is not open"), {}};
     }
     if (auto refused = stand_in_refusal(row->rated, join.stand_in)) return {*refused, {}};
+    if (const auto* kind = games::find_game_kind(row->kind)) {
+      if (auto refused = computer_refusal(*kind, false, join.stand_in)) return {*refused, {}};
+    }
     const auto seats = load_seats(store, game_id);
     if (role_of(seats, identity->account_id)) {
       return {error(409, ErrorCode::SeatTaken, "you already have a seat in this game"), {}};

@@ -1,10 +1,10 @@
 // Playing over days: resigning, cancelling an unstarted game, rematches and vacations
 // (docs/protocol.md, "Resign, cancel, rematch" and "Vacations").
 
+#include "games/registry.h"
 #include "protocol/fields.h"
 #include "protocol/http.h"
 #include "rules/core/hex.h"
-#include "rules/hots/module.h"
 #include "server/api/api.h"
 #include "server/api/invite_tokens.h"
 #include "server/clock.h"
@@ -169,10 +169,16 @@ HttpResponse Api::rematch(const RouteCall& call) {
     }
     // The same scenario, options and time control with the sides swapped: the one who offered
     // now plays the side the acceptor played.
-    const auto& module = hots::module();
+    // The same game: its kind's rules as they are now.
+    const auto* kind = games::find_game_kind(row->kind);
+    if (!kind) {
+      return {error(409, ErrorCode::UnknownGame, "this server no longer plays '" + row->kind + "'"),
+              {},
+              {}};
+    }
     storage::NewGame game;
     game.kind = row->kind;
-    game.rules_version = std::string(module.rules_version());
+    game.rules_version = std::string(kind->module->rules_version());
     game.scenario = row->scenario;
     game.options_json = row->options_json;
     game.seed_hex = random_hex(32);

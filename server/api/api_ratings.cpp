@@ -1,10 +1,11 @@
-// Ratings (docs/ratings.md): GET /api/ratings (the leaderboard) and
-// GET /api/players/{name}/ratings (one player's rating and history).
+// Ratings (docs/ratings.md), kept per game: GET /api/ratings?game=KIND (the leaderboard of one
+// game) and GET /api/players/{name}/ratings (one player's ratings and history).
 
 #include <charconv>
 #include <optional>
 #include <string>
 
+#include "games/registry.h"
 #include "server/api/api.h"
 #include "server/api/api_common.h"
 #include "server/db_worker.h"
@@ -40,6 +41,12 @@ json rating_json(const storage::glicko2::Rating& r) {
   return {{"rating", r.rating}, {"deviation", r.deviation}, {"volatility", r.volatility}};
 }
 
+// The game named by the query's `game` (the default game without one); none when unknown.
+const games::GameKind* queried_kind(const std::string& target) {
+  const auto name = query_param(target, "game");
+  return games::find_game_kind(name.empty() ? games::kDefaultKind : std::string_view(name));
+}
+
 }  // namespace
 
 HttpResponse Api::leaderboard(const RouteCall& call) {
@@ -54,10 +61,12 @@ HttpResponse Api::leaderboard(const RouteCall& call) {
     return error(400, ErrorCode::BadField,
                  "offset must be a whole number from 0 to " + std::to_string(kMaxOffset));
   }
+  const auto* kind = queried_kind(target);
+  if (!kind) return error(400, ErrorCode::UnknownGame, "game: no such game");
   const auto [rows, total] = db_.call([&](storage::Store& store) {
-    return std::pair(storage::list_ratings(store, static_cast<std::size_t>(*limit),
+    return std::pair(storage::list_ratings(store, kind->kind, static_cast<std::size_t>(*limit),
                                            static_cast<std::size_t>(*offset)),
-                     storage::count_ratings(store));
+                     storage::count_ratings(store, kind->kind));
   });
   json list = json::array();
   std::int64_t rank = *offset;
@@ -69,20 +78,23 @@ HttpResponse Api::leaderboard(const RouteCall& call) {
     entry["updated_at"] = row.updated_at;
     list.push_back(std::move(entry));
   }
-  return json_response(
-      200, {{"total", total}, {"offset", *offset}, {"limit", *limit}, {"ratings", list}});
+  json body = {{"total", total}, {"offset", *offset}, {"limit", *limit}, {"ratings", list}};
+  games::describe_kind(kind->kind, body);
+  return json_response(200, body);
 }
 
 HttpResponse Api::player_ratings(const RouteCall& call) {
   struct Found {
     storage::AccountRow account;
-    std::optional<storage::RatingRow> rating;
+    std::vector<storage::RatingRow> ratings;
     std::vector<storage::RatingChange> history;
   };
+  const auto* kind = queried_kind(call.request.target);
+  if (!kind) return error(400, ErrorCode::UnknownGame, "game: no such game");
   const auto found = db_.call([&](storage::Store& store) -> std::optional<Found> {
     auto account = store.find_account_by_name(call.token);
     if (!account) return std::nullopt;
-    return Found{*account, storage::find_rating(store, account->id),
+    return Found{*account, storage::find_ratings(store, account->id),
                  storage::rating_history(store, account->id)};
   });
   if (!found) return error(404, ErrorCode::NotFound, "no such player");
@@ -90,6 +102,7 @@ HttpResponse Api::player_ratings(const RouteCall& call) {
   for (const auto& change : found->history) {
     // An invite game is its players' business: its id is not published.
     history.push_back({{"game_id", change.public_game ? json(change.game_id) : json()},
+                       {"game", change.kind},
                        {"finished_at", change.created_at},
                        {"role", change.role},
                        {"opponent", change.opponent},
@@ -97,9 +110,22 @@ HttpResponse Api::player_ratings(const RouteCall& call) {
                        {"before", rating_json(change.before)},
                        {"after", rating_json(change.after)}});
   }
+  // `rating` and `games`: in the game asked for (the default game without one); `ratings`:
+  // every game the player was rated in.
+  const storage::RatingRow* asked = nullptr;
+  json ratings = json::array();
+  for (const auto& row : found->ratings) {
+    if (row.kind == kind->kind) asked = &row;
+    json entry = rating_json(row.rating);
+    games::describe_kind(row.kind, entry);
+    entry["games"] = row.games;
+    ratings.push_back(std::move(entry));
+  }
   json player = {{"username", found->account.username},
-                 {"rating", found->rating ? rating_json(found->rating->rating) : json()},
-                 {"games", found->rating ? found->rating->games : 0}};
+                 {"rating", asked ? rating_json(asked->rating) : json()},
+                 {"games", asked ? asked->games : 0},
+                 {"ratings", ratings}};
+  games::describe_kind(kind->kind, player);
   return json_response(200, {{"player", player}, {"history", history}});
 }
 

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
+#include "games/registry.h"
 #include "protocol/fields.h"
 #include "protocol/tar.h"
 #include "rules/core/hex.h"
-#include "rules/hots/module.h"
 #include "server/api/api.h"
 #include "server/clock.h"
 #include "server/clocks/time_control.h"
@@ -93,6 +93,8 @@ HttpResponse Api::create_tournament(const RouteCall& call) {
   const auto now = now_ms();
   t.name = fields.string("name", Need::Required, 100).value_or("");
   t.description = fields.string("description", Need::Optional, 4000).value_or("");
+  const auto kind_name =
+      fields.string("kind", Need::Optional, 64).value_or(std::string(games::kDefaultKind));
   t.scenario = fields.string("scenario", Need::Required, 64).value_or("");
   const auto* options = fields.value("options", Need::Optional);
   const auto format = fields.string("format", Need::Required, 32);
@@ -113,6 +115,9 @@ HttpResponse Api::create_tournament(const RouteCall& call) {
   fields.reject_unread();
   if (fields.error()) return decode_error(*fields.error());
   if (t.name.empty()) return error(400, ErrorCode::BadField, "name: give the tournament a name");
+  const auto* kind = games::find_game_kind(kind_name);
+  if (!kind) return error(400, ErrorCode::UnknownGame, "kind: no such game '" + kind_name + "'");
+  t.kind = std::string(kind->kind);
   const auto parsed_format = format ? tournament::format_from_name(*format) : std::nullopt;
   if (!parsed_format) {
     return error(400, ErrorCode::BadField, "format: one of round_robin, swiss, single_elimination");
@@ -135,7 +140,7 @@ HttpResponse Api::create_tournament(const RouteCall& call) {
   t.options_json = game_options.dump();
   // The scenario and options are checked by setting a game up once.
   if (auto setup =
-          hots::module().setup(*core::seed_from_hex(random_hex(32)), t.scenario, game_options);
+          kind->module->setup(*core::seed_from_hex(random_hex(32)), t.scenario, game_options);
       !setup.game) {
     return error(400, ErrorCode::BadField, setup.error);
   }
@@ -336,6 +341,13 @@ HttpResponse Api::tournament_action(const RouteCall& call) {
         }
         std::optional<std::string> r;
         if (reason == "adjudicated") {
+          const auto* kind = games::find_game_kind(row->kind);
+          if (!kind || !kind->adjudicate) {
+            return refuse_tournament(400, ErrorCode::NotAdjudicable,
+                                     "the rules of " +
+                                         (kind ? std::string(kind->display_name) : row->kind) +
+                                         " decide no game before its end: forfeit it instead");
+          }
           r = adjudicate_game(store, *game_id, now);
         } else {
           const auto role = *winner == "scotland" ? core::Role::Scotland : core::Role::England;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "games/registry.h"
 #include "storage/computer_seats.h"
 #include "storage/play_by_web.h"
 
@@ -194,6 +195,10 @@ std::string result_against(Role loser, std::string_view reason) {
 std::optional<ComputerSeat> take_over_timed_out(storage::Store& store, std::int64_t game_id,
                                                 Role role, std::int64_t now) {
   if (!storage::stand_in_allowed(store, game_id)) return std::nullopt;
+  // Consents are taken only for a game the computer plays; this holds it where they are used.
+  const auto row = store.find_game(game_id);
+  const auto* kind = row ? games::find_game_kind(row->kind) : nullptr;
+  if (!kind || !kind->choose_action) return std::nullopt;
   ComputerSeat seat{std::string(kStandInLevel), true};
   storage::add_computer_seat(store, game_id,
                              {std::string(core::role_name(role)), seat.level, true, now});

@@ -28,7 +28,7 @@ inline constexpr std::int64_t kVacationDaysPerYear = 21;
 inline constexpr std::int64_t kMaxVacationDays = 21;
 
 // The roles the game awaits as its public view shows them: the `awaiting` of every role's view
-// is active_roles() (rules/hots/engine.cpp), which holds nothing hidden.
+// is the module's active_roles(), which holds nothing hidden (docs/architecture.md).
 std::vector<core::Role> public_awaiting(const core::Game& game);
 
 // The game's time control as stored (none without one).

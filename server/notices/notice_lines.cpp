@@ -15,10 +15,15 @@ constexpr std::size_t kNoLines = SIZE_MAX;
 // counted as more (a count of lines its view holds).
 constexpr std::size_t kMatched = 1000;
 
+// A view's log line is {"i","text"} or, for a module whose lines carry nothing else, the text
+// itself (docs/rules-engine.md, "The view").
 std::vector<std::string> lines_after(const core::Game& game, Role role, std::size_t from) {
   const auto view = game.view(role, from);
   std::vector<std::string> lines;
-  for (const auto& line : view.at("log")) lines.push_back(line.at("text").get<std::string>());
+  for (const auto& line : view.at("log")) {
+    lines.push_back(line.is_string() ? line.get<std::string>()
+                                     : line.at("text").get<std::string>());
+  }
   return lines;
 }
 

@@ -20,7 +20,8 @@ void SeatHistory::add(json view) {
 
 std::optional<json> think_with_ai(const Decision& decision) {
   json view = json::parse(decision.view_text);
-  auto action = ai::choose_action(view, decision.history->views(), decision.level, decision.seed);
+  auto action = decision.choose_action(view, decision.history->views(), decision.level,
+                                       decision.seed, nullptr, true);
   decision.history->add(std::move(view));
   return action;
 }

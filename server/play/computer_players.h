@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ai/player.h"
+#include "games/registry.h"
 #include "server/play/fair_queue.h"
 
 namespace blockfog::server {
@@ -54,6 +55,8 @@ struct Decision {
   // moved on): a queued decision is then dropped unthought.
   std::shared_ptr<std::atomic<bool>> cancelled;
   std::string view_text;  // Game::write_view of the seat's role
+  // The computer opponent of the game's kind (games::GameKind::choose_action), never null.
+  games::ChooseAction choose_action = nullptr;
   std::shared_ptr<SeatHistory> history;
   ai::Level level = ai::Level::Normal;
   std::uint64_t seed = 0;
@@ -62,7 +65,7 @@ struct Decision {
   std::function<void(std::optional<nlohmann::json> action)> done;
 };
 
-// ai::choose_action on the decision's view and history, then the view added to the history.
+// The decision's chooser on its view and history, then the view added to the history.
 // Throws when the view cannot be read or offers no choice.
 std::optional<nlohmann::json> think_with_ai(const Decision& decision);
 

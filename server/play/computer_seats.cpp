@@ -9,8 +9,8 @@ namespace blockfog::server {
 
 using core::Role;
 
-bool ComputerSeats::ask(const core::Game& game, RoleViews& views, const Seats& seats,
-                        ComputerPlayers& players, const Decided& decided) {
+bool ComputerSeats::ask(const core::Game& game, games::ChooseAction choose_action, RoleViews& views,
+                        const Seats& seats, ComputerPlayers& players, const Decided& decided) {
   bool unparked = false;
   const auto awaiting = game.active_roles();
   for (Role role : {Role::Scotland, Role::England}) {
@@ -37,6 +37,7 @@ bool ComputerSeats::ask(const core::Game& game, RoleViews& views, const Seats& s
     decision.account = opponent && !opponent->computer ? opponent->account_id : seat->account_id;
     decision.cancelled = cancelled;
     game.write_view(role, 0, decision.view_text);
+    decision.choose_action = choose_action;
     decision.history = history_[i];
     decision.level = ai::level_from_name(seat->computer->level).value_or(ai::Level::Normal);
     decision.seed = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);

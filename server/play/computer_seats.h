@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "games/registry.h"
 #include "protocol/messages.h"
 #include "rules/core/game.h"
 #include "server/play/role_views.h"
@@ -34,8 +35,9 @@ class ComputerSeats {
   // flight (and was not refused), unparking its view first: the decision takes the seat's view
   // as the one view writer gives it to that seat. True if a view was unparked (the versions the
   // lobby shows may have moved).
-  bool ask(const core::Game& game, RoleViews& views, const Seats& seats, ComputerPlayers& players,
-           const Decided& decided);
+  // `choose_action` is the game's kind's computer opponent (games::GameKind), not null.
+  bool ask(const core::Game& game, games::ChooseAction choose_action, RoleViews& views,
+           const Seats& seats, ComputerPlayers& players, const Decided& decided);
   // The action to play for a decision that came back, or nothing: cancelled or overtaken
   // meanwhile, or no action (that view is not asked about again).
   std::optional<protocol::ActionMessage> decided(core::Role role, std::int64_t version,

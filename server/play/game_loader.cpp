@@ -3,10 +3,10 @@
 #include <array>
 #include <optional>
 
+#include "games/registry.h"
 #include "rules/core/hex.h"
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
-#include "rules/hots/module.h"
 #include "server/play/role_views.h"
 
 namespace blockfog::server {
@@ -34,8 +34,14 @@ LoadedGame setup_game(const storage::GameRow& row) {
     loaded.error = "game " + std::to_string(row.id) + ": bad options";
     return loaded;
   }
-  // As the game was created: a hots-1 game goes on with hots-1 state hashes.
-  auto setup = hots::module().setup_as(row.rules_version, *seed, row.scenario, options);
+  // The rules of the game's kind, as the game was created: a game of an earlier rules version
+  // goes on with that version's state hashes.
+  const auto* kind = games::find_game_kind(row.kind);
+  if (!kind) {
+    loaded.error = "game " + std::to_string(row.id) + ": no game '" + row.kind + "' is served";
+    return loaded;
+  }
+  auto setup = kind->module->setup_as(row.rules_version, *seed, row.scenario, options);
   if (!setup.game) {
     loaded.error = "game " + std::to_string(row.id) + ": " + setup.error;
     return loaded;

@@ -4,6 +4,7 @@
 #include <array>
 #include <thread>
 
+#include "games/registry.h"
 #include "protocol/view_frame.h"
 #include "rules/core/rule_error.h"
 #include "server/clock.h"
@@ -484,13 +485,18 @@ void Room::ask_computer() {
   }
   auto* players = host_.computer_players();
   if (!players) return;
+  // A game whose kind no computer plays has no computer seat (refused when it was created).
+  const auto* kind = games::find_game_kind(row_.kind);
+  if (!kind || !kind->choose_action) return;
   const auto decided = [self = shared_from_this()](Role role, std::int64_t version,
                                                    std::optional<json> action) {
     self->strand_([self, role, version, action = std::move(action)]() mutable {
       self->computer_decided(role, version, std::move(action));
     });
   };
-  if (computer_.ask(*game_, views_, seats_, *players, decided)) update_summary();
+  if (computer_.ask(*game_, kind->choose_action, views_, seats_, *players, decided)) {
+    update_summary();
+  }
 }
 
 void Room::computer_decided(Role role, std::int64_t version, std::optional<json> action) {

@@ -4,8 +4,7 @@
 #include <map>
 #include <set>
 
-#include "rules/hots/adjudication.h"
-#include "rules/hots/module.h"
+#include "games/registry.h"
 #include "server/clocks/game_clocks.h"
 #include "server/clocks/time_control.h"
 #include "server/crypto.h"
@@ -63,10 +62,13 @@ std::string name_of(storage::Store& store, std::int64_t account_id) {
 std::int64_t create_game(storage::Store& store, const TournamentRow& row, std::int64_t round,
                          std::int64_t scotland, std::int64_t england,
                          const std::optional<std::string>& lot, std::int64_t now) {
-  const auto& module = hots::module();
+  const auto* kind = games::find_game_kind(row.kind);
+  if (!kind)
+    throw std::runtime_error("tournament " + std::to_string(row.id) + ": no game '" + row.kind +
+                             "' is served");
   storage::NewGame game;
-  game.kind = std::string(module.id());
-  game.rules_version = std::string(module.rules_version());
+  game.kind = row.kind;
+  game.rules_version = std::string(kind->module->rules_version());
   game.scenario = row.scenario;
   game.options_json = row.options_json;
   game.seed_hex = random_hex(32);
@@ -294,14 +296,14 @@ std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t g
   const auto loaded = replay_game(store, *row);
   if (!loaded.game)
     throw std::runtime_error("game " + std::to_string(game_id) + ": " + loaded.error);
-  const auto a = hots::adjudicate(*loaded.game);
+  const auto* kind = games::find_game_kind(row->kind);
+  const auto a = kind && kind->adjudicate ? kind->adjudicate(*loaded.game) : std::nullopt;
   if (!a) throw std::runtime_error("game " + std::to_string(game_id) + " has no victory count");
-  const auto result = json{{"winner", core::role_name(a->winner)},
-                           {"reason", "adjudicated"},
-                           {"nobles", {{"scotland", a->scotland}, {"england", a->england}}},
-                           {"tie_broken", a->tie_broken},
-                           {"text", a->text + ", adjudicated"}}
-                          .dump();
+  json fields = a->fields;
+  fields["winner"] = core::role_name(a->winner);
+  fields["reason"] = "adjudicated";
+  fields["text"] = fields.value("text", std::string("adjudicated")) + ", adjudicated";
+  const auto result = fields.dump();
   finish_by_organiser(store, game_id, result, now);
   transaction.commit();
   return result;
@@ -335,6 +337,7 @@ json describe_tournament(storage::Store& store, const TournamentRow& row, bool f
             {"started_at", nullable(row.started_at)},
             {"finished_at", nullable(row.finished_at)},
             {"player_count", players.size()}};
+  games::describe_kind(row.kind, j);
   if (!full) return j;
   std::map<std::int64_t, std::string> names;
   json list = json::array();

@@ -67,10 +67,11 @@ std::optional<std::string> end_game_by_organiser(storage::Store& store, std::int
                                                  core::Role winner, std::string_view reason,
                                                  std::int64_t now);
 
-// Ends a game under way (or whose dice are being rolled) by adjudication: the winner by the
-// engine's victory count of its true state (RULES 12.1.2, a tie as 12.1.3; docs/tournaments.md),
-// the result JSON with the counts ({"winner","reason":"adjudicated","nobles":{"scotland",
-// "england"},"tie_broken","text"}), or nothing if the game is neither.
+// Ends a game under way (or whose dice are being rolled) by adjudication: the winner by its
+// game's adjudication of the true state (games::GameKind::adjudicate; docs/tournaments.md),
+// the result JSON with the counts (for Hammer of the Scots, RULES 12.1.2: {"winner","reason":
+// "adjudicated","nobles":{"scotland","england"},"tie_broken","text"}), or nothing if the game
+// is neither. The caller refuses a game whose kind has no adjudication.
 std::optional<std::string> adjudicate_game(storage::Store& store, std::int64_t game_id,
                                            std::int64_t now);
 

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "games/registry.h"
 #include "rules/core/hex.h"
 #include "rules/core/shared_seed.h"
-#include "rules/hots/module.h"
 #include "storage/sqlite.h"
 
 namespace blockfog::server::testing {
@@ -114,9 +114,15 @@ RecordReplay::RecordReplay(const json& record) : actions_(record.at("actions")) 
     ADD_FAILURE() << "bad seed in record";
     return;
   }
+  // The module of the record's game (every record the server writes names it).
+  const auto* kind = games::find_game_kind(record.value("game", std::string(games::kDefaultKind)));
+  if (!kind) {
+    ADD_FAILURE() << "a record of a game not served: " << record.value("game", "");
+    return;
+  }
   auto setup =
-      hots::module().setup_as(record.at("rules_version").get<std::string>(), *seed,
-                              record.at("scenario").get<std::string>(), record.at("options"));
+      kind->module->setup_as(record.at("rules_version").get<std::string>(), *seed,
+                             record.at("scenario").get<std::string>(), record.at("options"));
   if (!setup.game) ADD_FAILURE() << setup.error;
   game_ = std::move(setup.game);
 }

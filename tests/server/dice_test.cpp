@@ -103,6 +103,7 @@ TEST(Dice, StepsOutOfOrderAreRefusedWithATypedErrorAndChangeNothing) {
 TEST(Dice, AChangedContributionChangesTheGame) {
   storage::GameRow row;
   row.id = 1;
+  row.kind = "hots";
   row.rules_version = "hots-4";
   row.scenario = "braveheart";
   row.options_json = "{}";

@@ -52,6 +52,8 @@ struct Connection {
   nlohmann::json last_clocks;  // the clocks of the last of them
   bool restarting = false;
   nlohmann::json last;  // the last frame read
+  // Text no frame may hold (a test's secrets: the seed before the game ends).
+  std::vector<std::string> forbidden;
 
   // Reads one frame (false on timeout/close), checks it, and records it.
   bool read_one();
@@ -90,6 +92,9 @@ struct TableFeatures {
   std::string webhook_url;
   // The name of the set, for test parameters.
   std::string name = "plain";
+  // The game (its kind, games/registry.h) and scenario, of the game or the tournament.
+  std::string kind = "hots";
+  std::string scenario = "braveheart";
 };
 // The sets the fog tests run with: none; a live clock in a tournament with notices; a
 // correspondence clock with notices.

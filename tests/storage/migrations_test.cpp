@@ -354,6 +354,44 @@ TEST(Migrations, AClockRunningBeforeCheckAtExistedIsLookedAtFirst) {
   }
 }
 
+// Migration 21: ratings are kept per game; those earned before it were earned in Hammer of the
+// Scots, the only game then served, and so were the tournaments' games.
+TEST(Migrations, RatingsAndTournamentsBeforeMigration21AreHammerOfTheScots) {
+  testing::TempDir dir;
+  const auto path = dir.file("db.sqlite");
+  {
+    Database db(path);
+    migrate_up_to(db, 20);
+    db.exec(
+        "INSERT INTO ratings (account_id, rating, deviation, volatility, games, updated_at)"
+        " VALUES (1, 1620.5, 80, 0.06, 3, 500)");
+    db.exec(
+        "INSERT INTO tournaments (name, description, organiser, scenario, options, format,"
+        " rounds, sides, round_deadline_ms, rated, registration_opens_at,"
+        " registration_closes_at, max_players, created_at) VALUES ('Spring', '', 1,"
+        " 'braveheart', '{}', 'swiss', 3, 'lot', 60000, 0, 0, 1000, 8, 0)");
+  }
+  Store store(path, kNow);
+  EXPECT_EQ(schema_version(store.database()), static_cast<int>(builtin_migrations().size()));
+  auto rating = store.database().prepare(
+      "SELECT kind, rating, deviation, volatility, games, updated_at FROM ratings"
+      " WHERE account_id = 1");
+  ASSERT_TRUE(rating.step());
+  EXPECT_EQ(rating.column_text(0), "hots");
+  EXPECT_EQ(rating.column_real(1), 1620.5);
+  EXPECT_EQ(rating.column_real(2), 80);
+  EXPECT_EQ(rating.column_int64(4), 3);
+  EXPECT_EQ(rating.column_int64(5), 500);
+  EXPECT_FALSE(rating.step());
+  // A rating in another game is a second row of the same account.
+  store.database().exec(
+      "INSERT INTO ratings (account_id, kind, rating, deviation, volatility, games, updated_at)"
+      " VALUES (1, 'scotland_rising', 1500, 350, 0.06, 1, 600)");
+  auto kinds = store.database().prepare("SELECT kind FROM tournaments");
+  ASSERT_TRUE(kinds.step());
+  EXPECT_EQ(kinds.column_text(0), "hots");
+}
+
 TEST(Migrations, LandedMigrationsAreNeverEdited) {
   const std::vector<std::uint64_t> landed{
       0xb634e511ab3a8808ull,  // 0001_initial.sql

@@ -25,9 +25,10 @@ class RatingsTest : public ::testing::Test {
   }
 
   // A started game between wallace (Scotland) and edward (England).
-  std::int64_t started(bool rated) {
+  std::int64_t started(bool rated, const std::string& kind = "hots") {
     NewGame game;
-    game.rules_version = "hots-3";
+    game.kind = kind;
+    game.rules_version = kind == "hots" ? "hots-3" : "scotland-rising-1";
     game.scenario = "braveheart";
     game.seed_hex = "00ff";
     game.seed_sha256 = std::string(64, 'a');
@@ -51,8 +52,8 @@ TEST_F(RatingsTest, ARatedWinMovesBothPlayersOnceWithHistory) {
   EXPECT_TRUE(store_.find_game(game)->rated);
   store_.set_game_status(game, GameStatus::Finished, kNow + 5,
                          R"({"winner":"scotland","reason":"resigned"})");
-  const auto wallace = find_rating(store_, scot_);
-  const auto edward = find_rating(store_, eng_);
+  const auto wallace = find_rating(store_, scot_, "hots");
+  const auto edward = find_rating(store_, eng_, "hots");
   ASSERT_TRUE(wallace && edward);
   EXPECT_GT(wallace->rating.rating, 1600);
   EXPECT_LT(edward->rating.rating, 1400);
@@ -77,20 +78,44 @@ TEST_F(RatingsTest, ARatedWinMovesBothPlayersOnceWithHistory) {
   ASSERT_EQ(again.size(), 2u);
   EXPECT_EQ(again[1].before.rating, edward->rating.rating);
   EXPECT_EQ(again[1].score, 1.0);
-  EXPECT_EQ(find_rating(store_, eng_)->games, 2);
+  EXPECT_EQ(find_rating(store_, eng_, "hots")->games, 2);
 
   // The order of the leaderboard.
-  const auto board = list_ratings(store_, 10, 0);
+  const auto board = list_ratings(store_, "hots", 10, 0);
   ASSERT_EQ(board.size(), 2u);
   EXPECT_GE(board[0].rating.rating, board[1].rating.rating);
-  EXPECT_EQ(count_ratings(store_), 2);
-  EXPECT_EQ(list_ratings(store_, 10, 1).size(), 1u);
+  EXPECT_EQ(count_ratings(store_, "hots"), 2);
+  EXPECT_EQ(list_ratings(store_, "hots", 10, 1).size(), 1u);
+}
+
+TEST_F(RatingsTest, EachGameHasItsOwnRatings) {
+  const auto hots = started(true);
+  store_.set_game_status(hots, GameStatus::Finished, kNow,
+                         R"({"winner":"scotland","reason":"resigned"})");
+  const auto sr = started(true, "scotland_rising");
+  store_.set_game_status(sr, GameStatus::Finished, kNow + 1,
+                         R"({"winner":"england","reason":"victory_points"})");
+  // Edward's win in Scotland Rising starts from 1500, not from his Hammer of the Scots loss.
+  const auto edward_hots = find_rating(store_, eng_, "hots");
+  const auto edward_sr = find_rating(store_, eng_, "scotland_rising");
+  ASSERT_TRUE(edward_hots && edward_sr);
+  EXPECT_LT(edward_hots->rating.rating, 1400);
+  EXPECT_GT(edward_sr->rating.rating, 1600);
+  EXPECT_EQ(edward_sr->games, 1);
+  EXPECT_EQ(rating_history(store_, eng_).at(1).before.rating, 1500);
+  EXPECT_EQ(rating_history(store_, eng_).at(1).kind, "scotland_rising");
+  EXPECT_EQ(find_ratings(store_, eng_).size(), 2u);
+  // Each leaderboard holds its own game's ratings only.
+  EXPECT_EQ(count_ratings(store_, "hots"), 2);
+  EXPECT_EQ(count_ratings(store_, "scotland_rising"), 2);
+  EXPECT_EQ(list_ratings(store_, "scotland_rising", 10, 0).front().username, "edward");
+  EXPECT_EQ(list_ratings(store_, "hots", 10, 0).front().username, "wallace");
 }
 
 TEST_F(RatingsTest, ADrawKeepsEqualRatings) {
   const auto game = started(true);
   store_.set_game_status(game, GameStatus::Finished, kNow, R"({"winner":null,"reason":"x"})");
-  EXPECT_NEAR(find_rating(store_, scot_)->rating.rating, 1500, 1e-9);
+  EXPECT_NEAR(find_rating(store_, scot_, "hots")->rating.rating, 1500, 1e-9);
   EXPECT_EQ(rating_history(store_, eng_).at(0).score, 0.5);
 }
 
@@ -100,7 +125,7 @@ TEST_F(RatingsTest, UnratedAndAbortedGamesChangeNoRating) {
                          R"({"winner":"scotland","reason":"resigned"})");
   const auto aborted = started(true);
   store_.set_game_status(aborted, GameStatus::Aborted, kNow);
-  EXPECT_FALSE(find_rating(store_, scot_));
+  EXPECT_FALSE(find_rating(store_, scot_, "hots"));
   EXPECT_TRUE(rating_history(store_, 0).empty());
 }
 
@@ -113,7 +138,7 @@ TEST_F(RatingsTest, TheEndAndTheRatingsStandOrFallTogether) {
     // Not committed: as when the storage thread's group commit fails.
   }
   EXPECT_EQ(store_.find_game(game)->status, GameStatus::Active);
-  EXPECT_FALSE(find_rating(store_, scot_));
+  EXPECT_FALSE(find_rating(store_, scot_, "hots"));
   EXPECT_TRUE(rating_history(store_, 0).empty());
 }
 

@@ -2,7 +2,6 @@
 
 #include "rules/core/hex.h"
 #include "rules/core/shared_seed.h"
-#include "rules/hots/engine.h"
 
 namespace blockfog::tools {
 
@@ -28,17 +27,13 @@ core::Seed GameRecord::play_seed() const {
 
 std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& error) {
   try {
-    if (json.at("game").get<std::string>() != "hots") {
-      error = "not a Hammer of the Scots record";
-      return std::nullopt;
-    }
     GameRecord record;
-    record.rules_version = json.at("rules_version").get<std::string>();
-    if (!hots::plays_rules_version(record.rules_version)) {
-      error = "rules version " + record.rules_version + " is not one this engine plays (" +
-              std::string(hots::kPlayedRulesVersions) + ")";
+    record.kind = json.at("game").get<std::string>();
+    if (!games::find_game_kind(record.kind)) {
+      error = "a record of '" + record.kind + "', not a game this tool plays";
       return std::nullopt;
     }
+    record.rules_version = json.at("rules_version").get<std::string>();
     record.scenario = json.at("scenario").get<std::string>();
     record.options = json.value("options", nlohmann::json::object());
     const auto seed = core::seed_from_hex(json.at("seed").get<std::string>());
@@ -89,7 +84,7 @@ nlohmann::json record_to_json(const GameRecord& record) {
     if (a.state_hash) entry["state_hash"] = *a.state_hash;
     actions.push_back(std::move(entry));
   }
-  nlohmann::json out = {{"game", "hots"},
+  nlohmann::json out = {{"game", record.kind},
                         {"rules_version", record.rules_version},
                         {"scenario", record.scenario},
                         {"options", record.options},
@@ -108,6 +103,18 @@ nlohmann::json record_to_json(const GameRecord& record) {
                      {"contribution", record.dice->second.contribution}}}};
   }
   return out;
+}
+
+std::unique_ptr<core::Game> set_up_recorded_game(const GameRecord& record, std::string& error) {
+  const auto* kind = games::find_game_kind(record.kind);
+  if (!kind) {
+    error = "a record of '" + record.kind + "', not a game this tool plays";
+    return nullptr;
+  }
+  auto setup = kind->module->setup_as(record.rules_version, record.play_seed(), record.scenario,
+                                      record.options);
+  if (!setup.game) error = setup.error;
+  return std::move(setup.game);
 }
 
 }  // namespace blockfog::tools

@@ -1,6 +1,7 @@
 #pragma once
 
-// A game record (the format the server publishes when a game ends, and hots-replay reads):
+// A game record (the format the server publishes when a game ends, and hots-replay reads) of
+// any game the registry serves ("game": its kind, games/registry.h):
 //   {"game":"hots","rules_version":"hots-1","scenario":"braveheart","options":{...},
 //    "seed":"<64 hex>","actions":[{"seq":1,"role":"scotland","action":{...}}, ...]}
 // and, from the server (docs/protocol.md, Seeds and records), what makes it verifiable:
@@ -8,6 +9,7 @@
 // "state_hash", "final_state_hash" and "result" ({"winner","reason"}).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "games/registry.h"
 #include "rules/core/chacha20.h"
 #include "rules/core/role.h"
 #include "rules/hots/engine.h"
@@ -34,8 +37,11 @@ struct RecordedDice {
 };
 
 struct GameRecord {
-  // hots-4 for games played now; hots-3, hots-2 and hots-1 records (games created before)
-  // replay under their own version's procedures, hots-1 ones verified with hots-1 state hashes.
+  // The game's kind: its rules are the registry's module of that kind.
+  std::string kind{games::kDefaultKind};
+  // Of the kind's module. Hammer of the Scots: hots-4 for games played now; hots-3, hots-2 and
+  // hots-1 records (games created before) replay under their own version's procedures, hots-1 ones
+  // verified with hots-1 state hashes.
   std::string rules_version{hots::kRulesVersion};
   std::string scenario;
   nlohmann::json options = nlohmann::json::object();
@@ -55,8 +61,13 @@ struct GameRecord {
   core::Seed play_seed() const;
 };
 
-// Parses a record; on failure returns nullopt and says why in `error`.
+// Parses a record of a game the registry serves; on failure returns nullopt and says why in
+// `error`.
 std::optional<GameRecord> parse_record(const nlohmann::json& json, std::string& error);
 nlohmann::json record_to_json(const GameRecord& record);
+
+// The game of the record set up from its play seed, scenario and options by its kind's module
+// under its rules version; null and why in `error` when that cannot be.
+std::unique_ptr<core::Game> set_up_recorded_game(const GameRecord& record, std::string& error);
 
 }  // namespace blockfog::tools

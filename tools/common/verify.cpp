@@ -8,7 +8,6 @@
 #include "rules/core/role.h"
 #include "rules/core/sha256.h"
 #include "rules/core/shared_seed.h"
-#include "rules/hots/module.h"
 #include "tools/common/record.h"
 
 namespace blockfog::tools {
@@ -142,10 +141,10 @@ GameVerdict verify_record_with(const json& record_json, const std::string& fallb
     }
   }
 
-  auto setup = hots::module().setup_as(record->rules_version, record->play_seed(), record->scenario,
-                                       record->options);
-  if (!setup.game) return failed(verdict, "the game cannot be set up: " + setup.error);
-  auto& game = *setup.game;
+  std::string setup_error;
+  const auto set_up = set_up_recorded_game(*record, setup_error);
+  if (!set_up) return failed(verdict, "the game cannot be set up: " + setup_error);
+  auto& game = *set_up;
   std::size_t seq = 0;
   for (const auto& entry : record->actions) {
     ++seq;

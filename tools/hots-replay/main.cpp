@@ -17,7 +17,6 @@
 
 #include "protocol/signature.h"
 #include "rules/core/rule_error.h"
-#include "rules/hots/module.h"
 #include "tools/common/record.h"
 #include "tools/common/verify.h"
 
@@ -183,13 +182,12 @@ int main(int argc, char** argv) {
     std::cerr << "hots-replay: " << error << "\n";
     return 2;
   }
-  auto setup = hots::module().setup_as(record->rules_version, record->play_seed(), record->scenario,
-                                       record->options);
-  if (!setup.game) {
-    std::cerr << "hots-replay: " << setup.error << "\n";
+  const auto set_up = tools::set_up_recorded_game(*record, error);
+  if (!set_up) {
+    std::cerr << "hots-replay: " << error << "\n";
     return 2;
   }
-  auto& game = *setup.game;
+  auto& game = *set_up;
   int seq = 0;
   for (const auto& entry : record->actions) {
     ++seq;

@@ -54,7 +54,8 @@ export const api = {
   notes: (id) => call('GET', `/api/games/${id}/notes`),
   saveNotes: (id, text) => call('PUT', `/api/games/${id}/notes`, { text }),
   // Ratings (ratings.js).
-  ratings: () => call('GET', '/api/ratings?limit=100'),
+  ratings: (game = 'hots') =>
+    call('GET', `/api/ratings?limit=100&game=${encodeURIComponent(game)}`),
   playerRatings: (name) => call('GET', `/api/players/${encodeURIComponent(name)}/ratings`),
   // A finished game's view after action `seq` for `role`; for a tournament's organiser, also
   // one under way (see replay.js).

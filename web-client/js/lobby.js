@@ -9,6 +9,14 @@ import { SIDE_NAME } from './board.js';
 import { rememberInvite, inviteOf, inviteBox, inviteLink, fetchInvite } from './invites.js';
 import { computerForm, seatName } from './lobby_computer.js';
 import { rollWhereDue } from './game/dice.js';
+import {
+  DEFAULT_KIND,
+  kindsOf,
+  gameName,
+  optionOrder,
+  optionWords,
+  scenarioName,
+} from './game_kinds.js';
 
 function field(id, label, input) {
   input.id = id;
@@ -81,13 +89,17 @@ function statusWords(g) {
 }
 
 function gameLine(g, data, me, { onJoin } = {}) {
-  const scen = data.scenario[g.scenario]?.name ?? g.scenario;
+  const scen =
+    (g.game ?? DEFAULT_KIND.game) === DEFAULT_KIND.game
+      ? (data.scenario[g.scenario]?.name ?? g.scenario)
+      : scenarioName(data, g.game, g.scenario);
   const p = g.players || {};
   const c = g.computer || {};
   const seat = (role) => (p[role] ? seatName(p[role], c[role]) : 'free');
   const seats = `Scotland: ${seat('scotland')} · England: ${seat('england')}`;
   const bits = [
     h('span', { class: 'g-title' }, `#${g.id} ${scen}`),
+    h('span', { class: `g-game${g.invented_variant ? ' variant' : ''}` }, gameName(g)),
     h('span', { class: 'g-seats' }, seats),
     h('span', { class: `g-status ${g.status}` }, statusWords(g)),
   ];
@@ -149,18 +161,19 @@ function gameLine(g, data, me, { onJoin } = {}) {
   );
 }
 
-function createForm(data, scenarios, onCreated) {
-  const scen = h(
+// The new-game form: the game (when the server plays more than one), its scenarios and its
+// optional rules, and what every game has (side, visibility, chat, rating, clock, stand-in).
+function createForm(data, kinds, onCreated) {
+  const kindSelect = h(
     'select',
     {},
-    scenarios.map((id) =>
-      h(
-        'option',
-        { value: id },
-        `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`,
-      ),
-    ),
+    kinds.map((k) => h('option', { value: k.game }, gameName(k))),
   );
+  const scen = h('select', {});
+  const options = h('div', { class: 'game-options' });
+  const variantNote = h('p', { class: 'hint variant-note' });
+  let boxes = [];
+  const kind = () => kinds.find((k) => k.game === kindSelect.value) ?? kinds[0];
   const side = h(
     'select',
     {},
@@ -174,12 +187,54 @@ function createForm(data, scenarios, onCreated) {
     h('option', { value: 'public' }, 'Public: listed in open games'),
     h('option', { value: 'invite' }, 'Invite link only'),
   );
-  const schiltroms = h('input', { type: 'checkbox', id: 'opt-schiltroms' });
   const observerChat = h('input', { type: 'checkbox', id: 'opt-observer-chat' });
   const standIn = h('input', { type: 'checkbox', id: 'opt-stand-in' });
+  const standInField = h(
+    'div',
+    { class: 'field check' },
+    standIn,
+    h(
+      'label',
+      { for: 'opt-stand-in' },
+      'If my time runs out, the computer may play on for me (if my opponent allows it too)',
+    ),
+  );
   const rated = h('input', { type: 'checkbox', id: 'opt-rated' });
   const err = h('p', { class: 'error', role: 'alert' });
   const clock = timeControlField();
+  // The scenarios and optional rules are the chosen game's; the computer stands in only in a
+  // game it plays.
+  const showKind = () => {
+    const k = kind();
+    scen.replaceChildren(
+      ...(k.scenarios ?? []).map((id) =>
+        h('option', { value: id }, scenarioName(data, k.game, id)),
+      ),
+    );
+    boxes = optionOrder(k.options).map((name) => {
+      const box = h('input', { type: 'checkbox', id: `opt-${name.replaceAll('_', '-')}` });
+      box.dataset.option = name;
+      return box;
+    });
+    options.replaceChildren(
+      ...boxes.map((box) =>
+        h(
+          'div',
+          { class: 'field check' },
+          box,
+          h('label', { for: box.id }, optionWords(box.dataset.option)),
+        ),
+      ),
+    );
+    variantNote.textContent = k.invented_variant
+      ? 'Played on a board invented for this site, not the published map.'
+      : '';
+    variantNote.hidden = !k.invented_variant;
+    standInField.hidden = !k.computer;
+    if (!k.computer) standIn.checked = false;
+  };
+  kindSelect.addEventListener('change', showKind);
+  showKind();
   return h(
     'form',
     {
@@ -189,11 +244,14 @@ function createForm(data, scenarios, onCreated) {
         e.preventDefault();
         err.textContent = '';
         try {
+          const chosen = {};
+          for (const box of boxes) chosen[box.dataset.option] = box.checked;
           const res = await api.createGame({
+            kind: kind().game,
             scenario: scen.value,
             side: side.value,
             visibility: vis.value,
-            options: { schiltroms: schiltroms.checked },
+            options: chosen,
             observer_chat: observerChat.checked,
             rated: rated.checked,
             time_control: clock.value(),
@@ -206,15 +264,12 @@ function createForm(data, scenarios, onCreated) {
       },
     },
     h('h2', {}, 'Create a game'),
+    kinds.length > 1 ? field('create-game', 'Game', kindSelect) : null,
+    variantNote,
     field('create-scenario', 'Scenario', scen),
     field('create-side', 'Your side', side),
     field('create-visibility', 'Who may join', vis),
-    h(
-      'div',
-      { class: 'field check' },
-      schiltroms,
-      h('label', { for: 'opt-schiltroms' }, 'Optional rule: Schiltroms'),
-    ),
+    options,
     h(
       'div',
       { class: 'field check' },
@@ -228,16 +283,7 @@ function createForm(data, scenarios, onCreated) {
       h('label', { for: 'opt-rated' }, 'Rated: the result changes both ratings'),
     ),
     clock.el,
-    h(
-      'div',
-      { class: 'field check' },
-      standIn,
-      h(
-        'label',
-        { for: 'opt-stand-in' },
-        'If my time runs out, the computer may play on for me (if my opponent allows it too)',
-      ),
-    ),
+    standInField,
     h('button', { type: 'submit' }, 'Create game'),
     err,
   );
@@ -258,7 +304,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
   clear(root);
   const notice = h('div', { class: 'lobby-notice', role: 'status', 'aria-live': 'polite' });
   root.append(
-    h('h1', { class: 'lobby-title' }, 'Hammer of the Scots'),
+    h('h1', { class: 'lobby-title' }, 'Lobby'),
     h(
       'p',
       { class: 'help-link' },
@@ -293,12 +339,14 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
       h('div', { class: 'auth-forms' }, authForm('login', setMe), authForm('signup', setMe)),
     );
   } else {
-    let scenarios = Object.keys(data.scenario);
+    let kinds = kindsOf(null, Object.keys(data.scenario));
     try {
-      scenarios = (await api.scenarios()).scenarios;
+      kinds = kindsOf(await api.scenarios(), Object.keys(data.scenario));
     } catch {
       /* the published list will do */
     }
+    // The computer plays the games it plays; its form offers the first of them.
+    const computerKind = kinds.find((k) => k.computer);
     const mine = h('ul', { class: 'games mine', 'aria-label': 'My games' });
     root.append(
       h(
@@ -308,7 +356,7 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
         h(
           'section',
           { class: 'panel' },
-          createForm(data, scenarios, (res) => {
+          createForm(data, kinds, (res) => {
             if (res.invite) {
               const link = inviteLink(res.invite);
               rememberInvite(res.game.id, link);
@@ -327,7 +375,9 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
             refresh();
           }),
         ),
-        h('section', { class: 'panel' }, computerForm(data, scenarios, go)),
+        computerKind
+          ? h('section', { class: 'panel' }, computerForm(data, computerKind.scenarios, go))
+          : null,
       ),
     );
     refreshMine = async () => {

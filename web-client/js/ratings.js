@@ -1,8 +1,10 @@
-// The leaderboard (#/ratings) and a player's rating history (#/players/NAME): Glicko-2
-// ratings (docs/ratings.md) from GET /api/ratings and GET /api/players/{name}/ratings.
+// The leaderboards (#/ratings), one per game, and a player's ratings and history
+// (#/players/NAME): Glicko-2 ratings (docs/ratings.md), kept per game, from
+// GET /api/ratings?game=G and GET /api/players/{name}/ratings.
 import { h, clear } from './dom.js';
 import { api } from './api.js';
 import { plural } from './wording.js';
+import { kindsOf, gameName } from './game_kinds.js';
 
 // Pure: a rating as shown, "1662 ± 580" (the deviation doubled: about 95% sure).
 export function ratingText(r) {
@@ -22,25 +24,46 @@ function playerLink(name) {
   return h('a', { href: `#/players/${encodeURIComponent(name)}` }, name);
 }
 
-export async function renderLeaderboard(root) {
-  const board = await api.ratings();
+// Each game has its own leaderboard: a game's rating says nothing of another's.
+export async function renderLeaderboard(root, game = 'hots') {
+  let kinds = kindsOf(null);
+  try {
+    kinds = kindsOf(await api.scenarios());
+  } catch {
+    /* the default game's board alone */
+  }
+  const board = await api.ratings(game);
+  const choose = h(
+    'select',
+    {
+      id: 'ratings-game',
+      onchange: (e) => renderLeaderboard(root, e.target.value),
+    },
+    kinds.map((k) => h('option', { value: k.game, selected: k.game === game }, gameName(k))),
+  );
   clear(root).append(
     h('h1', {}, 'Ratings'),
     h(
       'p',
       { class: 'ratings-note' },
-      'Glicko-2 ratings from finished rated games; ± is twice the deviation. ',
+      'Glicko-2 ratings from finished rated games, one list per game; ± is twice the ' +
+        'deviation. ',
       h('a', { href: '#/' }, 'Back to the lobby'),
     ),
+    kinds.length > 1
+      ? h('div', { class: 'field' }, h('label', { for: 'ratings-game' }, 'Game'), choose)
+      : null,
   );
   if (board.ratings.length === 0) {
-    root.append(h('p', { class: 'empty' }, 'No rated game has finished yet.'));
+    root.append(
+      h('p', { class: 'empty' }, `No rated game of ${gameName(board)} has finished yet.`),
+    );
     return;
   }
   root.append(
     h(
       'table',
-      { class: 'ratings' },
+      { class: 'ratings', 'aria-label': `Ratings in ${gameName(board)}` },
       h(
         'thead',
         {},
@@ -85,14 +108,27 @@ export async function renderPlayerRatings(root, name) {
     return;
   }
   const { player, history } = data;
+  // One line per game the player was rated in (none: unrated).
+  const ratings =
+    player.ratings ?? (player.rating ? [{ ...player.rating, games: player.games }] : []);
+  const names = Object.fromEntries(ratings.map((r) => [r.game, gameName(r)]));
   clear(root).append(
-    h('h1', {}, `${player.username}’s rating`),
-    h(
-      'p',
-      { class: 'rating-now' },
-      h('strong', {}, ratingText(player.rating)),
-      ` after ${plural(player.games, 'rated game')}`,
-    ),
+    h('h1', {}, `${player.username}’s ratings`),
+    ratings.length === 0
+      ? h('p', { class: 'rating-now' }, h('strong', {}, ratingText(null)))
+      : h(
+          'ul',
+          { class: 'rating-now' },
+          ratings.map((r) =>
+            h(
+              'li',
+              {},
+              `${gameName(r)}: `,
+              h('strong', {}, ratingText(r)),
+              ` after ${plural(r.games, 'rated game')}`,
+            ),
+          ),
+        ),
     h(
       'p',
       {},
@@ -115,8 +151,8 @@ export async function renderPlayerRatings(root, name) {
         h(
           'tr',
           {},
-          ['Finished', 'Game', 'Side', 'Opponent', 'Result', 'Rating', 'Change'].map((t) =>
-            h('th', { scope: 'col' }, t),
+          ['Finished', 'Game', 'Played', 'Side', 'Opponent', 'Result', 'Rating', 'Change'].map(
+            (t) => h('th', { scope: 'col' }, t),
           ),
         ),
       ),
@@ -137,6 +173,7 @@ export async function renderPlayerRatings(root, name) {
                   ? 'private'
                   : h('a', { href: `#/replay/${g.game_id}` }, `#${g.game_id}`),
               ),
+              h('td', {}, names[g.game] ?? g.game ?? ''),
               h('td', {}, SIDE[g.role]),
               h('td', {}, playerLink(g.opponent)),
               h('td', {}, SCORE[g.score]),

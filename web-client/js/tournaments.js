@@ -6,6 +6,13 @@ import { api } from './api.js';
 import { loadGameData } from './gamedata.js';
 import { timeControlField, timeControlText } from './lobby_play.js';
 import { resultText } from './wording.js';
+import {
+  kindsOf,
+  gameName,
+  optionOrder,
+  optionWords,
+  scenarioName as kindScenarioName,
+} from './game_kinds.js';
 
 const FORMAT_NAMES = {
   round_robin: 'Round robin',
@@ -17,20 +24,38 @@ function when(ms) {
   return ms ? new Date(ms).toLocaleString() : '—';
 }
 
-// A scenario in words: its name and years, from the game data.
-const scenarioName = (data, id) => {
-  const sc = data.scenario[id];
-  return sc ? `${sc.name}${sc.years ? ` (${sc.years})` : ''}` : id;
-};
+// A scenario of game `kind` in words (Hammer of the Scots': its name and years).
+const scenarioName = (data, id, kind = 'hots') => kindScenarioName(data, kind, id);
 
-function createForm(data, scenarios, onCreated) {
+// Every game of a tournament is of the game chosen here, with its scenario and optional rules.
+function createForm(data, kinds, onCreated) {
   const field = (label, input) => h('label', {}, label, input);
   const name = h('input', { name: 'name', required: true, maxlength: 100 });
-  const scenario = h(
+  const kindSelect = h(
     'select',
-    { name: 'scenario' },
-    scenarios.map((id) => h('option', { value: id }, scenarioName(data, id))),
+    { name: 'kind' },
+    kinds.map((k) => h('option', { value: k.game }, gameName(k))),
   );
+  const kind = () => kinds.find((k) => k.game === kindSelect.value) ?? kinds[0];
+  const scenario = h('select', { name: 'scenario' });
+  const options = h('div', { class: 'game-options' });
+  let boxes = [];
+  const showKind = () => {
+    const k = kind();
+    scenario.replaceChildren(
+      ...(k.scenarios ?? []).map((id) =>
+        h('option', { value: id }, scenarioName(data, id, k.game)),
+      ),
+    );
+    boxes = optionOrder(k.options).map((option) => {
+      const box = h('input', { type: 'checkbox', name: `option-${option}` });
+      box.dataset.option = option;
+      return box;
+    });
+    options.replaceChildren(...boxes.map((box) => field(optionWords(box.dataset.option), box)));
+  };
+  kindSelect.addEventListener('change', showKind);
+  showKind();
   const format = h(
     'select',
     { name: 'format' },
@@ -58,9 +83,13 @@ function createForm(data, scenarios, onCreated) {
       onsubmit: async (e) => {
         e.preventDefault();
         error.textContent = '';
+        const chosen = {};
+        for (const box of boxes) chosen[box.dataset.option] = box.checked;
         const body = {
           name: name.value,
+          kind: kind().game,
           scenario: scenario.value,
+          options: chosen,
           format: format.value,
           sides: sides.value,
           round_deadline_minutes: Number(deadline.value) * 24 * 60,
@@ -81,7 +110,9 @@ function createForm(data, scenarios, onCreated) {
     },
     h('h2', {}, 'Organise a tournament'),
     field('Name', name),
+    kinds.length > 1 ? field('Game', kindSelect) : null,
     field('Scenario', scenario),
+    options,
     field('Format', format),
     field('Swiss rounds', rounds),
     field('Sides', sides),
@@ -123,7 +154,7 @@ export async function renderTournaments(root, { me, go }) {
                   'li',
                   {},
                   h('a', { href: `#/tournament/${t.id}` }, t.name),
-                  ` — ${FORMAT_NAMES[t.format]}, ` +
+                  ` — ${gameName(t)}, ${FORMAT_NAMES[t.format]}, ` +
                     `${t.player_count}/${t.max_players} players, by ${t.organiser}`,
                 ),
               ),
@@ -134,9 +165,9 @@ export async function renderTournaments(root, { me, go }) {
   }
   if (me) {
     const data = await loadGameData();
-    let scenarios = Object.keys(data.scenario);
+    let kinds = kindsOf(null, Object.keys(data.scenario));
     try {
-      scenarios = (await api.scenarios()).scenarios;
+      kinds = kindsOf(await api.scenarios(), Object.keys(data.scenario));
     } catch {
       /* the game data's list */
     }
@@ -144,7 +175,7 @@ export async function renderTournaments(root, { me, go }) {
       h(
         'section',
         { class: 'panel' },
-        createForm(data, scenarios, (t) => go(`#/tournament/${t.id}`)),
+        createForm(data, kinds, (t) => go(`#/tournament/${t.id}`)),
       ),
     );
   }
@@ -275,7 +306,7 @@ export async function openTournament(root, { id, me }) {
       h(
         'p',
         { class: 'tournament-facts' },
-        `${t.scenario ? `${scenarioName(data, t.scenario)}. ` : ''}${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, ` +
+        `${gameName(t)}: ${t.scenario ? `${scenarioName(data, t.scenario, t.game)}. ` : ''}${FORMAT_NAMES[t.format]}${t.format === 'swiss' ? `, ${t.rounds} rounds` : ''}, ` +
           `${t.sides === 'lot' ? 'one game per pairing, sides by lot' : 'two games per pairing, sides swapped'}, ` +
           `organised by ${t.organiser}${t.rated ? ', rated' : ''}. ` +
           `${timeControlText(t.time_control)}. Status: ${t.status}` +

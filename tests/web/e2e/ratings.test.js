@@ -52,11 +52,11 @@ test("a rated game on the leaderboard and in both players' histories", async () 
   // Edward's history, reached from the leaderboard.
   await sco.page.click('table.ratings a:text("rated_edward")');
   await sco.page.waitForSelector('table.history tbody tr');
-  assert.equal(await sco.page.locator('h1').innerText(), 'rated_edward’s rating');
+  assert.equal(await sco.page.locator('h1').innerText(), 'rated_edward’s ratings');
   const cells = await sco.page.locator('table.history tbody tr td').allInnerTexts();
   assert.equal(cells[1], `#${id}`);
-  assert.deepEqual(cells.slice(2, 5), ['England', 'rated_bruce', 'lost']);
-  assert.match(cells[6], /^−\d+$/);
+  assert.deepEqual(cells.slice(2, 6), ['Hammer of the Scots', 'England', 'rated_bruce', 'lost']);
+  assert.match(cells[7], /^−\d+$/);
   await sco.page.screenshot({
     path: path.join(shots, 'ratings-history-desktop.png'),
     fullPage: true,
@@ -67,7 +67,7 @@ test("a rated game on the leaderboard and in both players' histories", async () 
   await sco.page.goto(`${running.server.url}/#/players/rated_bruce`);
   // Only the hash changes: Edward's table stays on the page until Bruce's replaces it, in the
   // same task as the heading.
-  await sco.page.locator('h1', { hasText: 'rated_bruce’s rating' }).waitFor();
+  await sco.page.locator('h1', { hasText: 'rated_bruce’s ratings' }).waitFor();
   await sco.page.waitForSelector('table.history tbody tr');
   assert.match(await sco.page.locator('table.history tbody tr td').last().innerText(), /^\+\d+$/);
   await sco.page.screenshot({

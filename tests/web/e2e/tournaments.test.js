@@ -56,7 +56,7 @@ test('create, register, start, play a round to the standings, and export', async
   const id = Number(org.page.url().match(/#\/tournament\/(\d+)/)[1]);
   assert.match(
     await org.page.locator('p.tournament-facts').innerText(),
-    /^The Bruce \(.*\)\. .*Correspondence: 2 days per turn \+ 5 days bank, vacations do not pause it\./,
+    /^Hammer of the Scots: The Bruce \(.*\)\. .*Correspondence: 2 days per turn \+ 5 days bank, vacations do not pause it\./,
   );
 
   for (const p of players) {
