@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "ai/scotland_rising/chooser.h"
 #include "rules/hots/adjudication.h"
 #include "rules/hots/module.h"
 #include "rules/scotland_rising/module.h"
@@ -25,15 +26,14 @@ const std::array<GameKind, 2>& kinds() {
   static const std::array<GameKind, 2> list{
       GameKind{"hots", "Hammer of the Scots", false, &hots::module(),
                json{{"schiltroms", "boolean"}}, &adjudicate_hots, &ai::choose_action},
-      // The computer opponent of Scotland Rising is not wired yet: its games refuse a computer
-      // seat (choose_action null).
+      // No adjudication: the rulebook decides a game only at its end (docs/scotland-rising.md).
       GameKind{"scotland_rising", "Scotland Rising: Bannockburn 1314", true,
                &scotland_rising::module(),
                json{{"longbows_vs_schiltron", "boolean"},
                     {"battle_events", "boolean"},
                     {"solitaire_events", "boolean"},
                     {"freeform_setup", "boolean"}},
-               nullptr, nullptr},
+               nullptr, &ai::scotland_rising::choose_action},
   };
   return list;
 }

@@ -13,7 +13,8 @@ namespace blockfog::server::testing {
 
 // Whether `action` (one of a view's legal_actions) takes the seat back to an earlier position.
 inline bool steps_back(const nlohmann::json& action) {
-  const auto kind = action.value("kind", "");
+  // Hammer of the Scots names an action's kind "kind"; Scotland Rising names it "type".
+  const auto kind = action.value("kind", action.value("type", ""));
   return kind == "undo" || kind == "take_back";
 }
 

@@ -22,6 +22,7 @@
 #include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
+#include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -279,7 +280,7 @@ TEST(ScotlandRisingServed, TheLobbyOffersItAndRefusesWhatCannotBeServed) {
   const auto& sr = offered["games"][1];
   EXPECT_EQ(sr["game"], kSrKind);
   EXPECT_EQ(sr["invented_variant"], true);
-  EXPECT_EQ(sr["computer"], false);
+  EXPECT_EQ(sr["computer"], true);
   EXPECT_EQ(sr["scenarios"], json::array({kSrScenario}));
   EXPECT_EQ(sr["options"]["battle_events"], "boolean");
   EXPECT_EQ(offered["games"][0]["computer"], true);
@@ -292,8 +293,7 @@ TEST(ScotlandRisingServed, TheLobbyOffersItAndRefusesWhatCannotBeServed) {
     EXPECT_EQ(r.error_code(), code) << request.dump();
   };
   refused({{"kind", "chess"}, {"scenario", "braveheart"}}, "unknown_game");
-  refused({{"kind", kSrKind}, {"scenario", kSrScenario}, {"computer", "easy"}}, "no_computer");
-  refused({{"kind", kSrKind}, {"scenario", kSrScenario}, {"stand_in", true}}, "no_computer");
+  refused({{"kind", kSrKind}, {"scenario", kSrScenario}, {"computer", "expert"}}, "bad_field");
   refused({{"kind", kSrKind}, {"scenario", "braveheart"}}, "bad_field");
   refused({{"kind", kSrKind}, {"scenario", kSrScenario}, {"options", {{"schiltroms", true}}}},
           "bad_field");
@@ -325,6 +325,56 @@ TEST(ScotlandRisingServed, TheLobbyOffersItAndRefusesWhatCannotBeServed) {
   ASSERT_EQ(hots.status, 201) << hots.body;
   EXPECT_EQ(hots.json()["game"]["game"], "hots");
   EXPECT_EQ(hots.json()["game"]["invented_variant"], false);
+}
+
+// The computer plays Scotland Rising's other side through the same seat as in Hammer of the
+// Scots: it answers the human's turns, and the stored record replays with the engine.
+TEST(ScotlandRisingServed, TheComputerPlaysTheOtherSide) {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  auto http = register_user(server.port(), "solo");
+  const auto created = http.post(
+      "/api/games",
+      {{"kind", kSrKind}, {"scenario", kSrScenario}, {"side", "england"}, {"computer", "easy"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["game"]["id"];
+  EXPECT_EQ(created.json()["game"]["players"]["scotland"], "Computer (easy)");
+  const auto hand = draw_dice();
+  ASSERT_EQ(commit_dice(http, id, hand).status, 200);
+  ASSERT_EQ(reveal_dice(http, id, hand).status, 200);
+
+  auto me = connect(server.port(), id, http.session_cookie());
+  ASSERT_TRUE(me && me->read_first_view());
+  EXPECT_EQ(me->role, "england");
+  const auto computer_actions = [&] {
+    int n = 0;
+    for (const auto& a : logged_actions(server.db_path(), id)) n += a.role == "scotland";
+    return n;
+  };
+  // The Scots act first (their set-up and turn): the human only goes forward (random_walk.h)
+  // and, with nothing to do, waits for the computer's next action to reach his view.
+  std::mt19937_64 rng(11);
+  int mine = 0;
+  for (int step = 0; step < 400 && (computer_actions() < 10 || mine < 3); ++step) {
+    const auto legal = forward_actions(me->view["legal_actions"]);
+    if (legal.empty()) {
+      ASSERT_TRUE(me->read_one()) << "the computer did not answer";
+      continue;
+    }
+    const auto ref = "a" + std::to_string(step);
+    me->send_action(legal[rng() % legal.size()], me->seq, ref);
+    ASSERT_TRUE(me->read_answer(ref));
+    ++mine;
+  }
+  EXPECT_GE(computer_actions(), 10);
+  EXPECT_GE(mine, 3);
+  // The stored record, the computer's actions included, replays with the engine to the stored
+  // position.
+  auto engine = engine_game(server.db_path(), id);
+  ASSERT_TRUE(engine);
+  const auto log = logged_actions(server.db_path(), id);
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(engine->state_hash(), log.back().state_hash);
 }
 
 // A turn notice quotes what happened since the seat's last decision: Scotland Rising's log lines

@@ -345,8 +345,8 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
     } catch {
       /* the published list will do */
     }
-    // The computer plays the games it plays; its form offers the first of them.
-    const computerKind = kinds.find((k) => k.computer);
+    // The computer's form offers the games it plays.
+    const computerKinds = kinds.filter((k) => k.computer);
     const mine = h('ul', { class: 'games mine', 'aria-label': 'My games' });
     root.append(
       h(
@@ -375,8 +375,8 @@ export async function renderLobby(root, { me, setMe, go, refreshMs = LOBBY_REFRE
             refresh();
           }),
         ),
-        computerKind
-          ? h('section', { class: 'panel' }, computerForm(data, computerKind.scenarios, go))
+        computerKinds.length
+          ? h('section', { class: 'panel' }, computerForm(data, computerKinds, go))
           : null,
       ),
     );

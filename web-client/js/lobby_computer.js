@@ -1,8 +1,10 @@
-// The lobby's "Play against the computer" form (docs/ai.md, "In the product"): scenario, side
-// and level; the game starts at once and the page goes to it.
+// The lobby's "Play against the computer" form (docs/ai.md, "In the product"): the game (of
+// those the computer plays), its scenario, side and level; the game starts at once and the page
+// goes to it.
 import { h } from './dom.js';
 import { api } from './api.js';
 import { SIDE_NAME } from './board.js';
+import { gameName, scenarioName } from './game_kinds.js';
 
 export const LEVELS = [
   ['easy', 'Easy: a quick rule of thumb'],
@@ -17,22 +19,28 @@ export function seatName(name, computer) {
   return computer.stand_in ? `${name} — ${c} stands in` : c;
 }
 
-export function computerForm(data, scenarios, go) {
+// `kinds`: the games the computer plays (GET /api/scenarios' games with `computer`), never empty.
+export function computerForm(data, kinds, go) {
   const field = (id, label, input) => {
     input.id = id;
     return h('div', { class: 'field' }, h('label', { for: id }, label), input);
   };
-  const scen = h(
+  const game = h(
     'select',
     {},
-    scenarios.map((id) =>
-      h(
-        'option',
-        { value: id },
-        `${data.scenario[id]?.name ?? id} (${data.scenario[id]?.years ?? ''})`,
-      ),
-    ),
+    kinds.map((k) => h('option', { value: k.game }, gameName(k))),
   );
+  const scen = h('select', {});
+  const showKind = () => {
+    const k = kinds.find((x) => x.game === game.value) ?? kinds[0];
+    scen.replaceChildren(
+      ...(k.scenarios ?? []).map((id) =>
+        h('option', { value: id }, scenarioName(data, k.game, id)),
+      ),
+    );
+  };
+  game.addEventListener('change', showKind);
+  showKind();
   const side = h(
     'select',
     {},
@@ -56,6 +64,7 @@ export function computerForm(data, scenarios, go) {
         err.textContent = '';
         try {
           const res = await api.createGame({
+            kind: game.value,
             scenario: scen.value,
             side: side.value,
             computer: level.value,
@@ -73,6 +82,7 @@ export function computerForm(data, scenarios, go) {
       'The computer sees only what its side may see, never your hidden ' +
         'blocks. The game is stored like any other and is not rated.',
     ),
+    kinds.length > 1 ? field('computer-game', 'Game', game) : null,
     field('computer-scenario', 'Scenario', scen),
     field('computer-side', 'Your side', side),
     field('computer-level', 'Level', level),

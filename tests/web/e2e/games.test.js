@@ -1,12 +1,13 @@
 // End to end in headless Chromium: the lobby offers each game the server plays. Choosing
 // Scotland Rising shows its scenario, its optional rules and the mark of its invented board,
-// and hides the stand-in the computer cannot give; the game created is listed with its name;
-// the ratings and tournaments pages offer the game too. Screenshots on a desktop and a phone.
+// and the stand-in the computer gives in it; the game created is listed with its name; the
+// ratings and tournaments pages offer the game too, and the computer plays it from the lobby.
+// Screenshots on a desktop and a phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useServerAndBrowser, outputDir } from './harness.js';
-import { newPlayer } from './helpers.js';
+import { newPlayer, lastView } from './helpers.js';
 
 const running = useServerAndBrowser();
 const shots = outputDir();
@@ -41,7 +42,7 @@ test('the lobby, the ratings and the tournaments offer Scotland Rising', async (
   ]) {
     assert.equal(await page.locator(`#${id}`).count(), 1, id);
   }
-  assert.equal(await page.locator('#opt-stand-in').isVisible(), false);
+  assert.equal(await page.locator('#opt-stand-in').isVisible(), true);
   assert.match(await page.locator('p.variant-note').innerText(), /invented/);
   await page.check('#opt-battle-events');
   await shoot(page, 'lobby-create-scotland-rising');
@@ -93,5 +94,35 @@ test('the lobby, the ratings and the tournaments offer Scotland Rising', async (
     await page.locator('p.tournament-facts').innerText(),
     /^Scotland Rising: Bannockburn 1314 \(invented variant\): Bannockburn variant\. /,
   );
+  await p.context.close();
+});
+
+test('the computer plays Scotland Rising from the lobby: it answers on the hex board', async () => {
+  const p = await newPlayer(running.browser, running.server, 'games_solo');
+  const { page } = p;
+  await page.waitForSelector('form.computer-game');
+  await page.selectOption('#computer-game', 'scotland_rising');
+  assert.deepEqual(await page.locator('#computer-scenario option').allInnerTexts(), [
+    'Bannockburn variant',
+  ]);
+  await page.selectOption('#computer-side', 'england');
+  await page.selectOption('#computer-level', 'easy');
+  await page.locator('form.computer-game').scrollIntoViewIfNeeded();
+  await shoot(page, 'lobby-computer-scotland-rising');
+  await page.click('form.computer-game button[type=submit]');
+  await page.waitForSelector('.sr-board');
+  await page.waitForFunction(() =>
+    document.querySelector('.players')?.textContent.includes('Computer (easy)'),
+  );
+  // The Scots move first: the computer sets up and plays its turn until England is awaited.
+  const deadline = Date.now() + 60000;
+  while (!lastView(p)?.awaiting?.includes('england')) {
+    assert.ok(Date.now() < deadline, 'the computer did not play its turn');
+    await page.waitForTimeout(100); // polling the pushed views for the computer's turn
+  }
+  const view = lastView(p);
+  assert.equal(view.game, 'scotland_rising');
+  assert.ok(view.log.length > 0, 'the computer acted');
+  assert.ok(view.legal_actions.length > 0, 'England has something to do');
   await p.context.close();
 });
