@@ -6,6 +6,8 @@
 #include <charconv>
 #include <thread>
 
+#include "storage/postgres.h"
+
 namespace blockfog::server {
 
 std::size_t max_unix_socket_path() { return sizeof(sockaddr_un::sun_path) - 1; }
@@ -245,7 +247,8 @@ std::string usage_text() {
          "  --listen HOST:PORT      listen address (default 127.0.0.1:8080; port 0 = any free)\n"
          "  --listen unix:PATH      listen on a Unix-domain socket instead (for a proxy on this\n"
          "                          machine; its peers' address is \"unix\")\n"
-         "  --db PATH               SQLite database (default ./var/blockfog.db, created)\n"
+         "  --db PATH|URI           SQLite database file (default ./var/blockfog.db, created),\n"
+         "                          or a postgresql://user@host:port/db URI\n"
          "  --web-root DIR          static files of the web client (default ./web-client)\n"
          "  --log-level LEVEL       debug, info, warn or error (default info)\n"
          "  --tls-cert FILE         PEM certificate chain: serve https and wss\n"
@@ -379,6 +382,21 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
   if (c.smtp_user.empty() != c.smtp_password.empty()) {
     result.error = "--smtp-user and --smtp-password go together";
     return result;
+  }
+  if (storage::is_postgres_uri(c.db_path)) {
+    // PostgreSQL always commits with synchronous_commit = on: its "off" loses the last commits
+    // when the database process dies, which kill -9 of the server must never do (docs/storage.md).
+    if (c.sync == storage::Sync::Normal) {
+      result.error =
+          "--sync normal is for an SQLite database only: a PostgreSQL store always "
+          "waits for its WAL at COMMIT (docs/storage.md, Two backends)";
+      return result;
+    }
+    if (c.read_only || c.check_db) {
+      result.error = std::string(c.read_only ? "--read-only" : "--check-db") +
+                     " is for an SQLite database file only, not a postgresql:// URI";
+      return result;
+    }
   }
   result.config = c;
   return result;

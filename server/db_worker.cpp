@@ -15,22 +15,22 @@ CallFailure CallFailure::current() {
   try {
     throw;
   } catch (const storage::ConstraintError& e) {
-    return {Kind::Constraint, e.code(), e.what()};
+    return {Kind::Constraint, e.code(), e.kind(), e.what()};
   } catch (const storage::StorageError& e) {
-    return {Kind::Storage, e.code(), e.what()};
+    return {Kind::Storage, e.code(), e.kind(), e.what()};
   } catch (const std::exception& e) {
-    return {Kind::Other, 0, e.what()};
+    return {Kind::Other, 0, storage::ErrorKind::Other, e.what()};
   } catch (...) {
-    return {Kind::Other, 0, "an exception of unknown type"};
+    return {Kind::Other, 0, storage::ErrorKind::Other, "an exception of unknown type"};
   }
 }
 
 void CallFailure::raise() const {
   switch (kind) {
     case Kind::Constraint:
-      throw storage::ConstraintError(code, message);
+      throw storage::ConstraintError(code, error_kind, message);
     case Kind::Storage:
-      throw storage::StorageError(code, message);
+      throw storage::StorageError(code, error_kind, message);
     case Kind::Other:
       break;
   }
@@ -42,21 +42,26 @@ std::unique_ptr<storage::Store> DbWorker::open_store(const std::filesystem::path
   // A database the server cannot write (a read-only file, a full disk) is refused at start,
   // not discovered by the first player (docs/server.md).
   try {
-    auto store = std::make_unique<storage::Store>(path, now_ms(), sync);
+    auto store = storage::open_store(path.string(), now_ms(), sync);
     // Every busy game touches its own part of the log's index (and its snapshots) with each
     // commit: with SQLite's 2 MiB page cache those pages were read back from the OS at 1,000
     // busy games (5% of the server's time in pread), and the server took ~110 instead of ~100
     // us per action. Since the log is stored in arrival order (migration 6)
     // the rows themselves go to fresh pages that are not read again, so 16 MiB holds what is
     // hot; 64 MiB only filled with them. The cache fills only as pages are used.
-    store->database().exec("PRAGMA cache_size = -" + std::to_string(kWriterCacheKiB));
+    if (storage::as_sqlite(store->database()) != nullptr) {
+      store->database().exec("PRAGMA cache_size = -" + std::to_string(kWriterCacheKiB));
+    }
     probe_write(*store);
     return store;
   } catch (const storage::StorageError& e) {
-    if (!storage::is_unavailable(e.code())) throw;
+    if (!storage::is_unavailable(e.kind())) throw;
     const char* what = e.primary_code() == SQLITE_CANTOPEN ? "cannot open the database "
                                                            : "cannot write the database ";
-    throw storage::StorageError(e.code(), what + path.string() + ": " + e.what());
+    const auto where = storage::is_postgres_uri(path.string())
+                           ? storage::redacted_uri(path.string())
+                           : path.string();
+    throw storage::StorageError(e.code(), e.kind(), what + where + ": " + e.what());
   }
 }
 
@@ -71,11 +76,14 @@ DbWorker::DbWorker(const std::filesystem::path& path, ReadOnly)
 DbWorker::DbWorker(std::unique_ptr<storage::Store> store, storage::Sync sync,
                    std::chrono::microseconds concurrent_window, bool read_only)
     : store_(std::move(store)),
-      checkpointer_(read_only
+      checkpointer_(read_only || storage::as_sqlite(store_->database()) == nullptr
                         ? nullptr
                         : std::make_unique<storage::BackgroundCheckpointer>(
-                              store_->database(), storage::BackgroundCheckpointer::Limits{}, sync)),
+                              *storage::as_sqlite(store_->database()),
+                              storage::BackgroundCheckpointer::Limits{}, sync)),
       read_only_(read_only),
+      max_group_(store_->database().backend() == storage::Backend::Postgres ? kMaxPostgresGroup
+                                                                            : kMaxGroup),
       run_inline_(sync == storage::Sync::Normal),
       concurrent_window_(concurrent_window),
       thread_([this] { run(); }) {
@@ -92,6 +100,11 @@ void DbWorker::probe_write(storage::Store& store) {
   // dirties the database's first page, so the commit really goes to the WAL (and, with
   // --sync full, to the disk). A row written back unchanged would not: SQLite skips it.
   auto& db = store.database();
+  if (storage::as_sqlite(db) == nullptr) {
+    // PostgreSQL: a one-row table of its own (migrations/postgres/0020_baseline.sql).
+    db.exec("UPDATE store_probe SET counter = (counter + 1) % 1000000 WHERE id = 1");
+    return;
+  }
   auto read = db.prepare("PRAGMA user_version");
   const auto next = ((read.step() ? read.column_int64(0) : 0) + 1) % 1000000;
   read.reset();
@@ -214,7 +227,7 @@ bool DbWorker::next_group(std::unique_lock<std::mutex>& lock, std::vector<Entry>
       }
       if (soonest == periodic_.end() || it->due < soonest->due) soonest = it;
     }
-    while (!tasks_.empty() && group.size() < kMaxGroup) {
+    while (!tasks_.empty() && group.size() < max_group_) {
       group.push_back(std::move(tasks_.front()));
       tasks_.pop_front();
     }
@@ -269,7 +282,7 @@ void DbWorker::run_group(std::vector<Entry>& group) {
   const auto begin = [this, &db]() {
     if (read_only_) return false;  // its tasks read, or fail alone at their first write
     try {
-      db.cached("BEGIN IMMEDIATE")->run();
+      db.cached(db.begin_sql())->run();
       return true;
     } catch (const std::exception& e) {
       log_error_throttled("storage begin",
@@ -280,9 +293,18 @@ void DbWorker::run_group(std::vector<Entry>& group) {
   std::size_t open_from = 0;  // first task in the open transaction
   // A lone task needs no group: its own transaction (or statement) commits it, as before.
   bool open = group.size() > 1 && begin();
+  // On PostgreSQL a failed statement fails the transaction around it, so each task of a group
+  // runs in a savepoint of its own: its failure takes back its writes only, as on SQLite.
+  const bool task_savepoints = db.backend() == storage::Backend::Postgres;
   for (std::size_t i = 0; i < group.size(); ++i) {
     try {
-      group[i].task(*store_);
+      if (open && task_savepoints) {
+        storage::Transaction savepoint(db);
+        group[i].task(*store_);
+        savepoint.commit();
+      } else {
+        group[i].task(*store_);
+      }
     } catch (const std::exception& e) {
       log_error_throttled("storage task", std::string("storage task failed: ") + e.what());
     }
@@ -292,8 +314,8 @@ void DbWorker::run_group(std::vector<Entry>& group) {
       open_from = i + 1;
       open = more && begin();
     } else if (!db.is_in_transaction()) {
-      // SQLite rolled the whole transaction back (I/O error, disk full): every task of it so
-      // far lost its writes.
+      // SQLite rolled the whole transaction back (I/O error, disk full), or the connection to
+      // PostgreSQL was lost: every task of it so far lost its writes.
       finish(open_from, i + 1, false);
       open_from = i + 1;
       open = more && begin();
@@ -306,7 +328,7 @@ void DbWorker::run_group(std::vector<Entry>& group) {
     committed = true;
   } catch (const std::exception& e) {
     log_error_throttled("storage commit", std::string("storage: commit failed: ") + e.what());
-    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    db.rollback_quietly(false);
   }
   finish(open_from, group.size(), committed);
 }

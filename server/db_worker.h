@@ -45,11 +45,12 @@
 namespace blockfog::server {
 
 // What DbWorker::call carries from the storage thread to its caller instead of the exception
-// itself: the family, SQLite's code and the message.
+// itself: the family, the store's code and kind (storage/database.h) and the message.
 struct CallFailure {
   enum class Kind { Constraint, Storage, Other };
   Kind kind;
-  int code = 0;  // SQLite's extended result code, for Constraint and Storage
+  int code = 0;  // StorageError::code(), for Constraint and Storage
+  storage::ErrorKind error_kind = storage::ErrorKind::Other;
   std::string message;
 
   // Describes the exception being handled; call it only inside a catch block.
@@ -67,6 +68,10 @@ class DbWorker {
   // what it wrote was rolled back with its group (an I/O error or a full disk at COMMIT).
   using Done = std::function<void(bool committed)>;
   static constexpr std::size_t kMaxGroup = 256;
+  // On PostgreSQL each task of a group is a savepoint (a subtransaction); past 64 that wrote,
+  // a backend's subtransaction cache overflows and every session's visibility checks slow
+  // down (docs/multi-node.md, section 1).
+  static constexpr std::size_t kMaxPostgresGroup = 48;
   static constexpr int kWriterCacheKiB = 16 * 1024;  // the writing connection's page cache
 
   // Opens (creating and migrating) the database on the calling thread, so that a bad path or
@@ -132,6 +137,7 @@ class DbWorker {
         [outcome](bool committed) {
           if (!outcome->failure && !committed) {
             outcome->failure = CallFailure{CallFailure::Kind::Storage, SQLITE_IOERR,
+                                           storage::ErrorKind::Unavailable,
                                            "the transaction could not be committed"};
           }
           outcome->promise.set_value();
@@ -192,7 +198,8 @@ class DbWorker {
   std::deque<Entry> tasks_;
   std::vector<Periodic> periodic_;
   const bool read_only_;
-  const bool run_inline_;  // --sync normal
+  const std::size_t max_group_;  // kMaxGroup, or kMaxPostgresGroup
+  const bool run_inline_;        // --sync normal
   const std::chrono::microseconds concurrent_window_;
   bool busy_ = false;  // a group, or a task run by post_or_run, is using the connection
   bool waiting_for_connection_ = false;  // the storage thread waits for post_or_run to finish

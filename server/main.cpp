@@ -17,6 +17,7 @@
 #include "server/periodic/integrity_monitor.h"
 #include "server/records/signing.h"
 #include "storage/file_access.h"
+#include "storage/postgres.h"
 
 namespace {
 
@@ -25,11 +26,12 @@ std::unique_ptr<blockfog::server::DbWorker> open_database(const std::filesystem:
   try {
     return std::make_unique<blockfog::server::DbWorker>(path, sync);
   } catch (const blockfog::storage::StorageError& e) {
-    if (e.primary_code() != SQLITE_CORRUPT) throw;
+    if (e.kind() != blockfog::storage::ErrorKind::Corrupt) throw;
     throw blockfog::storage::StorageError(
-        e.code(), std::string(e.what()) +
-                      "\nTo serve what can be read, start with --read-only; --check-db prints "
-                      "the whole report; or restore a backup (docs/storage.md, Integrity).");
+        e.code(), e.kind(),
+        std::string(e.what()) +
+            "\nTo serve what can be read, start with --read-only; --check-db prints "
+            "the whole report; or restore a backup (docs/storage.md, Integrity).");
   }
 }
 
@@ -80,7 +82,9 @@ int main(int argc, char** argv) {
         log_error("quick check at start of " + db_path.string() + " could not run: " + e.what());
       }
     } else {
-      blockfog::storage::create_database_folder(db_path);
+      if (!blockfog::storage::is_postgres_uri(config.db_path)) {
+        blockfog::storage::create_database_folder(db_path);
+      }
       // Refuses a foreign or damaged file (storage::Store), saying what the operator can do.
       db = open_database(db_path, config.sync);
       // The Store's quick check of an existing file passed (a new one has nothing to check).
@@ -88,11 +92,15 @@ int main(int argc, char** argv) {
       metrics.db_integrity_ok.store(1);
       start_housekeeping(*db);
     }
-    const IntegrityMonitor monitor(db_path,
-                                   config.read_only ? blockfog::storage::OpenMode::ReadOnly
-                                                    : blockfog::storage::OpenMode::ReadBesideWriter,
-                                   std::chrono::seconds(config.integrity_check_every_seconds),
-                                   metrics);
+    const IntegrityMonitor monitor(
+        db_path,
+        config.read_only ? blockfog::storage::OpenMode::ReadOnly
+                         : blockfog::storage::OpenMode::ReadBesideWriter,
+        // quick_check is SQLite's; PostgreSQL checks its own pages
+        std::chrono::seconds(blockfog::storage::is_postgres_uri(config.db_path)
+                                 ? 0
+                                 : config.integrity_check_every_seconds),
+        metrics);
     const int code = run_server(config, *db, metrics);
     db->stop();
     log_info("stopped");

@@ -8,7 +8,7 @@
 
 namespace blockfog::storage {
 
-BackgroundCheckpointer::BackgroundCheckpointer(Database& writer, Limits limits, Sync sync)
+BackgroundCheckpointer::BackgroundCheckpointer(SqliteDatabase& writer, Limits limits, Sync sync)
     : writer_(writer),
       limits_(limits),
       next_pass_at_(limits.start_pages),
@@ -20,7 +20,7 @@ BackgroundCheckpointer::BackgroundCheckpointer(Database& writer, Limits limits, 
 }
 
 BackgroundCheckpointer::~BackgroundCheckpointer() {
-  sqlite3_wal_autocheckpoint(writer_.handle(), Database::kAutocheckpointPages);
+  sqlite3_wal_autocheckpoint(writer_.handle(), SqliteDatabase::kAutocheckpointPages);
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;

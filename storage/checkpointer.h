@@ -43,17 +43,17 @@ namespace blockfog::storage {
 class BackgroundCheckpointer {
  public:
   struct Limits {
-    int start_pages = Database::kAutocheckpointPages;  // a commit past this wakes the thread
+    int start_pages = SqliteDatabase::kAutocheckpointPages;  // a commit past this wakes the thread
     // After that, a commit wakes it again once this many more frames were appended.
-    int pass_pages = Database::kAutocheckpointPages / 4;
-    int writer_pages = 2 * Database::kAutocheckpointPages;  // past this the writer copies too
+    int pass_pages = SqliteDatabase::kAutocheckpointPages / 4;
+    int writer_pages = 2 * SqliteDatabase::kAutocheckpointPages;  // past this the writer copies too
   };
 
   // Takes over the checkpoints of `writer` (a read-write connection in WAL mode), which must
   // outlive this object; opens a second connection on its file. The writer is still used by
   // its own thread only: this object touches it in the constructor and destructor, which
   // must not run while the writer commits.
-  BackgroundCheckpointer(Database& writer, Limits limits, Sync sync);
+  BackgroundCheckpointer(SqliteDatabase& writer, Limits limits, Sync sync);
   // Stops the thread and gives the writer back SQLite's own checkpoints.
   ~BackgroundCheckpointer();
   BackgroundCheckpointer(const BackgroundCheckpointer&) = delete;
@@ -72,13 +72,13 @@ class BackgroundCheckpointer {
   static int on_commit(void* self, sqlite3* db, const char* schema, int wal_pages);
   void run();
 
-  Database& writer_;
+  SqliteDatabase& writer_;
   const Limits limits_;
   // Read and written by the writer's thread only (on_commit): the WAL's size at the last
   // commit, and the size at which a commit asks for the next pass.
   int last_wal_pages_ = 0;
   std::int64_t next_pass_at_;
-  Database own_;  // the checkpointing connection, used by thread_ only
+  SqliteDatabase own_;  // the checkpointing connection, used by thread_ only
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool requested_ = false;

@@ -39,7 +39,9 @@ std::vector<ComputerSeatRow> list_computer_seats(Store& store, std::int64_t game
 
 void add_stand_in_consent(Store& store, std::int64_t game_id, std::string_view role) {
   store.database()
-      .prepare("INSERT OR IGNORE INTO stand_in_consents (game_id, role) VALUES (?1, ?2)")
+      .prepare(
+          "INSERT INTO stand_in_consents (game_id, role) VALUES (?1, ?2)"
+          " ON CONFLICT DO NOTHING")
       .bind(1, game_id)
       .bind(2, role)
       .run();

@@ -35,6 +35,10 @@ void note_error(int sqlite_code) {
   if (is_unavailable(sqlite_code)) unavailable_count.fetch_add(1, std::memory_order_relaxed);
 }
 
+void note_error(ErrorKind kind) {
+  if (is_unavailable(kind)) unavailable_count.fetch_add(1, std::memory_order_relaxed);
+}
+
 void note_lost_write(int sqlite_code, const char* operation) {
   {
     std::lock_guard lock(first_lost_mutex);

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string>
 
+#include "storage/database.h"
+
 namespace blockfog::storage {
 
 // True for SQLite result codes that mean "cannot store now" rather than "this is wrong".
@@ -21,6 +23,8 @@ bool is_unavailable(int sqlite_code);
 // Called where SQLite errors are raised (every one passes through), and by the VFS.
 void note_error(int sqlite_code);
 void note_lost_write(int sqlite_code, const char* operation);
+// The same for errors of any backend, by kind (storage/database.h).
+void note_error(ErrorKind kind);
 
 struct FaultCounts {
   std::uint64_t unavailable = 0;  // statements refused for is_unavailable() reasons

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
+
 #include <array>
 #include <cassert>
 #include <string>
@@ -29,40 +31,71 @@ std::string_view migration_0018_shared_dice();
 std::string_view migration_0019_game_notes();
 std::string_view migration_0020_notice_ids_never_reused();
 std::string_view migration_0021_ratings_per_game();
+std::string_view postgres_0020_baseline();
+std::string_view postgres_0021_ratings_per_game();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
 namespace {
 
+// Nodes starting together on one PostgreSQL database migrate it once: each migration's
+// transaction first takes this advisory lock (released at its end).
+constexpr std::int64_t kMigrationLockKey = 0x426c4667'00000001;  // "BlFg", 1
+
 void create_bookkeeping(Database& db) {
+  if (db.backend() == Backend::Postgres) {
+    db.exec(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version bigint PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)");
+    return;
+  }
   db.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations ("
       " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT");
 }
 
+int first_version_of(const Migration& migration) {
+  return migration.first_version != 0 ? migration.first_version : migration.version;
+}
+
 [[maybe_unused]] bool is_well_numbered(std::span<const Migration> migrations) {
-  for (std::size_t i = 0; i < migrations.size(); ++i) {
-    if (migrations[i].version != static_cast<int>(i) + 1) return false;
+  for (std::size_t i = 1; i < migrations.size(); ++i) {
+    if (first_version_of(migrations[i]) != migrations[i - 1].version + 1) return false;
   }
-  return true;
+  return migrations.empty() || first_version_of(migrations[0]) == 1;
+}
+
+// The name a version is recorded under: SQLite's, whose list names every version.
+std::string_view name_of_version(int version, const Migration& migration) {
+  const auto sqlite = builtin_migrations();
+  if (migration.first_version == 0 || version > static_cast<int>(sqlite.size())) {
+    return migration.name;
+  }
+  return sqlite[static_cast<std::size_t>(version - 1)].name;
 }
 
 // False when another process applied the migration first.
 bool apply_one(Database& db, const Migration& migration, std::int64_t now) {
   Transaction transaction(db);
+  if (db.backend() == Backend::Postgres) {
+    db.prepare("SELECT pg_advisory_xact_lock(?1)").bind(1, kMigrationLockKey).step();
+  }
   // Re-read inside the write lock: another process may have migrated meanwhile.
   if (schema_version(db) >= migration.version) return false;
   try {
     db.exec(migration.sql);
   } catch (const StorageError& error) {
-    throw StorageError(error.code(), "migration " + std::to_string(migration.version) + " (" +
-                                         std::string(migration.name) + ") failed: " + error.what());
+    throw StorageError(error.code(), error.kind(),
+                       "migration " + std::to_string(migration.version) + " (" +
+                           std::string(migration.name) + ") failed: " + error.what());
   }
-  db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
-      .bind(1, std::int64_t{migration.version})
-      .bind(2, migration.name)
-      .bind(3, now)
-      .run();
+  for (int version = first_version_of(migration); version <= migration.version; ++version) {
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
+        .bind(1, std::int64_t{version})
+        .bind(2, name_of_version(version, migration))
+        .bind(3, now)
+        .run();
+  }
   transaction.commit();
   return true;
 }
@@ -97,9 +130,30 @@ std::span<const Migration> builtin_migrations() {
   return migrations;
 }
 
+std::span<const Migration> postgres_migrations() {
+  // Append new migrations at the end, with the number of their SQLite twin.
+  static const std::array migrations{
+      Migration{20, "baseline", sql::postgres_0020_baseline(), 1},
+      Migration{21, "ratings_per_game", sql::postgres_0021_ratings_per_game()},
+  };
+  return migrations;
+}
+
+std::span<const Migration> migrations_for(const Database& db) {
+  return db.backend() == Backend::Postgres ? postgres_migrations() : builtin_migrations();
+}
+
+int latest_version(const Database& db) {
+  const auto migrations = migrations_for(db);
+  return migrations.empty() ? 0 : migrations.back().version;
+}
+
 int schema_version(Database& db) {
-  Statement exists =
-      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'");
+  Statement exists = db.prepare(
+      db.backend() == Backend::Postgres
+          ? "SELECT 1 FROM pg_catalog.pg_tables"
+            " WHERE schemaname = current_schema() AND tablename = 'schema_migrations'"
+          : "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'");
   if (!exists.step()) return 0;
   Statement max = db.prepare("SELECT coalesce(max(version), 0) FROM schema_migrations");
   max.step();
@@ -117,13 +171,14 @@ SchemaTooNew::SchemaTooNew(int database_version, int program_version)
 std::vector<int> apply_migrations(Database& db, std::span<const Migration> migrations,
                                   std::int64_t now) {
   assert(is_well_numbered(migrations));
-  const int latest = static_cast<int>(migrations.size());
+  const int latest = migrations.empty() ? 0 : migrations.back().version;
   const int current = schema_version(db);
   if (current > latest) throw SchemaTooNew(current, latest);
   std::vector<int> applied;
   if (current == latest) return applied;
   create_bookkeeping(db);
-  for (const Migration& migration : migrations.subspan(static_cast<std::size_t>(current))) {
+  for (const Migration& migration : migrations) {
+    if (migration.version <= current) continue;
     if (apply_one(db, migration, now)) applied.push_back(migration.version);
   }
   return applied;

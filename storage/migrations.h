@@ -17,10 +17,20 @@ struct Migration {
   int version;  // 1, 2, 3, ... without gaps
   std::string_view name;
   std::string_view sql;
+  // A PostgreSQL baseline brings the schema of several versions at once (first_version ..
+  // version), recorded under SQLite's names; 0 for a migration of one version.
+  int first_version = 0;
 };
 
-// The migrations this program carries, in order.
+// The migrations this program carries for SQLite, in order.
 std::span<const Migration> builtin_migrations();
+// Those for PostgreSQL (storage/migrations/postgres/): a baseline reaching SQLite's version 20
+// at once, then one per later version, with the same number and meaning as SQLite's.
+std::span<const Migration> postgres_migrations();
+// The migrations of `db`'s backend.
+std::span<const Migration> migrations_for(const Database& db);
+// The newest schema version this program knows for `db`'s backend.
+int latest_version(const Database& db);
 
 // The highest version recorded in the database; 0 for a database without schema_migrations.
 int schema_version(Database& db);

@@ -25,7 +25,7 @@ constexpr const char* kDeliveryColumns =
     " d.attempts FROM notice_deliveries AS d JOIN notices AS n ON n.id = d.notice_id ";
 
 void ensure_row(Database& db, std::int64_t account_id) {
-  db.prepare("INSERT OR IGNORE INTO notice_settings (account_id) VALUES (?1)")
+  db.prepare("INSERT INTO notice_settings (account_id) VALUES (?1) ON CONFLICT DO NOTHING")
       .bind(1, account_id)
       .run();
 }
@@ -186,18 +186,19 @@ bool enqueue_notice(Store& store, std::int64_t game_id, std::string_view role, s
   const bool webhook = s.webhook_on && s.webhook_url;
   if (!email && !webhook) return false;
   Transaction transaction(db);
-  db.prepare(
-        "INSERT OR IGNORE INTO notices (game_id, role, seq, account_id, content, created_at)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-      .bind(1, game_id)
-      .bind(2, role)
-      .bind(3, seq)
-      .bind(4, account_id)
-      .bind(5, content_json)
-      .bind(6, now)
-      .run();
-  if (db.changes() == 0) return false;
-  const auto id = db.last_insert_rowid();
+  const auto inserted =
+      db.prepare(
+            "INSERT INTO notices (game_id, role, seq, account_id, content, created_at)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id")
+          .bind(1, game_id)
+          .bind(2, role)
+          .bind(3, seq)
+          .bind(4, account_id)
+          .bind(5, content_json)
+          .bind(6, now)
+          .run_returning_id();
+  if (!inserted) return false;
+  const auto id = *inserted;
   for (const auto& [on, channel] : {std::pair{email, "email"}, std::pair{webhook, "webhook"}}) {
     if (!on) continue;
     db.prepare(

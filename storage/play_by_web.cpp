@@ -73,9 +73,12 @@ std::vector<ClockRow> load_clocks(Store& store, std::int64_t game_id) {
 
 void save_clock(Store& store, std::int64_t game_id, const ClockRow& clock) {
   auto upsert = store.database().cached(
-      "INSERT OR REPLACE INTO game_clocks"
+      "INSERT INTO game_clocks"
       " (game_id, role, bank_ms, running_since, check_at, paused_since, paused_bank_ms)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+      " ON CONFLICT (game_id, role) DO UPDATE SET bank_ms = excluded.bank_ms,"
+      " running_since = excluded.running_since, check_at = excluded.check_at,"
+      " paused_since = excluded.paused_since, paused_bank_ms = excluded.paused_bank_ms");
   upsert->bind(1, game_id).bind(2, clock.role).bind(3, clock.bank_ms);
   const std::optional<std::int64_t>* nullable[] = {&clock.running_since, &clock.check_at,
                                                    &clock.paused_since, &clock.paused_bank_ms};
@@ -108,14 +111,13 @@ VacationRow add_vacation(Store& store, std::int64_t account_id, std::int64_t sta
                          std::int64_t ends_at, bool automatic, std::int64_t now) {
   auto insert = store.database().prepare(
       "INSERT INTO vacations (account_id, starts_at, ends_at, automatic, created_at)"
-      " VALUES (?1, ?2, ?3, ?4, ?5)");
+      " VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id");
   insert.bind(1, account_id)
       .bind(2, starts_at)
       .bind(3, ends_at)
       .bind(4, std::int64_t{automatic ? 1 : 0})
-      .bind(5, now)
-      .run();
-  return {store.database().last_insert_rowid(), account_id, starts_at, ends_at, automatic};
+      .bind(5, now);
+  return {insert.run_returning_id().value(), account_id, starts_at, ends_at, automatic};
 }
 
 std::int64_t vacation_ms_starting_within(Store& store, std::int64_t account_id, std::int64_t from,
@@ -141,8 +143,8 @@ std::optional<RematchRow> find_rematch(Store& store, std::int64_t game_id) {
 
 bool offer_rematch(Store& store, std::int64_t game_id, std::int64_t offered_by, std::int64_t now) {
   auto insert = store.database().prepare(
-      "INSERT OR IGNORE INTO rematches (game_id, offered_by, state, created_at)"
-      " VALUES (?1, ?2, 'offered', ?3)");
+      "INSERT INTO rematches (game_id, offered_by, state, created_at)"
+      " VALUES (?1, ?2, 'offered', ?3) ON CONFLICT DO NOTHING");
   insert.bind(1, game_id).bind(2, offered_by).bind(3, now).run();
   return store.database().changes() == 1;
 }

@@ -32,9 +32,8 @@ constexpr std::string_view kRatingColumns =
 
 void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now) {
   auto& db = store.database();
-  auto game = db.cached(
-      "SELECT rated, status, json_extract(result, '$.winner'), kind FROM games"
-      " WHERE id = ?1");
+  auto game =
+      db.cached("SELECT rated, status, result ->> 'winner', kind FROM games WHERE id = ?1");
   game->bind(1, game_id);
   if (!game->step() || game->column_int64(0) == 0 || game->column_text(1) != "finished") return;
   const auto winner = game->column_optional_text(2);
@@ -59,7 +58,8 @@ void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now) {
           " updated_at) VALUES (?1, ?6, ?2, ?3, ?4, 1, ?5) ON CONFLICT (account_id, kind) DO"
           " UPDATE SET"
           " rating = excluded.rating, deviation = excluded.deviation,"
-          " volatility = excluded.volatility, games = games + 1, updated_at = excluded.updated_at")
+          " volatility = excluded.volatility, games = ratings.games + 1,"
+          " updated_at = excluded.updated_at")
         ->bind(1, account)
         .bind_real(2, after.rating)
         .bind_real(3, after.deviation)

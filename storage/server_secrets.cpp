@@ -10,9 +10,11 @@ std::string server_secret(Store& store, std::string_view name,
   select->bind(1, name);
   if (select->step()) return select->column_text(0);
   select->reset();
-  // OR IGNORE: should another connection have stored one meanwhile, that one stays and wins.
+  // DO NOTHING: should another connection have stored one meanwhile, that one stays and wins.
   store.database()
-      .prepare("INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?1, ?2, ?3)")
+      .prepare(
+          "INSERT INTO server_secrets (name, value, created_at) VALUES (?1, ?2, ?3)"
+          " ON CONFLICT DO NOTHING")
       .bind(1, name)
       .bind(2, make())
       .bind(3, now)

@@ -25,12 +25,12 @@ std::optional<SigningKeyRow> find_current(Store& store) {
 }
 
 void insert(Store& store, SigningKeyRow row, std::int64_t now) {
-  // OR IGNORE on the one-current index: should another connection have made one meanwhile,
+  // DO NOTHING on the one-current index: should another connection have made one meanwhile,
   // that one stays and wins.
   store.database()
       .prepare(
-          "INSERT OR IGNORE INTO signing_keys (key_id, public_key, private_key, created_at) "
-          "VALUES (?1, ?2, ?3, ?4)")
+          "INSERT INTO signing_keys (key_id, public_key, private_key, created_at) "
+          "VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING")
       .bind(1, row.key_id)
       .bind(2, row.public_key)
       .bind(3, row.private_key)
@@ -64,8 +64,10 @@ SigningKeyRow rotate_signing_key(Store& store, const std::function<SigningKeyRow
 }
 
 std::vector<SigningKeyRow> list_signing_keys(Store& store) {
-  auto select = store.database().prepare(std::string("SELECT ") + kColumns +
-                                         " FROM signing_keys ORDER BY created_at, rowid");
+  auto select =
+      store.database().prepare(std::string("SELECT ") + kColumns +
+                               " FROM signing_keys"
+                               " ORDER BY created_at, retired_at IS NULL, retired_at, key_id");
   std::vector<SigningKeyRow> keys;
   while (select.step()) keys.push_back(read_row(select));
   return keys;

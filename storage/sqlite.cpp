@@ -52,13 +52,45 @@ void configure_library_once() {
 
 }  // namespace
 
-StorageError::StorageError(int code, const std::string& message)
-    : std::runtime_error(message), code_(code) {}
+// One prepared SQLite statement (StatementImpl).
+class SqliteStatement final : public StatementImpl {
+ public:
+  SqliteStatement(SqliteDatabase& db, std::string_view sql);
+  ~SqliteStatement() override;
+  SqliteStatement(const SqliteStatement&) = delete;
+  SqliteStatement& operator=(const SqliteStatement&) = delete;
 
-// --- Database ---------------------------------------------------------------------------
+  void bind_int64(int index, std::int64_t value) override;
+  void bind_real(int index, double value) override;
+  void bind_text(int index, std::string_view text) override;
+  void bind_blob(int index, std::span<const std::byte> blob) override;
+  void bind_null(int index) override;
+  int parameter_index(std::string_view name) const override;
+  bool step() override;
+  void reset() noexcept override;
+  int column_count() const override;
+  bool is_null(int column) const override;
+  std::int64_t column_int64(int column) const override;
+  double column_real(int column) const override;
+  std::string column_text(int column) const override;
+  std::vector<std::byte> column_blob(int column) const override;
+  std::string describe() const override { return abbreviate(sqlite3_sql(stmt_)); }
 
-Database::Database(const std::filesystem::path& path, OpenMode mode,
-                   std::chrono::milliseconds busy_timeout, Sync sync)
+ private:
+  void check_bind(int rc, int index) const;
+
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+SqliteDatabase* as_sqlite(Database& db) {
+  return db.backend() == Backend::Sqlite ? static_cast<SqliteDatabase*>(&db) : nullptr;
+}
+
+// --- SqliteDatabase ---------------------------------------------------------------------
+
+SqliteDatabase::SqliteDatabase(const std::filesystem::path& path, OpenMode mode,
+                               std::chrono::milliseconds busy_timeout, Sync sync)
     : path_(path) {
   configure_library_once();
   // A writing connection opens its files through the gathering VFS, so that a commit's WAL
@@ -95,7 +127,7 @@ Database::Database(const std::filesystem::path& path, OpenMode mode,
   }
 }
 
-void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout, Sync sync) {
+void SqliteDatabase::configure(OpenMode mode, std::chrono::milliseconds busy_timeout, Sync sync) {
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
   exec("PRAGMA foreign_keys = ON");
@@ -113,30 +145,31 @@ void Database::configure(OpenMode mode, std::chrono::milliseconds busy_timeout, 
   sqlite3_wal_autocheckpoint(db_, kAutocheckpointPages);
 }
 
-std::string Database::pragma_text(std::string_view pragma) {
-  Statement statement(*this, pragma);
+std::string SqliteDatabase::pragma_text(std::string_view pragma) {
+  Statement statement = prepare(pragma);
   return statement.step() ? statement.column_text(0) : std::string();
 }
 
-Database::~Database() { close(); }
+SqliteDatabase::~SqliteDatabase() { close(); }
 
-Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)),
-      path_(std::move(other.path_)),
-      cache_(std::move(other.cache_)) {}
+// The cached statements move with the connection: they hold its sqlite3 handle, not this object.
+SqliteDatabase::SqliteDatabase(SqliteDatabase&& other) noexcept
+    : Database(std::move(other)),
+      db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)) {}
 
-Database& Database::operator=(Database&& other) noexcept {
+SqliteDatabase& SqliteDatabase::operator=(SqliteDatabase&& other) noexcept {
   if (this != &other) {
     close();
+    Database::operator=(std::move(other));
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
-    cache_ = std::move(other.cache_);
   }
   return *this;
 }
 
-void Database::close() noexcept {
-  cache_.clear();  // finalized before the connection they belong to
+void SqliteDatabase::close() noexcept {
+  clear_cache();  // finalized before the connection they belong to
   // The last connection to close checkpoints the WAL into the database; after a lost write
   // the WAL's bytes on disk are unknown, so it stays as it is for the next start's recovery.
   if (db_ != nullptr && fault_counts().lost_writes > 0) {
@@ -147,95 +180,74 @@ void Database::close() noexcept {
   db_ = nullptr;
 }
 
-void Database::exec(std::string_view sql) {
+void SqliteDatabase::exec(std::string_view sql) {
   const std::string text(sql);
   const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) throw_last_error(rc, abbreviate(sql));
 }
 
-Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
-
-CachedStatement Database::cached(std::string_view sql) {
-  auto& slot = cache_[std::string(sql)];
-  if (!slot) slot = std::make_unique<Statement>(*this, sql);
-  return CachedStatement(*slot);
+Statement SqliteDatabase::prepare(std::string_view sql) {
+  return Statement(std::make_unique<SqliteStatement>(*this, sql));
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t SqliteDatabase::changes() const { return sqlite3_changes64(db_); }
 
-std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
+bool SqliteDatabase::is_in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
 
-bool Database::is_in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+void SqliteDatabase::rollback_quietly(bool nested) noexcept {
+  // A failed ROLLBACK is ignored: this runs in destructors and after a failed COMMIT.
+  // Savepoints of the same name nest: this undoes and ends the innermost.
+  sqlite3_exec(db_, nested ? "ROLLBACK TO blockfog_nested; RELEASE blockfog_nested" : "ROLLBACK",
+               nullptr, nullptr, nullptr);
+}
 
-void Database::throw_last_error(int rc, std::string_view context) const {
+void SqliteDatabase::throw_last_error(int rc, std::string_view context) const {
   throw_for(rc, std::string(sqlite3_errmsg(db_)) + " [" + std::string(context) + "]");
 }
 
-// --- Statement --------------------------------------------------------------------------
+// --- SqliteStatement -------------------------------------------------------------------
 
-Statement::Statement(Database& db, std::string_view sql) : db_(db.handle()) {
+SqliteStatement::SqliteStatement(SqliteDatabase& db, std::string_view sql) : db_(db.handle()) {
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
   if (rc != SQLITE_OK) db.throw_last_error(rc, "prepare: " + abbreviate(sql));
   if (stmt_ == nullptr) throw StorageError(SQLITE_MISUSE, "empty statement: " + abbreviate(sql));
 }
 
-Statement::~Statement() { finalize(); }
-
-Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
-
-Statement& Statement::operator=(Statement&& other) noexcept {
-  if (this != &other) {
-    finalize();
-    db_ = other.db_;
-    stmt_ = std::exchange(other.stmt_, nullptr);
-  }
-  return *this;
-}
-
-void Statement::finalize() noexcept {
+SqliteStatement::~SqliteStatement() {
   if (stmt_ != nullptr) sqlite3_finalize(stmt_);
-  stmt_ = nullptr;
 }
 
-void Statement::check_bind(int rc, int index) const {
+void SqliteStatement::check_bind(int rc, int index) const {
   if (rc != SQLITE_OK) {
     throw_for(rc, "bind parameter " + std::to_string(index) + ": " + sqlite3_errmsg(db_) + " [" +
                       abbreviate(sqlite3_sql(stmt_)) + "]");
   }
 }
 
-Statement& Statement::bind(int index, std::int64_t value) {
+void SqliteStatement::bind_int64(int index, std::int64_t value) {
   check_bind(sqlite3_bind_int64(stmt_, index, value), index);
-  return *this;
 }
 
-Statement& Statement::bind_real(int index, double value) {
+void SqliteStatement::bind_real(int index, double value) {
   check_bind(sqlite3_bind_double(stmt_, index, value), index);
-  return *this;
 }
 
-Statement& Statement::bind(int index, std::string_view text) {
+void SqliteStatement::bind_text(int index, std::string_view text) {
   check_bind(
       sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
       index);
-  return *this;
 }
 
-Statement& Statement::bind(int index, std::span<const std::byte> blob) {
+void SqliteStatement::bind_blob(int index, std::span<const std::byte> blob) {
   // A zero-length blob must still bind as a blob, not as NULL.
   static constexpr std::byte kEmpty{};
   const void* data = blob.empty() ? &kEmpty : blob.data();
   check_bind(sqlite3_bind_blob64(stmt_, index, data, blob.size(), SQLITE_TRANSIENT), index);
-  return *this;
 }
 
-Statement& Statement::bind(int index, std::nullptr_t) {
-  check_bind(sqlite3_bind_null(stmt_, index), index);
-  return *this;
-}
+void SqliteStatement::bind_null(int index) { check_bind(sqlite3_bind_null(stmt_, index), index); }
 
-int Statement::parameter_index(std::string_view name) const {
+int SqliteStatement::parameter_index(std::string_view name) const {
   const int index = sqlite3_bind_parameter_index(stmt_, std::string(name).c_str());
   if (index == 0) {
     throw StorageError(SQLITE_RANGE, "no parameter named " + std::string(name) + " [" +
@@ -244,23 +256,7 @@ int Statement::parameter_index(std::string_view name) const {
   return index;
 }
 
-Statement& Statement::bind(std::string_view name, std::int64_t value) {
-  return bind(parameter_index(name), value);
-}
-
-Statement& Statement::bind(std::string_view name, std::string_view text) {
-  return bind(parameter_index(name), text);
-}
-
-Statement& Statement::bind(std::string_view name, std::span<const std::byte> blob) {
-  return bind(parameter_index(name), blob);
-}
-
-Statement& Statement::bind(std::string_view name, std::nullptr_t) {
-  return bind(parameter_index(name), nullptr);
-}
-
-bool Statement::step() {
+bool SqliteStatement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
@@ -271,79 +267,38 @@ bool Statement::step() {
   throw_for(rc, std::move(message));
 }
 
-void Statement::run() {
-  if (step()) {
-    throw StorageError(SQLITE_MISUSE,
-                       "statement returned a row: " + abbreviate(sqlite3_sql(stmt_)));
-  }
-}
-
-void Statement::reset() {
+void SqliteStatement::reset() noexcept {
   // The code sqlite3_reset returns repeats the last step()'s error, already thrown there.
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
 }
 
-int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+int SqliteStatement::column_count() const { return sqlite3_column_count(stmt_); }
 
-bool Statement::is_null(int column) const {
+bool SqliteStatement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-std::int64_t Statement::column_int64(int column) const {
+std::int64_t SqliteStatement::column_int64(int column) const {
   return sqlite3_column_int64(stmt_, column);
 }
 
-double Statement::column_real(int column) const { return sqlite3_column_double(stmt_, column); }
+double SqliteStatement::column_real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
-std::string Statement::column_text(int column) const {
+std::string SqliteStatement::column_text(int column) const {
   const auto* text = sqlite3_column_text(stmt_, column);
   const int size = sqlite3_column_bytes(stmt_, column);  // after the text: its size in UTF-8
   if (text == nullptr) return {};
   return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(size));
 }
 
-std::vector<std::byte> Statement::column_blob(int column) const {
+std::vector<std::byte> SqliteStatement::column_blob(int column) const {
   const auto* data = static_cast<const std::byte*>(sqlite3_column_blob(stmt_, column));
   const int size = sqlite3_column_bytes(stmt_, column);
   if (data == nullptr) return {};
   return std::vector<std::byte>(data, data + size);
-}
-
-std::optional<std::int64_t> Statement::column_optional_int64(int column) const {
-  if (is_null(column)) return std::nullopt;
-  return column_int64(column);
-}
-
-std::optional<std::string> Statement::column_optional_text(int column) const {
-  if (is_null(column)) return std::nullopt;
-  return column_text(column);
-}
-
-// --- Transaction ------------------------------------------------------------------------
-
-// The four statements are prepared once per connection (Database::cached): a transaction per
-// action would otherwise parse two of them each time.
-Transaction::Transaction(Database& db) : db_(&db), nested_(db.is_in_transaction()) {
-  db_->cached(nested_ ? "SAVEPOINT blockfog_nested" : "BEGIN IMMEDIATE")->run();
-}
-
-Transaction::~Transaction() {
-  // Some errors (disk full, I/O) end the transaction inside SQLite already; then there is
-  // nothing left to roll back. A failed ROLLBACK is ignored: a destructor must not throw.
-  if (done_ || !db_->is_in_transaction()) return;
-  if (nested_) {
-    // Savepoints of the same name nest: this undoes and ends the innermost, this one.
-    sqlite3_exec(db_->handle(), "ROLLBACK TO blockfog_nested; RELEASE blockfog_nested", nullptr,
-                 nullptr, nullptr);
-  } else {
-    sqlite3_exec(db_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-  }
-}
-
-void Transaction::commit() {
-  db_->cached(nested_ ? "RELEASE blockfog_nested" : "COMMIT")->run();
-  done_ = true;
 }
 
 }  // namespace blockfog::storage

@@ -11,6 +11,7 @@
 #include "storage/identity.h"
 #include "storage/integrity.h"
 #include "storage/migrations.h"
+#include "storage/postgres.h"
 #include "storage/ratings.h"
 
 namespace blockfog::storage {
@@ -180,11 +181,13 @@ void insert_snapshot(Database& db, std::int64_t game_id, std::int64_t seq, std::
                      std::string_view state_hash, std::int64_t now, bool replace) {
   // Cached: an action that passes the turn stores one (parsing it, with the snapshots table's
   // triggers, cost more than the insert).
-  auto insert = db.cached(
-      replace ? "INSERT OR REPLACE INTO snapshots (game_id, seq, state, state_hash, created_at)"
-                " VALUES (?1, ?2, ?3, ?4, ?5)"
-              : "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at)"
-                " VALUES (?1, ?2, ?3, ?4, ?5)");
+  auto insert =
+      db.cached(replace ? "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, seq) DO UPDATE SET"
+                          " state = excluded.state, state_hash = excluded.state_hash,"
+                          " created_at = excluded.created_at"
+                        : "INSERT INTO snapshots (game_id, seq, state, state_hash, created_at)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5)");
   insert->bind(1, game_id)
       .bind(2, seq)
       .bind(3, std::as_bytes(std::span(state.data(), state.size())))
@@ -244,7 +247,7 @@ FileIdentity checked_before_writing(const std::filesystem::path& path) {
   if (path.empty() || path == ":memory:") return identity;
   check_writable(path);
   if (identity == FileIdentity::Absent) return identity;
-  Database reader(path, OpenMode::ReadOnly);
+  SqliteDatabase reader(path, OpenMode::ReadOnly);
   const auto report = check_integrity(reader, IntegrityDepth::Quick);
   if (!report.ok) {
     throw StorageError(SQLITE_CORRUPT, "database " + path.string() +
@@ -271,19 +274,21 @@ const std::filesystem::path& created_if_absent(const std::filesystem::path& path
 
 Store::Store(const std::filesystem::path& path, std::int64_t now, Sync sync)
     : identity_(checked_before_writing(path)),
-      db_(created_if_absent(path, identity_), OpenMode::ReadWriteCreate, std::chrono::seconds(5),
-          sync) {
-  apply_migrations(db_, builtin_migrations(), now);
-  if (identity_ == FileIdentity::LegacyBlockfog) stamp_application_id(db_);
+      db_(std::make_unique<SqliteDatabase>(created_if_absent(path, identity_),
+                                           OpenMode::ReadWriteCreate, std::chrono::seconds(5),
+                                           sync)) {
+  apply_migrations(*db_, builtin_migrations(), now);
+  if (identity_ == FileIdentity::LegacyBlockfog) stamp_application_id(*db_);
 }
 
 Store::Store(const std::filesystem::path& path, ReadOnly)
-    : identity_(identify_database(path)), db_(path, OpenMode::ReadOnly) {
+    : identity_(identify_database(path)),
+      db_(std::make_unique<SqliteDatabase>(path, OpenMode::ReadOnly)) {
   if (identity_ == FileIdentity::Absent) {
     throw StorageError(SQLITE_CANTOPEN,
                        "cannot open database " + path.string() + " read-only: it does not exist");
   }
-  const int have = schema_version(db_);
+  const int have = schema_version(*db_);
   const int want = static_cast<int>(builtin_migrations().size());
   if (have > want) throw SchemaTooNew(have, want);
   if (have < want) {
@@ -295,26 +300,62 @@ Store::Store(const std::filesystem::path& path, ReadOnly)
   }
 }
 
+namespace {
+
+// A PostgreSQL database is Blockfog's when it has schema_migrations; one with other tables and
+// none is refused before anything is written to it; an empty one is migrated.
+void check_postgres_identity(Database& db, const std::string& where) {
+  if (schema_version(db) > 0) return;
+  Statement tables =
+      db.prepare("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()");
+  tables.step();
+  if (tables.column_int64(0) > 0) {
+    throw ForeignDatabase(where +
+                          " has tables but no schema_migrations: it is not Blockfog's "
+                          "database, and nothing was written to it");
+  }
+}
+
+}  // namespace
+
+Store::Store(std::unique_ptr<Database> db, std::int64_t now)
+    : identity_(FileIdentity::Blockfog), db_(std::move(db)) {
+  if (db_->backend() == Backend::Postgres) {
+    check_postgres_identity(*db_, redacted_uri(static_cast<PgDatabase&>(*db_).uri()));
+  }
+  apply_migrations(*db_, migrations_for(*db_), now);
+}
+
+std::unique_ptr<Store> open_store(const std::string& location, std::int64_t now, Sync sync) {
+  if (!is_postgres_uri(location)) return std::make_unique<Store>(location, now, sync);
+  if (sync == Sync::Normal) {
+    throw StorageError(ErrorKind::Other,
+                       "--sync normal is for SQLite only: a PostgreSQL store always commits with "
+                       "synchronous_commit = on");
+  }
+  return std::make_unique<Store>(std::make_unique<PgDatabase>(location), now);
+}
+
 // --- accounts and sessions ----------------------------------------------------------------
 
 std::optional<AccountRow> Store::create_account(std::string_view username,
                                                 std::string_view password_hash, std::int64_t now) {
-  db_.prepare(
-         "INSERT INTO accounts (username, password_hash, created_at) VALUES (?1, ?2, ?3)"
-         " ON CONFLICT (username) DO NOTHING")
-      .bind(1, username)
-      .bind(2, password_hash)
-      .bind(3, now)
-      .run();
-  if (db_.changes() == 0) return std::nullopt;
-  return AccountRow{.id = db_.last_insert_rowid(),
+  const auto id = db_->prepare(
+                         "INSERT INTO accounts (username, password_hash, created_at)"
+                         " VALUES (?1, ?2, ?3) ON CONFLICT (username) DO NOTHING RETURNING id")
+                      .bind(1, username)
+                      .bind(2, password_hash)
+                      .bind(3, now)
+                      .run_returning_id();
+  if (!id) return std::nullopt;
+  return AccountRow{.id = *id,
                     .username = std::string(username),
                     .password_hash = std::string(password_hash),
                     .created_at = now};
 }
 
 std::optional<AccountRow> Store::find_account_by_name(std::string_view username) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       "SELECT id, username, password_hash, created_at FROM accounts WHERE username = ?1");
   statement.bind(1, username);
   return first<AccountRow>(statement, read_account);
@@ -322,14 +363,14 @@ std::optional<AccountRow> Store::find_account_by_name(std::string_view username)
 
 std::optional<AccountRow> Store::find_account_by_id(std::int64_t account_id) {
   auto statement =
-      db_.cached("SELECT id, username, password_hash, created_at FROM accounts WHERE id = ?1");
+      db_->cached("SELECT id, username, password_hash, created_at FROM accounts WHERE id = ?1");
   statement->bind(1, account_id);
   return first<AccountRow>(*statement, read_account);
 }
 
 SessionRow Store::create_session(std::string_view token_hash, std::int64_t account_id,
                                  std::int64_t now, std::int64_t expires_at) {
-  db_.prepare(
+  db_->prepare(
          "INSERT INTO sessions (token_hash, account_id, created_at, expires_at, last_seen)"
          " VALUES (?1, ?2, ?3, ?4, ?3)")
       .bind(1, token_hash)
@@ -345,7 +386,7 @@ SessionRow Store::create_session(std::string_view token_hash, std::int64_t accou
 }
 
 std::optional<SessionRow> Store::find_session(std::string_view token_hash, std::int64_t now) {
-  auto statement = db_.cached(
+  auto statement = db_->cached(
       "SELECT token_hash, account_id, created_at, expires_at, last_seen FROM sessions"
       " WHERE token_hash = ?1 AND expires_at > ?2");
   statement->bind(1, token_hash).bind(2, now);
@@ -353,21 +394,21 @@ std::optional<SessionRow> Store::find_session(std::string_view token_hash, std::
 }
 
 bool Store::touch_session(std::string_view token_hash, std::int64_t now, std::int64_t expires_at) {
-  db_.cached("UPDATE sessions SET last_seen = ?2, expires_at = ?3 WHERE token_hash = ?1")
+  db_->cached("UPDATE sessions SET last_seen = ?2, expires_at = ?3 WHERE token_hash = ?1")
       ->bind(1, token_hash)
       .bind(2, now)
       .bind(3, expires_at)
       .run();
-  return db_.changes() > 0;
+  return db_->changes() > 0;
 }
 
 void Store::delete_session(std::string_view token_hash) {
-  db_.prepare("DELETE FROM sessions WHERE token_hash = ?1").bind(1, token_hash).run();
+  db_->prepare("DELETE FROM sessions WHERE token_hash = ?1").bind(1, token_hash).run();
 }
 
 std::vector<std::string> Store::keep_newest_sessions(std::int64_t account_id, int keep,
                                                      std::string_view current) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       "DELETE FROM sessions WHERE account_id = ?1 AND token_hash NOT IN ("
       " SELECT token_hash FROM sessions WHERE account_id = ?1"
       " ORDER BY token_hash = ?3 DESC, created_at DESC, token_hash LIMIT ?2)"
@@ -379,18 +420,18 @@ std::vector<std::string> Store::keep_newest_sessions(std::int64_t account_id, in
 }
 
 std::int64_t Store::delete_expired_sessions(std::int64_t now) {
-  db_.prepare("DELETE FROM sessions WHERE expires_at <= ?1").bind(1, now).run();
-  return db_.changes();
+  db_->prepare("DELETE FROM sessions WHERE expires_at <= ?1").bind(1, now).run();
+  return db_->changes();
 }
 
 // --- games and seats ----------------------------------------------------------------------
 
 GameRow Store::create_game(const NewGame& game, std::int64_t now) {
-  Transaction transaction(db_);
-  auto insert = db_.cached(
+  Transaction transaction(*db_);
+  auto insert = db_->cached(
       "INSERT INTO games (kind, rules_version, scenario, options, seed, seed_sha256, visibility,"
       " invite_token_hash, created_by, created_at, observer_chat, rated) VALUES (?1, ?2, ?3, ?4,"
-      " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+      " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id");
   insert->bind(1, game.kind)
       .bind(2, game.rules_version)
       .bind(3, game.scenario)
@@ -402,39 +443,38 @@ GameRow Store::create_game(const NewGame& game, std::int64_t now) {
   insert->bind(9, game.created_by)
       .bind(10, now)
       .bind(11, std::int64_t{game.observer_chat ? 1 : 0})
-      .bind(12, std::int64_t{game.rated ? 1 : 0})
-      .run();
-  const std::int64_t id = db_.last_insert_rowid();
-  if (game.creator_role) insert_seat(db_, id, *game.creator_role, game.created_by, now);
+      .bind(12, std::int64_t{game.rated ? 1 : 0});
+  const std::int64_t id = insert->run_returning_id().value();
+  if (game.creator_role) insert_seat(*db_, id, *game.creator_role, game.created_by, now);
   std::optional<GameRow> row = find_game(id);
   transaction.commit();
   return *row;
 }
 
 std::optional<GameRow> Store::find_game(std::int64_t game_id) {
-  auto statement = db_.cached(std::string(kGameColumns) + "WHERE id = ?1");
+  auto statement = db_->cached(std::string(kGameColumns) + "WHERE id = ?1");
   statement->bind(1, game_id);
   return first<GameRow>(*statement, read_game);
 }
 
 std::optional<GameRow> Store::find_game_by_invite(std::string_view invite_token_hash) {
-  Statement statement = db_.prepare(std::string(kGameColumns) + "WHERE invite_token_hash = ?1");
+  Statement statement = db_->prepare(std::string(kGameColumns) + "WHERE invite_token_hash = ?1");
   statement.bind(1, invite_token_hash);
   return first<GameRow>(statement, read_game);
 }
 
 std::vector<GameRow> Store::list_open_public_games(std::size_t limit) {
   Statement statement =
-      db_.prepare(std::string(kGameColumns) +
-                  "WHERE status = 'open' AND visibility = 'public' AND dice_deadline IS NULL"
-                  " ORDER BY created_at DESC, id DESC"
-                  " LIMIT ?1");
+      db_->prepare(std::string(kGameColumns) +
+                   "WHERE status = 'open' AND visibility = 'public' AND dice_deadline IS NULL"
+                   " ORDER BY created_at DESC, id DESC"
+                   " LIMIT ?1");
   statement.bind(1, to_limit(limit));
   return collect<GameRow>(statement, read_game);
 }
 
 std::vector<GameRow> Store::list_live_public_games(std::size_t limit) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       std::string(kGameColumns) +
       "WHERE status = 'active' AND visibility = 'public' ORDER BY started_at DESC, id DESC"
       " LIMIT ?1");
@@ -443,7 +483,7 @@ std::vector<GameRow> Store::list_live_public_games(std::size_t limit) {
 }
 
 std::int64_t Store::count_open_games_created_by(std::int64_t account_id) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       "SELECT count(*) FROM games WHERE created_by = ?1 AND status = 'open'"
       " AND dice_deadline IS NULL");
   statement.bind(1, account_id);
@@ -451,22 +491,22 @@ std::int64_t Store::count_open_games_created_by(std::int64_t account_id) {
 }
 
 std::vector<GameRow> Store::list_games_of_account(std::int64_t account_id, std::size_t limit) {
-  Statement statement =
-      db_.prepare(std::string(kGameColumns) +
-                  "WHERE created_by = ?1 OR id IN (SELECT game_id FROM seats WHERE account_id = ?1)"
-                  " ORDER BY id DESC LIMIT ?2");
+  Statement statement = db_->prepare(
+      std::string(kGameColumns) +
+      "WHERE created_by = ?1 OR id IN (SELECT game_id FROM seats WHERE account_id = ?1)"
+      " ORDER BY id DESC LIMIT ?2");
   statement.bind(1, account_id).bind(2, to_limit(limit));
   return collect<GameRow>(statement, read_game);
 }
 
 std::vector<GameRow> Store::list_unfinished_games() {
   Statement statement =
-      db_.prepare(std::string(kGameColumns) + "WHERE status IN ('open', 'active') ORDER BY id");
+      db_->prepare(std::string(kGameColumns) + "WHERE status IN ('open', 'active') ORDER BY id");
   return collect<GameRow>(statement, read_game);
 }
 
 std::vector<SeatRow> Store::list_seats(std::int64_t game_id) {
-  auto statement = db_.cached(
+  auto statement = db_->cached(
       "SELECT game_id, role, account_id, joined_at FROM seats WHERE game_id = ?1 ORDER BY role");
   statement->bind(1, game_id);
   return collect<SeatRow>(*statement, read_seat);
@@ -475,13 +515,13 @@ std::vector<SeatRow> Store::list_seats(std::int64_t game_id) {
 SeatOutcome Store::take_seat(std::int64_t game_id, std::string_view role, std::int64_t account_id,
                              std::int64_t now) {
   // One transaction, so two players racing for the last seat cannot both get it.
-  Transaction transaction(db_);
-  const std::optional<std::string> status = status_of(db_, game_id);
+  Transaction transaction(*db_);
+  const std::optional<std::string> status = status_of(*db_, game_id);
   if (!status) return SeatOutcome::NoSuchGame;
   if (*status != "open") return SeatOutcome::GameNotOpen;
-  if (is_account_seated(db_, game_id, account_id)) return SeatOutcome::AlreadySeated;
-  if (is_role_taken(db_, game_id, role)) return SeatOutcome::RoleTaken;
-  insert_seat(db_, game_id, role, account_id, now);
+  if (is_account_seated(*db_, game_id, account_id)) return SeatOutcome::AlreadySeated;
+  if (is_role_taken(*db_, game_id, role)) return SeatOutcome::RoleTaken;
+  insert_seat(*db_, game_id, role, account_id, now);
   transaction.commit();
   return SeatOutcome::Seated;
 }
@@ -489,21 +529,21 @@ SeatOutcome Store::take_seat(std::int64_t game_id, std::string_view role, std::i
 void Store::set_game_status(std::int64_t game_id, GameStatus status, std::int64_t now,
                             std::optional<std::string_view> result_json) {
   // The end and the ratings it changes stand or fall together.
-  Transaction transaction(db_);
-  auto update = db_.cached(
-      "UPDATE games SET status = :status,"
-      " started_at = CASE WHEN :status = 'active' THEN :now ELSE started_at END,"
-      " finished_at = CASE WHEN :status IN ('finished', 'aborted') THEN :now ELSE finished_at END,"
-      " result = coalesce(:result, result)"
-      " WHERE id = :id");
-  update->bind(":status", status_name(status)).bind(":now", now).bind(":id", game_id);
+  Transaction transaction(*db_);
+  auto update = db_->cached(
+      "UPDATE games SET status = ?1,"
+      " started_at = CASE WHEN ?1 = 'active' THEN ?2 ELSE started_at END,"
+      " finished_at = CASE WHEN ?1 IN ('finished', 'aborted') THEN ?2 ELSE finished_at END,"
+      " result = coalesce(?3, result)"
+      " WHERE id = ?4");
+  update->bind(1, status_name(status)).bind(2, now).bind(4, game_id);
   if (result_json) {
-    update->bind(":result", *result_json);
+    update->bind(3, *result_json);
   } else {
-    update->bind(":result", nullptr);
+    update->bind(3, nullptr);
   }
   update->run();
-  if (db_.changes() == 0) {
+  if (db_->changes() == 0) {
     throw StorageError(SQLITE_ERROR, "set_game_status: no game " + std::to_string(game_id));
   }
   if (status == GameStatus::Finished) rate_finished_game(*this, game_id, now);
@@ -518,16 +558,19 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
                                   std::optional<std::string_view> snapshot,
                                   const StoredVersions& view_versions) {
   // With a snapshot there are two inserts, which stand or fall together. Alone, the action's
-  // insert is atomic by itself (a refused statement is rolled back, and the transaction
-  // around it, the server's group commit, goes on), so it needs no savepoint: two statements
-  // fewer on the storage thread for nearly every action.
-  std::optional<Transaction> transaction;
-  if (snapshot) transaction.emplace(db_);
+  // insert is atomic by itself on SQLite (a refused statement is rolled back, and the
+  // transaction around it, the server's group commit, goes on), so it needs no savepoint: two
+  // statements fewer on the storage thread for nearly every action. On PostgreSQL a refused
+  // statement fails the whole transaction around it, so it always has its savepoint.
   // The insert trigger actions_in_sequence refuses an action for a game that is not active or
   // not right after the game's last action (migration 4), so nothing is read first; a refusal
-  // is explained afterwards.
+  // is explained afterwards, once its savepoint is rolled back.
+  const bool alone_is_atomic = db_->backend() == Backend::Sqlite;
+  bool action_inserted = false;
   try {
-    auto insert = db_.cached(
+    std::optional<Transaction> transaction;
+    if (snapshot || !alone_is_atomic) transaction.emplace(*db_);
+    auto insert = db_->cached(
         "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, v_scotland,"
         " v_england, v_observer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     insert->bind(1, game_id)
@@ -546,7 +589,11 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
       }
     }
     insert->run();
+    action_inserted = true;
+    if (snapshot) insert_snapshot(*db_, game_id, expected_seq, *snapshot, state_hash, now, false);
+    if (transaction) transaction->commit();
   } catch (const ConstraintError&) {
+    if (action_inserted) throw;  // the snapshot's refusal, not the action's
     const auto game = find_game(game_id);
     if (!game) {
       throw StorageError(SQLITE_ERROR, "append_action: no game " + std::to_string(game_id));
@@ -556,15 +603,11 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
     }
     throw;
   }
-  if (snapshot) {
-    insert_snapshot(db_, game_id, expected_seq, *snapshot, state_hash, now, false);
-    transaction->commit();
-  }
   return expected_seq;
 }
 
 std::vector<ActionRow> Store::load_actions(std::int64_t game_id, std::int64_t from_seq) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       "SELECT game_id, seq, role, action, applied_at, state_hash, v_scotland, v_england,"
       " v_observer FROM actions WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq");
   statement.bind(1, game_id).bind(2, from_seq);
@@ -573,11 +616,11 @@ std::vector<ActionRow> Store::load_actions(std::int64_t game_id, std::int64_t fr
 
 void Store::save_snapshot(std::int64_t game_id, std::int64_t seq, std::string_view state,
                           std::string_view state_hash, std::int64_t now) {
-  insert_snapshot(db_, game_id, seq, state, state_hash, now, true);
+  insert_snapshot(*db_, game_id, seq, state, state_hash, now, true);
 }
 
 std::optional<SnapshotRow> Store::latest_snapshot(std::int64_t game_id) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       "SELECT game_id, seq, state, state_hash, created_at FROM snapshots WHERE game_id = ?1"
       " ORDER BY seq DESC LIMIT 1");
   statement.bind(1, game_id);
@@ -588,16 +631,17 @@ std::optional<SnapshotRow> Store::latest_snapshot(std::int64_t game_id) {
 
 ChatRow Store::append_chat(std::int64_t game_id, std::optional<std::int64_t> account_id,
                            std::string_view role, std::string_view text, std::int64_t now) {
-  Statement insert = db_.prepare(
-      "INSERT INTO chat (game_id, account_id, role, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
+  Statement insert = db_->prepare(
+      "INSERT INTO chat (game_id, account_id, role, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
+      " RETURNING id");
   insert.bind(1, game_id);
   if (account_id) {
     insert.bind(2, *account_id);
   } else {
     insert.bind(2, nullptr);
   }
-  insert.bind(3, role).bind(4, text).bind(5, now).run();
-  return ChatRow{.id = db_.last_insert_rowid(),
+  insert.bind(3, role).bind(4, text).bind(5, now);
+  return ChatRow{.id = insert.run_returning_id().value(),
                  .game_id = game_id,
                  .account_id = account_id,
                  .role = std::string(role),
@@ -606,7 +650,7 @@ ChatRow Store::append_chat(std::int64_t game_id, std::optional<std::int64_t> acc
 }
 
 std::int64_t Store::count_chat(std::int64_t game_id) {
-  Statement statement = db_.prepare("SELECT COUNT(*) FROM chat WHERE game_id = ?1");
+  Statement statement = db_->prepare("SELECT COUNT(*) FROM chat WHERE game_id = ?1");
   statement.bind(1, game_id);
   statement.step();
   return statement.column_int64(0);
@@ -614,7 +658,7 @@ std::int64_t Store::count_chat(std::int64_t game_id) {
 
 std::vector<ChatRow> Store::list_chat(std::int64_t game_id, std::int64_t since_id,
                                       std::size_t limit) {
-  Statement statement = db_.prepare(
+  Statement statement = db_->prepare(
       "SELECT id, game_id, account_id, role, text, created_at FROM chat"
       " WHERE game_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
   statement.bind(1, game_id).bind(2, since_id).bind(3, to_limit(limit));
@@ -626,11 +670,13 @@ std::vector<ChatRow> Store::list_chat(std::int64_t game_id, std::int64_t since_i
 std::int64_t Store::record_failed_login(std::string_view key, std::int64_t now,
                                         std::int64_t window_ms) {
   // A window is open while window_start > now - window_ms; an expired one starts over.
-  Statement upsert = db_.prepare(
+  Statement upsert = db_->prepare(
       "INSERT INTO failed_logins (key, window_start, count) VALUES (?1, ?2, 1)"
       " ON CONFLICT (key) DO UPDATE SET"
-      "  count = CASE WHEN window_start > ?2 - ?3 THEN count + 1 ELSE 1 END,"
-      "  window_start = CASE WHEN window_start > ?2 - ?3 THEN window_start ELSE ?2 END"
+      "  count = CASE WHEN failed_logins.window_start > ?2 - ?3"
+      "   THEN failed_logins.count + 1 ELSE 1 END,"
+      "  window_start = CASE WHEN failed_logins.window_start > ?2 - ?3"
+      "   THEN failed_logins.window_start ELSE ?2 END"
       " RETURNING count");
   upsert.bind(1, key).bind(2, now).bind(3, window_ms);
   return returned_int64(upsert);
@@ -638,28 +684,28 @@ std::int64_t Store::record_failed_login(std::string_view key, std::int64_t now,
 
 std::int64_t Store::failed_login_count(std::string_view key, std::int64_t now,
                                        std::int64_t window_ms) {
-  Statement statement =
-      db_.prepare("SELECT count FROM failed_logins WHERE key = ?1 AND window_start > ?2 - ?3");
+  Statement statement = db_->prepare(
+      "SELECT count FROM failed_logins WHERE key = ?1 AND window_start > CAST(?2 AS BIGINT) - ?3");
   statement.bind(1, key).bind(2, now).bind(3, window_ms);
   return statement.step() ? statement.column_int64(0) : 0;
 }
 
 void Store::reset_failed_logins(std::string_view key) {
-  db_.prepare("DELETE FROM failed_logins WHERE key = ?1").bind(1, key).run();
+  db_->prepare("DELETE FROM failed_logins WHERE key = ?1").bind(1, key).run();
 }
 
 std::int64_t Store::prune_failed_logins(std::int64_t now, std::int64_t window_ms) {
-  db_.prepare("DELETE FROM failed_logins WHERE window_start <= ?1 - ?2")
+  db_->prepare("DELETE FROM failed_logins WHERE window_start <= CAST(?1 AS BIGINT) - ?2")
       .bind(1, now)
       .bind(2, window_ms)
       .run();
-  return db_.changes();
+  return db_->changes();
 }
 
 // --- housekeeping -------------------------------------------------------------------------
 
 Purged Store::purge_stale(std::int64_t now, std::int64_t failed_login_age_ms) {
-  Transaction transaction(db_);
+  Transaction transaction(*db_);
   Purged purged;
   purged.sessions = delete_expired_sessions(now);
   purged.failed_logins = prune_failed_logins(now, failed_login_age_ms);

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -185,7 +186,12 @@ class Store {
   struct ReadOnly {};
   Store(const std::filesystem::path& path, ReadOnly);
 
-  Database& database() { return db_; }
+  // The store in a database already connected (PostgreSQL: storage/postgres.h), migrated to
+  // this program's schema. A database with tables but no schema_migrations is somebody else's
+  // and throws ForeignDatabase, untouched; one of a newer schema throws SchemaTooNew.
+  Store(std::unique_ptr<Database> db, std::int64_t now);
+
+  Database& database() { return *db_; }
 
   // --- accounts and sessions ---
   // None if the name is taken, whatever its case.
@@ -274,7 +280,13 @@ class Store {
  private:
   // Decided before db_ opens the file: opening it for writing alone would switch it to WAL.
   FileIdentity identity_;
-  Database db_;
+  std::unique_ptr<Database> db_;
 };
+
+// The store at `location` (the server's --db): a postgresql:// URI opens PostgreSQL
+// (storage/postgres.h), anything else is an SQLite file path. Sync::Normal is refused for
+// PostgreSQL, whose commits always wait for its WAL (docs/multi-node.md, "Durability").
+std::unique_ptr<Store> open_store(const std::string& location, std::int64_t now,
+                                  Sync sync = Sync::Full);
 
 }  // namespace blockfog::storage

@@ -54,7 +54,8 @@ TournamentRow create_tournament(Store& store, const NewTournament& t, std::int64
       " rounds, sides, round_deadline_ms, rated, registration_opens_at,"
       " registration_closes_at, max_players, created_at, time_control, vacation,"
       " rounds_by_hand, kind)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+      " RETURNING id");
   insert.bind(1, t.name)
       .bind(2, t.description)
       .bind(3, t.organiser)
@@ -77,8 +78,7 @@ TournamentRow create_tournament(Store& store, const NewTournament& t, std::int64
   } else {
     insert.bind(15, nullptr);
   }
-  insert.run();
-  return *find_tournament(store, store.database().last_insert_rowid());
+  return *find_tournament(store, insert.run_returning_id().value());
 }
 
 std::optional<TournamentRow> find_tournament(Store& store, std::int64_t id) {
@@ -124,8 +124,8 @@ bool add_tournament_player(Store& store, std::int64_t id, std::int64_t account_i
                            std::int64_t now) {
   store.database()
       .prepare(
-          "INSERT OR IGNORE INTO tournament_players (tournament_id, account_id, registered_at)"
-          " VALUES (?1, ?2, ?3)")
+          "INSERT INTO tournament_players (tournament_id, account_id, registered_at)"
+          " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
       .bind(1, id)
       .bind(2, account_id)
       .bind(3, now)

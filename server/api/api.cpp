@@ -180,7 +180,7 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
     return count_errors(router_.dispatch(request));
   } catch (const storage::StorageError& e) {
     log_error_throttled("http", "HTTP " + request.method + " " + path + ": " + e.what());
-    if (!storage::is_unavailable(e.code())) {
+    if (!storage::is_unavailable(e.kind())) {
       return count_errors(error(500, ErrorCode::Internal, "internal error"));
     }
     auto r = error(503, ErrorCode::StorageUnavailable,
@@ -226,7 +226,7 @@ std::optional<Identity> Api::authenticate(const HttpRequest& request) {
       try {
         store.touch_session(token_hash, now, now + kSessionMs);
       } catch (const storage::StorageError& e) {
-        if (!storage::is_unavailable(e.code())) throw;
+        if (!storage::is_unavailable(e.kind())) throw;
       }
     }
     return Identity{account->id, account->username};

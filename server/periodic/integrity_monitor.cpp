@@ -15,7 +15,7 @@ int check_database(const std::filesystem::path& path, std::ostream& out) {
       out << path.string() << ": no database there\n";
       return 1;
     }
-    storage::Database db(path, storage::OpenMode::ReadOnly);
+    storage::SqliteDatabase db(path, storage::OpenMode::ReadOnly);
     const auto result = storage::check_integrity(db, storage::IntegrityDepth::Full);
     out << path.string() << ": " << (result.ok ? "ok" : "damaged") << "\n";
     if (!result.ok) out << result.text() << "\n";
@@ -69,7 +69,7 @@ void IntegrityMonitor::run() {
     lock.unlock();
     try {
       // A connection per check: nothing is held open, and no snapshot outlives the check.
-      storage::Database db(path_, mode_);
+      storage::SqliteDatabase db(path_, mode_);
       report(path_, storage::check_integrity(db, storage::IntegrityDepth::Full), "integrity check",
              metrics_);
     } catch (const std::exception& e) {

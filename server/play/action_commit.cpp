@@ -98,7 +98,7 @@ ActionCommitResult commit_action(storage::Store& store, const ActionCommitReques
   try {
     return commit_in_transaction(store, request, now);
   } catch (const storage::StorageError& e) {
-    return unstored_result(storage::is_unavailable(e.code()) ? CommitOutcome::StorageUnavailable
+    return unstored_result(storage::is_unavailable(e.kind()) ? CommitOutcome::StorageUnavailable
                                                              : CommitOutcome::Failed,
                            e.what());
   } catch (const std::exception& e) {

@@ -83,7 +83,7 @@ std::size_t RoomRegistry::resume_all() {
       } catch (const storage::StorageError& e) {
         // Only --read-only serves a damaged file (docs/storage.md, Integrity): the games it
         // can read are resumed, the others say why when asked for.
-        if (e.primary_code() != SQLITE_CORRUPT) throw;
+        if (e.kind() != storage::ErrorKind::Corrupt) throw;
         log_error("game " + std::to_string(row.id) + " cannot be resumed: " + e.what());
       }
     }

@@ -6,6 +6,7 @@
 #include "server/db_worker.h"
 #include "server/log.h"
 #include "storage/identity.h"
+#include "storage/postgres.h"
 #include "storage/store.h"
 
 namespace blockfog::server {
@@ -49,11 +50,13 @@ json server_key_document(const std::vector<storage::SigningKeyRow>& keys) {
 
 int rotate_signing_key_command(const std::filesystem::path& path, std::ostream& out) {
   try {
-    if (storage::identify_database(path) == storage::FileIdentity::Absent) {
+    if (!storage::is_postgres_uri(path.string()) &&
+        storage::identify_database(path) == storage::FileIdentity::Absent) {
       out << path.string() << ": no database there\n";
       return 1;
     }
-    storage::Store store(path, now_ms());
+    const auto opened = storage::open_store(path.string(), now_ms());
+    storage::Store& store = *opened;
     std::optional<std::string> retired;
     for (const auto& key : storage::list_signing_keys(store)) {
       if (!key.retired_at) retired = key.key_id;

@@ -14,7 +14,7 @@ namespace blockfog::server::testing {
 using nlohmann::json;
 
 std::string db_fingerprint(const std::filesystem::path& db) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   std::vector<std::string> tables;
   auto list = database.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
@@ -33,7 +33,7 @@ std::string db_fingerprint(const std::filesystem::path& db) {
 }
 
 void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int count) {
-  storage::Database database(db, storage::OpenMode::ReadWrite);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadWrite);
   database.exec("BEGIN");
   auto insert = database.prepare(
       "INSERT INTO chat (game_id, account_id, role, text, created_at) VALUES (?1, NULL, 'system', "
@@ -46,7 +46,7 @@ void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int c
 }
 
 std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   auto statement = database.prepare(
       "SELECT seq, role, action, state_hash FROM actions WHERE game_id = ?1 ORDER BY seq");
   statement.bind(1, game_id);
@@ -59,7 +59,7 @@ std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::i
 }
 
 json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   auto statement = database.prepare(
       "SELECT rules_version, kind, scenario, options, seed, play_seed FROM games WHERE id = ?1");
   statement.bind(1, game_id);
@@ -78,14 +78,14 @@ json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
 }
 
 std::string game_seed(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   auto statement = database.prepare("SELECT seed FROM games WHERE id = ?1");
   statement.bind(1, game_id);
   return statement.step() ? statement.column_text(0) : "";
 }
 
 std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   auto statement = database.prepare(
       "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1");
   statement.bind(1, game_id);

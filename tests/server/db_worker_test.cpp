@@ -51,7 +51,7 @@ TEST(DbWorker, TasksWaitingTogetherCommitAsOneGroupBeforeAnyoneIsTold) {
   const auto path = dir.path() / "group.db";
   DbWorker worker(path, storage::Sync::Full);
   create_scratch(worker);
-  storage::Database reader(path, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase reader(path, storage::OpenMode::ReadBesideWriter);
 
   auto release = hold(worker);
 
@@ -112,7 +112,7 @@ TEST(DbWorker, AFailingTaskTakesBackOnlyItsOwnWrites) {
   EXPECT_NO_THROW(results[0].get());
   EXPECT_THROW(results[1].get(), std::runtime_error);
   EXPECT_NO_THROW(results[2].get());
-  storage::Database reader(path, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase reader(path, storage::OpenMode::ReadBesideWriter);
   auto rows = reader.prepare("SELECT group_concat(x) FROM (SELECT x FROM scratch ORDER BY x)");
   ASSERT_TRUE(rows.step());
   EXPECT_EQ(rows.column_text(0), "1,3");
@@ -127,7 +127,7 @@ TEST(DbWorker, ALoneTaskRunsOnTheCallersThreadOnlyWhenIdleAndSyncNormal) {
   for (const auto sync : {storage::Sync::Normal, storage::Sync::Full}) {
     DbWorker worker(path, sync);
     create_scratch(worker);
-    storage::Database reader(path, storage::OpenMode::ReadBesideWriter);
+    storage::SqliteDatabase reader(path, storage::OpenMode::ReadBesideWriter);
     // call() returns once its task is committed, a moment before the storage thread is idle
     // again: give it that moment, as a room's next action always does.
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -16,7 +16,7 @@ namespace blockfog::server::testing {
 namespace {
 
 std::int64_t count_rows(const std::filesystem::path& db, const std::string& table) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   auto statement = database.prepare("SELECT count(*) FROM " + table);
   statement.step();
   return statement.column_int64(0);

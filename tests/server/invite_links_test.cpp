@@ -82,7 +82,7 @@ TEST_F(InviteLinks, ALinkMadeBeforeStillJoinsButIsNotShownAgain) {
   // A game as the server made them before: a random token, only its hash kept.
   const std::string old_token = random_hex(16);
   {
-    storage::Database db(server_->db_path(), storage::OpenMode::ReadWrite);
+    storage::SqliteDatabase db(server_->db_path(), storage::OpenMode::ReadWrite);
     db.prepare("UPDATE games SET invite_token_hash = ?1 WHERE id = ?2")
         .bind(1, sha256_hex(old_token))
         .bind(2, std::int64_t{std::stoi(id)})

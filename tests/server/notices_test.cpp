@@ -42,7 +42,7 @@ struct StoredNotice {
 };
 
 std::vector<StoredNotice> stored_notices(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::Database database(db, storage::OpenMode::ReadBesideWriter);
+  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
   auto q = database.prepare(
       "SELECT id, role, seq, content, created_at FROM notices WHERE game_id = ?1"
       " ORDER BY id");

@@ -19,8 +19,8 @@ constexpr int kPageBytes = 4096;
 constexpr int kFrameBytes = kPageBytes + 24;  // a WAL frame: its header and one page
 constexpr int kNever = 1 << 30;
 
-Database open_writer(const std::filesystem::path& path) {
-  Database db(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), Sync::Normal);
+SqliteDatabase open_writer(const std::filesystem::path& path) {
+  SqliteDatabase db(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), Sync::Normal);
   db.exec("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
   return db;
 }
@@ -52,7 +52,7 @@ std::uint32_t wal_restarts(const std::filesystem::path& db_path) {
 }
 
 std::int64_t count_rows(const std::filesystem::path& path) {
-  Database reader(path, OpenMode::ReadBesideWriter);
+  SqliteDatabase reader(path, OpenMode::ReadBesideWriter);
   Statement count = reader.prepare("SELECT count(*) FROM rows");
   count.step();
   return count.column_int64(0);
@@ -62,7 +62,7 @@ std::int64_t count_rows(const std::filesystem::path& path) {
 struct Checkpointing : ::testing::Test {
   testing::TempDir dir;
   const std::filesystem::path path = dir.file("db.sqlite");
-  Database writer = open_writer(path);
+  SqliteDatabase writer = open_writer(path);
 };
 
 // Waits (at most 10 s) until `checkpointer` is idle.
@@ -173,8 +173,8 @@ TEST_F(Checkpointing, GivesTheWriterItsOwnCheckpointsBack) {
                                         Sync::Normal);
   }
   // SQLite's own rule again: a checkpoint at kAutocheckpointPages, and the WAL reused after it.
-  commit_rows(writer, 3, Database::kAutocheckpointPages);
-  EXPECT_LT(wal_frames(path), 2 * Database::kAutocheckpointPages);
+  commit_rows(writer, 3, SqliteDatabase::kAutocheckpointPages);
+  EXPECT_LT(wal_frames(path), 2 * SqliteDatabase::kAutocheckpointPages);
 }
 
 }  // namespace

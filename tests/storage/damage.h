@@ -39,7 +39,7 @@ inline void overwrite_log_leaf_page(const std::filesystem::path& path) {
   std::int64_t page = 0;
   std::int64_t page_size = 0;
   {
-    Database db(path, OpenMode::ReadOnly);
+    SqliteDatabase db(path, OpenMode::ReadOnly);
     auto root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'actions'");
     ASSERT_TRUE(root.step());
     page = root.column_int64(0);

@@ -24,7 +24,7 @@ namespace {
 // The table every test writes: count_rows and insert_rows below read and fill it.
 constexpr std::string_view kTable = "CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)";
 
-GatheringStats stats_of(Database& db) {
+GatheringStats stats_of(SqliteDatabase& db) {
   GatheringStats stats;
   EXPECT_EQ(sqlite3_file_control(db.handle(), "main", kGatheringStatsOpcode, &stats), SQLITE_OK);
   return stats;
@@ -52,13 +52,13 @@ void insert_rows(Database& db, int from, int count) {
   }
 }
 
-Database open_normal(const std::filesystem::path& path) {
-  return Database(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), Sync::Normal);
+SqliteDatabase open_normal(const std::filesystem::path& path) {
+  return SqliteDatabase(path, OpenMode::ReadWriteCreate, std::chrono::seconds(5), Sync::Normal);
 }
 
 TEST(GatheringVfs, ACommitOfManyPagesIsOneWrite) {
   testing::TempDir dir;
-  Database db = open_normal(dir.file("db.sqlite"));
+  SqliteDatabase db = open_normal(dir.file("db.sqlite"));
   db.exec(kTable);
   const GatheringStats before = stats_of(db);
   db.exec("BEGIN");
@@ -73,9 +73,9 @@ TEST(GatheringVfs, ACommitOfManyPagesIsOneWrite) {
 
 TEST(GatheringVfs, EachCommitIsInTheFileWhenItReturns) {
   testing::TempDir dir;
-  Database writer = open_normal(dir.file("db.sqlite"));
+  SqliteDatabase writer = open_normal(dir.file("db.sqlite"));
   writer.exec(kTable);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
+  SqliteDatabase reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   for (int round = 0; round < 50; ++round) {
     writer.exec("BEGIN");
     insert_rows(writer, round * 3, 3);
@@ -88,9 +88,9 @@ TEST(GatheringVfs, EachCommitIsInTheFileWhenItReturns) {
 
 TEST(GatheringVfs, AutocommittedStatementsAreWrittenToo) {
   testing::TempDir dir;
-  Database writer = open_normal(dir.file("db.sqlite"));
+  SqliteDatabase writer = open_normal(dir.file("db.sqlite"));
   writer.exec(kTable);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
+  SqliteDatabase reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   for (int id = 0; id < 20; ++id) {
     insert_rows(writer, id, 1);
     ASSERT_EQ(count_rows(reader), id + 1);
@@ -100,7 +100,7 @@ TEST(GatheringVfs, AutocommittedStatementsAreWrittenToo) {
 TEST(GatheringVfs, ATransactionLargerThanTheBufferAndTheCacheStillCommits) {
   testing::TempDir dir;
   {
-    Database db = open_normal(dir.file("db.sqlite"));
+    SqliteDatabase db = open_normal(dir.file("db.sqlite"));
     db.exec("PRAGMA cache_size = 50");  // 50 pages: the transaction spills frames early
     db.exec(kTable);
     const GatheringStats before = stats_of(db);
@@ -109,14 +109,14 @@ TEST(GatheringVfs, ATransactionLargerThanTheBufferAndTheCacheStillCommits) {
     db.exec("COMMIT");
     EXPECT_GT(stats_of(db).flushes - before.flushes, 2u);
   }
-  Database reopened(dir.file("db.sqlite"));
+  SqliteDatabase reopened(dir.file("db.sqlite"));
   EXPECT_EQ(count_rows(reopened), 1000);
   EXPECT_EQ(integrity(reopened), "ok");
 }
 
 TEST(GatheringVfs, ARolledBackTransactionLeavesNothing) {
   testing::TempDir dir;
-  Database db = open_normal(dir.file("db.sqlite"));
+  SqliteDatabase db = open_normal(dir.file("db.sqlite"));
   db.exec("PRAGMA cache_size = 20");
   db.exec(kTable);
   insert_rows(db, 0, 5);
@@ -125,16 +125,16 @@ TEST(GatheringVfs, ARolledBackTransactionLeavesNothing) {
   db.exec("ROLLBACK");
   insert_rows(db, 5, 2);
   EXPECT_EQ(count_rows(db), 7);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
+  SqliteDatabase reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   EXPECT_EQ(count_rows(reader), 7);
   EXPECT_EQ(integrity(db), "ok");
 }
 
 TEST(GatheringVfs, SyncFullCommitsAreWrittenBeforeTheirSync) {
   testing::TempDir dir;
-  Database writer(dir.file("db.sqlite"));  // synchronous = FULL
+  SqliteDatabase writer(dir.file("db.sqlite"));  // synchronous = FULL
   writer.exec(kTable);
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
+  SqliteDatabase reader(dir.file("db.sqlite"), OpenMode::ReadBesideWriter);
   writer.exec("BEGIN");
   insert_rows(writer, 0, 10);
   writer.exec("COMMIT");
@@ -145,7 +145,7 @@ TEST(GatheringVfs, SyncFullCommitsAreWrittenBeforeTheirSync) {
 TEST(GatheringVfs, CheckpointsCopyGatheredFramesIntoTheDatabase) {
   testing::TempDir dir;
   {
-    Database db = open_normal(dir.file("db.sqlite"));
+    SqliteDatabase db = open_normal(dir.file("db.sqlite"));
     db.exec(kTable);
     for (int round = 0; round < 10; ++round) {
       db.exec("BEGIN");
@@ -155,7 +155,7 @@ TEST(GatheringVfs, CheckpointsCopyGatheredFramesIntoTheDatabase) {
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     insert_rows(db, 100, 5);  // the WAL starts again from its beginning
   }
-  Database reopened(dir.file("db.sqlite"));
+  SqliteDatabase reopened(dir.file("db.sqlite"));
   EXPECT_EQ(count_rows(reopened), 105);
   EXPECT_EQ(integrity(reopened), "ok");
 }
@@ -172,7 +172,7 @@ TEST(GatheringVfs, ACommitSurvivesKill9RightAfterIt) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     close(ready[0]);
-    Database db = open_normal(path);
+    SqliteDatabase db = open_normal(path);
     db.exec("BEGIN");
     insert_rows(db, 0, 30);
     db.exec("COMMIT");
@@ -189,13 +189,13 @@ TEST(GatheringVfs, ACommitSurvivesKill9RightAfterIt) {
   int status = 0;
   waitpid(child, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
-  Database reopened(path);
+  SqliteDatabase reopened(path);
   EXPECT_EQ(count_rows(reopened), 30);
   EXPECT_EQ(integrity(reopened), "ok");
 }
 
 TEST(GatheringVfs, InMemoryDatabasesStillOpen) {
-  Database db(":memory:");
+  SqliteDatabase db(":memory:");
   db.exec(kTable);
   insert_rows(db, 0, 3);
   EXPECT_EQ(count_rows(db), 3);

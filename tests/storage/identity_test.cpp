@@ -53,7 +53,7 @@ struct Foreign {
 };
 
 std::int64_t application_id(const std::filesystem::path& path) {
-  Database db(path, OpenMode::ReadOnly);
+  SqliteDatabase db(path, OpenMode::ReadOnly);
   auto pragma = db.prepare("PRAGMA application_id");
   EXPECT_TRUE(pragma.step());
   return pragma.column_int64(0);
@@ -61,7 +61,7 @@ std::int64_t application_id(const std::filesystem::path& path) {
 
 // A database as a Blockfog without the application id left it: migrated, with one account.
 void make_legacy(const std::filesystem::path& path) {
-  Database db(path);
+  SqliteDatabase db(path);
   apply_migrations(db, builtin_migrations(), kNow);
   db.exec("INSERT INTO accounts (username, password_hash, created_at) VALUES ('wallace', 'h', 1)");
 }
@@ -167,7 +167,7 @@ TEST(Identity, BlockfogsTablesUnderAnotherApplicationIdAreRefused) {
   testing::TempDir dir;
   const auto path = dir.file("other-id.db");
   make_legacy(path);
-  { Database(path).exec("PRAGMA application_id = 7"); }
+  { SqliteDatabase(path).exec("PRAGMA application_id = 7"); }
   expect_refused_untouched(dir.path(), path, "application id 0x00000007");
 }
 
@@ -205,7 +205,7 @@ TEST(ReadOnlyStore, RefusesADatabaseItWouldHaveToMigrate) {
   testing::TempDir dir;
   const auto path = dir.file("old.db");
   {
-    Database db(path);
+    SqliteDatabase db(path);
     apply_migrations(db, builtin_migrations().first(3), kNow);
   }
   const auto bytes = read_bytes(path);
@@ -260,7 +260,7 @@ class Damaged : public ::testing::Test {
 };
 
 TEST_F(Damaged, BothChecksFindAnOverwrittenLeafPageOfTheLog) {
-  Database db(path_, OpenMode::ReadOnly);
+  SqliteDatabase db(path_, OpenMode::ReadOnly);
   for (const auto depth : {IntegrityDepth::Quick, IntegrityDepth::Full}) {
     const auto report = check_integrity(db, depth);
     EXPECT_FALSE(report.ok);
@@ -293,7 +293,7 @@ TEST(Integrity, AHealthyDatabasePassesBothChecks) {
   testing::TempDir dir;
   const auto path = dir.file("healthy.db");
   { Store store(path, kNow); }
-  Database db(path, OpenMode::ReadOnly);
+  SqliteDatabase db(path, OpenMode::ReadOnly);
   EXPECT_TRUE(check_integrity(db, IntegrityDepth::Quick).ok);
   const auto full = check_integrity(db, IntegrityDepth::Full);
   EXPECT_TRUE(full.ok);

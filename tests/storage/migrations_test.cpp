@@ -48,7 +48,7 @@ void insert_active_game(Database& db, int id) {
 
 TEST(Migrations, EmptyDatabaseGetsEveryMigration) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   EXPECT_EQ(schema_version(db), 0);
 
   const std::vector<int> applied = apply_migrations(db, builtin_migrations(), kNow);
@@ -70,7 +70,7 @@ TEST(Migrations, EmptyDatabaseGetsEveryMigration) {
 TEST(Migrations, UpToDateDatabaseAppliesNothing) {
   testing::TempDir dir;
   { Store store(dir.file("db.sqlite"), kNow); }
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   EXPECT_TRUE(apply_migrations(db, builtin_migrations(), kNow + 1).empty());
   Statement count = db.prepare("SELECT count(*), max(applied_at) FROM schema_migrations");
   count.step();
@@ -80,7 +80,7 @@ TEST(Migrations, UpToDateDatabaseAppliesNothing) {
 
 TEST(Migrations, OnlyNewerMigrationsRun) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   const std::vector<Migration> v1{kFirst};
   const std::vector<Migration> v2{kFirst, kSecond};
   EXPECT_EQ(apply_migrations(db, v1, kNow), std::vector<int>{1});
@@ -91,7 +91,7 @@ TEST(Migrations, OnlyNewerMigrationsRun) {
 
 TEST(Migrations, FailedMigrationLeavesThePreviousVersion) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   const std::vector<Migration> v1{kFirst};
   const std::vector<Migration> broken{kFirst, kBroken};
   apply_migrations(db, v1, kNow);
@@ -109,11 +109,11 @@ TEST(Migrations, FailedMigrationLeavesThePreviousVersion) {
 TEST(Migrations, NewerDatabaseIsRefused) {
   testing::TempDir dir;
   {
-    Database db(dir.file("db.sqlite"));
+    SqliteDatabase db(dir.file("db.sqlite"));
     const std::vector<Migration> v2{kFirst, kSecond};
     apply_migrations(db, v2, kNow);
   }
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   const std::vector<Migration> v1{kFirst};
   try {
     apply_migrations(db, v1, kNow);
@@ -130,7 +130,7 @@ TEST(Migrations, StoreRefusesADatabaseFromTheFuture) {
   testing::TempDir dir;
   { Store store(dir.file("db.sqlite"), kNow); }
   {
-    Database db(dir.file("db.sqlite"));
+    SqliteDatabase db(dir.file("db.sqlite"));
     db.exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)");
   }
   EXPECT_THROW(Store(dir.file("db.sqlite"), kNow), SchemaTooNew);
@@ -143,7 +143,7 @@ TEST(Migrations, ALogWrittenBeforeMigration4GoesOnAfterIt) {
   const auto path = dir.file("db.sqlite");
   std::int64_t game = 0;
   {
-    Database db(path);
+    SqliteDatabase db(path);
     migrate_up_to(db, 3);
     insert_active_game(db, 7);
     for (int seq = 1; seq <= 3; ++seq) {
@@ -172,7 +172,7 @@ TEST(Migrations, JsonSnapshotsStoredBeforeMigration5AreDroppedAndTheGameGoesOn) 
   testing::TempDir dir;
   const auto path = dir.file("db.sqlite");
   {
-    Database db(path);
+    SqliteDatabase db(path);
     migrate_up_to(db, 4);
     insert_active_game(db, 7);
     db.exec(
@@ -203,7 +203,7 @@ TEST(Migrations, ALogStoredBeforeMigration6IsKeptWholeAndGoesOn) {
   testing::TempDir dir;
   const auto path = dir.file("db.sqlite");
   {
-    Database db(path);
+    SqliteDatabase db(path);
     migrate_up_to(db, 5);
     insert_active_game(db, 7);
     insert_active_game(db, 8);
@@ -271,7 +271,7 @@ TEST(Migrations, OnlyTheLatestSnapshotOfEachGameSurvivesMigration7) {
   testing::TempDir dir;
   const auto path = dir.file("db.sqlite");
   {
-    Database db(path);
+    SqliteDatabase db(path);
     migrate_up_to(db, 6);
     for (int game : {7, 8}) {
       insert_active_game(db, game);
@@ -333,7 +333,7 @@ TEST(Migrations, AClockRunningBeforeCheckAtExistedIsLookedAtFirst) {
   testing::TempDir dir;
   const auto path = dir.file("db.sqlite");
   {
-    Database db(path);
+    SqliteDatabase db(path);
     migrate_up_to(db, version - 1);
     insert_active_game(db, 7);
     db.exec(

@@ -10,6 +10,7 @@
 #include "storage/store.h"
 #include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
+#include "tests/storage/test_store.h"
 
 namespace blockfog::storage {
 namespace {
@@ -41,7 +42,7 @@ class NoticeStoreTest : public ::testing::Test {
   }
 
   testing::TempDir dir_;
-  std::optional<Store> store_{std::in_place, dir_.file("blockfog.sqlite"), kNow};
+  std::unique_ptr<Store> store_ = testing::open_test_store(dir_, kNow);
   std::int64_t scot_ = 0;
   std::int64_t eng_ = 0;
   std::int64_t game_ = 0;
@@ -100,7 +101,7 @@ TEST_F(NoticeStoreTest, AClaimedDeliveryWaitsForItsRetryTimeAcrossAReopen) {
   enqueue_notice(*store_, game_, "scotland", 3, scot_, "{}", kNow);
   claim_notice_delivery(*store_, 1, "webhook", kNow + 5000);
   store_.reset();  // as a server killed during the attempt
-  store_.emplace(dir_.file("blockfog.sqlite"), kNow);
+  store_ = testing::open_test_store(dir_, kNow, false);
   EXPECT_EQ(due_notice_deliveries(*store_, kNow + 4999, 10).size(), 1u);  // the e-mail only
   const auto later = due_notice_deliveries(*store_, kNow + 5000, 10);
   ASSERT_EQ(later.size(), 2u);

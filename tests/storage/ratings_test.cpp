@@ -10,6 +10,7 @@
 #include "storage/store.h"
 #include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
+#include "tests/storage/test_store.h"
 
 namespace blockfog::storage {
 namespace {
@@ -19,7 +20,7 @@ using testing::TempDir;
 
 class RatingsTest : public ::testing::Test {
  protected:
-  RatingsTest() : store_(dir_.file("blockfog.sqlite"), kNow) {
+  RatingsTest() : owned_(testing::open_test_store(dir_, kNow)), store_(*owned_) {
     scot_ = store_.create_account("wallace", "x", kNow)->id;
     eng_ = store_.create_account("edward", "x", kNow)->id;
   }
@@ -42,7 +43,8 @@ class RatingsTest : public ::testing::Test {
   }
 
   TempDir dir_;
-  Store store_;
+  std::unique_ptr<Store> owned_;
+  Store& store_;
   std::int64_t scot_ = 0;
   std::int64_t eng_ = 0;
 };

@@ -40,7 +40,7 @@ struct Written {
       std::filesystem::copy_file(live.path().string() + suffix, copy.string() + suffix);
     }
   }
-  Database live;
+  SqliteDatabase live;
 };
 
 TEST(ReadOnlyOpen, WithoutAWalTheFileAloneIsReadAndNothingIsMadeBesideIt) {
@@ -50,7 +50,7 @@ TEST(ReadOnlyOpen, WithoutAWalTheFileAloneIsReadAndNothingIsMadeBesideIt) {
   ASSERT_EQ(read_only_way(path), ReadOnlyWay::Immutable);
   const auto before = directory(dir.path());
   {
-    Database reader(path, OpenMode::ReadOnly);
+    SqliteDatabase reader(path, OpenMode::ReadOnly);
     EXPECT_EQ(rows(reader), 3);
   }
   EXPECT_EQ(directory(dir.path()), before);
@@ -65,7 +65,7 @@ TEST(ReadOnlyOpen, AKilledWritersFilesAreReadThroughTheWalAndLeftByteIdentical) 
   ASSERT_EQ(read_only_way(path), ReadOnlyWay::SharedIndex);
   auto before = directory(dir.path());
   {
-    Database reader(path, OpenMode::ReadOnly);
+    SqliteDatabase reader(path, OpenMode::ReadOnly);
     EXPECT_EQ(rows(reader), 3);
   }
   EXPECT_EQ(directory(dir.path()), before);
@@ -74,7 +74,7 @@ TEST(ReadOnlyOpen, AKilledWritersFilesAreReadThroughTheWalAndLeftByteIdentical) 
   ASSERT_EQ(read_only_way(path), ReadOnlyWay::PrivateIndex);
   before = directory(dir.path());
   {
-    Database reader(path, OpenMode::ReadOnly);
+    SqliteDatabase reader(path, OpenMode::ReadOnly);
     EXPECT_EQ(rows(reader), 3);
   }
   EXPECT_EQ(directory(dir.path()), before);
@@ -87,7 +87,7 @@ TEST(ReadOnlyOpen, BesideALiveWriterEachReadSeesTheNewestCommit) {
   const auto path = dir.file("live.db");
   Written written(path);
   ASSERT_EQ(read_only_way(path), ReadOnlyWay::SharedIndex);
-  Database reader(path, OpenMode::ReadOnly);
+  SqliteDatabase reader(path, OpenMode::ReadOnly);
   EXPECT_EQ(rows(reader), 3);
   written.live.exec("INSERT INTO notes VALUES ('four')");
   EXPECT_EQ(rows(reader), 4);

@@ -23,7 +23,7 @@ namespace {
 [[noreturn]] void write_until_told(const std::filesystem::path& path, int stop_fd, int ready_fd) {
   int code = 0;
   try {
-    Database writer(path, OpenMode::ReadWrite, std::chrono::seconds(5), Sync::Normal);
+    SqliteDatabase writer(path, OpenMode::ReadWrite, std::chrono::seconds(5), Sync::Normal);
     auto insert = writer.prepare("INSERT INTO rows (body) VALUES ('a row')");
     for (std::int64_t n = 1;; ++n) {
       insert.reset();
@@ -61,7 +61,7 @@ TEST(ReaderBesideWriter, EveryReadSucceedsWhileAnotherProcessWritesAndRestartsTh
   testing::TempDir dir;
   const auto path = dir.file("live.db");
   {
-    Database setup(path);
+    SqliteDatabase setup(path);
     setup.exec("CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
   }
   int stop_fds[2];
@@ -89,7 +89,7 @@ TEST(ReaderBesideWriter, EveryReadSucceedsWhileAnotherProcessWritesAndRestartsTh
   // check, meet the writer in the middle of that rewrite.
   for (int connection = 0; connection < 100; ++connection) {
     try {
-      Database reader(path, OpenMode::ReadBesideWriter);
+      SqliteDatabase reader(path, OpenMode::ReadBesideWriter);
       auto newest = reader.prepare("SELECT coalesce(max(id), 0) FROM rows");
       for (int attempt = 0; attempt < 1000; ++attempt) {
         const auto seen = newest_row(newest);

@@ -28,7 +28,7 @@ std::string pragma(Database& db, const std::string& name) {
 
 TEST(Database, OpensDurably) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   EXPECT_EQ(pragma(db, "journal_mode"), "wal");
   EXPECT_EQ(pragma(db, "synchronous"), "2");  // FULL
   EXPECT_EQ(pragma(db, "foreign_keys"), "1");
@@ -37,8 +37,8 @@ TEST(Database, OpensDurably) {
 
 TEST(Database, SyncNormalSkipsTheFsyncPerCommitButKeepsWal) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"), OpenMode::ReadWriteCreate, std::chrono::seconds(5),
-              Sync::Normal);
+  SqliteDatabase db(dir.file("db.sqlite"), OpenMode::ReadWriteCreate, std::chrono::seconds(5),
+                    Sync::Normal);
   EXPECT_EQ(pragma(db, "journal_mode"), "wal");
   EXPECT_EQ(pragma(db, "synchronous"), "1");  // NORMAL
 }
@@ -46,7 +46,7 @@ TEST(Database, SyncNormalSkipsTheFsyncPerCommitButKeepsWal) {
 TEST(Database, MissingFileIsAnErrorUnlessCreating) {
   testing::TempDir dir;
   try {
-    Database db(dir.file("missing.sqlite"), OpenMode::ReadWrite);
+    SqliteDatabase db(dir.file("missing.sqlite"), OpenMode::ReadWrite);
     FAIL() << "opened a missing file";
   } catch (const StorageError& error) {
     EXPECT_EQ(error.primary_code(), SQLITE_CANTOPEN);
@@ -56,8 +56,8 @@ TEST(Database, MissingFileIsAnErrorUnlessCreating) {
 
 TEST(Database, ReadOnlyConnectionRefusesWrites) {
   testing::TempDir dir;
-  Database(dir.file("db.sqlite")).exec("CREATE TABLE t (x INTEGER)");
-  Database reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
+  SqliteDatabase(dir.file("db.sqlite")).exec("CREATE TABLE t (x INTEGER)");
+  SqliteDatabase reader(dir.file("db.sqlite"), OpenMode::ReadOnly);
   EXPECT_EQ(count_rows(reader, "t"), 0);
   try {
     reader.exec("INSERT INTO t VALUES (1)");
@@ -69,7 +69,7 @@ TEST(Database, ReadOnlyConnectionRefusesWrites) {
 
 TEST(CachedStatement, IsReusedWithFreshBindingsAndEndsItsReadWhenReturned) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec(
       "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b')");
   const std::string select = "SELECT count(*), max(v), ?1 FROM t";
@@ -80,7 +80,7 @@ TEST(CachedStatement, IsReusedWithFreshBindingsAndEndsItsReadWhenReturned) {
     EXPECT_EQ(first->column_int64(0), 2);
     EXPECT_EQ(first->column_text(2), "bound");
   }
-  Database other(dir.file("db.sqlite"));
+  SqliteDatabase other(dir.file("db.sqlite"));
   other.exec("INSERT INTO t VALUES (3, 'c')");
   auto again = db.cached(select);
   ASSERT_TRUE(again->step()) << "the cached statement was not reset";
@@ -91,7 +91,7 @@ TEST(CachedStatement, IsReusedWithFreshBindingsAndEndsItsReadWhenReturned) {
 
 TEST(Statement, BindsAndReadsEveryType) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, n TEXT)");
   const std::array<std::byte, 3> blob{std::byte{0}, std::byte{0xff}, std::byte{7}};
   db.prepare("INSERT INTO t VALUES (:i, :s, :b, :n)")
@@ -113,7 +113,7 @@ TEST(Statement, BindsAndReadsEveryType) {
 
 TEST(Statement, ResetAllowsRunningAgain) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (x INTEGER)");
   Statement insert = db.prepare("INSERT INTO t VALUES (?1)");
   for (std::int64_t x = 1; x <= 3; ++x) {
@@ -125,14 +125,14 @@ TEST(Statement, ResetAllowsRunningAgain) {
 
 TEST(Statement, UnknownParameterNameThrows) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   Statement statement = db.prepare("SELECT :a");
   EXPECT_THROW(statement.bind(":b", std::int64_t{1}), StorageError);
 }
 
 TEST(Statement, SyntaxErrorNamesTheStatement) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   try {
     db.prepare("SELEC 1");
     FAIL() << "prepared invalid SQL";
@@ -144,7 +144,7 @@ TEST(Statement, SyntaxErrorNamesTheStatement) {
 
 TEST(Errors, ConstraintViolationIsItsOwnType) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (x INTEGER PRIMARY KEY, y TEXT UNIQUE)");
   db.exec("INSERT INTO t VALUES (1, 'a')");
   try {
@@ -159,19 +159,19 @@ TEST(Errors, ConstraintViolationIsItsOwnType) {
 TEST(Transaction, CommitPersistsAcrossReopen) {
   testing::TempDir dir;
   {
-    Database db(dir.file("db.sqlite"));
+    SqliteDatabase db(dir.file("db.sqlite"));
     db.exec("CREATE TABLE t (x INTEGER)");
     Transaction transaction(db);
     db.exec("INSERT INTO t VALUES (1), (2)");
     transaction.commit();
   }
-  Database reopened(dir.file("db.sqlite"));
+  SqliteDatabase reopened(dir.file("db.sqlite"));
   EXPECT_EQ(count_rows(reopened, "t"), 2);
 }
 
 TEST(Transaction, AnExceptionRollsEverythingBack) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (x INTEGER)");
   try {
     Transaction transaction(db);
@@ -192,7 +192,7 @@ TEST(Transaction, AnExceptionRollsEverythingBack) {
 
 TEST(Transaction, FailedStatementInsideRollsBackEarlierWrites) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
   EXPECT_THROW(
       {
@@ -209,7 +209,7 @@ TEST(Transaction, FailedStatementInsideRollsBackEarlierWrites) {
 // takes back only its own writes, a committed one stays until the outer transaction decides.
 TEST(Transaction, NestedOnesRollBackOnlyThemselves) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
   Transaction outer(db);
   {
@@ -243,7 +243,7 @@ TEST(Transaction, NestedOnesRollBackOnlyThemselves) {
 
 TEST(Transaction, NestedWritesGoWhenTheOuterTransactionRollsBack) {
   testing::TempDir dir;
-  Database db(dir.file("db.sqlite"));
+  SqliteDatabase db(dir.file("db.sqlite"));
   db.exec("CREATE TABLE t (x INTEGER)");
   {
     Transaction outer(db);
@@ -257,9 +257,9 @@ TEST(Transaction, NestedWritesGoWhenTheOuterTransactionRollsBack) {
 
 TEST(Transaction, SecondWriterWaitsThenGivesUp) {
   testing::TempDir dir;
-  Database first(dir.file("db.sqlite"));
+  SqliteDatabase first(dir.file("db.sqlite"));
   first.exec("CREATE TABLE t (x INTEGER)");
-  Database second(dir.file("db.sqlite"), OpenMode::ReadWrite, std::chrono::milliseconds(10));
+  SqliteDatabase second(dir.file("db.sqlite"), OpenMode::ReadWrite, std::chrono::milliseconds(10));
   Transaction holding(first);
   try {
     Transaction blocked(second);

@@ -10,6 +10,7 @@
 
 #include "tests/storage/now.h"
 #include "tests/storage/temp_dir.h"
+#include "tests/storage/test_store.h"
 
 namespace blockfog::storage {
 namespace {
@@ -65,11 +66,11 @@ class StoreTest : public ::testing::Test {
   // Closes the connection, then opens the file again, as a restarted server would.
   void reopen(std::int64_t now) {
     store_.reset();
-    store_.emplace(db_path(), now);
+    store_ = testing::open_test_store(dir_, now, false);
   }
 
   testing::TempDir dir_;
-  std::optional<Store> store_{std::in_place, db_path(), kNow};
+  std::unique_ptr<Store> store_ = testing::open_test_store(dir_, kNow);
 };
 
 // --- accounts and sessions ----------------------------------------------------------------
