@@ -19,7 +19,7 @@ FROM debian:12-slim
 # The shared libraries blockfog-server links (deploy.image checks this list against ldd), and
 # curl for the health check.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 libsqlite3-0 curl \
+ && apt-get install -y --no-install-recommends libssl3 libsqlite3-0 libpq5 curl \
     libtcmalloc-minimal4 libstdc++6 libgcc-s1 \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --user-group --uid 10001 --home-dir /data --shell /usr/sbin/nologin blockfog \

@@ -360,7 +360,7 @@ TEST(Migrations, RatingsAndTournamentsBeforeMigration21AreHammerOfTheScots) {
   testing::TempDir dir;
   const auto path = dir.file("db.sqlite");
   {
-    Database db(path);
+    SqliteDatabase db(path);
     migrate_up_to(db, 20);
     db.exec(
         "INSERT INTO ratings (account_id, rating, deviation, volatility, games, updated_at)"

@@ -191,7 +191,7 @@ for (const [size, viewport] of [
       fullPage: true,
     });
     // The Campaign: the most blocks on the map at the start.
-    await sco.page.selectOption('form.create select >> nth=0', 'campaign');
+    await sco.page.selectOption('#create-scenario', 'campaign');
     await startGame(sco, eng);
     await sco.page.waitForSelector('.blocks .block.own, .blocks .tags, .blocks .chip');
     await sco.page.waitForTimeout(300); // the map frame settles its first zoom
