@@ -32,8 +32,7 @@ constexpr std::string_view kRatingColumns =
 
 void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now) {
   auto& db = store.database();
-  auto game =
-      db.cached("SELECT rated, status, result ->> 'winner', kind FROM games WHERE id = ?1");
+  auto game = db.cached("SELECT rated, status, result ->> 'winner', kind FROM games WHERE id = ?1");
   game->bind(1, game_id);
   if (!game->step() || game->column_int64(0) == 0 || game->column_text(1) != "finished") return;
   const auto winner = game->column_optional_text(2);
