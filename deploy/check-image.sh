@@ -168,6 +168,22 @@ has_package() {
   for p in "${apt_packages[@]}"; do [[ $p == "$1" ]] && return 0; done
   return 1
 }
+# What apt installs in the runtime stage: the listed packages and, recursively, what they depend
+# on (libpq5 brings Kerberos and LDAP, for example). Read from this machine's dpkg database, which
+# is the image's Debian release; of alternatives ("a | b") the first, as apt chooses.
+declare -A installed=()
+pending=("${apt_packages[@]}")
+while ((${#pending[@]} > 0)); do
+  package="${pending[-1]}"
+  unset 'pending[-1]'
+  [[ -n ${installed[$package]:-} ]] && continue
+  installed[$package]=1
+  depends="$(dpkg-query -W -f='${Depends},${Pre-Depends}' "$package" 2>/dev/null)" || continue
+  while read -r dependency; do
+    [[ -n $dependency ]] && pending+=("$dependency")
+  done < <(tr ',' '\n' <<<"$depends" | sed -E 's/\|.*//; s/\(.*\)//; s/:any//; s/^ +//; s/ +$//')
+done
+is_installed() { [[ -n ${installed[$1]:-} ]]; }
 # debian:12-slim has neither curl nor wget: the tool must come from the apt line.
 if [[ $health_tool == curl || $health_tool == wget ]]; then
   has_package "$health_tool" || fail "the HEALTHCHECK uses $health_tool, which the runtime stage does not install"
@@ -219,7 +235,7 @@ while read -r library; do
   [[ -n $package ]] || { fail "no Debian package owns $library"; continue; }
   [[ $package == libc6 ]] && continue
   $skip_build && [[ $package =~ ^lib(asan|ubsan|lsan|tsan)[0-9]*$ ]] && continue
-  has_package "$package" || fail "blockfog-server links $library from $package, which the runtime stage does not install"
+  is_installed "$package" || fail "blockfog-server links $library from $package, which the runtime stage does not install"
 done < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
 ((failures == 0)) || die "$failures runtime librar(y/ies) missing from the Dockerfile"
 echo "check-image: runtime packages cover every library: ${apt_packages[*]}"
