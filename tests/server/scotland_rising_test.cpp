@@ -207,8 +207,8 @@ TEST_P(ScotlandRisingServedWith, TwoPlayersPlayItToTheEndAndItsRecordVerifies) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Features, ScotlandRisingServedWith, ::testing::Range(0, 2),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return sr_features(info.param, "").name;
+                         [](const ::testing::TestParamInfo<int>& param_info) {
+                           return sr_features(param_info.param, "").name;
                          });
 
 // A game of the given kind between `a` (Scotland) and `b`, started, rated.
