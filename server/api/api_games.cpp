@@ -42,9 +42,7 @@ std::optional<HttpResponse> computer_refusal(const games::GameKind& kind, bool c
   return error(400, ErrorCode::NoComputer,
                "the computer does not play " + std::string(kind.display_name) + " yet");
 }
-}  // namespace
 
-namespace {
 json describe_game_kind(const games::GameKind& kind) {
   json j = json::object();
   games::describe_kind(kind.kind, j);
