@@ -203,6 +203,7 @@ function openHotsGame(root, { gameId, observe, me, data, details }, becomeSr) {
     // guessing how long a drawing takes.
     root.dataset.pending = String(st.pending);
     root.dataset.views = String(st.views);
+    root.dataset.welcomes = String(st.welcomes);
     if (st.view) root.dataset.seq = String(st.seq);
     renderHead();
     // Known once the server's welcome has said who this visitor is (waiting.js shows an invite

@@ -17,14 +17,13 @@ async function post(path) {
   return json;
 }
 
-// Mounts the controls in `holder` for the game `details` (a Game object) seen by `me` (the
-// account name, or null); `onStatus(status)` hears the game's status change by this page's own
-// resignation or cancel. Returns { onMessage(msg), stop() }.
 // A button that asks before it acts: [label] opens "question [yes] [no]".
-function confirmed({ act, label, question, yes, no, onYes }) {
+// `asking` holds the act whose question is open: the question stays open, and keeps focus, when
+// the controls are drawn again (the server's welcome or a rematch message may come meanwhile).
+function confirmed({ act, label, question, yes, no, onYes }, asking) {
   const ask = h(
     'span',
-    { class: `confirm-${act}`, hidden: true },
+    { class: `confirm-${act}`, hidden: asking.act !== act },
     question,
     h(
       'button',
@@ -37,6 +36,7 @@ function confirmed({ act, label, question, yes, no, onYes }) {
         type: 'button',
         'data-act': `keep-${act}`,
         onclick: () => {
+          asking.act = null;
           ask.hidden = true;
           open.focus();
         },
@@ -50,6 +50,7 @@ function confirmed({ act, label, question, yes, no, onYes }) {
       type: 'button',
       'data-act': act,
       onclick: () => {
+        asking.act = act;
         ask.hidden = false;
         ask.querySelector('button').focus();
       },
@@ -59,6 +60,9 @@ function confirmed({ act, label, question, yes, no, onYes }) {
   return [open, ask];
 }
 
+// Mounts the controls in `holder` for the game `details` (a Game object) seen by `me` (the
+// account name, or null); `onStatus(status)` hears the game's status change by this page's own
+// resignation or cancel. Returns { onMessage(msg), stop() }.
 export function mountGameControls(holder, { gameId, details, me, onStatus = () => {} }) {
   const box = h('section', { class: 'panel game-controls', 'aria-label': 'Game controls' });
   const note = h('p', { class: 'controls-note', role: 'status', 'aria-live': 'polite' });
@@ -71,6 +75,7 @@ export function mountGameControls(holder, { gameId, details, me, onStatus = () =
     yourRole: details.your_role,
     creator: details.created_by === me,
     rematch: null,
+    asking: { act: null },
   };
   const run = async (path, done) => {
     try {
@@ -86,35 +91,41 @@ export function mountGameControls(holder, { gameId, details, me, onStatus = () =
     // Resigning and cancelling cannot be undone: each asks first.
     if (st.status === 'active' && st.yourRole) {
       parts.push(
-        ...confirmed({
-          act: 'resign',
-          label: 'Resign…',
-          question: 'Resign this game? ',
-          yes: 'Yes, resign',
-          no: 'Keep playing',
-          onYes: () =>
-            run('/resign', (b) => {
-              st.status = b.game.status;
-              st.result = b.game.result;
-              onStatus(st.status);
-            }),
-        }),
+        ...confirmed(
+          {
+            act: 'resign',
+            label: 'Resign…',
+            question: 'Resign this game? ',
+            yes: 'Yes, resign',
+            no: 'Keep playing',
+            onYes: () =>
+              run('/resign', (b) => {
+                st.status = b.game.status;
+                st.result = b.game.result;
+                onStatus(st.status);
+              }),
+          },
+          st.asking,
+        ),
       );
     }
     if (st.status === 'open' && st.creator) {
       parts.push(
-        ...confirmed({
-          act: 'cancel',
-          label: 'Cancel game…',
-          question: 'Cancel this game? Nobody can join it after. ',
-          yes: 'Yes, cancel it',
-          no: 'Keep it open',
-          onYes: () =>
-            run('/cancel', (b) => {
-              st.status = b.game.status;
-              onStatus(st.status);
-            }),
-        }),
+        ...confirmed(
+          {
+            act: 'cancel',
+            label: 'Cancel game…',
+            question: 'Cancel this game? Nobody can join it after. ',
+            yes: 'Yes, cancel it',
+            no: 'Keep it open',
+            onYes: () =>
+              run('/cancel', (b) => {
+                st.status = b.game.status;
+                onStatus(st.status);
+              }),
+          },
+          st.asking,
+        ),
       );
     }
     if (st.status === 'finished' || st.status === 'aborted') {
@@ -181,7 +192,12 @@ export function mountGameControls(holder, { gameId, details, me, onStatus = () =
         parts.push(h('p', {}, 'The rematch was declined.'));
       }
     }
+    // Focus stays on the same control across a redraw (a keyboard user loses no place).
+    const focused = box.contains(document.activeElement)
+      ? document.activeElement.dataset.act
+      : null;
     clear(box).append(...parts, note);
+    if (focused) box.querySelector(`[data-act="${focused}"]`)?.focus();
     box.hidden = parts.length === 0 && !note.textContent;
   };
   draw();

@@ -23,10 +23,20 @@ test('cancel, clocks, resign with confirmation, and a rematch with sides swapped
   // Cancelling asks first; keeping the game changes nothing.
   await erin.page.click('[data-act=cancel]');
   await erin.page.waitForSelector('.confirm-cancel:not([hidden])');
-  assert.equal(
-    await erin.page.evaluate(() => document.activeElement.dataset.act),
-    'confirm-cancel',
+  const focusedAct = () => erin.page.evaluate(() => document.activeElement.dataset.act);
+  assert.equal(await focusedAct(), 'confirm-cancel');
+  // The question stays open, with focus, when the server's welcome redraws the controls (as it
+  // does on every reconnection, and when seats are taken).
+  const welcomes = () => erin.page.evaluate(() => document.getElementById('app').dataset.welcomes);
+  const before = await welcomes();
+  await erin.page.evaluate(() => window.blockfogConnection.drop());
+  await erin.page.waitForFunction(
+    (b) => document.getElementById('app').dataset.welcomes !== b,
+    before,
+    { timeout: 20000 },
   );
+  assert.equal(await erin.page.locator('.confirm-cancel').isHidden(), false);
+  assert.equal(await focusedAct(), 'confirm-cancel');
   await erin.page.click('[data-act=keep-cancel]');
   assert.equal(await erin.page.locator('.confirm-cancel').isHidden(), true);
   assert.equal(await erin.page.locator('.game-result').count(), 0);

@@ -10,6 +10,7 @@ export function createState() {
     seq: 0, // its version
     role: 'observer',
     welcome: null,
+    welcomes: 0, // how many welcomes were taken: one per (re)connection and seating
     conn: 'connecting',
     ref: null, // the ref of the action awaiting its answer
     refs: 0,

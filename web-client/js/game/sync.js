@@ -29,6 +29,7 @@ export function createSync(st, { gameId, conn, renderSoon, renderHead, say, onCh
   function onMessage(msg) {
     if (msg.type === 'welcome') {
       st.welcome = msg;
+      st.welcomes += 1;
       st.role = msg.role;
     } else if (msg.type === 'view' || msg.type === 'view_patch') {
       const view = msg.type === 'view' ? wholeView(msg) : patchedView(msg);
