@@ -139,7 +139,8 @@ const std::vector<std::string>& tables_in_key_order() {
   return tables;
 }
 
-std::vector<TableCount> copy_database(storage::SqliteDatabase& from, storage::Store& to) {
+std::vector<TableCount> copy_database(storage::SqliteDatabase& from, storage::Store& to,
+                                      const CopyCheck& check) {
   auto& target = to.database();
   const int from_version = storage::schema_version(from);
   const int to_version = storage::schema_version(target);
@@ -190,6 +191,7 @@ std::vector<TableCount> copy_database(storage::SqliteDatabase& from, storage::St
       target.exec("SELECT setval('" + sequence + "', coalesce((SELECT max(id) FROM " + table +
                   "), 0) + 1, false)");
     }
+    if (check) check(to);
     transaction.commit();
   }
   std::vector<TableCount> counts;

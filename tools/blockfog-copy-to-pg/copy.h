@@ -4,6 +4,7 @@
 // each table's rows on both sides (docs/storage.md, "Copying SQLite into PostgreSQL").
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,11 @@ const std::vector<std::string>& tables_in_key_order();
 // ended are copied as active, given their log and snapshots, then ended, so that the triggers
 // check every row as they would a live server's writes. Identities continue after the copied
 // ids. Throws StorageError (nothing is kept) if `to` is not empty, the versions differ or a
-// row is refused. Returns each table's count on both sides, read after the commit.
-std::vector<TableCount> copy_database(storage::SqliteDatabase& from, storage::Store& to);
+// row is refused. `check`, when given, reads the copy inside the copy's transaction after every
+// row is written and before COMMIT: it throws to keep nothing. Returns each table's count on
+// both sides, read after the commit.
+using CopyCheck = std::function<void(storage::Store& copy)>;
+std::vector<TableCount> copy_database(storage::SqliteDatabase& from, storage::Store& to,
+                                      const CopyCheck& check = {});
 
 }  // namespace blockfog::copy_to_pg

@@ -1,8 +1,9 @@
 // blockfog-copy-to-pg SQLITE_FILE POSTGRES_URI: copies a stopped server's SQLite database into
-// an empty PostgreSQL database (migrated first if it has no schema yet), then prints each
-// table's row count on both sides. Exit 0: every count agrees; 1: a count differs, or nothing
-// was copied (the reason on stderr); 2: bad arguments. docs/storage.md, "Copying SQLite into
-// PostgreSQL".
+// an empty PostgreSQL database (migrated first if it has no schema yet). Before the copy is
+// committed, every finished game in it is replayed from its record (an OK or FAIL line each);
+// after, each table's row count is printed on both sides. Exit 0: every game verifies and every
+// count agrees; 1: a game fails (nothing is kept), a count differs, or nothing was copied (the
+// reason on stderr); 2: bad arguments. docs/storage.md, "Copying SQLite into PostgreSQL".
 
 #include <chrono>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "storage/sqlite.h"
 #include "storage/store.h"
 #include "tools/blockfog-copy-to-pg/copy.h"
+#include "tools/blockfog-copy-to-pg/verify_copy.h"
 
 int main(int argc, char** argv) {
   using namespace blockfog;
@@ -34,7 +36,21 @@ int main(int argc, char** argv) {
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
     storage::Store to(std::make_unique<storage::PgDatabase>(argv[2]), now);
-    const auto counts = copy_to_pg::copy_database(from, to);
+    const auto counts = copy_to_pg::copy_database(from, to, [](storage::Store& copy) {
+      std::size_t failed = 0;
+      const auto verdicts = copy_to_pg::verify_finished_games(copy);
+      for (const auto& verdict : verdicts) {
+        std::printf("%s\n", tools::verdict_line(verdict).c_str());
+        if (!verdict.ok) ++failed;
+      }
+      if (failed > 0) {
+        throw storage::StorageError(storage::ErrorKind::Other,
+                                    std::to_string(failed) + " of " +
+                                        std::to_string(verdicts.size()) +
+                                        " finished games do not replay; nothing was copied");
+      }
+      std::printf("%zu finished games replay to their recorded hashes\n", verdicts.size());
+    });
     bool agree = true;
     std::printf("%-20s %10s %10s\n", "table", "sqlite", "postgres");
     for (const auto& count : counts) {
