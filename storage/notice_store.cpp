@@ -251,16 +251,18 @@ std::vector<NoticeDelivery> pending_notice_emails(Store& store, std::int64_t acc
   return read_deliveries(q);
 }
 
-void claim_notice_delivery(Store& store, std::int64_t notice_id, std::string_view channel,
-                           std::int64_t retry_at) {
+bool claim_notice_delivery(Store& store, std::int64_t notice_id, std::string_view channel,
+                           std::int64_t attempts_read, std::int64_t retry_at) {
   auto& db = store.database();
   db.prepare(
         "UPDATE notice_deliveries SET attempts = attempts + 1, next_attempt_at = ?3"
-        " WHERE notice_id = ?1 AND channel = ?2")
+        " WHERE notice_id = ?1 AND channel = ?2 AND state = 'pending' AND attempts = ?4")
       .bind(1, notice_id)
       .bind(2, channel)
       .bind(3, retry_at)
+      .bind(4, attempts_read)
       .run();
+  return db.changes() == 1;
 }
 
 void postpone_notice_delivery(Store& store, std::int64_t notice_id, std::string_view channel,

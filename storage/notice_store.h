@@ -88,9 +88,13 @@ std::vector<NoticeDelivery> due_notice_deliveries(Store& store, std::int64_t now
 // Pending e-mail deliveries of an account (any time), oldest first: one digest e-mail.
 std::vector<NoticeDelivery> pending_notice_emails(Store& store, std::int64_t account_id);
 // Before an attempt: counts it and moves the next try to `retry_at`, so that a sender
-// killed during the attempt retries it then (and not before).
-void claim_notice_delivery(Store& store, std::int64_t notice_id, std::string_view channel,
-                           std::int64_t retry_at);
+// killed during the attempt retries it then (and not before). The claim holds only if the
+// delivery is still pending with the `attempts` it was read with: of several senders (one per
+// node) that read it due, exactly one claims it and sends it. The others' conditional update
+// finds the row changed (on PostgreSQL it waits for the first claim's COMMIT, then re-reads
+// the row) and they get false: another sender has it.
+bool claim_notice_delivery(Store& store, std::int64_t notice_id, std::string_view channel,
+                           std::int64_t attempts_read, std::int64_t retry_at);
 // Postpones a delivery without counting an attempt (a digest's window is still closed).
 void postpone_notice_delivery(Store& store, std::int64_t notice_id, std::string_view channel,
                               std::int64_t until);

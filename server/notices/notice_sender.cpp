@@ -113,11 +113,12 @@ std::size_t NoticeSender::pass() {
         });
         continue;
       }
-      ++tried;
-      db_.call([&](storage::Store& store) {
-        storage::claim_notice_delivery(store, d.notice_id, d.channel,
-                                       now + retry_delay(d.attempts + 1));
+      const bool mine = db_.call([&](storage::Store& store) {
+        return storage::claim_notice_delivery(store, d.notice_id, d.channel, d.attempts,
+                                              now + retry_delay(d.attempts + 1));
       });
+      if (!mine) continue;  // another node's sender claimed it first, and sends it
+      ++tried;
       const auto content = json::parse(d.content_json);
       const auto link = game_link(public_url_, d.game_id);
       const auto text = notice_message(content, link);
@@ -166,16 +167,25 @@ std::size_t NoticeSender::pass() {
       });
       continue;
     }
-    ++tried;
     const auto batch = db_.call([&](storage::Store& store) {
-      auto pending = storage::pending_notice_emails(store, d.account_id);
-      for (const auto& p : pending) {
-        storage::claim_notice_delivery(store, p.notice_id, p.channel,
-                                       now + retry_delay(d.attempts + 1));
+      const auto pending = storage::pending_notice_emails(store, d.account_id);
+      const auto retry_at = now + retry_delay(d.attempts + 1);
+      std::vector<NoticeDelivery> claimed;
+      // The due delivery's claim decides which sender (of several nodes) writes this
+      // account's e-mail; the winner takes the rest of its pending notices in the same task.
+      if (!storage::claim_notice_delivery(store, d.notice_id, d.channel, d.attempts, retry_at)) {
+        return claimed;
       }
-      return pending;
+      for (const auto& p : pending) {
+        if ((p.notice_id == d.notice_id && p.channel == d.channel) ||
+            storage::claim_notice_delivery(store, p.notice_id, p.channel, p.attempts, retry_at)) {
+          claimed.push_back(p);
+        }
+      }
+      return claimed;
     });
     if (batch.empty()) continue;
+    ++tried;
     const auto base = public_url_;
     Email email;
     email.to = *settings.email;

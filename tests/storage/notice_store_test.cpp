@@ -83,7 +83,7 @@ TEST_F(NoticeStoreTest, TheStartsNoticeNeverReusesTheIdOfTheNoticeItReplaces) {
   ASSERT_TRUE(enqueue_notice(*store_, game_, "scotland", 0, scot_, R"({"dice":true})", kNow));
   const auto dice = due_notice_deliveries(*store_, kNow, 10);
   ASSERT_EQ(dice.size(), 2u);
-  claim_notice_delivery(*store_, dice[1].notice_id, "webhook", kNow + 5000);
+  ASSERT_TRUE(claim_notice_delivery(*store_, dice[1].notice_id, "webhook", 0, kNow + 5000));
 
   forget_start_notices(*store_, game_);
   ASSERT_TRUE(enqueue_notice(*store_, game_, "scotland", 0, scot_, R"({"turn":1})", kNow + 1));
@@ -99,7 +99,7 @@ TEST_F(NoticeStoreTest, TheStartsNoticeNeverReusesTheIdOfTheNoticeItReplaces) {
 TEST_F(NoticeStoreTest, AClaimedDeliveryWaitsForItsRetryTimeAcrossAReopen) {
   subscribe_scot();
   enqueue_notice(*store_, game_, "scotland", 3, scot_, "{}", kNow);
-  claim_notice_delivery(*store_, 1, "webhook", kNow + 5000);
+  ASSERT_TRUE(claim_notice_delivery(*store_, 1, "webhook", 0, kNow + 5000));
   store_.reset();  // as a server killed during the attempt
   store_ = testing::open_test_store(dir_, kNow, false);
   EXPECT_EQ(due_notice_deliveries(*store_, kNow + 4999, 10).size(), 1u);  // the e-mail only
@@ -108,6 +108,34 @@ TEST_F(NoticeStoreTest, AClaimedDeliveryWaitsForItsRetryTimeAcrossAReopen) {
   EXPECT_EQ(later[1].attempts, 1);
   mark_notice_sent(*store_, 1, "webhook", kNow + 5000);
   EXPECT_EQ(due_notice_deliveries(*store_, kNow + 10'000, 10).size(), 1u);
+}
+
+// Several nodes run a sender each on one database: two that read the same delivery due both
+// try to claim it, through connections of their own, and exactly one gets it; a delivery
+// dropped meanwhile (its role acted) is claimed by none.
+TEST_F(NoticeStoreTest, OfTwoSendersThatReadADeliveryDueOnlyOneClaimsIt) {
+  subscribe_scot();
+  enqueue_notice(*store_, game_, "scotland", 3, scot_, "{}", kNow);
+  auto other = testing::open_test_store(dir_, kNow, false);
+  const auto seen_here = due_notice_deliveries(*store_, kNow, 10);
+  const auto seen_there = due_notice_deliveries(*other, kNow, 10);
+  ASSERT_EQ(seen_here.size(), 2u);
+  ASSERT_EQ(seen_there.size(), 2u);
+  const auto& webhook = seen_here[1];
+  EXPECT_TRUE(
+      claim_notice_delivery(*store_, webhook.notice_id, "webhook", webhook.attempts, kNow + 5000));
+  EXPECT_FALSE(claim_notice_delivery(*other, seen_there[1].notice_id, "webhook",
+                                     seen_there[1].attempts, kNow + 5000));
+  // Once retried (attempts 1), the next claim is again one sender's.
+  const auto retried = due_notice_deliveries(*other, kNow + 5000, 10);
+  ASSERT_EQ(retried.size(), 2u);
+  EXPECT_EQ(retried[1].attempts, 1);
+  EXPECT_TRUE(claim_notice_delivery(*other, retried[1].notice_id, "webhook", 1, kNow + 9000));
+  EXPECT_FALSE(claim_notice_delivery(*store_, retried[1].notice_id, "webhook", 1, kNow + 9000));
+
+  drop_pending_notices(*store_, game_, "scotland", kNow);
+  EXPECT_FALSE(claim_notice_delivery(*other, seen_there[0].notice_id, "email",
+                                     seen_there[0].attempts, kNow + 5000));
 }
 
 TEST_F(NoticeStoreTest, AConfirmationTokenIsSingleUseAndExpires) {
