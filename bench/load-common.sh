@@ -9,14 +9,18 @@
 # it listens. Limits are raised for a load test only: 100,000 WebSocket messages/s per
 # connection (default 20), 30,000 connections per address (default 256), since every client
 # comes from the same address, and no limit on the games one account creates (one account pair
-# plays them all). Arguments after $4 go to the server as they are.
+# plays them all). Arguments after $4 go to the server as they are. With $load_db set to a
+# postgresql:// URI, the server's store is that database instead ($3 is then ignored: PostgreSQL
+# always commits durably).
 # shellcheck disable=SC2034  # server_pid and server_target are for the caller
 start_load_server() {
-  local root listen=127.0.0.1:0
+  local root listen=127.0.0.1:0 store
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   [[ ${4:-tcp} == unix ]] && listen="unix:$2/blockfog.sock"
-  "$1" --listen "$listen" --port-file "$2/port" --db "$2/load.db" \
-    --web-root "$root/web-client" --log-level warn --sync "${3:-normal}" --ws-rate 100000 \
+  store=(--db "$2/load.db" --sync "${3:-normal}")
+  [[ ${load_db:-} == postgresql://* ]] && store=(--db "$load_db")
+  "$1" --listen "$listen" --port-file "$2/port" "${store[@]}" \
+    --web-root "$root/web-client" --log-level warn --ws-rate 100000 \
     --http-rate 0 --games-per-hour 0 --max-connections-per-address 30000 --max-connections 30000 \
     "${@:5}" 2> "$2/server.log" &
   server_pid=$!
