@@ -9,12 +9,40 @@
 // receive, never on a sleep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser } from './harness.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useServerAndBrowser, outputDir } from './harness.js';
 import { newPlayer, lastView } from './helpers.js';
 import { distance } from '../../../web-client/js/sr/hex.js';
 import { srNames } from '../../../web-client/js/sr/wording.js';
 
 const running = useServerAndBrowser();
+const shots = outputDir();
+const extraShots = process.env.BLOCKFOG_SHOTS_DIR; // also kept where a report lists them
+
+// The page as it is, at the desktop's 1366x768 and a phone's 390x844: the whole window, and the
+// log and the last attack's dice brought into view.
+async function shoot(p, name) {
+  const save = async (file, options = {}) => {
+    await p.page.screenshot({ path: path.join(shots, file), ...options });
+    if (extraShots) {
+      fs.mkdirSync(extraShots, { recursive: true });
+      fs.copyFileSync(path.join(shots, file), path.join(extraShots, file));
+    }
+  };
+  for (const [size, width, height] of [
+    ['desktop', 1366, 768],
+    ['phone', 390, 844],
+  ]) {
+    await p.page.setViewportSize({ width, height });
+    await save(`${name}-${size}.png`);
+    await p.page.locator('.sr-board ol.log').scrollIntoViewIfNeeded();
+    await save(`${name}-${size}-log.png`);
+    await p.page.locator('.sr-last-attack').scrollIntoViewIfNeeded();
+    await save(`${name}-${size}-dice.png`);
+  }
+  await p.page.setViewportSize({ width: 1366, height: 900 });
+}
 const WAIT = 30000; // a bound on any one wait: reaching it is a failure, never a pause
 
 // Resolves once `ok()` holds, tested at each WebSocket frame the player's page receives (the
@@ -42,6 +70,11 @@ async function player(name) {
   });
   // Registered after helpers.js's tracker, so it runs after the tracker has taken each frame.
   p.waiters = new Set();
+  // What the server's Content-Security-Policy refuses (an inline style, a script) is a fault.
+  p.refused = [];
+  p.page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) p.refused.push(msg.text());
+  });
   p.page.on('websocket', (ws) =>
     ws.on('framereceived', () => {
       for (const check of [...p.waiters]) check();
@@ -198,6 +231,19 @@ test('two players play Scotland Rising by clicking: moves, an attack and its dic
             new RegExp(`${escapeRe(names.unit(attack.unit))} attacked ${attack.target}`),
           );
           assert.equal(await panel.locator('.sr-die').count(), faces.length, q.name);
+          // Each die shows its face's pips, each pip in a place of its own.
+          const pips = await panel.locator('.sr-die').evaluateAll((dice) =>
+            dice.map((d) =>
+              [...d.querySelectorAll('i')].map((i) => {
+                const r = i.getBoundingClientRect();
+                return `${Math.round(r.x)},${Math.round(r.y)}`;
+              }),
+            ),
+          );
+          pips.forEach((spots, k) => {
+            assert.equal(spots.length, Number(faces[k]), `${q.name}: die ${k + 1}`);
+            assert.equal(new Set(spots).size, spots.length, `${q.name}: die ${k + 1}'s pips`);
+          });
           assert.equal(
             await panel.locator('.sr-dice').getAttribute('aria-label'),
             `Rolled ${faces.join(', ')}`,
@@ -247,6 +293,9 @@ test('two players play Scotland Rising by clicking: moves, an attack and its dic
     }
   }
   assert.ok(attacked, 'the sides came within reach of an attack');
+  await shoot(sco, 'sr-play-scotland');
+  await shoot(eng, 'sr-play-england');
+  for (const q of [sco, eng]) assert.deepEqual(q.refused, [], `${q.name}: refused by the CSP`);
   // Nothing an id: every log line either page shows names its units.
   for (const q of [sco, eng]) {
     for (const line of await logLines(q)) assert.doesNotMatch(line, /\b(?:sc|en)_[a-z]+\d*\b/);
