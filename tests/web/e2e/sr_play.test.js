@@ -234,8 +234,8 @@ test('two players play Scotland Rising by clicking: moves, an attack and its dic
           // Each die shows its face's pips, each pip in a place of its own.
           const pips = await panel.locator('.sr-die').evaluateAll((dice) =>
             dice.map((d) =>
-              [...d.querySelectorAll('i')].map((i) => {
-                const r = i.getBoundingClientRect();
+              [...d.querySelectorAll('circle')].map((pip) => {
+                const r = pip.getBoundingClientRect();
                 return `${Math.round(r.x)},${Math.round(r.y)}`;
               }),
             ),

@@ -1,7 +1,7 @@
 // The side panels of the Scotland Rising board: the state of the battle (turn track, AP,
 // victory points, whose side acts, the variant's mark), the last attack's dice, what stands on
 // the hex pointed at (both sides of each counter), and the log.
-import { h, clear } from '../dom.js';
+import { h, s, clear } from '../dom.js';
 import { SIDE_NAME, TYPE_NAME, valuesText, unitLabel, outcomeText } from './model.js';
 import { hexesIn } from './dice.js';
 
@@ -103,11 +103,15 @@ function die(face, hit) {
     role: 'img',
     'aria-label': `${face}${hit ? ', a hit' : ''}`,
   });
-  for (const [x, y] of spots) {
-    // Placed by class, not by a style attribute: the server's Content-Security-Policy
-    // (style-src 'self') refuses inline styles.
-    box.append(h('i', { class: `pip x${x} y${y}` }));
-  }
+  // The pips placed by the SVG's own attributes: the server's Content-Security-Policy
+  // (style-src 'self') refuses a style attribute.
+  box.append(
+    s(
+      'svg',
+      { viewBox: '0 0 100 100', 'aria-hidden': 'true' },
+      spots.map(([x, y]) => s('circle', { cx: 20 + x * 30, cy: 20 + y * 30, r: 8 })),
+    ),
+  );
   return box;
 }
 
