@@ -18,6 +18,7 @@ import { awaitingText } from './panels/prompt.js';
 import { SIDE_NAME } from './board.js';
 import { resultText } from './wording.js';
 import { openSrReplay } from './sr/replay.js';
+import { createReplaySteps } from './replay/steps.js';
 import { srResultText } from './sr/wording.js';
 
 const isSr = (kind) => kind === 'scotland_rising';
@@ -123,7 +124,6 @@ export async function openReplay(root, { gameId }) {
   }
   if (sr) return openSrReplay(root, { gameId, record, notice, share: shareLink(gameId) });
   const n = record.actions.length;
-  let seq = n;
   let role = 'all';
   const roleSel = h(
     'select',
@@ -136,34 +136,14 @@ export async function openReplay(root, { gameId }) {
     },
     ROLES.map(([v, l]) => h('option', { value: v }, l)),
   );
-  const slider = h('input', {
-    id: 'replay-seq',
-    type: 'range',
-    min: 0,
-    max: n,
-    value: n,
-    oninput: () => {
-      seq = Number(slider.value);
-      show();
-    },
-  });
+  const steps = createReplaySteps(n, () => show());
   const stepText = h('span', { class: 'step-text', 'aria-live': 'polite' });
-  const go = (d) => {
-    seq = Math.max(0, Math.min(n, seq + d));
-    slider.value = seq;
-    show();
-  };
   const controls = h(
     'div',
     { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
     h('label', { for: 'replay-role' }, 'Seen by '),
     roleSel,
-    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '«'),
-    h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
-    h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'),
-    slider,
-    h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
-    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'),
+    steps.buttons,
     stepText,
     h(
       'a',
@@ -179,33 +159,12 @@ export async function openReplay(root, { gameId }) {
   const battle = h('section', { class: 'panel battle', hidden: true });
   const status = h('section', { class: 'panel status' });
   const logPanel = h('section', { class: 'panel logp' }, h('h2', {}, 'Log'));
-  const actionList = h('ol', { class: 'record-actions', start: 1 });
   // The list is redrawn per role: a seat's view does not say what the other seat decided.
   let listedFor = null;
   const listActions = () => {
     if (listedFor === role) return;
     listedFor = role;
-    clear(actionList);
-    record.actions.forEach((a) =>
-      actionList.append(
-        h(
-          'li',
-          { 'data-seq': a.seq },
-          h(
-            'button',
-            {
-              class: 'linkish',
-              onclick: () => {
-                seq = a.seq;
-                slider.value = seq;
-                show();
-              },
-            },
-            actionText(a, role, data),
-          ),
-        ),
-      ),
-    );
+    steps.listActions(record.actions, (a) => actionText(a, role, data));
   };
   root.append(
     controls,
@@ -222,7 +181,7 @@ export async function openReplay(root, { gameId }) {
         battle,
         status,
         logPanel,
-        h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), actionList),
+        h('section', { class: 'panel' }, h('h2', {}, 'Actions of the record'), steps.actionList),
       ),
     ),
   );
@@ -246,12 +205,12 @@ export async function openReplay(root, { gameId }) {
   let loggedFor = null;
   async function show() {
     const mine = ++token;
+    const seq = steps.seq;
     const act = record.actions[seq - 1];
     listActions();
     stepText.textContent =
       `${seq} / ${n}` + (act ? ` · ${actionText(act, role, data)}` : seq === 0 ? ' · set-up' : '');
-    for (const li of actionList.children)
-      li.classList.toggle('current', Number(li.dataset.seq) === seq);
+    steps.markCurrent();
     let view;
     try {
       view = await viewOf(seq, role);
@@ -303,11 +262,7 @@ export async function openReplay(root, { gameId }) {
     renderLog(logPanel, view, null, data);
     root.dataset.shown = `${seq}/${role}`; // lets tests wait for a step to be drawn
   }
-  root.addEventListener('keydown', (e) => {
-    if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
-    if (e.key === 'ArrowRight' && e.target !== slider) go(1);
-    if (e.key === 'ArrowLeft' && e.target !== slider) go(-1);
-  });
+  steps.listen(root);
   show();
   return () => {};
 }

@@ -9,6 +9,7 @@ import { startBrowser } from './harness.js';
 import { axeProblems } from './helpers.js';
 import { startStatic } from '../sr_static.js';
 import { openGamePage as openWith, srFixture as fixture } from './sr_mock.js';
+import { srNames } from '../../../web-client/js/sr/wording.js';
 
 let web;
 let browser;
@@ -43,7 +44,9 @@ for (const kind of ['scotland_rising', null]) {
     assert.equal(actions[0].seq, 5);
     assert.deepEqual(actions[0].action, move);
     const lines = await page.$$eval('.sr-board ol.log li', (li) => li.map((l) => l.textContent));
-    assert.deepEqual(lines, fixture('charged').log);
+    // The log in the board's words: units by name, never by id.
+    assert.deepEqual(lines, fixture('charged').log.map(srNames(fixture('charged')).line));
+    assert.ok(lines.includes('Scotland Hobelars (Keith) moves 1106 1107 1007 0907'));
     const charge = fixture('charged').log.findLast((l) => / charges \d{4}:/.test(l));
     const target = / charges (\d{4}):/.exec(charge)[1];
     assert.match(await page.textContent('.sr-last-attack'), new RegExp(`charged ${target}`));

@@ -10,6 +10,7 @@ import { axeProblems } from './helpers.js';
 import { startStatic } from '../sr_static.js';
 import { openGamePage } from './sr_mock.js';
 import { serveSrReplay, replayFixture } from './sr_replay_mock.js';
+import { srNames } from '../../../web-client/js/sr/wording.js';
 
 let web;
 let browser;
@@ -25,6 +26,9 @@ after(async () => {
 const fixture = replayFixture();
 const n = fixture.actions.length;
 const stepView = (seq) => fixture.views[seq];
+// A step's log as the page shows it: units by name (sr/wording.js), never by id.
+const { line: logWords } = srNames({ ...stepView(0), board: fixture.board });
+const shownLog = (seq) => stepView(seq).log.map(logWords);
 const onBoard = (view) => view.units.filter((u) => u.hex && !u.eliminated && !u.exited).length;
 const UNIT_ID = /\b(?:sc|en)_[a-z]+\d*\b/;
 
@@ -79,7 +83,8 @@ for (const kind of [true, false]) {
     );
     assert.match(await text(page, '.sr-prompt .finished'), /^England wins by resignation/);
     assert.equal(await page.locator('g.counter').count(), onBoard(stepView(n)));
-    assert.deepEqual(await logLines(page), stepView(n).log);
+    assert.deepEqual(await logLines(page), shownLog(n));
+    for (const line of await logLines(page)) assert.doesNotMatch(line, UNIT_ID);
     assert.match(await text(page, '.sr-last-attack'), /charged 0510/);
     // The record's actions in words, units by name, never by id.
     const listed = await page.$$eval('.record-actions li', (li) => li.map((l) => l.textContent));
@@ -98,14 +103,14 @@ for (const kind of [true, false]) {
     assert.deepEqual(await nextAt(), before);
     assert.equal(await text(page, '.step-text'), `0 / ${n} · set-up`);
     assert.equal(await text(page, '[data-fact="Phase"]'), 'Set-up');
-    assert.deepEqual(await logLines(page), stepView(0).log);
+    assert.deepEqual(await logLines(page), shownLog(0));
     for (let seq = 1; seq <= 5; seq++) {
       await page.click('button[aria-label="Next action"]');
       await atStep(page, seq);
     }
     assert.equal(await text(page, '[data-fact="Phase"]'), 'Actions');
     assert.equal(await text(page, '[data-fact="AP left"]'), String(stepView(5).ap));
-    assert.deepEqual(await logLines(page), stepView(5).log);
+    assert.deepEqual(await logLines(page), shownLog(5));
     assert.match(await text(page, '.step-text'), /^5 \/ 40 · Scotland rolls for action points$/);
     // Read-only: the side to act's unit chosen on the map offers nothing, sends nothing.
     const hobelar = stepView(5).units.find((u) => u.id === 'sc_hobelar1').hex;

@@ -140,3 +140,84 @@ test('the replay fixture: a view after each action, each log extending the one b
   assert.ok(actions.some((a) => a.action.type === 'charge'));
   assert.ok(views.at(-1).log.some((l) => / charges \d{4}: .*rolled/.test(l)));
 });
+
+// The log panel's lines: the engine's log names units by id ("Scots pike sc_pike8 (R. Bruce)");
+// the page shows them as the board and the replay's list of actions name them.
+const views = ['start', 'turn1', 'charged', 'longbow', 'midgame', 'over', 'freeform'].map(
+  (n) => file(n).view,
+);
+
+test('every log line of the engine shows its units by name, never by id', () => {
+  const ids = replay.board.units.map((u) => u.id);
+  let named = 0;
+  for (const view of views) {
+    const logNames = srNames(view);
+    for (const line of view.log) {
+      const shown = logNames.line(line);
+      for (const id of ids) assert.ok(!new RegExp(`\\b${id}\\b`).test(shown), `${shown}: ${id}`);
+      if (shown !== line) named++;
+      // Only the units' words change: the hexes and the dice read from a line stay.
+      assert.deepEqual(shown.match(/\b\d{4}\b/g), line.match(/\b\d{4}\b/g), line);
+      const dice = (text) => / rolled [\d,]+: \d+ hits?$/.exec(text)?.[0] ?? null;
+      assert.equal(dice(shown), dice(line), line);
+    }
+  }
+  assert.ok(named > 300, `only ${named} lines named a unit`);
+});
+
+test('log lines in words: each kind of line the engine writes about units', () => {
+  const view = file('midgame').view;
+  const { line } = srNames(view);
+  const cases = [
+    [
+      'Scots leader sc_douglas (Douglas) charges 0508: 2 dice hitting on 6+, rolled 6,2: 1 hit',
+      'Scotland Leader (Douglas) charges 0508: 2 dice hitting on 6+, rolled 6,2: 1 hit',
+    ],
+    [
+      'English knight en_knight2 (Gloucester) rolls 3 for a hit: ignored',
+      'England Knights (Gloucester) rolls 3 for a hit: ignored',
+    ],
+    ['Scots pike sc_pike8 (R. Bruce) forms schiltron', 'Scotland Pike (R. Bruce) forms schiltron'],
+    [
+      'English crossbow en_crossbow2 (Gascons) is eliminated',
+      'England Crossbow (Gascons) is eliminated',
+    ],
+    [
+      'Scots leader sc_moray (Moray) rallies Scots pike sc_pike1 (Moray): rolled 2, full strength again',
+      'Scotland Leader (Moray) rallies Scotland Pike (Moray): rolled 2, full strength again',
+    ],
+    [
+      'English hobelar en_hobelar1 (Clifford) exits toward Stirling: 1 VP',
+      'England Hobelars (Clifford) exits toward Stirling: 1 VP',
+    ],
+    ['Turn 14', 'Turn 14'],
+    ['England rolls 3 for AP: 6 + 2 = 8 AP', 'England rolls 3 for AP: 6 + 2 = 8 AP'],
+  ];
+  for (const [engine, shown] of cases) assert.equal(line(engine), shown);
+  // An id the data file does not hold is left as the engine wrote it.
+  assert.equal(
+    line('Scots pike sc_pike9 (Moray) forms schiltron'),
+    'Scots pike sc_pike9 (Moray) forms schiltron',
+  );
+});
+
+test('a unit without a name whose id begins another id: each line names the right one', () => {
+  const board = {
+    units: [
+      { id: 'sc_pike1', side: 'scotland', type: 'pike', name: '' },
+      { id: 'sc_pike10', side: 'scotland', type: 'pike', name: 'Keith' },
+      { id: 'en_knight1', side: 'england', type: 'knight', name: '' },
+    ],
+  };
+  const view = {
+    board,
+    units: board.units.map((u) => ({ id: u.id, hex: '0101', reduced: false })),
+  };
+  const { line } = srNames(view);
+  assert.equal(line('Scots pike sc_pike10 (Keith) moves 0102'), 'Scotland Pike (Keith) moves 0102');
+  assert.equal(line('Scots pike sc_pike1 moves 0102'), 'Scotland Pike moves 0102');
+  assert.equal(
+    line('English knight en_knight1 attacks 0102: 3 dice hitting on 5+, rolled 1,2,3: 0 hits'),
+    'England Knights attacks 0102: 3 dice hitting on 5+, rolled 1,2,3: 0 hits',
+  );
+});

@@ -2,15 +2,10 @@
 // select a block, choose an area (the selected block's destination, or an area action).
 import { classify, destinations, describe } from '../actions.js';
 
-export function createIntents(st, { data, conn, render, say }) {
+// `sendAction(action)`: the frame's (game/frame.js), false when nothing was sent.
+export function createIntents(st, { data, sendAction, render, say }) {
   function send(action) {
-    if (st.pending) return;
-    st.ref = `a${++st.refs}`;
-    if (!conn().send({ type: 'action', seq: st.seq, ref: st.ref, action })) {
-      say('Not connected; reconnecting…');
-      return;
-    }
-    st.pending = true;
+    if (!sendAction(action)) return;
     st.lastArea = action.to ?? action.area ?? null;
     st.selected = null;
     st.choice = null;

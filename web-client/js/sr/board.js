@@ -26,6 +26,7 @@ import { sightLine } from './los.js';
 import { distance } from './hex.js';
 import { lastAttack, attackAt } from './dice.js';
 import { renderStatus, renderDice, renderDetails, renderLog } from './panels.js';
+import { srNames } from './wording.js';
 
 const last = (path) => (path?.length ? path[path.length - 1] : null);
 
@@ -239,12 +240,12 @@ export function createSrBoard({ send, say = () => {}, afterEnd = null }) {
     };
   }
 
-  // The unit a log line names ("English knight en_knight6 (Edward II)") in the board's words.
-  function byLabel(text) {
-    return String(text).replace(
-      /\b(Scots|English) [a-z]+ ([a-z]+_[a-z0-9]+)(?: \([^)]*\))?/g,
-      (all, _s, id) => (m?.byId.get(id) ? unitLabel(m.byId.get(id)) : all),
-    );
+  // The words of the units and hexes: the board's data file is the same in every view of a
+  // game, so they are made again only for another board.
+  let names = null;
+  function namesOf(view) {
+    if (names?.board !== view.board) names = { board: view.board, ...srNames(view) };
+    return names;
   }
 
   function button(label, onclick, cls = '') {
@@ -354,14 +355,15 @@ export function createSrBoard({ send, say = () => {}, afterEnd = null }) {
     map.render(m);
     renderPrompt();
     renderStatus(status, st.view);
-    renderDice(dice, m.attack, byLabel);
+    const words = namesOf(st.view).line;
+    renderDice(dice, m.attack, words);
     renderDetails(details, st.info, m);
-    renderLog(log, st.view, (hexes, index) => {
+    renderLog(log, st.view, words, (hexes, index) => {
       st.highlight = hexes;
       m = buildModel();
       map.render(m);
       const pointed = index === null ? null : attackAt(st.view.log, index);
-      renderDice(dice, pointed ?? m.attack, byLabel, !!pointed);
+      renderDice(dice, pointed ?? m.attack, words, !!pointed);
     });
   }
 

@@ -1,7 +1,7 @@
 // The side panels of the Scotland Rising board: the state of the battle (turn track, AP,
 // victory points, whose side acts, the variant's mark), the last attack's dice, what stands on
 // the hex pointed at (both sides of each counter), and the log.
-import { h, clear } from '../dom.js';
+import { h, s, clear } from '../dom.js';
 import { SIDE_NAME, TYPE_NAME, valuesText, unitLabel, outcomeText } from './model.js';
 import { hexesIn } from './dice.js';
 
@@ -103,21 +103,28 @@ function die(face, hit) {
     role: 'img',
     'aria-label': `${face}${hit ? ', a hit' : ''}`,
   });
-  for (const [x, y] of spots) {
-    box.append(h('i', { style: `left:${12 + x * 30}%;top:${12 + y * 30}%` }));
-  }
+  // The pips placed by the SVG's own attributes: the server's Content-Security-Policy
+  // (style-src 'self') refuses a style attribute.
+  box.append(
+    s(
+      'svg',
+      { viewBox: '0 0 100 100', 'aria-hidden': 'true' },
+      spots.map(([x, y]) => s('circle', { cx: 20 + x * 30, cy: 20 + y * 30, r: 8 })),
+    ),
+  );
   return box;
 }
 
-// `pointed`: the attack is the log line pointed at, not the last one.
-export function renderDice(el, attack, byLabel, pointed = false) {
+// `pointed`: the attack is the log line pointed at, not the last one. `words(text)`: the
+// engine's words for its units in the board's (wording.js).
+export function renderDice(el, attack, words, pointed = false) {
   clear(el);
   el.append(h('h2', {}, pointed ? `Attack of log line ${attack.index + 1}` : 'Last attack'));
   if (!attack) {
     el.append(h('p', { class: 'hint' }, 'No attack yet.'));
     return;
   }
-  const who = byLabel(attack.attacker);
+  const who = words(attack.attacker);
   el.append(
     h(
       'p',
@@ -134,7 +141,7 @@ export function renderDice(el, attack, byLabel, pointed = false) {
       'p',
       { class: 'sr-hits' },
       attack.hits === 1 ? '1 hit' : `${attack.hits} hits`,
-      attack.results.length ? `: ${attack.results.map((r) => byLabel(r)).join('; ')}` : '',
+      attack.results.length ? `: ${attack.results.map((r) => words(r)).join('; ')}` : '',
     ),
   );
 }
@@ -188,32 +195,36 @@ export function renderDetails(el, hex, { stacks, terrain, board }) {
   }
 }
 
-// The log: lines appended as they come; pointing at a line lights up the hexes it names (and
-// an attack's line shows its dice): onPoint(hexes, index) or onPoint(null, null).
-export function renderLog(el, view, onPoint) {
+// The log: lines appended as they come, each in the words of `words(line)` (units named as the
+// board names them, wording.js); pointing at a line lights up the hexes it names (and an
+// attack's line shows its dice): onPoint(hexes, index) or onPoint(null, null).
+export function renderLog(el, view, words, onPoint) {
   let list = el.querySelector('ol.log');
   if (!list) {
     el.append(h('h2', {}, 'Log'));
     list = el.appendChild(h('ol', { class: 'log', tabindex: 0, 'aria-label': 'Game log lines' }));
     const point = (e) => {
       const li = e.target.closest?.('li');
-      if (li) onPoint(new Set(hexesIn(li.textContent)), Number(li.dataset.i));
+      const k = li ? Number(li.dataset.i) : null;
+      if (li) onPoint(new Set(hexesIn(list.lines[k])), k);
       else onPoint(null, null);
     };
     list.addEventListener('mouseover', point);
     list.addEventListener('click', point);
     list.addEventListener('mouseleave', () => onPoint(null, null));
-    list.shown = 0;
+    list.lines = []; // the engine's lines shown
   }
   const log = (view.log || []).map((l) => (typeof l === 'string' ? l : l.text));
   const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
   // The lines shown are a prefix of the new log when it only grew; an undo takes lines back.
-  const n = list.shown;
-  if (n > log.length || (n > 0 && list.lastChild?.textContent !== log[n - 1])) {
+  const n = list.lines.length;
+  if (n > log.length || (n > 0 && list.lines[n - 1] !== log[n - 1])) {
     clear(list);
-    list.shown = 0;
+    list.lines = [];
   }
-  for (let k = list.shown; k < log.length; k++) list.append(h('li', { 'data-i': k }, log[k]));
-  list.shown = log.length;
+  for (let k = list.lines.length; k < log.length; k++) {
+    list.append(h('li', { 'data-i': k }, words(log[k])));
+  }
+  list.lines = log.slice();
   if (stick) list.scrollTop = list.scrollHeight;
 }

@@ -4,10 +4,11 @@
 // (docs/scotland-rising.md): every seat's view is the whole position, so the page asks for one,
 // the observer's, and offers no choice of view. The board is the live page's (board.js), drawn
 // as an observer's: no action is offered and no click sends anything.
-import { h, clear } from '../dom.js';
+import { h } from '../dom.js';
 import { api } from '../api.js';
 import { createSrBoard } from './board.js';
 import { shownSrView } from './page.js';
+import { createReplaySteps } from '../replay/steps.js';
 import { srNames, srRecordLine } from './wording.js';
 
 // The role whose view each step is asked for: any role's is the same position.
@@ -23,36 +24,15 @@ export function srStepText(record, seq, names) {
 // `root` already holds the page's header, notice and result; `share` is the replay's link.
 export function openSrReplay(root, { gameId, record, notice, share }) {
   const n = record.actions.length;
-  let seq = n;
   let names = null; // from the first view drawn: the data file is the same at every step
-  const slider = h('input', {
-    id: 'replay-seq',
-    type: 'range',
-    min: 0,
-    max: n,
-    value: n,
-    oninput: () => {
-      seq = Number(slider.value);
-      show();
-    },
-  });
+  const steps = createReplaySteps(n, () => show());
   const stepText = h('span', { class: 'step-text', 'aria-live': 'polite' });
-  const go = (d) => {
-    seq = Math.max(0, Math.min(n, seq + d));
-    slider.value = seq;
-    show();
-  };
   // The buttons and the slider alone on their row, so that a button stays where it is whatever
   // the step's words are: Next can be clicked again and again without chasing it.
   const controls = h(
     'div',
     { class: 'replay-controls', role: 'group', 'aria-label': 'Replay' },
-    h('button', { onclick: () => go(-n), 'aria-label': 'First position' }, '«'),
-    h('button', { onclick: () => go(-1), 'aria-label': 'Previous action' }, '◀'),
-    h('label', { for: 'replay-seq', class: 'visually-hidden' }, 'Action number'),
-    slider,
-    h('button', { onclick: () => go(1), 'aria-label': 'Next action' }, '▶'),
-    h('button', { onclick: () => go(n), 'aria-label': 'Last position' }, '»'),
+    steps.buttons,
   );
   const about = h(
     'p',
@@ -72,30 +52,6 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
   );
   // Nothing is ever sent: the board is an observer's, and its views offer no actions.
   const board = createSrBoard({ send: () => {}, say: () => {} });
-  const actionList = h('ol', { class: 'record-actions', start: 1 });
-  const listActions = () => {
-    clear(actionList);
-    record.actions.forEach((a) =>
-      actionList.append(
-        h(
-          'li',
-          { 'data-seq': a.seq },
-          h(
-            'button',
-            {
-              class: 'linkish',
-              onclick: () => {
-                seq = a.seq;
-                slider.value = seq;
-                show();
-              },
-            },
-            srRecordLine(a, names),
-          ),
-        ),
-      ),
-    );
-  };
   const side = h(
     'aside',
     { class: 'side', id: 'game-side' },
@@ -108,7 +64,7 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
       'section',
       { class: 'panel', 'aria-label': 'Actions of the record' },
       h('h2', {}, 'Actions of the record'),
-      actionList,
+      steps.actionList,
     ),
   );
   root.append(
@@ -128,15 +84,12 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
     }
     return cache.get(s);
   };
-  const markCurrent = () => {
-    for (const li of actionList.children)
-      li.classList.toggle('current', Number(li.dataset.seq) === seq);
-  };
   let token = 0;
   async function show() {
     const mine = ++token;
+    const seq = steps.seq;
     if (names) stepText.textContent = srStepText(record, seq, names);
-    markCurrent();
+    steps.markCurrent();
     let view;
     try {
       view = await viewOf(seq);
@@ -148,8 +101,7 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
     notice.textContent = '';
     if (!names) {
       names = srNames(view);
-      listActions();
-      markCurrent();
+      steps.listActions(record.actions, (a) => srRecordLine(a, names));
     }
     stepText.textContent = srStepText(record, seq, names);
     // After the last action of a game ended by resignation or time the engine's view still
@@ -158,13 +110,7 @@ export function openSrReplay(root, { gameId, record, notice, share }) {
     board.update(shownSrView(view, ended, record.result), { role: VIEW_ROLE });
     root.dataset.shown = `${seq}/${VIEW_ROLE}`; // lets tests wait for a step to be drawn
   }
-  // The arrow keys step, but where they have a meaning of their own: a text field, the slider
-  // and the map (which moves its focus from hex to hex with them).
-  root.addEventListener('keydown', (e) => {
-    if (e.target.tagName === 'INPUT' || e.target.closest?.('.map-holder')) return;
-    if (e.key === 'ArrowRight') go(1);
-    if (e.key === 'ArrowLeft') go(-1);
-  });
+  steps.listen(root);
   show();
   return () => {};
 }

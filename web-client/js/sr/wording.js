@@ -1,7 +1,8 @@
 // Pure: a Scotland Rising action (docs/scotland-rising.md, "Actions (JSON)") as a sentence, for
-// the replay's list of a record's actions. Units are named as the board names them (side,
-// type and the leader's name on the counter, from the view's data file), never by their ids;
-// a hex by its id, and by its name where the board names it ("0102 (New Park)").
+// the replay's list of a record's actions; the engine's log lines as the log panel shows them.
+// Units are named as the board names them (side, type and the leader's name on the counter, from
+// the view's data file), never by their ids; a hex by its id, and by its name where the board
+// names it ("0102 (New Park)").
 import { unitList, unitLabel, SIDE_NAME } from './model.js';
 import { resultText } from '../wording.js';
 
@@ -14,13 +15,29 @@ const GENERAL = {
   setup_done: 'finishes the set-up',
 };
 
-// The words for the units and hexes a view names, made once per view.
+// How the engine names a unit in its log lines (rules/scotland_rising/log.cpp): side, type, id
+// and the name on the counter ("Scots pike sc_pike8 (R. Bruce)").
+const LOG_SIDE = { scotland: 'Scots', england: 'English' };
+const logLabel = (u) =>
+  `${LOG_SIDE[u.side] ?? u.side} ${u.type} ${u.id}${u.name ? ` (${u.name})` : ''}`;
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// The words for the units and hexes a view names, made once per view: `unit(id)`, `hex(id)`,
+// and `line(text)`, a log line of the engine with its units named as the board names them.
 export function srNames(view) {
-  const byId = new Map(unitList(view).map((u) => [u.id, u]));
+  const units = unitList(view);
+  const byId = new Map(units.map((u) => [u.id, u]));
   const hexNames = view?.board?.hex_names || {};
+  // Longest first: a label that is the start of another ("sc_pike1" of "sc_pike10", for a unit
+  // without a name) never takes the other's place.
+  const labels = units.map((u) => [logLabel(u), unitLabel(u)]);
+  labels.sort((a, b) => b[0].length - a[0].length);
+  const byLabel = new Map(labels);
+  const pattern = labels.length ? new RegExp(labels.map(([l]) => escaped(l)).join('|'), 'g') : null;
   return {
     unit: (id) => (byId.has(id) ? unitLabel(byId.get(id)) : `an unknown unit (${id})`),
     hex: (hex) => (hexNames[hex] ? `${hex} (${hexNames[hex]})` : String(hex)),
+    line: (text) => (pattern ? String(text).replace(pattern, (l) => byLabel.get(l)) : String(text)),
   };
 }
 
