@@ -392,9 +392,8 @@ ConfigResult parse_config(const std::vector<std::string>& args, const EnvLookup&
           "waits for its WAL at COMMIT (docs/storage.md, Two backends)";
       return result;
     }
-    if (c.read_only || c.check_db) {
-      result.error = std::string(c.read_only ? "--read-only" : "--check-db") +
-                     " is for an SQLite database file only, not a postgresql:// URI";
+    if (c.read_only) {
+      result.error = "--read-only is for an SQLite database file only, not a postgresql:// URI";
       return result;
     }
   }

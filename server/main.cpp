@@ -87,9 +87,13 @@ int main(int argc, char** argv) {
       }
       // Refuses a foreign or damaged file (storage::Store), saying what the operator can do.
       db = open_database(db_path, config.sync);
-      // The Store's quick check of an existing file passed (a new one has nothing to check).
-      metrics.db_integrity_checks.fetch_add(1);
-      metrics.db_integrity_ok.store(1);
+      if (blockfog::storage::is_postgres_uri(config.db_path)) {
+        IntegrityMonitor::check_postgres_at_start(config.db_path, metrics);
+      } else {
+        // The Store's quick check of an existing file passed (a new one has nothing to check).
+        metrics.db_integrity_checks.fetch_add(1);
+        metrics.db_integrity_ok.store(1);
+      }
       start_housekeeping(*db);
     }
     const IntegrityMonitor monitor(

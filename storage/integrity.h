@@ -1,8 +1,8 @@
 #pragma once
 
-// SQLite's own consistency checks over a whole database (docs/storage.md, Integrity): a page
-// overwritten on disk is otherwise noticed only when a query reads it, perhaps long after the
-// server stored more on top of it.
+// Consistency checks over a whole database (docs/storage.md, Integrity): a page overwritten on
+// disk is otherwise noticed only when a query reads it, perhaps long after the server stored
+// more on top of it. SQLite checks with its own pragmas; PostgreSQL with amcheck.
 
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@ enum class IntegrityDepth {
 
 struct IntegrityReport {
   bool ok = false;
-  std::vector<std::string> problems;  // SQLite's words, at most kMaxProblems lines
+  std::vector<std::string> problems;  // the database's words, at most kMaxProblems lines
 
   static constexpr int kMaxProblems = 20;
   // "ok", or the problems on one line each.
@@ -29,6 +29,11 @@ struct IntegrityReport {
 // (SQLITE_CORRUPT, SQLITE_NOTADB) gives a report with SQLite's error as its problem. Any other
 // error says nothing about the file's pages (a -shm this process may not read, a lock held, an
 // I/O error): it is thrown as StorageError, and the file counts as unchecked, never as damaged.
+// On PostgreSQL: amcheck's bt_index_check of every B-tree index of the store's schema (Full:
+// also that every table row has its index entries); a page found corrupt (SQLSTATE XX001,
+// XX002) is a problem of the report. Without the amcheck extension in the database nothing is
+// checked: StorageError says so. `db` must not be inside a transaction (a failed check ends
+// one), so give it a connection of its own.
 IntegrityReport check_integrity(Database& db, IntegrityDepth depth);
 
 // Whether SQLite's result `code` means the file's content is damaged.

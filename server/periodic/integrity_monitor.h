@@ -20,11 +20,11 @@
 
 namespace blockfog::server {
 
-// --check-db: checks the database at `path` in full without writing anything to it or beside
-// it (storage/read_only_open.h), prints the report to `out`, and returns the exit status: 0 if
-// it passed, 1 if it found damage, the file is not Blockfog's database or there is none, and 2
-// if it could not be checked (a file or folder this process may not read, a lock held, an I/O
-// error): never "damaged" for what only keeps the check from running.
+// --check-db: checks the database at `path` (or the postgresql:// URI: amcheck) in full without
+// writing anything to it or beside it (storage/read_only_open.h), prints the report to `out`, and
+// returns the exit status: 0 if it passed, 1 if it found damage, the file is not Blockfog's
+// database or there is none, and 2 if it could not be checked (a file or folder this process may
+// not read, a lock held, an I/O error): never "damaged" for what only keeps the check from running.
 int check_database(const std::filesystem::path& path, std::ostream& out);
 
 class IntegrityMonitor {
@@ -41,6 +41,11 @@ class IntegrityMonitor {
   // Reports a check made elsewhere (the quick check at start) as the monitor's own are.
   static void report(const std::filesystem::path& path, const storage::IntegrityReport& result,
                      const char* kind, Metrics& metrics);
+  // A PostgreSQL store's check at start (amcheck's quick index check, on a connection of its
+  // own), reported as above; when it cannot run (amcheck not installed) a warning says so and
+  // the metrics show no check. PostgreSQL has no periodic check here: its data checksums
+  // (initdb --data-checksums) check every page it reads.
+  static void check_postgres_at_start(const std::string& uri, Metrics& metrics);
 
  private:
   void run();

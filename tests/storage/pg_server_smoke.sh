@@ -4,7 +4,8 @@
 # storage_pg fixture: tests/storage/pg_fixture.sh): blockfog-server starts with --db on a new
 # database of the cluster (migrating it), blockfog-load plays games on it through WebSockets
 # for a few seconds, and every action it had acknowledged is then in the database's log;
-# --sync normal with a PostgreSQL URI is refused with a message saying why.
+# --sync normal with a PostgreSQL URI is refused with a message saying why; --check-db says it
+# cannot check without amcheck (exit 2, never "damaged"), and with amcheck checks it (exit 0).
 set -euo pipefail
 state=$1 server=$2 load=$3
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -50,3 +51,16 @@ echo "accepted $accepted, errors $errors, actions stored $stored"
 ((accepted > 0)) || { echo "no action was accepted" >&2; exit 1; }
 ((errors == 0)) || { cat "$dir/server.log" >&2; exit 1; }
 ((stored >= accepted)) || { echo "acknowledged actions are missing from the log" >&2; exit 1; }
+
+set +e
+"$server" --db "$db_uri" --check-db >"$dir/check.out" 2>&1
+status=$?
+set -e
+cat "$dir/check.out"
+if ((status != 2)) || ! grep -q 'CREATE EXTENSION amcheck' "$dir/check.out"; then
+  echo "--check-db without amcheck: exit $status" >&2
+  exit 1
+fi
+psql "$db_uri" -X -q -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION amcheck'
+"$server" --db "$db_uri" --check-db | tee "$dir/check.out"
+grep -q ': ok$' "$dir/check.out" || { echo "--check-db did not say ok" >&2; exit 1; }
