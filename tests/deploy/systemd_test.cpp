@@ -123,5 +123,45 @@ TEST(Systemd, SystemdAcceptsTheUnits) {
   }
 }
 
+// The PostgreSQL backup: it dumps the database the server uses (the same environment file)
+// as the same unprivileged user, and systemd accepts it and rates it "OK".
+TEST(Systemd, ThePostgresBackupUnitsDumpTheServersDatabase) {
+  const auto server = unit_settings(read_file(source_path("deploy/blockfog.service")));
+  const auto backup = unit_settings(read_file(source_path("deploy/blockfog-pg-backup.service")));
+  EXPECT_EQ(setting(backup, "User"), "blockfog");
+  EXPECT_EQ(setting(backup, "Type"), "oneshot");
+  EXPECT_EQ(setting(backup, "EnvironmentFile"), setting(server, "EnvironmentFile"));
+  EXPECT_EQ(setting(backup, "ExecStart")
+                .rfind("/opt/blockfog/deploy/pg-backup.sh --db ${BLOCKFOG_DB} ", 0),
+            0u)
+      << setting(backup, "ExecStart");
+  const auto timer = unit_settings(read_file(source_path("deploy/blockfog-pg-backup.timer")));
+  EXPECT_EQ(setting(timer, "OnCalendar"), "daily");
+  EXPECT_EQ(setting(timer, "Persistent"), "true");
+
+  if (!has_command("systemd-analyze")) {
+    GTEST_SKIP() << "systemd-analyze is not installed here; the units are checked where it is";
+  }
+  TempDir dir;
+  std::string service = read_file(source_path("deploy/blockfog-pg-backup.service"));
+  service = std::regex_replace(service, std::regex("/opt/blockfog/deploy/pg-backup.sh"),
+                               source_path("deploy/pg-backup.sh").string());
+  service = std::regex_replace(service, std::regex("/etc/blockfog/blockfog.env"),
+                               source_path("deploy/blockfog.env").string());
+  write_file(dir.path() / "blockfog-pg-backup.service", service);
+  fs::copy_file(source_path("deploy/blockfog-pg-backup.timer"),
+                dir.path() / "blockfog-pg-backup.timer");
+  const auto verified =
+      run_command("systemd-analyze verify --man=no " +
+                  shell_quote((dir.path() / "blockfog-pg-backup.service").string()) + " " +
+                  shell_quote((dir.path() / "blockfog-pg-backup.timer").string()));
+  EXPECT_EQ(verified.status, 0) << verified.output;
+  EXPECT_EQ(verified.output, "");
+  const auto security =
+      run_command("systemd-analyze security --offline=yes --threshold=20 " +
+                  shell_quote((dir.path() / "blockfog-pg-backup.service").string()));
+  EXPECT_EQ(security.status, 0) << security.output;
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing
