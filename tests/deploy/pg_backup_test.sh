@@ -61,7 +61,7 @@ backup() { bash "$root/deploy/pg-backup.sh" --db "$1" --dest "$dir/backups" --ke
 
 start_server "$live_uri" live
 port=$(head -n 1 "$dir/live.port")
-"$load" --port "$port" --games 4 --duration 6 --seed 57 >"$dir/load.out" &
+"$load" --port "$port" --games 4 --duration 4 --seed 57 >"$dir/load.out" &
 load_pid=$!
 # Mid-game: once the games have a log of some length, the committed actions are listed and
 # the backup starts straight after.
