@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include "server/config.h"
 #include "tests/deploy/shell.h"
@@ -121,6 +123,135 @@ TEST(Systemd, SystemdAcceptsTheUnits) {
                                       shell_quote((dir.path() / name).string()));
     EXPECT_EQ(security.status, 0) << name << "\n" << security.output;
   }
+}
+
+// The PostgreSQL backup: it dumps the database the server uses (the same environment file)
+// as the same unprivileged user, and systemd accepts it and rates it "OK".
+TEST(Systemd, ThePostgresBackupUnitsDumpTheServersDatabase) {
+  const auto server = unit_settings(read_file(source_path("deploy/blockfog.service")));
+  const auto backup = unit_settings(read_file(source_path("deploy/blockfog-pg-backup.service")));
+  EXPECT_EQ(setting(backup, "User"), "blockfog");
+  EXPECT_EQ(setting(backup, "Type"), "oneshot");
+  EXPECT_EQ(setting(backup, "EnvironmentFile"), setting(server, "EnvironmentFile"));
+  EXPECT_EQ(setting(backup, "ExecStart")
+                .rfind("/opt/blockfog/deploy/pg-backup.sh --db ${BLOCKFOG_DB} ", 0),
+            0u)
+      << setting(backup, "ExecStart");
+  const auto timer = unit_settings(read_file(source_path("deploy/blockfog-pg-backup.timer")));
+  EXPECT_EQ(setting(timer, "OnCalendar"), "daily");
+  EXPECT_EQ(setting(timer, "Persistent"), "true");
+
+  if (!has_command("systemd-analyze")) {
+    GTEST_SKIP() << "systemd-analyze is not installed here; the units are checked where it is";
+  }
+  TempDir dir;
+  std::string service = read_file(source_path("deploy/blockfog-pg-backup.service"));
+  service = std::regex_replace(service, std::regex("/opt/blockfog/deploy/pg-backup.sh"),
+                               source_path("deploy/pg-backup.sh").string());
+  service = std::regex_replace(service, std::regex("/etc/blockfog/blockfog.env"),
+                               source_path("deploy/blockfog.env").string());
+  write_file(dir.path() / "blockfog-pg-backup.service", service);
+  fs::copy_file(source_path("deploy/blockfog-pg-backup.timer"),
+                dir.path() / "blockfog-pg-backup.timer");
+  const auto verified =
+      run_command("systemd-analyze verify --man=no " +
+                  shell_quote((dir.path() / "blockfog-pg-backup.service").string()) + " " +
+                  shell_quote((dir.path() / "blockfog-pg-backup.timer").string()));
+  EXPECT_EQ(verified.status, 0) << verified.output;
+  EXPECT_EQ(verified.output, "");
+  const auto security =
+      run_command("systemd-analyze security --offline=yes --threshold=20 " +
+                  shell_quote((dir.path() / "blockfog-pg-backup.service").string()));
+  EXPECT_EQ(security.status, 0) << security.output;
+}
+
+// The listen address of `node` in the multi-node nginx site: the one server of its own
+// upstream, which must also be one of the round-robin upstream's.
+std::string site_address_of(const std::string& site, const std::string& node) {
+  std::smatch m;
+  const std::regex own("upstream blockfog_node_" + node + R"( \{\s*server ([^;]+);)");
+  if (!std::regex_search(site, m, own)) return "";
+  const std::regex shared(R"(upstream blockfog_nodes \{[^}]*server )" + m[1].str() + ";");
+  return std::regex_search(site, shared) ? m[1].str() : "";
+}
+
+// deploy/multi-node/: each node's settings (the shared file, then its own) are a valid
+// configuration on the shared PostgreSQL database, listening where the nginx site sends its
+// requests; the template names the node after its instance and is as hardened as the
+// single-node unit; systemd accepts an instance of it.
+TEST(Systemd, TheNodeTemplateRunsEachNodeWhereNginxSendsItsRequests) {
+  const auto unit = unit_settings(read_file(source_path("deploy/multi-node/blockfog@.service")));
+  const auto single = unit_settings(read_file(source_path("deploy/blockfog.service")));
+  EXPECT_EQ(setting(unit, "ExecStart"), "/opt/blockfog/bin/blockfog-server --node-name %i");
+  std::vector<std::string> env_files;
+  for (auto [it, end] = unit.equal_range("EnvironmentFile"); it != end; ++it) {
+    env_files.push_back(it->second);
+  }
+  EXPECT_EQ(env_files,
+            (std::vector<std::string>{"/etc/blockfog/blockfog.env", "/etc/blockfog/nodes/%i.env"}));
+  // Every hardening setting of the single-node unit, with the same value.
+  for (const auto& [key, value] : single) {
+    if (key.rfind("Protect", 0) == 0 || key.rfind("Private", 0) == 0 ||
+        key.rfind("Restrict", 0) == 0 || key.rfind("SystemCall", 0) == 0 ||
+        key == "NoNewPrivileges" || key == "CapabilityBoundingSet" || key == "User" ||
+        key == "KillSignal" || key == "TimeoutStopSec" || key == "Restart" ||
+        key == "RestartPreventExitStatus") {
+      const auto [from, to] = unit.equal_range(key);
+      const auto [single_from, single_to] = single.equal_range(key);
+      EXPECT_TRUE(std::equal(from, to, single_from, single_to)) << key << "=" << value;
+    }
+  }
+
+  const auto site = read_file(source_path("deploy/multi-node/blockfog-nodes.conf"));
+  const auto shared = read_env_file(source_path("deploy/multi-node/blockfog.env"));
+  std::vector<std::string> addresses;
+  for (const std::string node : {"a", "b", "c"}) {
+    auto env = shared;
+    for (const auto& [key, value] :
+         read_env_file(source_path("deploy/multi-node/node-" + node + ".env"))) {
+      EXPECT_EQ(shared.count(key), 0u) << key << " is set twice for node " << node;
+      env[key] = value;
+    }
+    const auto parsed = config_from(env);
+    ASSERT_TRUE(parsed.config) << "node " << node << ": " << parsed.error;
+    const auto& config = *parsed.config;
+    EXPECT_EQ(config.db_path.rfind("postgresql://", 0), 0u) << config.db_path;
+    EXPECT_EQ(config.db_path, shared.at("BLOCKFOG_DB")) << "one database for all nodes";
+    EXPECT_GE(std::stoi(setting(unit, "TimeoutStopSec")), config.drain_timeout_seconds + 10);
+    EXPECT_EQ(config.metrics_host, "127.0.0.1");
+    const auto address = config.host + ":" + std::to_string(config.port);
+    EXPECT_EQ(site_address_of(site, node), address) << "node " << node;
+    const std::string route =
+        "location /n/" + node + "/ {\n        proxy_pass http://blockfog_node_" + node + "/;";
+    EXPECT_NE(site.find(route), std::string::npos)
+        << "node " << node << " has no /n/" << node << "/ location stripping the prefix";
+    addresses.push_back(address);
+  }
+  std::sort(addresses.begin(), addresses.end());
+  EXPECT_EQ(std::unique(addresses.begin(), addresses.end()), addresses.end())
+      << "two nodes on one address";
+
+  if (!has_command("systemd-analyze")) {
+    GTEST_SKIP() << "systemd-analyze is not installed here; the units are checked where it is";
+  }
+  // An instance of the template, with this machine's paths (verify checks the program and the
+  // environment files exist).
+  TempDir dir;
+  std::string service = read_file(source_path("deploy/multi-node/blockfog@.service"));
+  service = std::regex_replace(service, std::regex("/opt/blockfog/bin/blockfog-server"),
+                               BLOCKFOG_SERVER_BIN);
+  service = std::regex_replace(service, std::regex("/etc/blockfog/blockfog.env"),
+                               source_path("deploy/multi-node/blockfog.env").string());
+  service = std::regex_replace(service, std::regex("/etc/blockfog/nodes/%i.env"),
+                               source_path("deploy/multi-node/node-%i.env").string());
+  write_file(dir.path() / "blockfog@b.service", service);
+  const auto instance = shell_quote((dir.path() / "blockfog@b.service").string());
+  const auto verified = run_command("systemd-analyze verify --man=no " + instance);
+  EXPECT_EQ(verified.status, 0) << verified.output;
+  EXPECT_EQ(verified.output, "");
+  const auto security =
+      run_command("systemd-analyze security --offline=yes --threshold=20 " + instance);
+  EXPECT_EQ(security.status, 0) << security.output;
 }
 
 }  // namespace
