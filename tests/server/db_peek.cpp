@@ -7,18 +7,33 @@
 #include "games/registry.h"
 #include "rules/core/hex.h"
 #include "rules/core/shared_seed.h"
+#include "storage/postgres.h"
 #include "storage/sqlite.h"
 
 namespace blockfog::server::testing {
 
 using nlohmann::json;
 
+std::unique_ptr<storage::Database> open_store_at(const std::filesystem::path& db,
+                                                 storage::OpenMode mode) {
+  if (storage::is_postgres_uri(db.string())) {
+    return std::make_unique<storage::PgDatabase>(db.string());
+  }
+  return std::make_unique<storage::SqliteDatabase>(db, mode);
+}
+
 std::string db_fingerprint(const std::filesystem::path& db) {
-  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
+  const auto opened = open_store_at(db, storage::OpenMode::ReadBesideWriter);
+  auto& database = *opened;
   std::vector<std::string> tables;
+  // Not what a request stores: the storage thread's probe row, written by the server itself.
   auto list = database.prepare(
-      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-      "ORDER BY name");
+      database.backend() == storage::Backend::Postgres
+          ? "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+            "current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'store_probe' "
+            "ORDER BY table_name"
+          : "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name");
   while (list.step()) tables.push_back(list.column_text(0));
   std::string text;
   for (const auto& table : tables) {
@@ -33,7 +48,8 @@ std::string db_fingerprint(const std::filesystem::path& db) {
 }
 
 void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int count) {
-  storage::SqliteDatabase database(db, storage::OpenMode::ReadWrite);
+  const auto opened = open_store_at(db, storage::OpenMode::ReadWrite);
+  auto& database = *opened;
   database.exec("BEGIN");
   auto insert = database.prepare(
       "INSERT INTO chat (game_id, account_id, role, text, created_at) VALUES (?1, NULL, 'system', "
@@ -46,7 +62,8 @@ void add_chat_lines(const std::filesystem::path& db, std::int64_t game_id, int c
 }
 
 std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
+  const auto opened = open_store_at(db, storage::OpenMode::ReadBesideWriter);
+  auto& database = *opened;
   auto statement = database.prepare(
       "SELECT seq, role, action, state_hash FROM actions WHERE game_id = ?1 ORDER BY seq");
   statement.bind(1, game_id);
@@ -59,7 +76,8 @@ std::vector<LoggedAction> logged_actions(const std::filesystem::path& db, std::i
 }
 
 json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
+  const auto opened = open_store_at(db, storage::OpenMode::ReadBesideWriter);
+  auto& database = *opened;
   auto statement = database.prepare(
       "SELECT rules_version, kind, scenario, options, seed, play_seed FROM games WHERE id = ?1");
   statement.bind(1, game_id);
@@ -78,14 +96,16 @@ json stored_record(const std::filesystem::path& db, std::int64_t game_id) {
 }
 
 std::string game_seed(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
+  const auto opened = open_store_at(db, storage::OpenMode::ReadBesideWriter);
+  auto& database = *opened;
   auto statement = database.prepare("SELECT seed FROM games WHERE id = ?1");
   statement.bind(1, game_id);
   return statement.step() ? statement.column_text(0) : "";
 }
 
 std::optional<Snapshot> latest_snapshot(const std::filesystem::path& db, std::int64_t game_id) {
-  storage::SqliteDatabase database(db, storage::OpenMode::ReadBesideWriter);
+  const auto opened = open_store_at(db, storage::OpenMode::ReadBesideWriter);
+  auto& database = *opened;
   auto statement = database.prepare(
       "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1");
   statement.bind(1, game_id);

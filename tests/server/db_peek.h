@@ -1,7 +1,8 @@
 #pragma once
 
 // Reads a server's database read-only from a test (the server may be running: WAL lets a
-// reader in), and replays games with the rules engine, as a verifier would.
+// reader in; or its PostgreSQL database), and replays games with the rules engine, as a
+// verifier would.
 
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/core/game.h"
+#include "storage/sqlite.h"
 
 namespace blockfog::server::testing {
 
@@ -28,6 +30,11 @@ struct Snapshot {
   std::string state;  // core::Game::write_snapshot's bytes
   std::string state_hash;
 };
+
+// The server's store at `db` (ServerProcess::db_path): its SQLite file opened in `mode`, or its
+// PostgreSQL database in a run of the server suites on PostgreSQL.
+std::unique_ptr<storage::Database> open_store_at(const std::filesystem::path& db,
+                                                 storage::OpenMode mode);
 
 // Every row of every table of the database, as text: equal before and after a request exactly
 // when the request changed nothing that is stored.

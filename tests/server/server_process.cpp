@@ -1,5 +1,6 @@
 #include "tests/server/server_process.h"
 
+#include "storage/postgres.h"
 #include "tests/server/test_client.h"
 
 #include <netinet/in.h>
@@ -10,10 +11,13 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -32,6 +36,36 @@ TempDir::~TempDir() {
 }
 
 namespace {
+
+// The cluster of a run of the server suites on PostgreSQL, or nothing.
+std::optional<std::string> server_pg_uri() {
+  const char* file = std::getenv("BLOCKFOG_TEST_SERVER_PG_URI_FILE");
+  if (file == nullptr || *file == '\0') return std::nullopt;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("PGSCRATCH_URI=", 0) == 0) return line.substr(14);
+  }
+  throw std::runtime_error(std::string("no PGSCRATCH_URI line in ") + file);
+}
+
+// The store of the test server in `dir`: its SQLite file, or a database on the run's cluster,
+// made at the first start in `dir`.
+std::filesystem::path store_of(const std::filesystem::path& dir) {
+  const auto cluster = server_pg_uri();
+  if (!cluster) return dir / "var" / "blockfog.db";
+  std::string name = "server_";
+  for (const unsigned char c : dir.filename().string()) {
+    name += std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '_';
+  }
+  storage::PgDatabase admin(*cluster);
+  auto exists = admin.prepare("SELECT count(*) FROM pg_database WHERE datname = ?1");
+  exists.bind(1, name);
+  exists.step();
+  if (exists.column_int64(0) == 0) admin.exec("CREATE DATABASE " + name);
+  return cluster->substr(0, cluster->rfind('/') + 1) + name;
+}
+
 std::mutex metrics_ports_mutex;
 std::map<int, int> metrics_ports;  // public port -> operator port, of the running servers
 }  // namespace
@@ -49,7 +83,7 @@ std::string metrics_text(int port) {
 ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args,
                              std::vector<std::pair<std::string, std::string>> env,
                              const std::function<bool()>& in_child)
-    : dir_(dir) {
+    : dir_(dir), db_(store_of(dir)) {
   const auto port_file = dir_ / "port";
   std::filesystem::remove(port_file);
   std::vector<std::string> args = {BLOCKFOG_SERVER_BIN, "--listen", "127.0.0.1:0", "--port-file",
@@ -62,6 +96,12 @@ ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::
                                    "--metrics-listen", "127.0.0.1:0",
                                    // Cheap password hashes: the tests register many accounts.
                                    "--password-cost", "10"};
+  // --sync chooses SQLite's durability; a PostgreSQL store always commits durably and refuses it.
+  if (storage::is_postgres_uri(db_.string())) {
+    for (auto it = extra_args.begin(); it != extra_args.end();) {
+      it = *it == "--sync" && it + 1 != extra_args.end() ? extra_args.erase(it, it + 2) : it + 1;
+    }
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");

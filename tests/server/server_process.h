@@ -54,7 +54,11 @@ class ServerProcess {
   // The socket's path when the extra flags said --listen unix:PATH, else "".
   const std::string& unix_socket() const { return unix_socket_; }
   pid_t pid() const { return pid_; }
-  std::filesystem::path db_path() const { return dir_ / "var" / "blockfog.db"; }
+  // Where the server's store is: its SQLite file in `dir`; in a run of the server suites on
+  // PostgreSQL (BLOCKFOG_TEST_SERVER_PG_URI_FILE names a scripts/pg-scratch.sh state file, as
+  // ctest's server.postgres sets it), the URI of a database of its own on that cluster, named
+  // after `dir`, so that a server started again in `dir` finds its games.
+  const std::filesystem::path& db_path() const { return db_; }
   std::filesystem::path log_path() const { return dir_ / "server.log"; }
   std::string log() const;
 
@@ -70,6 +74,7 @@ class ServerProcess {
   int wait_exit();
 
   std::filesystem::path dir_;
+  std::filesystem::path db_;
   pid_t pid_ = -1;
   int port_ = 0;
   int metrics_port_ = 0;

@@ -559,8 +559,8 @@ TEST(Tournaments, RoundGamesTellTheirAwaitedPlayers) {
   const std::int64_t game_id = t["rounds_played"][0]["games"][0]["game_id"];
   // Both players were told that their game is ready to roll its dice (nobody was at it)...
   const auto told = [&](const std::string& kind) {
-    storage::SqliteDatabase database(server.db_path(), storage::OpenMode::ReadBesideWriter);
-    auto notices = database.prepare(
+    const auto database = open_store_at(server.db_path(), storage::OpenMode::ReadBesideWriter);
+    auto notices = database->prepare(
         "SELECT a.username, n.content FROM notices n JOIN accounts a ON a.id = n.account_id"
         " WHERE n.game_id = ?1 AND n.seq = 0");
     notices.bind(1, game_id);
