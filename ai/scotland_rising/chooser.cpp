@@ -185,12 +185,11 @@ std::size_t greedy(const sr::State& s, core::Role role, const std::vector<Action
   return best;
 }
 
-// Normal and hard: the actions prior() ranks first, ending the turn, and easy's choice
-// (`greedy_pick`: so that the deeper levels never overlook the best action one ply shows), each
+// Normal and hard: the actions prior() ranks first (ending the turn always among them), each
 // followed by the same playouts; the best mean of evaluate() wins.
 std::size_t search(const sr::State& s, core::Role role, const std::vector<Action>& actions,
-                   std::size_t greedy_pick, const Budget& budget, Random& random,
-                   Clock::time_point deadline, Thinking& thinking) {
+                   const Budget& budget, Random& random, Clock::time_point deadline,
+                   Thinking& thinking) {
   const auto f = fields(s);
   std::vector<std::size_t> order(actions.size());
   std::iota(order.begin(), order.end(), 0);
@@ -203,8 +202,7 @@ std::size_t search(const sr::State& s, core::Role role, const std::vector<Action
   std::vector<std::size_t> searched;
   for (std::size_t i : order) {
     const auto type = actions[i].type;
-    const bool always =
-        type == ActionType::EndTurn || type == ActionType::SetupDone || i == greedy_pick;
+    const bool always = type == ActionType::EndTurn || type == ActionType::SetupDone;
     if (always || static_cast<int>(searched.size()) < budget.searched) searched.push_back(i);
   }
   std::vector<double> total(searched.size(), 0.0);
@@ -252,10 +250,9 @@ json choose_action(const json& view, const std::vector<json>& history, Level lev
                                                    std::chrono::duration<double>(budget.seconds))
                               : Clock::time_point::max();
     spent.determinizations = 1;  // the one state the view shows
-    const std::size_t greedy_pick = greedy(s, role, actions, random, deadline);
-    const std::size_t chosen = budget.searched == 0 ? greedy_pick
-                                                    : search(s, role, actions, greedy_pick, budget,
-                                                             random, deadline, spent);
+    const std::size_t chosen = budget.searched == 0
+                                   ? greedy(s, role, actions, random, deadline)
+                                   : search(s, role, actions, budget, random, deadline, spent);
     if (thinking) *thinking = spent;
     return forms[chosen];
   } catch (const sr::StateFormatError& e) {
