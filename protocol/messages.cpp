@@ -184,6 +184,15 @@ Decoded<ServerMessage> decode_server_fields(const Envelope& e) {
     }
     return finish<ServerMessage>(fields, std::move(m));
   }
+  if (e.type == "moved") {
+    MovedMessage m;
+    m.ws = fields.string("ws", Need::Optional, 256);
+    m.retry_ms = fields.integer("retry_ms", Need::Optional, 0, 3'600'000);
+    if (m.ws.has_value() == m.retry_ms.has_value()) {
+      fields.fail(ErrorCode::BadField, "moved carries either ws or retry_ms");
+    }
+    return finish<ServerMessage>(fields, std::move(m));
+  }
   return DecodeError{ErrorCode::UnknownType, "unknown message type '" + e.type + "'"};
 }
 
@@ -225,6 +234,7 @@ std::string_view type_name(const ServerMessage& message) {
     std::string_view operator()(const GameEndedMessage&) const { return "game_ended"; }
     std::string_view operator()(const ClocksMessage&) const { return "clocks"; }
     std::string_view operator()(const RematchMessage&) const { return "rematch"; }
+    std::string_view operator()(const MovedMessage&) const { return "moved"; }
   };
   return std::visit(Visitor{}, message);
 }
@@ -283,6 +293,9 @@ json to_json(const ServerMessage& message) {
     j["state"] = r->state;
     j["offered_by"] = r->offered_by;
     j["game_id"] = r->game_id ? json(*r->game_id) : json();
+  } else if (const auto* m = std::get_if<MovedMessage>(&message)) {
+    if (m->ws) j["ws"] = *m->ws;
+    if (m->retry_ms) j["retry_ms"] = *m->retry_ms;
   }
   return j;
 }

@@ -115,9 +115,17 @@ struct RematchMessage {
   std::optional<std::int64_t> game_id;  // the new game, once accepted
 };
 
-using ServerMessage =
-    std::variant<WelcomeMessage, ViewMessage, ViewPatchMessage, ErrorMessage, ChatLine,
-                 RestartingMessage, PongMessage, GameEndedMessage, ClocksMessage, RematchMessage>;
+// The game is played on another node (several nodes share one database: docs/multi-node.md,
+// section 3): reconnect at `ws` (a path on this origin) at once, or, with `retry_ms`, to the
+// usual path after that long. One of the two is set. The server closes the connection after it.
+struct MovedMessage {
+  std::optional<std::string> ws;
+  std::optional<std::int64_t> retry_ms;
+};
+
+using ServerMessage = std::variant<WelcomeMessage, ViewMessage, ViewPatchMessage, ErrorMessage,
+                                   ChatLine, RestartingMessage, PongMessage, GameEndedMessage,
+                                   ClocksMessage, RematchMessage, MovedMessage>;
 
 struct DecodeError {
   ErrorCode code = ErrorCode::MalformedJson;

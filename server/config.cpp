@@ -3,6 +3,7 @@
 #include <sys/un.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <thread>
 
@@ -77,6 +78,14 @@ std::string apply(Config& c, const std::string& name, const std::string& value) 
   if (name == "listen") return parse_listen(value, c) ? "" : bad();
   if (name == "db") {
     c.db_path = value;
+  } else if (name == "node-name") {
+    // A path segment of /n/<name>/ (nginx routes by it): letters, digits, '-' and '_'.
+    const bool ok = !value.empty() && value.size() <= 63 &&
+                    std::all_of(value.begin(), value.end(), [](char ch) {
+                      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
+                    });
+    if (!ok) return bad() + " (1 to 63 letters, digits, '-' or '_')";
+    c.node_name = value;
   } else if (name == "web-root") {
     c.web_root = value;
   } else if (name == "log-level") {
@@ -207,6 +216,7 @@ struct EnvName {
 constexpr EnvName kEnv[] = {
     {"BLOCKFOG_LISTEN", "listen"},
     {"BLOCKFOG_DB", "db"},
+    {"BLOCKFOG_NODE_NAME", "node-name"},
     {"BLOCKFOG_WEB_ROOT", "web-root"},
     {"BLOCKFOG_LOG_LEVEL", "log-level"},
     {"BLOCKFOG_TLS_CERT", "tls-cert"},
@@ -249,6 +259,8 @@ std::string usage_text() {
          "                          machine; its peers' address is \"unix\")\n"
          "  --db PATH|URI           SQLite database file (default ./var/blockfog.db, created),\n"
          "                          or a postgresql://user@host:port/db URI\n"
+         "  --node-name NAME        this node's name when several share one PostgreSQL\n"
+         "                          database: its path prefix /n/NAME/ (default: the host's name)\n"
          "  --web-root DIR          static files of the web client (default ./web-client)\n"
          "  --log-level LEVEL       debug, info, warn or error (default info)\n"
          "  --tls-cert FILE         PEM certificate chain: serve https and wss\n"

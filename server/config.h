@@ -37,6 +37,9 @@ struct Config {
   // (server/net/unix_socket.h).
   std::string unix_socket;
   std::string db_path = "./var/blockfog.db";
+  // This node's name among several sharing one PostgreSQL database (docs/multi-node.md): its
+  // path prefix /n/<name>/ and the first part of its node id. Empty: the host's name.
+  std::string node_name;
   std::string web_root = "./web-client";
   LogLevel log_level = LogLevel::Info;
   std::string tls_cert;  // both set: serve https and wss

@@ -8,6 +8,7 @@
 #include "server/clock.h"
 #include "server/log.h"
 #include "storage/faults.h"
+#include "storage/postgres.h"
 
 namespace blockfog::server {
 

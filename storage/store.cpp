@@ -556,7 +556,8 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
                                   std::string_view role, std::string_view action_json,
                                   std::string_view state_hash, std::int64_t now,
                                   std::optional<std::string_view> snapshot,
-                                  const StoredVersions& view_versions) {
+                                  const StoredVersions& view_versions,
+                                  std::optional<std::int64_t> fence) {
   // With a snapshot there are two inserts, which stand or fall together. Alone, the action's
   // insert is atomic by itself on SQLite (a refused statement is rolled back, and the
   // transaction around it, the server's group commit, goes on), so it needs no savepoint: two
@@ -572,7 +573,7 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
     if (snapshot || !alone_is_atomic) transaction.emplace(*db_);
     auto insert = db_->cached(
         "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, v_scotland,"
-        " v_england, v_observer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+        " v_england, v_observer, fence) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
     insert->bind(1, game_id)
         .bind(2, expected_seq)
         .bind(3, role)
@@ -587,6 +588,11 @@ std::int64_t Store::append_action(std::int64_t game_id, std::int64_t expected_se
       } else {
         insert->bind(column++, nullptr);
       }
+    }
+    if (fence) {
+      insert->bind(10, *fence);
+    } else {
+      insert->bind(10, nullptr);
     }
     insert->run();
     action_inserted = true;

@@ -241,12 +241,15 @@ class Store {
   // In one transaction: appends the action if expected_seq follows the game's last action
   // (else throws SequenceConflict and writes nothing) and, if given, stores the state after the
   // action as a snapshot, which deletes the game's older ones (migration 7: only the latest is
-  // ever read). Returns the new action's seq. The game must be active.
+  // ever read). Returns the new action's seq. The game must be active. `fence`: the game
+  // lease's fencing number it is written under (storage/game_leases.h), PostgreSQL's
+  // multi-node store only; kept in actions.fence and never read by the server.
   std::int64_t append_action(std::int64_t game_id, std::int64_t expected_seq, std::string_view role,
                              std::string_view action_json, std::string_view state_hash,
                              std::int64_t now,
                              std::optional<std::string_view> snapshot = std::nullopt,
-                             const StoredVersions& view_versions = {});
+                             const StoredVersions& view_versions = {},
+                             std::optional<std::int64_t> fence = std::nullopt);
   std::vector<ActionRow> load_actions(std::int64_t game_id, std::int64_t from_seq = 1);
   // Caches a state already in the log (seq 0: after setup); replaces an existing one and
   // deletes the game's older ones. A snapshot is stored as a blob, as core::Game::write_snapshot

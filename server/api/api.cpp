@@ -255,10 +255,17 @@ std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket(const HttpReq
   // upgrade to an invite game must cost the server nothing.
   const auto info = find_visible(db_, *id, identity);
   if (!info) return error(404, ErrorCode::NotFound, "no such game");
-  auto room = rooms_.open(*id);
-  if (!room) return error(404, ErrorCode::NotFound, "no such game");
+  auto located = rooms_.locate(*id);
   WebSocketTicket ticket;
-  ticket.room = std::move(room);
+  ticket.game_id = *id;
+  if (located.elsewhere) {
+    // Accepted, told where the game is, and closed: a browser follows no redirect of an
+    // upgrade, and fails the handshake on any answer but 101.
+    ticket.moved = moved_message(*id, located.elsewhere);
+    return ticket;
+  }
+  if (!located.room) return error(404, ErrorCode::NotFound, "no such game");
+  ticket.room = std::move(located.room);
   if (identity) {
     ticket.player = Player{identity->account_id, identity->username, std::nullopt};
     ticket.session = sha256_hex(cookie_value(request, kSessionCookie));

@@ -38,9 +38,13 @@ class RoomRegistry;
 
 using api::kSessionCookie;
 
-// What a WebSocket upgrade resolved to: the room and the seat to join it as.
+// What a WebSocket upgrade resolved to: the room and the seat to join it as; or, when
+// another node holds the game (docs/multi-node.md, section 3), no room and the `moved` frame
+// to send before closing.
 struct WebSocketTicket {
+  std::int64_t game_id = 0;
   std::shared_ptr<Room> room;
+  std::optional<protocol::MovedMessage> moved;
   core::Role role = core::Role::Observer;
   std::optional<Player> player;
   std::string session;  // the login session's token hash, "" for a guest

@@ -205,10 +205,12 @@ std::optional<ComputerSeat> take_over_timed_out(storage::Store& store, std::int6
   return seat;
 }
 
-std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now) {
+std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now,
+                                            const MayWriteGame& may_write) {
   std::vector<EndedGame> ended;
   for (const auto game_id : storage::list_games_with_clocks_to_check(store, now)) {
     storage::Transaction transaction(store.database());
+    if (may_write && !may_write(store, game_id)) continue;
     const auto row = store.find_game(game_id);
     const bool active = row && row->status == storage::GameStatus::Active;
     const auto tc = load_time_control(store, game_id);

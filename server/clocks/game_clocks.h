@@ -9,6 +9,7 @@
 // other side sees it, never by anything hidden.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,7 +85,12 @@ struct EndedGame {
   std::string result_json;  // "" when the game goes on with a stand-in
   std::optional<StandIn> stand_in;
 };
-std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now);
+// `may_write(store, game_id)`, if given, runs first in each game's transaction and says
+// whether this node may write that game (several nodes on one database: the lease rule of
+// RoomRegistry::may_sweep); a game it may not write is left as it is, for its holder.
+using MayWriteGame = std::function<bool(storage::Store&, std::int64_t game_id)>;
+std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now,
+                                            const MayWriteGame& may_write = {});
 
 // The calendar year (UTC) of a moment, and the moment its year starts and the next one does.
 struct Year {

@@ -87,7 +87,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
           self->busy_ = false;
           if (auto* ticket = std::get_if<WebSocketTicket>(&resolved)) {
             if (self->shared_.draining) return self->close();
-            auto stream = self->take_stream_for(ticket->room->id());
+            auto stream = self->take_stream_for(ticket->game_id);
             auto ws = std::make_shared<WsSession<Stream>>(
                 std::move(stream), self->shared_, std::move(*ticket), std::move(self->slot_));
             tracker().add(ws);

@@ -1,9 +1,11 @@
 #include "server/net/net.h"
 
+#include "server/cluster/node_leases.h"
 #include "server/periodic/clock_checks.h"
 #include "server/periodic/dice_deadlines.h"
 #include "server/periodic/tournament_checks.h"
 #include "server/play/computer_players.h"
+#include "storage/postgres.h"
 
 #include "server/net/common.h"
 #include "server/net/listener.h"
@@ -70,6 +72,13 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   // (server/play/computer_players.h). Set before the games are resumed, which wakes it.
   ComputerPlayers computer(1, metrics);
   rooms.set_computer_players(config.read_only ? nullptr : &computer);
+  // On PostgreSQL several nodes may share the database: each game is played under a lease
+  // (docs/multi-node.md, section 2). Registered before any game is loaded.
+  std::unique_ptr<NodeLeases> leases;
+  if (storage::is_postgres_uri(config.db_path)) {
+    leases = std::make_unique<NodeLeases>(db, config.node_name);
+    rooms.set_leases(leases.get());
+  }
   const auto resumed = rooms.resume_all();
   log_info("resumed " + std::to_string(resumed) + " unfinished games from the log");
   if (!config.read_only) {
@@ -192,6 +201,8 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   workers.join();
   kdf_workers.join();
   notice_sender.reset();  // finishes the delivery in progress, which may need the store
+  // After the commits already queued: the other nodes may take this node's games at once.
+  if (leases) leases->release(db);
   // Commits already queued finish before the process exits.
   db.stop();
   if (forced) {

@@ -108,6 +108,15 @@ class WsSession : public RoomClient,
   void on_accept(beast::error_code ec) {
     if (ec) return finish();
     accepted_ = true;
+    if (ticket_.moved) {
+      // Another node holds the game: say where, then close once that frame is written.
+      queue_.push_back(Outgoing{std::make_shared<const std::string>(
+                                    protocol::encode(protocol::ServerMessage{*ticket_.moved})),
+                                nullptr});
+      closing_ = true;
+      write_next();
+      return read_next();
+    }
     if (!ticket_.session.empty()) {
       shared_.api.session_sockets().add(ticket_.session, this->shared_from_this());
     }
@@ -152,7 +161,9 @@ class WsSession : public RoomClient,
       ++refused_in_a_row_;
     } else {
       refused_in_a_row_ = 0;
-      ticket_.room->receive(this, std::move(std::get<protocol::ClientMessage>(decoded)), arrived);
+      if (ticket_.room) {
+        ticket_.room->receive(this, std::move(std::get<protocol::ClientMessage>(decoded)), arrived);
+      }
     }
     read_next();
   }
@@ -201,7 +212,7 @@ class WsSession : public RoomClient,
     if (closed_) return;
     closed_ = true;
     queue_.clear();
-    if (accepted_) ticket_.room->leave(this);
+    if (accepted_ && ticket_.room) ticket_.room->leave(this);
   }
 
   websocket::stream<Stream> ws_;

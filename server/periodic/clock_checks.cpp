@@ -14,7 +14,9 @@ namespace blockfog::server {
 
 void start_clock_checks(DbWorker& db, RoomRegistry& rooms, std::chrono::milliseconds every) {
   sweep_every(db, every, "clocks", [&rooms](storage::Store& store) -> SweepTell {
-    auto ended = std::make_shared<std::vector<EndedGame>>(finish_expired_games(store, now_ms()));
+    auto ended = std::make_shared<std::vector<EndedGame>>(finish_expired_games(
+        store, now_ms(),
+        [&rooms](storage::Store& s, std::int64_t game_id) { return rooms.may_sweep(s, game_id); }));
     if (ended->empty()) return nullptr;
     return [&rooms, ended] {
       for (const auto& game : *ended) {

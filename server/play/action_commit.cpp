@@ -19,6 +19,9 @@ ActionCommitResult commit_in_transaction(storage::Store& store, const ActionComm
   Seats seats = request.seats;
   const auto tc = load_time_control(store, id);
   storage::Transaction transaction(store.database());
+  // The fenced write (docs/multi-node.md, section 2): first, so that nothing below is written
+  // by a node that lost the game, and the lease row stays locked until the group commits.
+  if (request.lease) storage::check_game_lease(store, id, *request.lease);
   // An action that comes after its side's time ran out ends the game by time instead.
   if (const auto loser = expired_role(store, id, tc, seats, now)) {
     if (auto taken = take_over_timed_out(store, id, *loser, now)) {
@@ -47,7 +50,8 @@ ActionCommitResult commit_in_transaction(storage::Store& store, const ActionComm
   if (request.snapshot) snapshot = *request.snapshot;
   try {
     store.append_action(id, request.seq, role, request.action_json, request.state_hash, now,
-                        snapshot, request.versions);
+                        snapshot, request.versions,
+                        request.lease ? std::optional(request.lease->fence) : std::nullopt);
   } catch (const storage::ConstraintError&) {
     // The game ended (resigned, cancelled, out of time) while the action was on its way.
     const auto row = store.find_game(id);
@@ -97,6 +101,14 @@ ActionCommitResult commit_action(storage::Store& store, const ActionCommitReques
                                  std::int64_t now) {
   try {
     return commit_in_transaction(store, request, now);
+  } catch (const storage::LeaseLost& e) {
+    ActionCommitResult result = unstored_result(CommitOutcome::Moved, e.what());
+    try {
+      result.moved_to = locate_game(store, request.game_id);
+    } catch (const std::exception&) {
+      // Unknown: the client comes back through any node, which finds the holder.
+    }
+    return result;
   } catch (const storage::StorageError& e) {
     return unstored_result(storage::is_unavailable(e.kind()) ? CommitOutcome::StorageUnavailable
                                                              : CommitOutcome::Failed,
@@ -115,6 +127,7 @@ void unstored_by_group_commit(ActionCommitResult& result) {
                                "the group commit holding the action failed");
       return;
     case CommitOutcome::GameOver:
+    case CommitOutcome::Moved:
     case CommitOutcome::StorageUnavailable:
     case CommitOutcome::Failed:
       return;

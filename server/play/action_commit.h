@@ -16,6 +16,7 @@
 
 #include "rules/core/game.h"
 #include "server/clocks/game_clocks.h"
+#include "server/cluster/node_leases.h"
 #include "server/notices/turn_notices.h"
 #include "server/seats.h"
 #include "storage/store.h"
@@ -38,6 +39,9 @@ struct ActionCommitRequest {
   // for those (server/clocks/game_clocks.h).
   std::vector<core::Role> awaiting_before;
   std::vector<core::Role> awaiting_after;
+  // The game's lease the room was loaded under (several nodes on one PostgreSQL database:
+  // server/cluster/node_leases.h); none on SQLite. Every write below is fenced by it.
+  std::optional<storage::GameLease> lease;
 };
 
 enum class CommitOutcome {
@@ -45,6 +49,7 @@ enum class CommitOutcome {
   TimedOut,            // the actor's time had run out: the game ended on time, action dropped
   StandIn,             // the actor's time had run out: the computer took the seat, action dropped
   GameOver,            // the game ended (resigned, cancelled, out of time) while it was on its way
+  Moved,               // nothing stored: another node took the game's lease (`moved_to`)
   StorageUnavailable,  // nothing stored for want of storage (storage/faults.h); may succeed later
   Failed,              // nothing stored for any other reason (`error` says which)
 };
@@ -60,6 +65,8 @@ struct ActionCommitResult {
   // other seat and the observers that a hidden decision was made, and when (RULES 13.1.4).
   nlohmann::json clocks;
   std::string error;  // StorageUnavailable, Failed
+  // Moved: where the game lives now (none when nobody holds it any more: come back at once).
+  std::optional<Elsewhere> moved_to;
 };
 
 // Runs the commit of `request` at `now` in one transaction of `store`: every write of an

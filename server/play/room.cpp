@@ -121,6 +121,11 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
       client->close();
       return;
     }
+    if (self->moved_) {
+      client->send(frame(*self->moved_));
+      client->close();
+      return;
+    }
     if (self->evicted_) {
       // The last client left between this client's open() and now. The room goes back to the
       // host; if a newer room of the game was loaded meanwhile, this one would never hear
@@ -238,6 +243,27 @@ void Room::drain() {
   });
 }
 
+void Room::move_away(std::optional<Elsewhere> where) {
+  strand_([self = shared_from_this(), where = std::move(where)] { self->move_here(where); });
+}
+
+void Room::move_here(const std::optional<Elsewhere>& where) {
+  if (moved_) return;
+  moved_ = moved_message(id_, where);
+  computer_.cancel();
+  pending_.clear();
+  broadcast(*moved_);
+  for (auto& [key, member] : members_) {
+    member.client->close();
+    if (member.player) host_.presence().depart(id_, member.player->account_id);
+  }
+  members_.clear();
+  if (counted_live_) --metrics_.games_live;
+  counted_live_ = false;
+  evicted_ = true;
+  host_.evict(id_, this);
+}
+
 void Room::end(storage::GameStatus status, std::optional<std::string> result_json) {
   strand_([self = shared_from_this(), status, result = std::move(result_json)]() mutable {
     self->end_here(status, std::move(result));
@@ -286,6 +312,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
   if (draining_) {
     return send_error(client, ErrorCode::Restarting, "the server is restarting", message.ref);
   }
+  if (moved_) return;  // its clients were told where the game is now
   if (role == Role::Observer) {
     return send_error(client, ErrorCode::NotSeated, "observers cannot act", message.ref);
   }
@@ -352,6 +379,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
   request.awaiting_before = public_awaiting(*game_);
   request.awaiting_after = public_awaiting(*next);
   request.seats = seats_;
+  request.lease = lease_;
   commit->next = std::move(next);
   commit->arrived = arrived;
   committing_ = true;
@@ -376,7 +404,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
 void Room::committed(const std::shared_ptr<Commit>& commit) {
   committing_ = false;
   const auto& result = commit->result;
-  if (!result.error.empty()) {
+  if (!result.error.empty() && result.outcome != CommitOutcome::Moved) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
                                       std::to_string(commit->request.seq) + ": " + result.error);
   }
@@ -420,6 +448,12 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
     case CommitOutcome::GameOver:
       send_error(commit->client, ErrorCode::GameOver, "the game is over", commit->ref);
       break;
+    case CommitOutcome::Moved:
+      // Not stored: the game is another node's now, and so are its clients (the action's
+      // sender resends it there, against the view it gets).
+      log_info("game " + std::to_string(id_) + " moved to another node");
+      move_here(result.moved_to);
+      return;
     case CommitOutcome::StorageUnavailable:
     case CommitOutcome::Failed:
       refuse_unstored(*commit);
@@ -479,7 +513,7 @@ void Room::stand_in(Role role, ComputerSeat seat) {
 }
 
 void Room::ask_computer() {
-  if (!game_ || draining_ || committing_ || row_.status != storage::GameStatus::Active ||
+  if (!game_ || draining_ || moved_ || committing_ || row_.status != storage::GameStatus::Active ||
       game_->outcome().finished) {
     return;
   }

@@ -21,6 +21,7 @@
 
 #include "protocol/messages.h"
 #include "rules/core/game.h"
+#include "server/cluster/node_leases.h"
 #include "server/limits.h"
 #include "server/notices/notice_lines.h"
 #include "server/play/computer_seats.h"
@@ -110,6 +111,15 @@ class Room : public std::enable_shared_from_this<Room> {
   void start(std::shared_ptr<core::Game> game, Seats seats, nlohmann::json dice);
   // The server is stopping: refuse new actions, tell every client, close them.
   void drain();
+  // The lease the room was loaded under, when several nodes share the database
+  // (server/cluster/node_leases.h): set before the room is shared, never changed after. Every
+  // action's commit is fenced by it.
+  void set_lease(storage::GameLease lease) { lease_ = std::move(lease); }
+  const std::optional<storage::GameLease>& lease() const { return lease_; }
+  // Another node holds the game now (`where`; none: unknown, or this node let go of all its
+  // games): refuse everything, tell every client where to go (moved), close them, and leave
+  // the host.
+  void move_away(std::optional<Elsewhere> where);
   // The game ended (resigned, timeout) or was cancelled, as already committed: no more
   // actions; every client is told (GameEndedMessage).
   void end(storage::GameStatus status, std::optional<std::string> result_json);
@@ -182,6 +192,8 @@ class Room : public std::enable_shared_from_this<Room> {
                      const std::optional<std::string>& ref);
   void broadcast(const protocol::ServerMessage& message);
   void update_summary();
+  // See move_away(): on the strand.
+  void move_here(const std::optional<Elsewhere>& where);
   // See end(): on the strand.
   void end_here(storage::GameStatus status, std::optional<std::string> result_json);
 
@@ -205,6 +217,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::vector<const RoomClient*> deferred_views_;  // see send_deferred_views
   bool committing_ = false;
   bool draining_ = false;
+  std::optional<storage::GameLease> lease_;
+  // Set once another node holds the game (move_here): what every late client is told.
+  std::optional<protocol::MovedMessage> moved_;
   bool counted_live_ = false;
   // Set on the strand when its host let go of this room (an open or finished game nobody
   // is at): a start that reaches it afterwards hands the room back (Room::start).

@@ -60,12 +60,45 @@ void RoomRegistry::stand_in(std::int64_t game_id, core::Role role, ComputerSeat 
 }
 
 void RoomRegistry::evict(std::int64_t game_id, const Room* room) {
-  std::lock_guard lock(mutex_);
-  const auto it = rooms_.find(game_id);
-  if (it == rooms_.end() || it->second.get() != room) return;  // already replaced
-  rooms_.erase(it);
-  summaries_.erase(game_id);
-  --metrics_.rooms_loaded;
+  std::optional<storage::GameLease> lease;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = rooms_.find(game_id);
+    if (it == rooms_.end() || it->second.get() != room) return;  // already replaced
+    lease = it->second->lease();
+    if (const auto h = held_.find(game_id); lease && h != held_.end() && h->second == *lease) {
+      held_.erase(h);
+    }
+    rooms_.erase(it);
+    summaries_.erase(game_id);
+    --metrics_.rooms_loaded;
+  }
+  // Let go: another node may take the game at once. Only this room's lease: a newer take
+  // (a room loaded since, here or elsewhere) is left alone.
+  if (leases_ && lease) {
+    db_.post([game_id, lease = *lease](storage::Store& store) {
+      try {
+        storage::Transaction transaction(store.database());
+        storage::release_game_lease(store, game_id, lease);
+        transaction.commit();
+      } catch (const storage::StorageError& e) {
+        // Unreleased, it runs out with the node's heartbeat, or is taken back by this node.
+        log_error_throttled("lease release", std::string("lease not released: ") + e.what());
+      }
+    });
+  }
+}
+
+void RoomRegistry::let_go_all() {
+  std::map<std::int64_t, std::shared_ptr<Room>> rooms;
+  {
+    std::lock_guard lock(mutex_);
+    rooms.swap(rooms_);
+    held_.clear();
+    for (const auto& [id, room] : rooms) summaries_.erase(id);
+    metrics_.rooms_loaded -= static_cast<std::int64_t>(rooms.size());
+  }
+  for (const auto& [id, room] : rooms) room->move_away(std::nullopt);
 }
 
 bool RoomRegistry::reinstate(const std::shared_ptr<Room>& room) { return insert(room) == room; }
@@ -74,12 +107,43 @@ bool RoomRegistry::allow_chat(std::int64_t account_id) {
   return chat_per_account_.allow(std::to_string(account_id));
 }
 
+void RoomRegistry::set_leases(NodeLeases* leases) {
+  leases_ = leases;
+  if (leases_) leases_->on_lapse([this] { let_go_all(); });
+}
+
 std::size_t RoomRegistry::resume_all() {
-  const auto rooms = db_.call([this](storage::Store& store) {
+  // With leases, only the games nobody holds are resumed here (another live node plays the
+  // others), each taken and committed before it is loaded.
+  std::map<std::int64_t, storage::GameLease> taken;
+  if (leases_) {
+    taken = db_.call([this](storage::Store& store) {
+      std::map<std::int64_t, storage::GameLease> held;
+      for (const auto& row : store.list_unfinished_games()) {
+        try {
+          // A savepoint each: on PostgreSQL a failed statement fails the transaction.
+          storage::Transaction transaction(store.database());
+          if (auto lease = leases_->take(store, row.id)) held.emplace(row.id, std::move(*lease));
+          transaction.commit();
+          std::lock_guard lock(mutex_);
+          if (const auto it = held.find(row.id); it != held.end()) held_[row.id] = it->second;
+        } catch (const storage::StorageError& e) {
+          // Its holder is writing it (a lock held past lock_timeout): that node plays it.
+          if (e.kind() != storage::ErrorKind::Busy) throw;
+        }
+      }
+      return held;
+    });
+  }
+  const auto rooms = db_.call([this, &taken](storage::Store& store) {
     std::vector<std::shared_ptr<Room>> loaded;
     for (const auto& row : store.list_unfinished_games()) {
+      const auto lease = taken.find(row.id);
+      if (leases_ && lease == taken.end()) continue;
       try {
-        if (auto room = load(store, row)) loaded.push_back(std::move(room));
+        auto room = load(store, row);
+        if (room && leases_) room->set_lease(lease->second);
+        if (room) loaded.push_back(std::move(room));
       } catch (const storage::StorageError& e) {
         // Only --read-only serves a damaged file (docs/storage.md, Integrity): the games it
         // can read are resumed, the others say why when asked for.
@@ -93,17 +157,100 @@ std::size_t RoomRegistry::resume_all() {
   return rooms.size();
 }
 
-std::shared_ptr<Room> RoomRegistry::open(std::int64_t game_id) {
+std::shared_ptr<Room> RoomRegistry::open(std::int64_t game_id) { return locate(game_id).room; }
+
+RoomRegistry::Located RoomRegistry::locate(std::int64_t game_id) {
   {
     std::lock_guard lock(mutex_);
-    if (const auto it = rooms_.find(game_id); it != rooms_.end()) return it->second;
+    if (const auto it = rooms_.find(game_id); it != rooms_.end()) return {it->second, {}};
   }
-  auto room = db_.call([this, game_id](storage::Store& store) -> std::shared_ptr<Room> {
+  std::optional<storage::GameLease> lease;
+  if (leases_) {
+    // The take commits before the game is loaded (docs/multi-node.md, section 2).
+    struct Take {
+      std::optional<storage::GameLease> lease;
+      std::optional<Elsewhere> elsewhere;
+      bool game = true;
+    };
+    const auto take = db_.call([this, game_id](storage::Store& store) {
+      Take result;
+      const auto row = store.find_game(game_id);
+      if (!row || row->status == storage::GameStatus::Aborted) {
+        result.game = false;
+        return result;
+      }
+      {
+        std::lock_guard lock(mutex_);
+        if (const auto it = held_.find(game_id); it != held_.end()) {
+          result.lease = it->second;  // taken for a room being loaded now
+          return result;
+        }
+      }
+      storage::Transaction transaction(store.database());
+      try {
+        result.lease = leases_->take(store, game_id);
+      } catch (const storage::StorageError& e) {
+        // The holder's write that checked the lease has not committed within lock_timeout:
+        // it is still alive enough to write; the client comes back in a moment.
+        if (e.kind() != storage::ErrorKind::Busy) throw;
+        result.elsewhere = Elsewhere{"", 500};
+        return result;
+      }
+      if (!result.lease) {
+        result.elsewhere = locate_game(store, game_id);
+        // Let go between the take and the look: at once, through any node.
+        if (!result.elsewhere) result.elsewhere = Elsewhere{"", 1};
+      }
+      transaction.commit();
+      if (result.lease) {
+        std::lock_guard lock(mutex_);
+        held_[game_id] = *result.lease;
+      }
+      return result;
+    });
+    if (!take.game) return {};
+    if (!take.lease) return {nullptr, take.elsewhere};
+    lease = take.lease;
+  }
+  auto room = db_.call([this, game_id, lease](storage::Store& store) -> std::shared_ptr<Room> {
     const auto row = store.find_game(game_id);
     if (!row || row->status == storage::GameStatus::Aborted) return nullptr;
-    return load(store, *row);
+    auto loaded = load(store, *row);
+    if (loaded && lease) loaded->set_lease(*lease);
+    return loaded;
   });
-  return room ? insert(std::move(room)) : nullptr;
+  return {room ? insert(std::move(room)) : nullptr, {}};
+}
+
+bool RoomRegistry::may_sweep(storage::Store& store, std::int64_t game_id) {
+  if (!leases_) return true;
+  std::optional<storage::GameLease> held;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = held_.find(game_id); it != held_.end()) held = it->second;
+  }
+  // Each in a savepoint of its own: on PostgreSQL a failed statement fails the transaction.
+  try {
+    storage::Transaction transaction(store.database());
+    if (held) {
+      storage::check_game_lease(store, game_id, *held);
+    } else {
+      // A plain read first: a take locks the row even when it fails, and the holder's own
+      // writes would wait for that.
+      if (locate_game(store, game_id)) return false;
+      held = leases_->take(store, game_id);
+      if (!held) return false;
+      // Held only for this write: released when it commits, so that any node loads it later.
+      storage::release_game_lease(store, game_id, *held);
+    }
+    transaction.commit();
+    return true;
+  } catch (const storage::LeaseLost&) {
+    return false;  // the room learns it at its next write
+  } catch (const storage::StorageError& e) {
+    if (e.kind() != storage::ErrorKind::Busy) throw;
+    return false;  // its holder is writing it now; the next sweep looks again
+  }
 }
 
 void RoomRegistry::seated(std::int64_t game_id, Seats seats, nlohmann::json dice) {

@@ -26,8 +26,28 @@ class RoomRegistry : public RoomHost {
   // Loads every open and active game by replaying its log. Returns how many were loaded; a
   // game that cannot be replayed is logged and left out.
   std::size_t resume_all();
-  // The game's room, loaded if needed; null when there is no such game or it cannot be loaded.
+  // The game's room, loaded if needed; null when there is no such game or it cannot be loaded
+  // (or another node holds it: see locate).
   std::shared_ptr<Room> open(std::int64_t game_id);
+  // The same, or, when several nodes share the database and another one holds the game
+  // (docs/multi-node.md, section 3), where it is: then `room` is null and `elsewhere` set.
+  // With leases a game is loaded only once this node took its lease (committed): it then
+  // reads every write of the previous holder.
+  struct Located {
+    std::shared_ptr<Room> room;
+    std::optional<Elsewhere> elsewhere;
+  };
+  Located locate(std::int64_t game_id);
+  // Several nodes share the database: rooms are loaded under leases, released when let go.
+  // Set before resume_all and before the server takes requests; null on SQLite.
+  void set_leases(NodeLeases* leases);
+  NodeLeases* leases() const { return leases_; }
+  // On the storage thread, inside the transaction of a sweep's write to `game_id` (a clock
+  // that ran out, a deadline): whether this node may write the game, as the lease rule says.
+  // A game it holds is fenced by its room's lease; a game nobody holds is taken (and released
+  // again in the same transaction, once written: a later client loads it from the log); a game
+  // another live node holds is that node's to sweep. Always true without leases.
+  bool may_sweep(storage::Store& store, std::int64_t game_id);
   // The open game's seats or dice changed (committed): its room, if loaded, tells its clients.
   void seated(std::int64_t game_id, Seats seats, nlohmann::json dice);
   // The start of a game was committed (both dice revealed): hand its room the game.
@@ -40,6 +60,9 @@ class RoomRegistry : public RoomHost {
   // Sends `message` to every client of the game's room, if loaded.
   void broadcast(std::int64_t game_id, const protocol::ServerMessage& message);
   void drain_all();
+  // This node lost its heartbeat (server/cluster/node_leases.h): every room moves away (its
+  // clients are sent to reconnect) and leaves memory. Any thread.
+  void let_go_all();
   // A finished game's room whose last client left: nothing will change in it any more, so it
   // leaves memory (a later client loads it again from the store).
   void evict(std::int64_t game_id, const Room* room) override;
@@ -72,6 +95,11 @@ class RoomRegistry : public RoomHost {
   Metrics& metrics_;
   StrandMaker make_strand_;
   ComputerPlayers* computer_ = nullptr;
+  NodeLeases* leases_ = nullptr;
+  // The leases this node took and has not let go of, by game (under mutex_): a room being
+  // loaded is under one before it is in rooms_, and two clients loading one game at once share
+  // the first take instead of fencing each other out.
+  std::map<std::int64_t, storage::GameLease> held_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
   // Written after every action of every game (Room::update_summary): hashed, not ordered.

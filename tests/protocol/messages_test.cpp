@@ -135,12 +135,21 @@ TEST(ServerMessages, RoundTrip) {
       GameEndedMessage{"aborted", nullptr},
       ClocksMessage{json{{"now", 5}}},
       RematchMessage{"offered", "alice", std::nullopt},
-      RematchMessage{"accepted", "alice", 8}};
+      RematchMessage{"accepted", "alice", 8},
+      MovedMessage{"/n/b/ws/games/7", std::nullopt},
+      MovedMessage{std::nullopt, 1200}};
   for (const auto& m : messages) {
     const auto decoded = decode_server(encode(m));
     ASSERT_TRUE(std::holds_alternative<ServerMessage>(decoded)) << encode(m);
     EXPECT_EQ(to_json(std::get<ServerMessage>(decoded)), to_json(m));
   }
+}
+
+TEST(ServerMessages, AMovedFrameSaysWhereOrWhenButNotBoth) {
+  const auto both = decode_server(R"({"v":1,"type":"moved","ws":"/n/b/ws/games/1","retry_ms":5})");
+  ASSERT_TRUE(std::holds_alternative<DecodeError>(both));
+  EXPECT_EQ(std::get<DecodeError>(both).code, ErrorCode::BadField);
+  EXPECT_TRUE(std::holds_alternative<DecodeError>(decode_server(R"({"v":1,"type":"moved"})")));
 }
 
 TEST(ErrorCodes, NamesRoundTrip) {

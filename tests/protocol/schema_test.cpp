@@ -170,6 +170,11 @@ TEST(Schemas, ServerMessagesMatchTheirSchemas) {
                to_json(ServerMessage{RematchMessage{"accepted", "alice", 12}}));
   expect_invalid("server/rematch.json",
                  to_json(ServerMessage{RematchMessage{"maybe", "alice", std::nullopt}}));
+  expect_valid("server/moved.json",
+               to_json(ServerMessage{MovedMessage{"/n/node-2/ws/games/12", std::nullopt}}));
+  expect_valid("server/moved.json", to_json(ServerMessage{MovedMessage{std::nullopt, 900}}));
+  expect_invalid("server/moved.json",
+                 to_json(ServerMessage{MovedMessage{"https://elsewhere/ws", std::nullopt}}));
   expect_invalid(
       "server/welcome.json",
       to_json(ServerMessage{WelcomeMessage{1, "king", "active", "abc", {}, {}, {}, nullptr}}));

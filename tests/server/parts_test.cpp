@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "server/api/http_types.h"
+#include "server/cluster/node_leases.h"
 #include "server/config.h"
 #include "server/crypto.h"
 #include "server/db_worker.h"
@@ -175,6 +176,24 @@ TEST(Limits, AddressRateLimiterForgetsIdleAddressesAndStaysBounded) {
 
 // Each step of a notice's delivery waits 10 s unless the operator says otherwise, within
 // 1..60 s; a value out of range is refused with the range.
+TEST(Config, ANodeNameIsAPathSegmentAndDefaultsToTheHostsName) {
+  EXPECT_EQ(parse({}).config->node_name, "");  // the host's name, chosen at start
+  EXPECT_EQ(parse({"--node-name", "node-2"}).config->node_name, "node-2");
+  EXPECT_EQ(parse({}, {{"BLOCKFOG_NODE_NAME", "n_3"}}).config->node_name, "n_3");
+  for (const char* bad : {"", "a/b", "a b", "..", "n%2F"}) {
+    const auto refused = parse({"--node-name", bad});
+    EXPECT_FALSE(refused.config) << bad;
+    EXPECT_NE(refused.error.find("--node-name"), std::string::npos) << refused.error;
+  }
+  EXPECT_FALSE(parse({"--node-name", std::string(64, 'n')}).config);
+  const auto host = default_node_name();
+  EXPECT_FALSE(host.empty());
+  EXPECT_EQ(
+      host.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"),
+      std::string::npos)
+      << host;
+}
+
 TEST(Config, NoticeTimeoutFlagAndEnvironment) {
   EXPECT_EQ(parse({}).config->notice_timeout_seconds, 10);
   EXPECT_EQ(parse({"--notice-timeout", "2"}).config->notice_timeout_seconds, 2);

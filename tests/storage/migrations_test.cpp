@@ -409,6 +409,13 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0x605fc87a3c1c1eb3ull,  // 0013_clock_checks.sql
       0x2ced1340bc7a755aull,  // 0014_server_secrets.sql
       0x29ad166f614fdc17ull,  // 0015_tournament_settings.sql
+      0x27f8c57d9fd64798ull,  // 0016_resumable_waits.sql
+      0x69a92993001d6c4dull,  // 0017_signing_keys.sql
+      0x82ae7702fa32d7b3ull,  // 0018_shared_dice.sql
+      0x95c336ea6a48d2daull,  // 0019_game_notes.sql
+      0x338ceac177b55cdbull,  // 0020_notice_ids_never_reused.sql
+      0x9da5bee4855df52eull,  // 0021_ratings_per_game.sql
+      0x924cf85c13ebc704ull,  // 0022_game_leases.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());

@@ -1,0 +1,266 @@
+// Several server nodes on one PostgreSQL database (docs/multi-node.md, sections 2 and 3), with
+// real processes on the throwaway cluster of the storage_pg CTest fixture (ctest's
+// server.multinode; skipped when BLOCKFOG_TEST_PG_URI_FILE is not set). Each game has one
+// writer, the node holding its lease: a node that does not hold it sends the client there
+// (moved); a dead node's game is taken by another within the lease and served from the log with
+// every acknowledged action; a node paused past its lease writes nothing more to the game.
+
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/server/game_helpers.h"
+#include "tests/server/pg_peek.h"
+#include "tests/server/server_process.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// Two nodes, a and b, on a new database of the cluster.
+class MultiNode : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto cluster = test_cluster_uri();
+    if (!cluster) GTEST_SKIP() << "needs the PostgreSQL cluster (ctest -R server.multinode)";
+    // A database per test, named after it (PostgreSQL folds unquoted names to lower case).
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    name = "blockfog_" + name.substr(0, 40);
+    for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    uri_ = fresh_pg_database(*cluster, name);
+    a_ = std::make_unique<ServerProcess>(dir_a_.path(), flags("a"));
+    b_ = std::make_unique<ServerProcess>(dir_b_.path(), flags("b"));
+  }
+
+  std::vector<std::string> flags(const std::string& name) const {
+    return {"--db", uri_, "--node-name", name};
+  }
+
+  std::int64_t number(const std::string& sql, std::int64_t game_id) const {
+    return pg_number(uri_, sql, game_id);
+  }
+
+  std::string uri_;
+  TempDir dir_a_;
+  TempDir dir_b_;
+  std::unique_ptr<ServerProcess> a_;
+  std::unique_ptr<ServerProcess> b_;
+};
+
+// What a client connecting through one node met: the `moved` frames, in order, and the
+// connection once a view came.
+struct Reached {
+  std::unique_ptr<Connection> connection;
+  std::vector<json> moves;
+};
+
+// Opens the game on `port` as `cookie` until a view comes (or `deadline` passes), as a client
+// behind a round-robin proxy that always lands on this node would: a `moved` to another node
+// or a `retry_ms` is answered by trying this node again, after retry_ms (or 100 ms).
+Reached open_until_served(int port, std::int64_t game_id, const std::string& cookie,
+                          Clock::time_point deadline) {
+  Reached reached;
+  while (Clock::now() < deadline) {
+    auto c = connect(port, game_id, cookie);
+    if (!c) return reached;
+    std::int64_t wait_ms = 100;
+    while (c->read_one()) {
+      if (c->last.at("type") == "moved") {
+        reached.moves.push_back(c->last);
+        wait_ms = c->last.value("retry_ms", std::int64_t{100});
+        break;
+      }
+      if (c->seq >= 0) {
+        reached.connection = std::move(c);
+        return reached;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::max<std::int64_t>(wait_ms, 20)));
+  }
+  return reached;
+}
+
+// The first legal action a seat has, sent without waiting for its answer: its ref, or "".
+std::string send_one(Table& table, std::string& role) {
+  for (const char* seat : {"scotland", "england"}) {
+    const auto& legal = table.seat(seat).view["legal_actions"];
+    if (!legal.empty()) {
+      role = seat;
+      table.seat(seat).send_action(legal.front(), table.seat(seat).seq, "in-flight");
+      return "in-flight";
+    }
+  }
+  return "";
+}
+
+// Every acknowledged action is in the log at its place, and the log replays to its last hash.
+void expect_log_keeps(const Table& table, const std::vector<LoggedAction>& log,
+                      const json& record) {
+  for (const auto& ack : table.acknowledged) {
+    ASSERT_LE(ack.seq, static_cast<std::int64_t>(log.size())) << "acknowledged seq missing";
+    const auto& logged = log.at(static_cast<std::size_t>(ack.seq - 1));
+    bool found = false;
+    for (const auto& [role, action] : ack.candidates) {
+      found = found || (logged.role == role && logged.action == action);
+    }
+    EXPECT_TRUE(found) << "acknowledged seq " << ack.seq << " differs in the log";
+  }
+  const auto replayed = replay_record(record);
+  ASSERT_TRUE(replayed);
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+}
+
+constexpr const char* kFencesGoingDown =
+    "SELECT count(*) FROM actions AS x JOIN actions AS y"
+    " ON y.game_id = x.game_id AND y.seq = x.seq + 1"
+    " WHERE x.game_id = ?1 AND (y.fence < x.fence OR x.fence IS NULL OR y.fence IS NULL)";
+
+TEST_F(MultiNode, AClientAtTheOtherNodeIsSentToTheOwnerAndAKilledOwnersGameMovesWithinFiveSeconds) {
+  Table table(a_->port(), "mnk");
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 40 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  ASSERT_GT(table.actions, 0);
+
+  // b does not hold the game: it sends the client to a, by a's name.
+  auto at_b = connect(b_->port(), table.game_id, table.eng_http.session_cookie());
+  ASSERT_TRUE(at_b && at_b->read_one());
+  EXPECT_EQ(at_b->last, json({{"v", 1},
+                              {"type", "moved"},
+                              {"ws", "/n/a/ws/games/" + std::to_string(table.game_id)}}));
+  EXPECT_FALSE(at_b->read_one()) << "the connection stays open after moved";
+
+  // kill -9 of a with an action on its way.
+  const auto acknowledged = table.actions;
+  std::string role;
+  const auto ref = send_one(table, role);
+  a_->kill9();
+  const auto killed = Clock::now();
+
+  auto reached = open_until_served(b_->port(), table.game_id, table.scot_http.session_cookie(),
+                                   killed + std::chrono::seconds(15));
+  const auto took = Clock::now() - killed;
+  ASSERT_TRUE(reached.connection) << "b never served the game";
+  EXPECT_LT(took, std::chrono::seconds(5))
+      << "served by b " << std::chrono::duration<double>(took).count() << " s after a died";
+  EXPECT_EQ(reached.connection->role, "scotland");
+  for (const auto& moved : reached.moves) {
+    // Before a's lease ran out b said where it was, then when to come back.
+    EXPECT_TRUE(moved.contains("retry_ms") ||
+                moved.value("ws", "") == "/n/a/ws/games/" + std::to_string(table.game_id))
+        << moved;
+  }
+
+  const auto log = pg_logged_actions(uri_, table.game_id);
+  const auto stored = static_cast<std::int64_t>(log.size());
+  EXPECT_TRUE(stored == acknowledged || (!ref.empty() && stored == acknowledged + 1))
+      << "stored " << stored << ", acknowledged " << acknowledged;
+  expect_log_keeps(table, log, pg_stored_record(uri_, table.game_id));
+
+  // The game goes on at b, under a larger fence; along the log the fence never goes down.
+  const auto fence_a = number("SELECT max(fence) FROM actions WHERE game_id = ?1", table.game_id);
+  table.port = b_->port();
+  table.actions = stored;
+  table.connect_all();
+  const auto before = table.actions;
+  for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+  }
+  if (table.actions > before) {
+    EXPECT_GT(number("SELECT max(fence) FROM actions WHERE game_id = ?1", table.game_id), fence_a);
+  }
+  EXPECT_EQ(number(kFencesGoingDown, table.game_id), 0);
+  EXPECT_EQ(number("SELECT count(*) FROM actions WHERE game_id = ?1", table.game_id),
+            table.actions);
+}
+
+TEST_F(MultiNode, AnOwnerPausedPastItsLeaseLosesTheGameAndWritesNothingMoreToIt) {
+  Table table(a_->port(), "mns");
+  std::mt19937_64 rng(12);
+  for (int i = 0; i < 20 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  const auto acknowledged = table.actions;
+  ASSERT_GT(acknowledged, 0);
+  const auto fence_a = number("SELECT max(fence) FROM actions WHERE game_id = ?1", table.game_id);
+
+  ASSERT_EQ(::kill(a_->pid(), SIGSTOP), 0);
+  const auto stopped = Clock::now();
+  // Sent while a sleeps: it reads the action only after b took the game.
+  std::string role;
+  const auto ref = send_one(table, role);
+  ASSERT_FALSE(ref.empty());
+
+  auto reached =
+      open_until_served(b_->port(), table.game_id, "", stopped + std::chrono::seconds(15));
+  const auto took = Clock::now() - stopped;
+  ASSERT_TRUE(reached.connection) << "b never served the game";
+  EXPECT_LT(took, std::chrono::seconds(5));
+  ASSERT_EQ(::kill(a_->pid(), SIGCONT), 0);
+
+  // a's clients are told to go (moved), and the action that reached a is not acknowledged.
+  for (Connection* c : table.open()) {
+    bool moved = false;
+    while (c->read_one()) {
+      if (c->last.at("type") == "moved") {
+        moved = true;
+        EXPECT_TRUE(c->last.contains("ws") || c->last.contains("retry_ms")) << c->last;
+      }
+      EXPECT_NE(c->last.value("ref", ""), ref)
+          << c->role << ": the paused node answered " << c->last;
+    }
+    EXPECT_TRUE(moved) << c->role << " was not told the game moved";
+  }
+  EXPECT_EQ(number("SELECT count(*) FROM actions WHERE game_id = ?1", table.game_id), acknowledged);
+  EXPECT_EQ(number("SELECT count(*) FROM actions WHERE game_id = ?1 AND fence = " +
+                       std::to_string(fence_a),
+                   table.game_id),
+            acknowledged);
+  expect_log_keeps(table, pg_logged_actions(uri_, table.game_id),
+                   pg_stored_record(uri_, table.game_id));
+
+  // The game goes on at b; a, running again, still works and stops cleanly.
+  table.port = b_->port();
+  table.connect_all();
+  const auto before = table.actions;
+  for (int i = 0; i < 5 && table.play_random(rng); ++i) {
+  }
+  EXPECT_GT(table.actions, before);
+  EXPECT_EQ(number(kFencesGoingDown, table.game_id), 0);
+  EXPECT_EQ(number("SELECT count(*) FROM actions WHERE game_id = ?1 AND fence = " +
+                       std::to_string(fence_a),
+                   table.game_id),
+            acknowledged);
+  EXPECT_EQ(a_->terminate(), 0) << a_->log();
+}
+
+TEST_F(MultiNode, ADrainedNodeReleasesItsGamesAtOnce) {
+  Table table(a_->port(), "mnd");
+  std::mt19937_64 rng(13);
+  for (int i = 0; i < 5 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  EXPECT_EQ(a_->terminate(), 0) << a_->log();
+  const auto drained = Clock::now();
+  auto reached = open_until_served(b_->port(), table.game_id, table.eng_http.session_cookie(),
+                                   drained + std::chrono::seconds(10));
+  ASSERT_TRUE(reached.connection);
+  // No lease to wait out: b takes the game at its first try.
+  EXPECT_TRUE(reached.moves.empty()) << reached.moves.front();
+  EXPECT_LT(Clock::now() - drained, std::chrono::seconds(2));
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
