@@ -17,7 +17,10 @@ std::vector<tools::GameVerdict> verify_finished_games(storage::Store& store) {
     const auto row = store.find_game(id);
     const auto name = std::to_string(id);
     if (!row) {
-      verdicts.push_back({.game_id = name, .reason = "the game's row cannot be read back"});
+      tools::GameVerdict unread;
+      unread.game_id = name;
+      unread.reason = "the game's row cannot be read back";
+      verdicts.push_back(unread);
       continue;
     }
     // Unsigned: the copy is checked against its own rows; a signature would add nothing here.
