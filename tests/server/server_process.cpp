@@ -54,9 +54,18 @@ std::optional<std::string> server_pg_uri() {
 std::filesystem::path store_of(const std::filesystem::path& dir) {
   const auto cluster = server_pg_uri();
   if (!cluster) return dir / "var" / "blockfog.db";
+  // One name per folder: PostgreSQL folds names to lower case, so a capital becomes '_' and the
+  // letter, and any other character "__" (mkdtemp's suffix mixes cases).
   std::string name = "server_";
   for (const unsigned char c : dir.filename().string()) {
-    name += std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '_';
+    if (std::islower(c) || std::isdigit(c)) {
+      name += static_cast<char>(c);
+    } else if (std::isupper(c)) {
+      name += '_';
+      name += static_cast<char>(std::tolower(c));
+    } else {
+      name += "__";
+    }
   }
   storage::PgDatabase admin(*cluster);
   auto exists = admin.prepare("SELECT count(*) FROM pg_database WHERE datname = ?1");
