@@ -164,11 +164,11 @@ TEST_F(MultiNode, AClientAtTheOtherNodeIsSentToTheOwnerAndAKilledOwnersGameMoves
         << moved;
   }
 
-  const auto log = pg_logged_actions(uri_, table.game_id);
+  const auto log = logged_actions(uri_, table.game_id);
   const auto stored = static_cast<std::int64_t>(log.size());
   EXPECT_TRUE(stored == acknowledged || (!ref.empty() && stored == acknowledged + 1))
       << "stored " << stored << ", acknowledged " << acknowledged;
-  expect_log_keeps(table, log, pg_stored_record(uri_, table.game_id));
+  expect_log_keeps(table, log, stored_record(uri_, table.game_id));
 
   // The game goes on at b, under a larger fence; along the log the fence never goes down.
   const auto fence_a = number("SELECT max(fence) FROM actions WHERE game_id = ?1", table.game_id);
@@ -228,8 +228,7 @@ TEST_F(MultiNode, AnOwnerPausedPastItsLeaseLosesTheGameAndWritesNothingMoreToIt)
                        std::to_string(fence_a),
                    table.game_id),
             acknowledged);
-  expect_log_keeps(table, pg_logged_actions(uri_, table.game_id),
-                   pg_stored_record(uri_, table.game_id));
+  expect_log_keeps(table, logged_actions(uri_, table.game_id), stored_record(uri_, table.game_id));
 
   // The game goes on at b; a, running again, still works and stops cleanly.
   table.port = b_->port();

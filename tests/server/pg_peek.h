@@ -2,8 +2,8 @@
 
 // The server tests' view of a PostgreSQL store shared by several nodes (docs/multi-node.md):
 // the throwaway cluster of the storage_pg CTest fixture (tests/storage/pg_fixture.sh), a new
-// database on it per test, and reads of what the nodes stored, as db_peek.h reads an SQLite
-// file.
+// database on it per test, and reads of what the nodes stored (db_peek.h reads either
+// backend; this adds what only the nodes' tests ask).
 
 #include <cstdint>
 #include <optional>
@@ -16,14 +16,14 @@
 
 namespace blockfog::server::testing {
 
+// The URI in the scripts/pg-scratch.sh state file that the environment variable `variable`
+// names, or none when it is unset.
+std::optional<std::string> scratch_cluster_uri(const char* variable);
 // The cluster's URI when the test runs under the fixture (BLOCKFOG_TEST_PG_URI_FILE), else none.
 std::optional<std::string> test_cluster_uri();
 // A new, empty database `name` on the cluster (dropped first if it was there): its URI.
 std::string fresh_pg_database(const std::string& cluster_uri, const std::string& name);
 
-std::vector<LoggedAction> pg_logged_actions(const std::string& uri, std::int64_t game_id);
-// As stored_record (db_peek.h), from PostgreSQL.
-nlohmann::json pg_stored_record(const std::string& uri, std::int64_t game_id);
 // The first column of the first row of `sql` (a count, a fence), which binds ?1 = `game_id`.
 std::int64_t pg_number(const std::string& uri, const std::string& sql, std::int64_t game_id);
 

@@ -1,6 +1,7 @@
 #include "tests/server/server_process.h"
 
 #include "storage/postgres.h"
+#include "tests/server/pg_peek.h"
 #include "tests/server/test_client.h"
 
 #include <netinet/in.h>
@@ -13,7 +14,6 @@
 #include <fcntl.h>
 #include <cctype>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -37,22 +37,11 @@ TempDir::~TempDir() {
 
 namespace {
 
-// The cluster of a run of the server suites on PostgreSQL, or nothing.
-std::optional<std::string> server_pg_uri() {
-  const char* file = std::getenv("BLOCKFOG_TEST_SERVER_PG_URI_FILE");
-  if (file == nullptr || *file == '\0') return std::nullopt;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("PGSCRATCH_URI=", 0) == 0) return line.substr(14);
-  }
-  throw std::runtime_error(std::string("no PGSCRATCH_URI line in ") + file);
-}
-
 // The store of the test server in `dir`: its SQLite file, or a database on the run's cluster,
 // made at the first start in `dir`.
 std::filesystem::path store_of(const std::filesystem::path& dir) {
-  const auto cluster = server_pg_uri();
+  // The cluster of a run of the server suites on PostgreSQL, or nothing.
+  const auto cluster = scratch_cluster_uri("BLOCKFOG_TEST_SERVER_PG_URI_FILE");
   if (!cluster) return dir / "var" / "blockfog.db";
   // One name per folder: PostgreSQL folds names to lower case, so a capital becomes '_' and the
   // letter, and any other character "__" (mkdtemp's suffix mixes cases).
