@@ -21,6 +21,7 @@
 #include "tests/server/game_helpers.h"
 #include "tests/server/pg_peek.h"
 #include "tests/server/server_process.h"
+#include "tests/storage/test_store.h"
 
 namespace blockfog::server::testing {
 namespace {
@@ -32,7 +33,7 @@ using Clock = std::chrono::steady_clock;
 class MultiNode : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto cluster = test_cluster_uri();
+    const auto cluster = storage::testing::test_postgres_uri();
     if (!cluster) GTEST_SKIP() << "needs the PostgreSQL cluster (ctest -R server.multinode)";
     // A database per test, named after it (PostgreSQL folds unquoted names to lower case).
     std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();

@@ -16,11 +16,8 @@
 
 namespace blockfog::server::testing {
 
-// The URI in the scripts/pg-scratch.sh state file that the environment variable `variable`
-// names, or none when it is unset.
-std::optional<std::string> scratch_cluster_uri(const char* variable);
-// The cluster's URI when the test runs under the fixture (BLOCKFOG_TEST_PG_URI_FILE), else none.
-std::optional<std::string> test_cluster_uri();
+// The cluster's URI when the test runs under the fixture (BLOCKFOG_TEST_PG_URI_FILE), else
+// none: storage::testing::test_postgres_uri (tests/storage/test_store.h).
 // A new, empty database `name` on the cluster (dropped first if it was there): its URI.
 std::string fresh_pg_database(const std::string& cluster_uri, const std::string& name);
 

@@ -1,8 +1,8 @@
 #include "tests/server/server_process.h"
 
 #include "storage/postgres.h"
-#include "tests/server/pg_peek.h"
 #include "tests/server/test_client.h"
+#include "tests/storage/test_store.h"
 
 #include <netinet/in.h>
 #include <signal.h>
@@ -41,7 +41,7 @@ namespace {
 // made at the first start in `dir`.
 std::filesystem::path store_of(const std::filesystem::path& dir) {
   // The cluster of a run of the server suites on PostgreSQL, or nothing.
-  const auto cluster = scratch_cluster_uri("BLOCKFOG_TEST_SERVER_PG_URI_FILE");
+  const auto cluster = storage::testing::scratch_cluster_uri("BLOCKFOG_TEST_SERVER_PG_URI_FILE");
   if (!cluster) return dir / "var" / "blockfog.db";
   // One name per folder: PostgreSQL folds names to lower case, so a capital becomes '_' and the
   // letter, and any other character "__" (mkdtemp's suffix mixes cases).

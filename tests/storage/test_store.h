@@ -18,9 +18,10 @@
 
 namespace blockfog::storage::testing {
 
-// The cluster's URI when this run is PostgreSQL's.
-inline std::optional<std::string> test_postgres_uri() {
-  const char* file = std::getenv("BLOCKFOG_TEST_PG_URI_FILE");
+// The URI in the scripts/pg-scratch.sh state file that the environment variable `variable`
+// names, or none when it is unset (the server tests read it too).
+inline std::optional<std::string> scratch_cluster_uri(const char* variable) {
+  const char* file = std::getenv(variable);
   if (file == nullptr || *file == '\0') return std::nullopt;
   std::ifstream in(file);
   std::string line;
@@ -28,6 +29,11 @@ inline std::optional<std::string> test_postgres_uri() {
     if (line.rfind("PGSCRATCH_URI=", 0) == 0) return line.substr(14);
   }
   throw std::runtime_error(std::string("no PGSCRATCH_URI line in ") + file);
+}
+
+// The cluster's URI when this run is PostgreSQL's.
+inline std::optional<std::string> test_postgres_uri() {
+  return scratch_cluster_uri("BLOCKFOG_TEST_PG_URI_FILE");
 }
 
 inline bool testing_postgres() { return test_postgres_uri().has_value(); }
