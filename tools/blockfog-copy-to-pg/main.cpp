@@ -35,7 +35,12 @@ int main(int argc, char** argv) {
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
-    storage::Store to(std::make_unique<storage::PgDatabase>(argv[2]), now);
+    // The copy is one transaction held open while every finished game replays, which takes
+    // longer than the server's idle-in-transaction limit on a slow machine. Nothing else uses
+    // the (empty, not yet served) database meanwhile, so the limit is off for this session.
+    storage::PgDatabase::Settings settings;
+    settings.idle_in_transaction_timeout = std::chrono::milliseconds(0);
+    storage::Store to(std::make_unique<storage::PgDatabase>(argv[2], settings), now);
     const auto counts = copy_to_pg::copy_database(from, to, [](storage::Store& copy) {
       std::size_t failed = 0;
       const auto verdicts = copy_to_pg::verify_finished_games(copy);
