@@ -179,15 +179,17 @@ void set_tournament_started(Store& store, std::int64_t id, std::int64_t rounds, 
   expect_one_change(store, "set_tournament_started", id);
 }
 
-void set_tournament_round(Store& store, std::int64_t id, std::int64_t round,
-                          std::int64_t deadline_at) {
+bool claim_tournament_round(Store& store, std::int64_t id, std::int64_t round,
+                            std::int64_t deadline_at) {
   store.database()
-      .prepare("UPDATE tournaments SET current_round = ?2, deadline_at = ?3 WHERE id = ?1")
+      .prepare(
+          "UPDATE tournaments SET current_round = ?2, deadline_at = ?3"
+          " WHERE id = ?1 AND status = 'running' AND current_round = ?2 - 1")
       .bind(1, id)
       .bind(2, round)
       .bind(3, deadline_at)
       .run();
-  expect_one_change(store, "set_tournament_round", id);
+  return store.database().changes() == 1;
 }
 
 void set_tournament_deadline(Store& store, std::int64_t id, std::int64_t deadline_at) {
@@ -199,15 +201,15 @@ void set_tournament_deadline(Store& store, std::int64_t id, std::int64_t deadlin
   expect_one_change(store, "set_tournament_deadline", id);
 }
 
-void set_tournament_finished(Store& store, std::int64_t id, std::int64_t now) {
+bool set_tournament_finished(Store& store, std::int64_t id, std::int64_t now) {
   store.database()
       .prepare(
           "UPDATE tournaments SET status = 'finished', finished_at = ?2, deadline_at = NULL"
-          " WHERE id = ?1")
+          " WHERE id = ?1 AND status = 'running'")
       .bind(1, id)
       .bind(2, now)
       .run();
-  expect_one_change(store, "set_tournament_finished", id);
+  return store.database().changes() == 1;
 }
 
 void add_tournament_game(Store& store, std::int64_t id, std::int64_t round, std::int64_t game_id,

@@ -90,10 +90,15 @@ void mark_tournament_player_removed(Store& store, std::int64_t id, std::int64_t 
                                     std::int64_t now);
 
 void set_tournament_started(Store& store, std::int64_t id, std::int64_t rounds, std::int64_t now);
-void set_tournament_round(Store& store, std::int64_t id, std::int64_t round,
-                          std::int64_t deadline_at);
+// Claims round `round` of the running tournament: its current round becomes `round` only if
+// it is `round` - 1 now. False when another writer claimed it first (each node's tournament
+// sweep may try the same round; on PostgreSQL the second waits for the first's COMMIT and then
+// finds the round moved on). Taken before the round's games are created, in their transaction.
+bool claim_tournament_round(Store& store, std::int64_t id, std::int64_t round,
+                            std::int64_t deadline_at);
 void set_tournament_deadline(Store& store, std::int64_t id, std::int64_t deadline_at);
-void set_tournament_finished(Store& store, std::int64_t id, std::int64_t now);
+// Finishes the running tournament; false if it was finished already (by another writer).
+bool set_tournament_finished(Store& store, std::int64_t id, std::int64_t now);
 
 void add_tournament_game(Store& store, std::int64_t id, std::int64_t round, std::int64_t game_id,
                          const std::optional<std::string>& lot);

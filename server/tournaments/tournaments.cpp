@@ -106,6 +106,12 @@ std::variant<RoundStart, std::string> start_round(storage::Store& store, const T
     if (p.removed_at) removed.insert(p.account_id);
   }
   RoundStart start;
+  // Claimed before any game is created: of two sweeps (or nodes) that read the previous round
+  // finished, one starts this round and the other creates nothing.
+  if (!storage::claim_tournament_round(store, row.id, round, now + row.round_deadline_ms)) {
+    start.already_started = true;
+    return start;
+  }
   std::string detail = "round " + std::to_string(round) + ":";
   for (const auto& pair : pairings.pairs) {
     std::vector<std::pair<std::int64_t, std::int64_t>> games;
@@ -141,7 +147,6 @@ std::variant<RoundStart, std::string> start_round(storage::Store& store, const T
     storage::add_tournament_bye(store, row.id, round, bye);
     detail += " bye to " + name_of(store, bye) + ";";
   }
-  storage::set_tournament_round(store, row.id, round, now + row.round_deadline_ms);
   storage::log_tournament(store, row.id, std::nullopt, "round", detail, now);
   return start;
 }
@@ -217,6 +222,9 @@ std::variant<RoundStart, std::string> start_next_round(storage::Store& store,
   storage::Transaction transaction(store.database());
   auto started = start_round(store, row, row.current_round + 1, now);
   if (std::holds_alternative<std::string>(started)) return started;  // rolled back
+  if (std::get<RoundStart>(started).already_started) {
+    return "round " + std::to_string(row.current_round + 1) + " has started already";
+  }
   transaction.commit();
   return started;
 }
@@ -227,7 +235,7 @@ RoundStart advance_tournament(storage::Store& store, std::int64_t tournament_id,
   if (row->rounds_by_hand && row->current_round < row->rounds) return {};
   storage::Transaction transaction(store.database());
   if (row->current_round >= row->rounds) {
-    storage::set_tournament_finished(store, tournament_id, now);
+    if (!storage::set_tournament_finished(store, tournament_id, now)) return {};
     storage::log_tournament(store, tournament_id, std::nullopt, "finish", "the last round ended",
                             now);
     transaction.commit();

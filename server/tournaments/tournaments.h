@@ -31,6 +31,8 @@ struct RoundStart {
   // Games a round created: each starts once its players' dice are revealed.
   std::vector<std::int64_t> created;
   std::vector<EndedTournamentGame> ended;  // games against removed players, forfeited
+  // Another writer started the round first (storage::claim_tournament_round): nothing created.
+  bool already_started = false;
 };
 
 tournament::Format format_of(const storage::TournamentRow& row);

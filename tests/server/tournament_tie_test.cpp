@@ -119,7 +119,8 @@ TEST(TournamentTie, AnAdjudicationAtATieOfNoblesIsBrokenByWallace) {
       storage::set_tournament_seed(store, tournament_id, account.id, seed++);
     }
     storage::set_tournament_started(store, tournament_id, 1, kNow);
-    storage::set_tournament_round(store, tournament_id, 1, kNow + t.round_deadline_ms);
+    ASSERT_TRUE(
+        storage::claim_tournament_round(store, tournament_id, 1, kNow + t.round_deadline_ms));
 
     const auto row = braveheart_row(tied->seed_hex);
     storage::NewGame game;
