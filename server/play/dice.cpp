@@ -152,13 +152,23 @@ json dice_json(const storage::GameRow& row, const std::vector<storage::DiceRow>&
   return out;
 }
 
-std::vector<std::int64_t> cancel_games_past_dice_deadline(storage::Store& store, std::int64_t now) {
-  const auto due = storage::list_games_past_dice_deadline(store, now);
-  if (due.empty()) return due;
-  storage::Transaction transaction(store.database());
-  for (const auto id : due) store.set_game_status(id, storage::GameStatus::Aborted, now);
-  transaction.commit();
-  return due;
+std::vector<std::int64_t> cancel_games_past_dice_deadline(storage::Store& store, std::int64_t now,
+                                                          const MayWriteGame& may_write) {
+  std::vector<std::int64_t> cancelled;
+  for (const auto id : storage::list_games_past_dice_deadline(store, now)) {
+    storage::Transaction transaction(store.database());
+    if (may_write && !may_write(store, id)) continue;
+    // Read again once allowed: its last die may have been revealed since the list was read.
+    const auto row = store.find_game(id);
+    if (!row || row->status != storage::GameStatus::Open || !row->dice_deadline ||
+        *row->dice_deadline > now) {
+      continue;
+    }
+    store.set_game_status(id, storage::GameStatus::Aborted, now);
+    transaction.commit();
+    cancelled.push_back(id);
+  }
+  return cancelled;
 }
 
 }  // namespace blockfog::server

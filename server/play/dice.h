@@ -18,6 +18,7 @@
 
 #include "protocol/errors.h"
 #include "rules/core/game.h"
+#include "server/clocks/game_clocks.h"
 #include "storage/game_dice.h"
 #include "storage/store.h"
 
@@ -67,7 +68,10 @@ DiceOutcome take_dice_step(storage::Store& store, std::int64_t game_id, core::Ro
 // contribution until it is revealed); null for a game started before shared dice.
 nlohmann::json dice_json(const storage::GameRow& row, const std::vector<storage::DiceRow>& dice);
 
-// Cancels the open games whose dice deadline is at or before `now`; their ids.
-std::vector<std::int64_t> cancel_games_past_dice_deadline(storage::Store& store, std::int64_t now);
+// Cancels the open games whose dice deadline is at or before `now`, each in a transaction of
+// its own; their ids. `may_write` as for finish_expired_games: a game this node may not write
+// (another node holds it) is left to its holder.
+std::vector<std::int64_t> cancel_games_past_dice_deadline(storage::Store& store, std::int64_t now,
+                                                          const MayWriteGame& may_write = {});
 
 }  // namespace blockfog::server

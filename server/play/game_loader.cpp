@@ -74,6 +74,13 @@ std::optional<std::string> apply_logged_actions(std::int64_t game_id, core::Game
   return std::nullopt;
 }
 
+std::string result_json(const core::Outcome& outcome) {
+  return nlohmann::json{{"winner", outcome.winner ? nlohmann::json(core::role_name(*outcome.winner))
+                                                  : nlohmann::json()},
+                        {"reason", outcome.reason}}
+      .dump();
+}
+
 LoadedGame replay_game(storage::Store& store, const storage::GameRow& row) {
   LoadedGame loaded = setup_game(row);
   if (!loaded.game) return loaded;

@@ -45,6 +45,9 @@ std::optional<std::string> apply_logged_actions(std::int64_t game_id, core::Game
 // Each seat's decision mark is taken after its last action, as the room took it.
 LoadedGame replay_game(storage::Store& store, const storage::GameRow& row);
 
+// The result stored with a game the rules ended (games.result): {"winner", "reason"}.
+std::string result_json(const core::Outcome& outcome);
+
 // The seed commitment published at creation: SHA-256 of the seed's 32 bytes, in hex.
 std::string seed_commitment(std::string_view seed_hex);
 

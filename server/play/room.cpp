@@ -15,6 +15,7 @@
 #include "server/notices/turn_notices.h"
 #include "server/play/action_commit.h"
 #include "server/play/computer_players.h"
+#include "server/play/game_loader.h"
 #include "server/play/presence.h"
 
 namespace blockfog::server {
@@ -69,11 +70,6 @@ DecisionMark mark_after(const ViewChange& change, const core::Game& next, Role a
   return {size(actor), size(Role::Observer)};
 }
 
-json result_of(const core::Outcome& outcome) {
-  return {{"winner", outcome.winner ? json(core::role_name(*outcome.winner)) : json()},
-          {"reason", outcome.reason}};
-}
-
 }  // namespace
 
 Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
@@ -91,14 +87,6 @@ Room::Room(storage::GameRow row, Seats seats, std::shared_ptr<core::Game> game,
       host_(host),
       chat_(id_, db) {
   if (game_) views_.reset(*game_, versions);
-  // A game whose last action ended it but whose status was not yet written (a crash between
-  // the two) is finished by its replay.
-  if (game_ && row_.status == storage::GameStatus::Active && game_->outcome().finished) {
-    row_.status = storage::GameStatus::Finished;
-    db_.post([id = id_, result = result_of(game_->outcome()).dump()](storage::Store& store) {
-      store.set_game_status(id, storage::GameStatus::Finished, now_ms(), result);
-    });
-  }
   if (row_.status == storage::GameStatus::Active) {
     ++metrics_.games_live;
     counted_live_ = true;
@@ -365,7 +353,7 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
   if (outcome.finished || request.seq % kActionsPerSnapshot == 0) {
     next->write_snapshot(request.snapshot.emplace());
   }
-  if (outcome.finished) request.result_json = result_of(outcome).dump();
+  if (outcome.finished) request.result_json = result_json(outcome);
   request.notices = turn_notices(id_, game_.get(), *next, seats_, marks_,
                                  [this](std::int64_t account) { return is_connected(account); });
   park_unwatched_roles();
@@ -551,11 +539,14 @@ void Room::handle_chat(const RoomClient* client, const protocol::ChatMessage& me
       chat_.refusal(member.player, member.role, row_.observer_chat,
                     [this](std::int64_t account) { return host_.allow_chat(account); });
   if (refusal) return send_error(client, refusal->code, refusal->message);
-  chat_.write(*member.player, member.role, message.text,
+  chat_.write(*member.player, member.role, message.text, lease_,
               [self = shared_from_this(), client](RoomChat::Written written) {
                 self->strand_([self, client, written = std::move(written)] {
                   if (const auto* line = std::get_if<protocol::ChatLine>(&written)) {
                     self->broadcast(*line);
+                  } else if (const auto* moved = std::get_if<RoomChat::Moved>(&written)) {
+                    // Not stored: the game and its clients belong to another node now.
+                    self->move_here(moved->where);
                   } else {
                     const auto& error = std::get<protocol::ErrorMessage>(written);
                     self->send_error(client, error.code, error.message);

@@ -30,27 +30,38 @@ std::optional<protocol::ErrorMessage> RoomChat::refusal(
 }
 
 void RoomChat::write(const Player& writer, core::Role role, std::string text,
-                     std::function<void(Written)> done) {
+                     std::optional<storage::GameLease> lease, std::function<void(Written)> done) {
   auto line = std::make_shared<std::optional<protocol::ChatLine>>();
   auto full = std::make_shared<bool>(false);
+  auto moved = std::make_shared<std::optional<Moved>>();
   db_.post(
-      [id = game_id_, line, full, account = writer.account_id,
+      [id = game_id_, line, full, moved, lease = std::move(lease), account = writer.account_id,
        role = std::string(core::role_name(role)), username = writer.username,
        text = std::move(text)](storage::Store& store) {
         try {
+          if (lease) storage::check_game_lease(store, id, *lease);
           if (store.count_chat(id) >= kMaxLines) {
             *full = true;
             return;
           }
           const auto row = store.append_chat(id, account, role, text, now_ms());
           *line = protocol::ChatLine{row.id, row.role, username, row.text, row.created_at};
+        } catch (const storage::LeaseLost&) {
+          *moved = Moved{};
+          try {
+            (*moved)->where = locate_game(store, id);
+          } catch (const std::exception&) {
+            // Unknown: the clients come back through any node, which finds the holder.
+          }
         } catch (const std::exception& e) {
           log_error_throttled("chat", "game " + std::to_string(id) + " chat: " + e.what());
         }
       },
-      [line, full, done = std::move(done)](bool stored) {
+      [line, full, moved, done = std::move(done)](bool stored) {
         if (!stored) line->reset();
-        if (*full) {
+        if (*moved) {
+          done(std::move(**moved));
+        } else if (*full) {
           done(protocol::ErrorMessage{ErrorCode::ChatNotAllowed, "this game's chat is full", {}});
         } else if (*line) {
           done(std::move(**line));

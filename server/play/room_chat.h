@@ -14,8 +14,10 @@
 
 #include "protocol/messages.h"
 #include "rules/core/game.h"
+#include "server/cluster/node_leases.h"
 #include "server/limits.h"
 #include "server/seats.h"
+#include "storage/game_leases.h"
 
 namespace blockfog::server {
 
@@ -27,8 +29,13 @@ class RoomChat {
   static constexpr double kBurst = 15;
   static constexpr std::int64_t kMaxLines = 5000;  // stored per game
 
-  // A written line for every client, or the error for its writer alone.
-  using Written = std::variant<protocol::ChatLine, protocol::ErrorMessage>;
+  // Nothing stored: another node holds the game now (`where`, if known), and its clients go
+  // there (Room::move_away).
+  struct Moved {
+    std::optional<Elsewhere> where;
+  };
+  // A written line for every client, the error for its writer alone, or the game moved.
+  using Written = std::variant<protocol::ChatLine, protocol::ErrorMessage, Moved>;
 
   RoomChat(std::int64_t game_id, DbWorker& db) : game_id_(game_id), db_(db) {}
 
@@ -38,9 +45,11 @@ class RoomChat {
   std::optional<protocol::ErrorMessage> refusal(
       const std::optional<Player>& writer, core::Role role, bool observer_chat,
       const std::function<bool(std::int64_t)>& account_allows);
-  // Stores the line (unless the game's chat is full) and calls `done` once committed.
+  // Stores the line (unless the game's chat is full) and calls `done` once committed. `lease`:
+  // the room's, when several nodes share the database; the line is written only while it
+  // still holds the game (storage::check_game_lease, as for an action).
   void write(const Player& writer, core::Role role, std::string text,
-             std::function<void(Written)> done);
+             std::optional<storage::GameLease> lease, std::function<void(Written)> done);
   // The stored lines after `since` (at most 500), once committed; nothing when there are none.
   void history(std::int64_t since, std::function<void(std::vector<protocol::ChatLine>)> done);
 

@@ -1,11 +1,13 @@
 #include "server/play/room_registry.h"
 
+#include "server/clock.h"
 #include "server/db_worker.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/play/computer_players.h"
 #include "server/play/dice.h"
 #include "server/play/game_loader.h"
+#include "storage/game_leases.h"
 
 namespace blockfog::server {
 
@@ -13,7 +15,8 @@ RoomRegistry::RoomRegistry(DbWorker& db, Metrics& metrics, StrandMaker make_stra
     : db_(db), metrics_(metrics), make_strand_(std::move(make_strand)) {}
 
 // Runs on the storage thread.
-std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::GameRow& row) {
+std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, storage::GameRow row,
+                                         const std::optional<storage::GameLease>& lease) {
   std::shared_ptr<core::Game> game;
   std::int64_t seq = 0;
   storage::ViewVersions versions;
@@ -29,9 +32,25 @@ std::shared_ptr<Room> RoomRegistry::load(storage::Store& store, const storage::G
     versions = loaded.versions;
     marks = loaded.marks;
   }
+  if (game && row.status == storage::GameStatus::Active && game->outcome().finished) {
+    // Its last action ended it but its status was not written (a crash between the two): the
+    // replay finishes it, a write to the game fenced like an action's.
+    try {
+      storage::Transaction transaction(store.database());
+      if (lease) storage::check_game_lease(store, row.id, *lease);
+      store.set_game_status(row.id, storage::GameStatus::Finished, now_ms(),
+                            result_json(game->outcome()));
+      transaction.commit();
+    } catch (const storage::LeaseLost& e) {
+      log_info(std::string("not loaded: ") + e.what());
+      return nullptr;
+    }
+    row.status = storage::GameStatus::Finished;
+  }
   auto room = std::make_shared<Room>(row, load_seats(store, row.id), std::move(game), seq, versions,
                                      make_strand_(row.id), db_, metrics_, *this, marks);
   room->set_dice(dice_json(row, storage::list_dice(store, row.id)));
+  if (lease) room->set_lease(*lease);
   return room;
 }
 
@@ -141,8 +160,7 @@ std::size_t RoomRegistry::resume_all() {
       const auto lease = taken.find(row.id);
       if (leases_ && lease == taken.end()) continue;
       try {
-        auto room = load(store, row);
-        if (room && leases_) room->set_lease(lease->second);
+        auto room = load(store, row, leases_ ? std::optional(lease->second) : std::nullopt);
         if (room) loaded.push_back(std::move(room));
       } catch (const storage::StorageError& e) {
         // Only --read-only serves a damaged file (docs/storage.md, Integrity): the games it
@@ -215,9 +233,7 @@ RoomRegistry::Located RoomRegistry::locate(std::int64_t game_id) {
   auto room = db_.call([this, game_id, lease](storage::Store& store) -> std::shared_ptr<Room> {
     const auto row = store.find_game(game_id);
     if (!row || row->status == storage::GameStatus::Aborted) return nullptr;
-    auto loaded = load(store, *row);
-    if (loaded && lease) loaded->set_lease(*lease);
-    return loaded;
+    return load(store, *row, lease);
   });
   return {room ? insert(std::move(room)) : nullptr, {}};
 }

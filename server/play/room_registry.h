@@ -88,7 +88,11 @@ class RoomRegistry : public RoomHost {
   void set_summary(std::int64_t game_id, RoomSummary summary) override;
 
  private:
-  std::shared_ptr<Room> load(storage::Store& store, const storage::GameRow& row);
+  // The game's room as its log leaves it, under `lease` when several nodes share the database
+  // (none: SQLite, or none could be taken). Null if it cannot be loaded, or another node took
+  // it since.
+  std::shared_ptr<Room> load(storage::Store& store, storage::GameRow row,
+                             const std::optional<storage::GameLease>& lease);
   std::shared_ptr<Room> insert(std::shared_ptr<Room> room);
 
   DbWorker& db_;

@@ -199,10 +199,13 @@ TEST_F(MultiNode, AnOwnerPausedPastItsLeaseLosesTheGameAndWritesNothingMoreToIt)
 
   ASSERT_EQ(::kill(a_->pid(), SIGSTOP), 0);
   const auto stopped = Clock::now();
-  // Sent while a sleeps: it reads the action only after b took the game.
+  // Sent while a sleeps: it reads the action and the chat lines only after b took the game.
   std::string role;
   const auto ref = send_one(table, role);
   ASSERT_FALSE(ref.empty());
+  for (Connection* c : table.open()) {
+    c->ws.send_json({{"v", 1}, {"type", "chat"}, {"text", "sent to a sleeping node"}});
+  }
 
   auto reached =
       open_until_served(b_->port(), table.game_id, "", stopped + std::chrono::seconds(15));
@@ -223,8 +226,11 @@ TEST_F(MultiNode, AnOwnerPausedPastItsLeaseLosesTheGameAndWritesNothingMoreToIt)
           << c->role << ": the paused node answered " << c->last;
     }
     EXPECT_TRUE(moved) << c->role << " was not told the game moved";
+    EXPECT_TRUE(c->chat.empty()) << c->role << ": the paused node wrote a chat line";
   }
   EXPECT_EQ(number("SELECT count(*) FROM actions WHERE game_id = ?1", table.game_id), acknowledged);
+  EXPECT_EQ(number("SELECT count(*) FROM chat WHERE game_id = ?1", table.game_id), 0)
+      << "a chat line was stored without the game's lease";
   EXPECT_EQ(number("SELECT count(*) FROM actions WHERE game_id = ?1 AND fence = " +
                        std::to_string(fence_a),
                    table.game_id),
