@@ -32,9 +32,11 @@ std::string_view migration_0019_game_notes();
 std::string_view migration_0020_notice_ids_never_reused();
 std::string_view migration_0021_ratings_per_game();
 std::string_view migration_0022_game_leases();
+std::string_view migration_0023_game_summaries();
 std::string_view postgres_0020_baseline();
 std::string_view postgres_0021_ratings_per_game();
 std::string_view postgres_0022_game_leases();
+std::string_view postgres_0023_game_summaries();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -129,6 +131,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{20, "notice_ids_never_reused", sql::migration_0020_notice_ids_never_reused()},
       Migration{21, "ratings_per_game", sql::migration_0021_ratings_per_game()},
       Migration{22, "game_leases", sql::migration_0022_game_leases()},
+      Migration{23, "game_summaries", sql::migration_0023_game_summaries()},
   };
   return migrations;
 }
@@ -139,6 +142,7 @@ std::span<const Migration> postgres_migrations() {
       Migration{20, "baseline", sql::postgres_0020_baseline(), 1},
       Migration{21, "ratings_per_game", sql::postgres_0021_ratings_per_game()},
       Migration{22, "game_leases", sql::postgres_0022_game_leases()},
+      Migration{23, "game_summaries", sql::postgres_0023_game_summaries()},
   };
   return migrations;
 }

@@ -36,14 +36,6 @@ void bind_optional(Statement& statement, int index, const std::optional<std::str
   }
 }
 
-// The schema's CHECK constraints keep these columns within the names below.
-GameStatus parse_status(std::string_view name) {
-  if (name == "active") return GameStatus::Active;
-  if (name == "finished") return GameStatus::Finished;
-  if (name == "aborted") return GameStatus::Aborted;
-  return GameStatus::Open;
-}
-
 Visibility parse_visibility(std::string_view name) {
   return name == "invite" ? Visibility::Invite : Visibility::Public;
 }
@@ -207,6 +199,14 @@ std::int64_t returned_int64(Statement& statement) {
 }
 
 }  // namespace
+
+// The schema's CHECK constraints keep status columns within the names of status_name.
+GameStatus parse_status(std::string_view name) {
+  if (name == "active") return GameStatus::Active;
+  if (name == "finished") return GameStatus::Finished;
+  if (name == "aborted") return GameStatus::Aborted;
+  return GameStatus::Open;
+}
 
 std::string_view status_name(GameStatus status) {
   switch (status) {

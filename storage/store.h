@@ -25,6 +25,7 @@ enum class GameStatus { Open, Active, Finished, Aborted };
 enum class Visibility { Public, Invite };
 
 std::string_view status_name(GameStatus status);          // "open", "active", "finished", "aborted"
+GameStatus parse_status(std::string_view name);           // status_name's inverse; else Open
 std::string_view visibility_name(Visibility visibility);  // "public", "invite"
 
 struct AccountRow {

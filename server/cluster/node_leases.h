@@ -49,6 +49,8 @@ class NodeLeases {
   NodeLeases& operator=(const NodeLeases&) = delete;
 
   const std::string& name() const { return name_; }
+  // This start's id in the nodes table (storage thread).
+  const std::string& node_id() const { return node_id_; }
   // Called on the storage thread after a renewal found the heartbeat lapsed, before the node
   // registers anew: let go of every room. Set before the server takes requests.
   void on_lapse(std::function<void()> handler) { on_lapse_ = std::move(handler); }

@@ -3,6 +3,7 @@
 #include "server/cluster/node_leases.h"
 #include "server/periodic/clock_checks.h"
 #include "server/periodic/dice_deadlines.h"
+#include "server/periodic/summary_sharing.h"
 #include "server/periodic/tournament_checks.h"
 #include "server/play/computer_players.h"
 #include "storage/postgres.h"
@@ -85,6 +86,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     start_clock_checks(db, rooms);
     start_dice_deadline_checks(db, rooms);
     start_tournament_checks(db, rooms);
+    if (leases) start_summary_sharing(db, rooms);
   }
 
   Api api(config, db, rooms, metrics);

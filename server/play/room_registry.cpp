@@ -8,6 +8,7 @@
 #include "server/play/dice.h"
 #include "server/play/game_loader.h"
 #include "storage/game_leases.h"
+#include "storage/game_summaries.h"
 
 namespace blockfog::server {
 
@@ -327,14 +328,44 @@ void RoomRegistry::drain_all() {
 
 std::optional<RoomSummary> RoomRegistry::summary(std::int64_t game_id) const {
   std::lock_guard lock(mutex_);
-  const auto it = summaries_.find(game_id);
-  if (it == summaries_.end()) return std::nullopt;
-  return it->second;
+  if (const auto it = summaries_.find(game_id); it != summaries_.end()) return it->second;
+  if (const auto it = remote_summaries_.find(game_id); it != remote_summaries_.end()) {
+    return it->second;
+  }
+  return std::nullopt;
 }
 
 void RoomRegistry::set_summary(std::int64_t game_id, RoomSummary summary) {
   std::lock_guard lock(mutex_);
   summaries_[game_id] = std::move(summary);
+  if (leases_) summaries_changed_.insert(game_id);
+}
+
+void RoomRegistry::share_summaries(storage::Store& store, bool all) {
+  if (!leases_) return;
+  std::vector<storage::GameSummaryRow> rows;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, summary] : summaries_) {
+      if (!held_.contains(id) || (!all && !summaries_changed_.contains(id))) continue;
+      storage::GameSummaryRow row{id, summary.status, {}, summary.versions};
+      for (const auto role : summary.awaiting) row.awaiting.emplace_back(core::role_name(role));
+      rows.push_back(std::move(row));
+    }
+    // A change whose write fails is shared again by the next pass with `all`.
+    summaries_changed_.clear();
+  }
+  storage::write_game_summaries(store, leases_->node_id(), rows);
+  std::unordered_map<std::int64_t, RoomSummary> others;
+  for (const auto& row : storage::read_game_summaries(store, leases_->node_id())) {
+    RoomSummary summary{row.status, row.versions, {}};
+    for (const auto& name : row.awaiting) {
+      if (const auto role = core::role_from_name(name)) summary.awaiting.push_back(*role);
+    }
+    others.emplace(row.game_id, std::move(summary));
+  }
+  std::lock_guard lock(mutex_);
+  remote_summaries_ = std::move(others);
 }
 
 }  // namespace blockfog::server

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "server/play/presence.h"
 #include "server/play/room.h"
@@ -84,7 +85,13 @@ class RoomRegistry : public RoomHost {
   // transaction (api::start_in_store).
   Presence& presence() override { return presence_; }
 
+  // The lobby's summary of a game: its room's, if this node holds it; else, with several
+  // nodes, the one its holder last shared (at most about a second old).
   std::optional<RoomSummary> summary(std::int64_t game_id) const;
+  // Several nodes (docs/multi-node.md, section 4), on the storage thread: writes the summaries
+  // of the games this node holds that changed since the last call (`all`: every one, as after
+  // PostgreSQL lost its unlogged tables), and reads the other nodes'. Nothing without leases.
+  void share_summaries(storage::Store& store, bool all);
   void set_summary(std::int64_t game_id, RoomSummary summary) override;
 
  private:
@@ -108,6 +115,10 @@ class RoomRegistry : public RoomHost {
   std::map<std::int64_t, std::shared_ptr<Room>> rooms_;
   // Written after every action of every game (Room::update_summary): hashed, not ordered.
   std::unordered_map<std::int64_t, RoomSummary> summaries_;
+  // With leases: the games whose summary changed since it was last shared, and the summaries
+  // of the games other nodes hold, as last read (both under mutex_).
+  std::unordered_set<std::int64_t> summaries_changed_;
+  std::unordered_map<std::int64_t, RoomSummary> remote_summaries_;
   Presence presence_;
   AddressRateLimiter chat_per_account_{kChatLinesPerAccountPerSecond, kChatBurstPerAccount};
 };

@@ -27,12 +27,12 @@ std::string db_fingerprint(const std::filesystem::path& db) {
   auto& database = *opened;
   std::vector<std::string> tables;
   // Not what a request stores but what the server writes by itself: the storage thread's probe
-  // row, the node's heartbeat (every second) and which node holds which game.
+  // row, the node's heartbeat (every second), which node holds which game and its summaries.
   auto list = database.prepare(
       database.backend() == storage::Backend::Postgres
           ? "SELECT table_name FROM information_schema.tables WHERE table_schema = "
             "current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN "
-            "('store_probe', 'nodes', 'game_leases') ORDER BY table_name"
+            "('store_probe', 'nodes', 'game_leases', 'game_summaries') ORDER BY table_name"
           : "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
             "ORDER BY name");
   while (list.step()) tables.push_back(list.column_text(0));

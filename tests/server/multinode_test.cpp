@@ -268,5 +268,32 @@ TEST_F(MultiNode, ADrainedNodeReleasesItsGamesAtOnce) {
   EXPECT_LT(Clock::now() - drained, std::chrono::seconds(2));
 }
 
+// The lobby of a node that does not hold a game still says whose turn it is and how far the
+// game is: the holder shares its rooms' summaries through the database (docs/multi-node.md,
+// section 4: at most a second old).
+TEST_F(MultiNode, TheOtherNodesLobbySaysWhoseTurnItIs) {
+  Table table(a_->port(), "mnl");
+  std::mt19937_64 rng(14);
+  const auto path = "/api/games/" + std::to_string(table.game_id);
+  const auto summary = [&](int port) {
+    const auto game = HttpClient(port).get(path).json()["game"];
+    return json{{"awaiting", game["awaiting"]}, {"seq", game["seq"]}};
+  };
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 4 && table.play_random(rng); ++i) {
+    }
+    ASSERT_FALSE(HasFailure());
+    const auto at_a = summary(a_->port());
+    ASSERT_FALSE(at_a["awaiting"].empty()) << at_a;
+    const auto until = Clock::now() + std::chrono::seconds(5);
+    json at_b = summary(b_->port());
+    while (at_b != at_a && Clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      at_b = summary(b_->port());
+    }
+    EXPECT_EQ(at_b, at_a) << "round " << round << ": b's lobby does not follow a's game";
+  }
+}
+
 }  // namespace
 }  // namespace blockfog::server::testing
