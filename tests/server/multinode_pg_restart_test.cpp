@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "storage/postgres.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/node_clients.h"
 #include "tests/server/pg_peek.h"
@@ -357,6 +358,78 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
     std::cout << "game " << c->game_id() << ": " << acked.size() << " acknowledged, "
               << refused.size() << " refused, " << unanswered.size() << " unanswered\n";
   }
+}
+
+// A COMMIT whose answer is lost (the connection to PostgreSQL dropping while it commits) may
+// have stored the action: the room then answers its client storage_unavailable, and its state
+// is one action behind the log. Here such an action is written into the log behind the room's
+// back, under the room's fence, as the lost COMMIT would have: the room's next commit finds the
+// seq taken, writes nothing, and the room lets go; its clients, told to come back at once, get
+// the game as the log has it and play on.
+TEST_F(PgRestart, ARoomBehindTheLogLoadsTheGameAgainAndPlaysOn) {
+  Table table(a_->port(), "behind");
+  std::mt19937_64 rng(51);
+  for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  const auto stored =
+      static_cast<std::int64_t>(logged_actions(cluster_->uri(), table.game_id).size());
+  ASSERT_EQ(stored, table.actions);
+
+  // The next action as the engine plays it, stored as the lost COMMIT would have stored it.
+  auto game = replay_record(stored_record(cluster_->uri(), table.game_id));
+  ASSERT_TRUE(game);
+  const auto role = game->active_roles().front();
+  const json action = game->legal_actions(role).front();
+  ASSERT_FALSE(game->apply(role, action));
+  {
+    storage::PgDatabase db(cluster_->uri());
+    auto insert = db.prepare(
+        "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, fence)"
+        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, fence FROM game_leases WHERE game_id = ?1");
+    insert.bind(1, table.game_id)
+        .bind(2, stored + 1)
+        .bind(3, std::string(core::role_name(role)))
+        .bind(4, action.dump())
+        .bind(5, std::int64_t{1})
+        .bind(6, game->state_hash());
+    insert.run();
+    ASSERT_EQ(db.changes(), 1);
+  }
+
+  // The room still shows the game before it: the seat's action there is at the stored seq.
+  Connection& seat = table.seat(std::string(core::role_name(role)));
+  seat.send_action(seat.view.at("legal_actions").front(), seat.seq, "behind");
+  bool moved = false;
+  while (seat.read_one()) {
+    EXPECT_NE(seat.last.value("ref", ""), "behind") << "answered " << seat.last;
+    if (seat.last.at("type") == "moved") {
+      moved = true;
+      EXPECT_EQ(seat.last.value("retry_ms", std::int64_t{-1}), 0) << seat.last;
+    }
+  }
+  EXPECT_TRUE(moved) << "the room did not let go";
+  EXPECT_EQ(logged_actions(cluster_->uri(), table.game_id).size(),
+            static_cast<std::size_t>(stored + 1));
+
+  // Come back: the game as the log has it, and it goes on.
+  const auto deadline = Clock::now() + std::chrono::seconds(15);
+  table.scotland = open_following_moves(nodes_, a_->port(), table.game_id,
+                                        table.scot_http.session_cookie(), "?patches=1", deadline);
+  table.england = open_following_moves(nodes_, a_->port(), table.game_id,
+                                       table.eng_http.session_cookie(), "", deadline);
+  table.observer.reset();
+  ASSERT_TRUE(table.scotland && table.england);
+  table.actions = stored + 1;
+  for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  const auto log = logged_actions(cluster_->uri(), table.game_id);
+  ASSERT_EQ(static_cast<std::int64_t>(log.size()), table.actions);
+  EXPECT_EQ(log.at(static_cast<std::size_t>(stored)).action, action);
+  const auto replayed = replay_record(stored_record(cluster_->uri(), table.game_id));
+  ASSERT_TRUE(replayed);
+  EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
 }
 
 }  // namespace
