@@ -146,7 +146,9 @@ TEST_F(SweepsOnThreeNodes, EachGameOutOfTimeEndsOnceWhicheverNodesSweepIt) {
       const int by_b = lines_with(logs[1], ended);
       EXPECT_EQ(by_a + by_b, 1) << "ended by a " << by_a << " times, by b " << by_b << " times";
       // A live node's game is ended by that node alone.
-      if (node < 2) EXPECT_EQ(node == 0 ? by_a : by_b, 1);
+      if (node < 2) {
+        EXPECT_EQ(node == 0 ? by_a : by_b, 1);
+      }
     }
   }
 }
