@@ -12,6 +12,20 @@
 
 namespace blockfog::server {
 
+namespace {
+
+// How often a degraded store is probed. A PostgreSQL server that went away (a restart, a
+// failover) is back within seconds, and its probe is one short UPDATE, so the node says it is
+// healthy again within a second of the database's return (docs/multi-node.md, section 5);
+// SQLite's faults (a full disk, a permission) are mended by hand, and DbWorker::kProbeEvery is
+// soon enough.
+std::chrono::milliseconds probe_interval(storage::Store& store) {
+  if (store.database().backend() == storage::Backend::Postgres) return std::chrono::seconds(1);
+  return DbWorker::kProbeEvery;
+}
+
+}  // namespace
+
 CallFailure CallFailure::current() {
   try {
     throw;
@@ -90,10 +104,7 @@ DbWorker::DbWorker(std::unique_ptr<storage::Store> store, storage::Sync sync,
       thread_([this] { run(); }) {
   // Wakes the thread now and then, so that a degraded store is probed while nothing else is
   // written (check_faults).
-  if (!read_only_) {
-    every(std::chrono::duration_cast<std::chrono::milliseconds>(kProbeEvery),
-          [](storage::Store&) {});
-  }
+  if (!read_only_) every(probe_interval(*store_), [](storage::Store&) {});
 }
 
 void DbWorker::probe_write(storage::Store& store) {
@@ -132,7 +143,7 @@ void DbWorker::check_faults() {
   }
   if (health() != StorageHealth::Degraded) return;
   const auto now = Clock::now();
-  if (now - last_probe_ < kProbeEvery) return;
+  if (now - last_probe_ < probe_interval(*store_)) return;
   last_probe_ = now;
   const auto before = storage::fault_counts().unavailable;
   try {

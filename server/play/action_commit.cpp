@@ -101,6 +101,12 @@ ActionCommitResult commit_action(storage::Store& store, const ActionCommitReques
                                  std::int64_t now) {
   try {
     return commit_in_transaction(store, request, now);
+  } catch (const storage::SequenceConflict& e) {
+    // The log is the truth (docs/architecture.md): a room behind it must not go on from its own
+    // state, whose next seq is taken, so it is loaded again from the log (docs/multi-node.md,
+    // section 1: a COMMIT whose outcome is unknown).
+    return unstored_result(
+        e.next_seq() > request.seq ? CommitOutcome::Reload : CommitOutcome::Failed, e.what());
   } catch (const storage::LeaseLost& e) {
     ActionCommitResult result = unstored_result(CommitOutcome::Moved, e.what());
     try {
@@ -128,6 +134,7 @@ void unstored_by_group_commit(ActionCommitResult& result) {
       return;
     case CommitOutcome::GameOver:
     case CommitOutcome::Moved:
+    case CommitOutcome::Reload:
     case CommitOutcome::StorageUnavailable:
     case CommitOutcome::Failed:
       return;

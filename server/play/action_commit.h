@@ -45,11 +45,15 @@ struct ActionCommitRequest {
 };
 
 enum class CommitOutcome {
-  Stored,              // the action is in the log (and the game may have ended with it)
-  TimedOut,            // the actor's time had run out: the game ended on time, action dropped
-  StandIn,             // the actor's time had run out: the computer took the seat, action dropped
-  GameOver,            // the game ended (resigned, cancelled, out of time) while it was on its way
-  Moved,               // nothing stored: another node took the game's lease (`moved_to`)
+  Stored,    // the action is in the log (and the game may have ended with it)
+  TimedOut,  // the actor's time had run out: the game ended on time, action dropped
+  StandIn,   // the actor's time had run out: the computer took the seat, action dropped
+  GameOver,  // the game ended (resigned, cancelled, out of time) while it was on its way
+  Moved,     // nothing stored: another node took the game's lease (`moved_to`)
+  // Nothing stored: the log already has an action at this seq, so the room is behind the log
+  // (an earlier commit whose answer was lost, the connection to PostgreSQL dropping during
+  // its COMMIT, was stored after all). The room lets go; its clients load the game again.
+  Reload,
   StorageUnavailable,  // nothing stored for want of storage (storage/faults.h); may succeed later
   Failed,              // nothing stored for any other reason (`error` says which)
 };

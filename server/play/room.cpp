@@ -392,7 +392,8 @@ void Room::handle_action(const RoomClient* client, Role role, protocol::ActionMe
 void Room::committed(const std::shared_ptr<Commit>& commit) {
   committing_ = false;
   const auto& result = commit->result;
-  if (!result.error.empty() && result.outcome != CommitOutcome::Moved) {
+  if (!result.error.empty() && result.outcome != CommitOutcome::Moved &&
+      result.outcome != CommitOutcome::Reload) {
     log_error_throttled("action", "game " + std::to_string(id_) + " action " +
                                       std::to_string(commit->request.seq) + ": " + result.error);
   }
@@ -441,6 +442,13 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
       // sender resends it there, against the view it gets).
       log_info("game " + std::to_string(id_) + " moved to another node");
       move_here(result.moved_to);
+      return;
+    case CommitOutcome::Reload:
+      // Not stored, and this room is behind the log: it lets go (releasing its lease), and its
+      // clients, told to come back at once, get the game as the log has it.
+      log_warn("game " + std::to_string(id_) + ": the log is ahead of the room (" + result.error +
+               "); loading it again");
+      move_here(std::nullopt);
       return;
     case CommitOutcome::StorageUnavailable:
     case CommitOutcome::Failed:

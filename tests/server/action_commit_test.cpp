@@ -72,13 +72,19 @@ TEST_F(ActionCommit, AnIllegalActionIsRefusedByTheEngineBeforeAnyCommit) {
   EXPECT_EQ(logged(), 0U);
 }
 
-TEST_F(ActionCommit, AStaleSeqFailsAndWritesNothing) {
-  // Another commit got the seq first: the store refuses the second, which leaves no trace.
+TEST_F(ActionCommit, ASeqTheLogHasAlreadyWritesNothingAndTheRoomLoadsAgain) {
+  // The seq is stored already (a commit whose answer was lost was kept after all): the store
+  // refuses the second, which leaves no trace, and the room is told it is behind the log.
   const auto request = prepare();
   ASSERT_EQ(commit_action(*store, request, kNow).outcome, CommitOutcome::Stored);
   const auto again = commit_action(*store, request, kNow + 1);
-  EXPECT_EQ(again.outcome, CommitOutcome::Failed);
+  EXPECT_EQ(again.outcome, CommitOutcome::Reload);
   EXPECT_FALSE(again.error.empty());
+  EXPECT_EQ(logged(), 1U);
+  // A seq past the log's next is no such case: a plain failure.
+  auto ahead = prepare();
+  ahead.seq = 5;
+  EXPECT_EQ(commit_action(*store, ahead, kNow + 2).outcome, CommitOutcome::Failed);
   EXPECT_EQ(logged(), 1U);
 }
 
@@ -158,6 +164,9 @@ TEST_F(ActionCommit, AFailedGroupCommitLeavesNothingStored) {
   result.outcome = CommitOutcome::GameOver;
   unstored_by_group_commit(result);
   EXPECT_EQ(result.outcome, CommitOutcome::GameOver);
+  result.outcome = CommitOutcome::Reload;
+  unstored_by_group_commit(result);
+  EXPECT_EQ(result.outcome, CommitOutcome::Reload);
 }
 
 }  // namespace

@@ -1,0 +1,445 @@
+// PostgreSQL restarted under load (docs/multi-node.md, section 5, item 3): two nodes on a
+// cluster of the test's own (ctest's server.multinode_pg_restart; skipped without it), clients
+// acting on four games without pause and recording every answer. The database is stopped
+// cleanly and started again, then stopped as by a crash (recovery from the WAL) and started
+// again. No node exits; an action sent while the database is away is answered
+// storage_unavailable and is not stored; /healthz says degraded then and ok after; the clients
+// act again within seconds of the database's return with no help; every acknowledged action is
+// in the log, and each game's record replays to the log's last hash.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "storage/postgres.h"
+#include "tests/server/game_helpers.h"
+#include "tests/server/node_clients.h"
+#include "tests/server/pg_peek.h"
+#include "tests/server/scratch_cluster.h"
+#include "tests/server/server_process.h"
+#include "tests/storage/test_store.h"
+
+namespace blockfog::server::testing {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// One action a client sent, and when.
+struct SentAction {
+  std::string role;
+  json action;
+  Clock::time_point sent;
+  Clock::time_point answered;
+};
+
+// Both seats of one game, played by one thread that sends the next random legal action as soon
+// as the last one was answered, reconnecting (and following `moved`) whenever a connection
+// ends. It records every answer: acknowledged, refused for want of storage, anything else.
+class ActingClient {
+ public:
+  ActingClient(const NodePorts& nodes, int home_port, std::int64_t game_id, std::string scot_cookie,
+               std::string eng_cookie, std::uint64_t seed)
+      : nodes_(nodes),
+        home_port_(home_port),
+        game_id_(game_id),
+        cookies_{std::move(scot_cookie), std::move(eng_cookie)},
+        rng_(seed) {}
+  ~ActingClient() { finish(); }
+
+  void begin() {
+    thread_ = std::thread([this] {
+      while (!stop_) step();
+    });
+  }
+  void finish() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    seats_[0].reset();
+    seats_[1].reset();
+  }
+
+  std::int64_t game_id() const { return game_id_; }
+  std::vector<SentAction> acknowledged() const {
+    std::lock_guard lock(mutex_);
+    return acknowledged_;
+  }
+  std::vector<SentAction> refused() const {
+    std::lock_guard lock(mutex_);
+    return refused_;
+  }
+  // Sent, and then the connection ended (or `moved` came) before the answer: stored or not.
+  std::vector<SentAction> unanswered() const {
+    std::lock_guard lock(mutex_);
+    return unanswered_;
+  }
+  std::vector<json> other_answers() const {
+    std::lock_guard lock(mutex_);
+    return other_answers_;
+  }
+  bool over() const { return over_; }
+
+  // Acknowledged actions sent at or after `from`, and refusals answered at or after it.
+  std::size_t acknowledged_since(Clock::time_point from) const {
+    std::lock_guard lock(mutex_);
+    std::size_t n = 0;
+    for (const auto& a : acknowledged_) n += a.sent >= from ? 1 : 0;
+    return n;
+  }
+  std::size_t refused_since(Clock::time_point from) const {
+    std::lock_guard lock(mutex_);
+    std::size_t n = 0;
+    for (const auto& a : refused_) n += a.sent >= from ? 1 : 0;
+    return n;
+  }
+
+ private:
+  void step() {
+    if (over_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      return;
+    }
+    if (!seats_[0] || !seats_[1]) {
+      reconnect();
+      return;
+    }
+    std::vector<std::pair<std::size_t, json>> choices;
+    for (std::size_t i = 0; i < 2; ++i) {
+      for (const auto& a : seats_[i]->view.at("legal_actions")) choices.emplace_back(i, a);
+    }
+    if (choices.empty()) {
+      over_ = true;
+      return;
+    }
+    const auto& [index, action] =
+        choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng_)];
+    Connection& seat = *seats_[index];
+    const std::string ref = "r" + std::to_string(++refs_);
+    SentAction sent{seat.role, action, Clock::now(), {}};
+    seat.send_action(action, seat.seq, ref);
+    bool answered = false;
+    while (seat.read_one()) {
+      if (seat.last.at("type") == "moved") break;
+      if (seat.last.value("ref", "") == ref) {
+        answered = true;
+        break;
+      }
+    }
+    sent.answered = Clock::now();
+    if (!answered) {
+      std::lock_guard lock(mutex_);
+      unanswered_.push_back(sent);
+      drop();
+      return;
+    }
+    const std::string type = seat.last.at("type");
+    if (type == "view" || type == "view_patch") {
+      if (!seat.last.value("stale", false)) {
+        std::lock_guard lock(mutex_);
+        acknowledged_.push_back(sent);
+      }
+      // The other seat's view catches up before the next choice.
+      if (!seats_[1 - index]->barrier()) drop();
+      return;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (seat.last.value("code", "") == "storage_unavailable") {
+        refused_.push_back(sent);
+      } else {
+        other_answers_.push_back(seat.last);
+      }
+    }
+    // A client waits a moment before trying again ("try again later").
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+
+  void drop() {
+    seats_[0].reset();
+    seats_[1].reset();
+  }
+
+  void reconnect() {
+    // Short attempts, so that finish() is not kept waiting while the database is away.
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    for (std::size_t i = 0; i < 2 && !stop_; ++i) {
+      if (!seats_[i]) {
+        seats_[i] = open_following_moves(nodes_, home_port_, game_id_, cookies_[i],
+                                         i == 0 ? "?patches=1" : "", deadline);
+      }
+    }
+  }
+
+  const NodePorts nodes_;
+  const int home_port_;
+  const std::int64_t game_id_;
+  const std::string cookies_[2];  // scotland's, england's
+  std::mt19937_64 rng_;
+  std::unique_ptr<Connection> seats_[2];
+  std::int64_t refs_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> over_{false};
+  mutable std::mutex mutex_;
+  std::vector<SentAction> acknowledged_;
+  std::vector<SentAction> refused_;
+  std::vector<SentAction> unanswered_;
+  std::vector<json> other_answers_;
+  std::thread thread_;
+};
+
+// Polls `done` every 20 ms until it holds or `limit` passes: whether it held.
+template <typename Predicate>
+bool wait_for(Predicate done, std::chrono::seconds limit) {
+  const auto deadline = Clock::now() + limit;
+  while (!done()) {
+    if (Clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+class PgRestart : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!storage::testing::test_postgres_uri()) {
+      GTEST_SKIP() << "needs PostgreSQL (ctest -R server.multinode_pg_restart)";
+    }
+    std::string why;
+    cluster_ = ScratchCluster::start(why);
+    ASSERT_TRUE(cluster_) << why;
+    a_ = std::make_unique<ServerProcess>(dir_a_.path(), flags("a"));
+    b_ = std::make_unique<ServerProcess>(dir_b_.path(), flags("b"));
+    nodes_ = {{"a", a_->port()}, {"b", b_->port()}};
+  }
+
+  std::vector<std::string> flags(const std::string& name) const {
+    return {"--db", cluster_->uri(), "--node-name", name};
+  }
+
+  // The node's /healthz: its status code and "status".
+  static std::pair<int, std::string> health(int port) {
+    const auto r = HttpClient(port).get("/healthz");
+    return {r.status, r.json().is_object() ? r.json().value("status", "") : ""};
+  }
+
+  std::unique_ptr<ScratchCluster> cluster_;
+  TempDir dir_a_;
+  TempDir dir_b_;
+  std::unique_ptr<ServerProcess> a_;
+  std::unique_ptr<ServerProcess> b_;
+  NodePorts nodes_;
+};
+
+TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAcknowledgedAction) {
+  // Four games, two held by each node (the node a game is first opened at takes it).
+  std::vector<std::unique_ptr<ActingClient>> clients;
+  for (int i = 0; i < 4; ++i) {
+    const int port = i % 2 == 0 ? a_->port() : b_->port();
+    Table table(port, "pgr" + std::to_string(i));
+    ASSERT_FALSE(HasFailure());
+    clients.push_back(std::make_unique<ActingClient>(nodes_, port, table.game_id,
+                                                     table.scot_http.session_cookie(),
+                                                     table.eng_http.session_cookie(), 40 + i));
+  }
+  for (auto& c : clients) c->begin();
+  const auto each = [&clients](auto&& holds) {
+    for (const auto& c : clients) {
+      if (!holds(*c)) return false;
+    }
+    return true;
+  };
+  ASSERT_TRUE(wait_for([&] { return each([](auto& c) { return c.acknowledged().size() >= 5; }); },
+                       std::chrono::seconds(30)))
+      << "the games were not played before the restarts";
+
+  for (const bool crash : {false, true}) {
+    SCOPED_TRACE(crash ? "stopped as by a crash" : "stopped cleanly");
+    cluster_->stop(crash);
+    const auto down = Clock::now();
+    // Every game's client meets the outage: its action is refused, not acknowledged.
+    ASSERT_TRUE(wait_for([&] { return each([&](auto& c) { return c.refused_since(down) >= 2; }); },
+                         std::chrono::seconds(20)))
+        << "an action sent while the database was away was not refused";
+    for (const int port : {a_->port(), b_->port()}) {
+      EXPECT_EQ(health(port), std::make_pair(503, std::string("degraded"))) << "node " << port;
+    }
+    const auto up_from = Clock::now();
+    for (const auto& c : clients) {
+      EXPECT_EQ(c->acknowledged_since(down), 0u)
+          << "game " << c->game_id() << ": acknowledged while the database was away";
+    }
+    cluster_->start_again();
+    const auto up = Clock::now();
+    ASSERT_GE(up, up_from);
+
+    // The nodes recover by themselves: each game is played again, and health says ok.
+    ASSERT_TRUE(
+        wait_for([&] { return each([&](auto& c) { return c.acknowledged_since(up) >= 1; }); },
+                 std::chrono::seconds(30)))
+        << "a game was not played again after the database came back";
+    Clock::duration slowest{};
+    for (const auto& c : clients) {
+      for (const auto& a : c->acknowledged()) {
+        if (a.sent < up) continue;
+        slowest = std::max(slowest, a.answered - up);
+        break;
+      }
+    }
+    EXPECT_LT(slowest, std::chrono::seconds(5))
+        << "the last game acted again " << seconds(slowest) << " s after the database came back";
+    for (const int port : {a_->port(), b_->port()}) {
+      std::pair<int, std::string> said;
+      EXPECT_TRUE(wait_for(
+          [&] {
+            said = health(port);
+            return said.first == 200;
+          },
+          std::chrono::seconds(15)))
+          << "node " << port << " still says " << said.second;
+      EXPECT_EQ(said.second, "ok");
+    }
+    const auto healthy = Clock::now() - up;
+    EXPECT_LT(healthy, std::chrono::seconds(3))
+        << "health said ok " << seconds(healthy) << " s after the database came back";
+    std::cout << (crash ? "crash" : "clean stop") << ": away " << seconds(up - down)
+              << " s (and the stop), the last game acted again after " << seconds(slowest)
+              << " s, health ok after " << seconds(healthy) << " s\n";
+    // A few more actions each after the return, before the next outage.
+    const auto again = Clock::now();
+    ASSERT_TRUE(
+        wait_for([&] { return each([&](auto& c) { return c.acknowledged_since(again) >= 3; }); },
+                 std::chrono::seconds(30)));
+  }
+  for (auto& c : clients) c->finish();
+
+  // No node exited: both drain as usual.
+  EXPECT_EQ(a_->terminate(), 0) << a_->log();
+  EXPECT_EQ(b_->terminate(), 0) << b_->log();
+
+  for (const auto& c : clients) {
+    SCOPED_TRACE("game " + std::to_string(c->game_id()));
+    for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
+    const auto log = logged_actions(cluster_->uri(), c->game_id());
+    const auto acked = c->acknowledged();
+    const auto refused = c->refused();
+    const auto unanswered = c->unanswered();
+    // The log is the acknowledged actions in their order. Between them it may hold only actions
+    // whose answer never came (the connection ended first) or that were refused when the
+    // database went away while their COMMIT was under way (its answer lost: outcome unknown).
+    const auto sent_and_not_acknowledged = [&](const LoggedAction& logged) -> const SentAction* {
+      for (const auto* list : {&unanswered, &refused}) {
+        for (const auto& a : *list) {
+          if (a.role == logged.role && a.action == logged.action) return &a;
+        }
+      }
+      return nullptr;
+    };
+    std::size_t next = 0;
+    std::size_t unknown = 0;
+    for (const auto& logged : log) {
+      if (next < acked.size() && acked[next].role == logged.role &&
+          acked[next].action == logged.action) {
+        ++next;
+        continue;
+      }
+      ++unknown;
+      EXPECT_TRUE(sent_and_not_acknowledged(logged))
+          << "seq " << logged.seq << " is stored, and no client was told anything of it";
+    }
+    EXPECT_EQ(next, acked.size()) << "acknowledged action " << next << " of " << acked.size()
+                                  << " is not in the log in its place";
+    ASSERT_FALSE(log.empty());
+    const auto replayed = replay_record(stored_record(cluster_->uri(), c->game_id()));
+    ASSERT_TRUE(replayed);
+    EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+    std::cout << "game " << c->game_id() << ": " << acked.size() << " acknowledged, "
+              << refused.size() << " refused, " << unanswered.size() << " unanswered, " << unknown
+              << " stored without an acknowledgement\n";
+  }
+}
+
+// A COMMIT whose answer is lost (the connection to PostgreSQL dropping while it commits) may
+// have stored the action: the room then answers its client storage_unavailable, and its state
+// is one action behind the log. Here such an action is written into the log behind the room's
+// back, under the room's fence, as the lost COMMIT would have: the room's next commit finds the
+// seq taken, writes nothing, and the room lets go; its clients, told to come back at once, get
+// the game as the log has it and play on.
+TEST_F(PgRestart, ARoomBehindTheLogLoadsTheGameAgainAndPlaysOn) {
+  Table table(a_->port(), "behind");
+  std::mt19937_64 rng(51);
+  for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  const auto stored =
+      static_cast<std::int64_t>(logged_actions(cluster_->uri(), table.game_id).size());
+  ASSERT_EQ(stored, table.actions);
+
+  // The next action as the engine plays it, stored as the lost COMMIT would have stored it.
+  auto game = replay_record(stored_record(cluster_->uri(), table.game_id));
+  ASSERT_TRUE(game);
+  const auto role = game->active_roles().front();
+  const json action = game->legal_actions(role).front();
+  ASSERT_FALSE(game->apply(role, action));
+  {
+    storage::PgDatabase db(cluster_->uri());
+    auto insert = db.prepare(
+        "INSERT INTO actions (game_id, seq, role, action, applied_at, state_hash, fence)"
+        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, fence FROM game_leases WHERE game_id = ?1");
+    insert.bind(1, table.game_id)
+        .bind(2, stored + 1)
+        .bind(3, std::string(core::role_name(role)))
+        .bind(4, action.dump())
+        .bind(5, std::int64_t{1})
+        .bind(6, game->state_hash());
+    insert.run();
+    ASSERT_EQ(db.changes(), 1);
+  }
+
+  // The room still shows the game before it: the seat's action there is at the stored seq.
+  Connection& seat = table.seat(std::string(core::role_name(role)));
+  seat.send_action(seat.view.at("legal_actions").front(), seat.seq, "behind");
+  bool moved = false;
+  while (seat.read_one()) {
+    EXPECT_NE(seat.last.value("ref", ""), "behind") << "answered " << seat.last;
+    if (seat.last.at("type") == "moved") {
+      moved = true;
+      EXPECT_EQ(seat.last.value("retry_ms", std::int64_t{-1}), 0) << seat.last;
+    }
+  }
+  EXPECT_TRUE(moved) << "the room did not let go";
+  EXPECT_EQ(logged_actions(cluster_->uri(), table.game_id).size(),
+            static_cast<std::size_t>(stored + 1));
+
+  // Come back: the game as the log has it, and it goes on.
+  const auto deadline = Clock::now() + std::chrono::seconds(15);
+  table.scotland = open_following_moves(nodes_, a_->port(), table.game_id,
+                                        table.scot_http.session_cookie(), "?patches=1", deadline);
+  table.england = open_following_moves(nodes_, a_->port(), table.game_id,
+                                       table.eng_http.session_cookie(), "", deadline);
+  table.observer.reset();
+  ASSERT_TRUE(table.scotland && table.england);
+  table.actions = stored + 1;
+  for (int i = 0; i < 10 && table.play_random(rng); ++i) {
+  }
+  ASSERT_FALSE(HasFailure());
+  const auto log = logged_actions(cluster_->uri(), table.game_id);
+  ASSERT_EQ(static_cast<std::int64_t>(log.size()), table.actions);
+  EXPECT_EQ(log.at(static_cast<std::size_t>(stored)).action, action);
+  const auto replayed = replay_record(stored_record(cluster_->uri(), table.game_id));
+  ASSERT_TRUE(replayed);
+  EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+}
+
+}  // namespace
+}  // namespace blockfog::server::testing
