@@ -245,8 +245,10 @@ std::optional<HttpResponse> Api::send_to_holder(const RouteCall& call, bool by_i
   if (!located.elsewhere) return std::nullopt;  // held here now, or no game to hold
   const auto& where = *located.elsewhere;
   if (where.name.empty()) {
+    // Its holder looks dead (a heartbeat over 2 s old), is committing a write, or let it go
+    // just now: any node may take it once retry_ms have passed.
     auto r = error(503, ErrorCode::GameMoving,
-                   "the node playing this game does not answer; try again when its lease ends");
+                   "this game is moving to another node; try again in a moment");
     // Whole seconds, rounded up: coming back early would meet the same answer.
     r.headers.emplace_back(
         "Retry-After", std::to_string(std::max<std::int64_t>((where.retry_ms + 999) / 1000, 1)));

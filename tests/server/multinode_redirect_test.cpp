@@ -116,7 +116,7 @@ class MultiNodeRedirect : public ::testing::Test {
   std::optional<HttpClient> eng_;
 };
 
-std::string games_path(std::int64_t game_id, const std::string& rest) {
+std::string redirect_game_path(std::int64_t game_id, const std::string& rest) {
   return "/api/games/" + std::to_string(game_id) + "/" + rest;
 }
 
@@ -128,7 +128,7 @@ void expect_sent_to_a(const HttpResult& r, const std::string& target) {
 }
 
 // The value of an unlabelled metric in Prometheus text, or -1 when it is not there.
-std::int64_t metric_value(const std::string& text, const std::string& name) {
+std::int64_t node_metric_value(const std::string& text, const std::string& name) {
   const auto at = text.find("\n" + name + " ");
   if (at == std::string::npos) return -1;
   return std::stoll(text.substr(at + name.size() + 2));
@@ -143,7 +143,7 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   creator->role = "scotland";
 
   // The join, sent to b, is sent to a and changes nothing at b.
-  const auto join = games_path(game_id, "join");
+  const auto join = redirect_game_path(game_id, "join");
   const auto at_b = post_at(b_->port(), *eng_, join, json::object());
   expect_sent_to_a(at_b, join);
   EXPECT_EQ(seats(game_id), 1);
@@ -161,7 +161,7 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   // Each dice step, sent to b, goes the same way.
   const auto scot_hand = draw_dice();
   const auto eng_hand = draw_dice();
-  const auto dice = games_path(game_id, "dice");
+  const auto dice = redirect_game_path(game_id, "dice");
   for (const auto& [who, body] :
        {std::pair{&*scot_, json{{"commitment", scot_hand.commitment}}},
         std::pair{&*eng_, json{{"commitment", eng_hand.commitment}}},
@@ -178,7 +178,7 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   EXPECT_EQ(number("SELECT count(*) FROM games WHERE id = ?1 AND status = 'active'", game_id), 1);
 
   // Resigning.
-  const auto resign = games_path(game_id, "resign");
+  const auto resign = redirect_game_path(game_id, "resign");
   const auto resign_at_b = post_at(b_->port(), *eng_, resign, json::object());
   expect_sent_to_a(resign_at_b, resign);
   EXPECT_EQ(finished(game_id), 0);
@@ -187,14 +187,14 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   EXPECT_EQ(finished(game_id), 1);
 
   // A rematch offered and accepted; the query, if any, goes along.
-  const auto offer = games_path(game_id, "rematch/offer?from=lobby");
+  const auto offer = redirect_game_path(game_id, "rematch/offer?from=lobby");
   const auto offer_at_b = post_at(b_->port(), *eng_, offer, json::object());
   expect_sent_to_a(offer_at_b, offer);
   EXPECT_EQ(rematches(game_id), 0);
   const auto offered = follow(offer_at_b, *eng_, json::object());
   ASSERT_EQ(offered.status, 200) << offered.body;
   EXPECT_EQ(rematches(game_id), 1);
-  const auto accept = games_path(game_id, "rematch/accept");
+  const auto accept = redirect_game_path(game_id, "rematch/accept");
   const auto accept_at_b = post_at(b_->port(), *scot_, accept, json::object());
   expect_sent_to_a(accept_at_b, accept);
   const auto accepted = follow(accept_at_b, *scot_, json::object());
@@ -205,7 +205,7 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   const auto other = create_game();
   auto waiting = connect(a_->port(), other, scot_->session_cookie());
   ASSERT_TRUE(waiting);
-  const auto cancel = games_path(other, "cancel");
+  const auto cancel = redirect_game_path(other, "cancel");
   const auto cancel_at_b = post_at(b_->port(), *scot_, cancel, json::object());
   expect_sent_to_a(cancel_at_b, cancel);
   EXPECT_EQ(number("SELECT count(*) FROM games WHERE id = ?1 AND status = 'open'", other), 1);
@@ -213,8 +213,8 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   ASSERT_EQ(cancelled.status, 200) << cancelled.body;
 
   // b counted what it sent away; a sent nothing away.
-  EXPECT_EQ(metric_value(metrics_text(b_->port()), "blockfog_redirects_sent_total"), 9);
-  EXPECT_EQ(metric_value(metrics_text(a_->port()), "blockfog_redirects_sent_total"), 0);
+  EXPECT_EQ(node_metric_value(metrics_text(b_->port()), "blockfog_redirects_sent_total"), 9);
+  EXPECT_EQ(node_metric_value(metrics_text(a_->port()), "blockfog_redirects_sent_total"), 0);
 }
 
 TEST_F(MultiNodeRedirect, AStrangersRequestIsRefusedWhereItLandsWithoutLearningTheHolder) {
@@ -226,7 +226,7 @@ TEST_F(MultiNodeRedirect, AStrangersRequestIsRefusedWhereItLandsWithoutLearningT
   auto creator = connect(a_->port(), game_id, scot_->session_cookie());
   ASSERT_TRUE(creator);
   creator->role = "scotland";
-  const auto join = games_path(game_id, "join");
+  const auto join = redirect_game_path(game_id, "join");
   // Without the link the invite game is as absent at b as an unused id.
   const auto stranger = post_at(b_->port(), *eng_, join, json::object());
   EXPECT_EQ(stranger.status, 404) << stranger.body;
@@ -243,7 +243,8 @@ TEST_F(MultiNodeRedirect, AGameNobodyHoldsIsTakenAndServedByTheNodeAsked) {
   const auto game_id = create_game();
   ASSERT_GT(game_id, 0);
   EXPECT_EQ(number("SELECT count(*) FROM game_leases WHERE game_id = ?1", game_id), 0);
-  const auto joined = post_at(b_->port(), *eng_, games_path(game_id, "join"), json::object());
+  const auto joined =
+      post_at(b_->port(), *eng_, redirect_game_path(game_id, "join"), json::object());
   ASSERT_EQ(joined.status, 200) << joined.body;
   EXPECT_EQ(seats(game_id), 2);
   EXPECT_EQ(number("SELECT count(*) FROM game_leases AS l JOIN nodes AS n USING (node_id)"
@@ -252,7 +253,7 @@ TEST_F(MultiNodeRedirect, AGameNobodyHoldsIsTakenAndServedByTheNodeAsked) {
             1);
   // b holds it now: a sends the next step there, and a client there too.
   const auto hand = draw_dice();
-  const auto dice = games_path(game_id, "dice");
+  const auto dice = redirect_game_path(game_id, "dice");
   const auto at_a = post_at(a_->port(), *scot_, dice, {{"commitment", hand.commitment}});
   EXPECT_EQ(at_a.status, 307) << at_a.body;
   EXPECT_EQ(at_a.headers.count("location") ? at_a.headers.at("location") : "", "/n/b" + dice);
@@ -267,12 +268,13 @@ TEST_F(MultiNodeRedirect, ADrainedHoldersGamesAreServedByTheOtherNodeAtOnce) {
   // The creator stays at the game through the drain: its room is not let go before.
   auto creator = connect(a_->port(), game_id, scot_->session_cookie());
   ASSERT_TRUE(creator);
-  expect_sent_to_a(post_at(b_->port(), *eng_, games_path(game_id, "join"), json::object()),
-                   games_path(game_id, "join"));
+  expect_sent_to_a(post_at(b_->port(), *eng_, redirect_game_path(game_id, "join"), json::object()),
+                   redirect_game_path(game_id, "join"));
   EXPECT_EQ(a_->terminate(), 0) << a_->log();
   const auto drained = RedirectClock::now();
   // No lease to wait out, no game_moving: b serves the first request.
-  const auto joined = post_at(b_->port(), *eng_, games_path(game_id, "join"), json::object());
+  const auto joined =
+      post_at(b_->port(), *eng_, redirect_game_path(game_id, "join"), json::object());
   EXPECT_EQ(joined.status, 200) << joined.body;
   EXPECT_LT(RedirectClock::now() - drained, std::chrono::seconds(2));
   EXPECT_EQ(seats(game_id), 2);
@@ -284,7 +286,7 @@ TEST_F(MultiNodeRedirect, AHolderThatStopsAnsweringIsWaitedOutThenItsGameIsServe
   auto creator = connect(a_->port(), game_id, scot_->session_cookie());
   ASSERT_TRUE(creator);
   creator->role = "scotland";
-  const auto join = games_path(game_id, "join");
+  const auto join = redirect_game_path(game_id, "join");
   ASSERT_EQ(post_at(b_->port(), *eng_, join, json::object()).status, 307);
 
   ASSERT_EQ(::kill(a_->pid(), SIGSTOP), 0);
@@ -345,11 +347,11 @@ TEST_F(MultiNodeRedirect, EachNodeReportsItsOwnGamesAndTheirSumIsWhatTheDatabase
     EXPECT_EQ(number(kHeldByNode, name == "a" ? 1 : 2), held);
     const auto text = metrics_text(port_of(name));
     EXPECT_NE(text.find("\nblockfog_node_info{node=\"" + name + "\"} 1\n"), std::string::npos);
-    EXPECT_EQ(metric_value(text, "blockfog_games_held"), held);
-    EXPECT_EQ(metric_value(text, "blockfog_leases_taken_total"), held);
-    EXPECT_EQ(metric_value(text, "blockfog_leases_lost_total"), 0);
-    EXPECT_EQ(metric_value(text, "blockfog_moved_sent_total"), name == "b" ? 1 : 0);
-    sum += metric_value(text, "blockfog_games_held");
+    EXPECT_EQ(node_metric_value(text, "blockfog_games_held"), held);
+    EXPECT_EQ(node_metric_value(text, "blockfog_leases_taken_total"), held);
+    EXPECT_EQ(node_metric_value(text, "blockfog_leases_lost_total"), 0);
+    EXPECT_EQ(node_metric_value(text, "blockfog_moved_sent_total"), name == "b" ? 1 : 0);
+    sum += node_metric_value(text, "blockfog_games_held");
   }
   EXPECT_EQ(sum,
             number("SELECT count(*) FROM game_leases AS l JOIN nodes AS n USING (node_id)"
