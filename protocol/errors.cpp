@@ -46,6 +46,7 @@ constexpr std::array kNames = {
     std::pair{ErrorCode::UnknownGame, "unknown_game"},
     std::pair{ErrorCode::NoComputer, "no_computer"},
     std::pair{ErrorCode::NotAdjudicable, "not_adjudicable"},
+    std::pair{ErrorCode::GameMoving, "game_moving"},
     std::pair{ErrorCode::StorageUnavailable, "storage_unavailable"},
     std::pair{ErrorCode::Internal, "internal"},
 };

@@ -55,6 +55,8 @@ enum class ErrorCode {
   UnknownGame,     // a game kind the server does not serve
   NoComputer,      // a computer seat (or stand-in) asked for in a game no computer plays
   NotAdjudicable,  // an adjudication asked for in a game whose rules have none
+  // Several nodes (docs/multi-node.md, section 3).
+  GameMoving,  // the node holding the game looks dead; its lease runs out in Retry-After
   // Both.
   StorageUnavailable,  // the server cannot store anything now (a full disk, a failed store)
   Internal,            // kept last: tests walk the codes up to it

@@ -76,6 +76,43 @@ std::string Metrics::render() const {
         << "# TYPE blockfog_storage_writable gauge\n"
         << "blockfog_storage_writable " << (storage_writable() ? 1 : 0) << "\n";
   }
+  if (!node_name.empty()) {
+    // A label value escapes '\\', '"' and newlines (Prometheus text format); node names
+    // have none of them, but a configured one is not trusted to.
+    std::string label;
+    for (const char ch : node_name) {
+      if (ch == '\\' || ch == '"') label += '\\';
+      if (ch == '\n') {
+        label += "\\n";
+      } else {
+        label += ch;
+      }
+    }
+    out << "# HELP blockfog_node_info The node that serves these figures (--node-name).\n"
+        << "# TYPE blockfog_node_info gauge\n"
+        << "blockfog_node_info{node=\"" << label << "\"} 1\n";
+  }
+  if (games_held) {
+    out << "# HELP blockfog_games_held Games this node plays: under its leases on PostgreSQL, "
+           "its rooms on SQLite.\n"
+        << "# TYPE blockfog_games_held gauge\n"
+        << "blockfog_games_held " << games_held() << "\n";
+  }
+  out << "# HELP blockfog_leases_taken_total Game leases this node took.\n"
+      << "# TYPE blockfog_leases_taken_total counter\n"
+      << "blockfog_leases_taken_total " << leases_taken.load() << "\n"
+      << "# HELP blockfog_leases_lost_total Writes refused by the lease's fence: another node "
+         "had taken the game.\n"
+      << "# TYPE blockfog_leases_lost_total counter\n"
+      << "blockfog_leases_lost_total " << leases_lost.load() << "\n"
+      << "# HELP blockfog_moved_sent_total WebSocket clients told the game is on another node "
+         "(moved).\n"
+      << "# TYPE blockfog_moved_sent_total counter\n"
+      << "blockfog_moved_sent_total " << moved_sent.load() << "\n"
+      << "# HELP blockfog_redirects_sent_total Game-scoped HTTP requests sent to the node "
+         "holding the game (307).\n"
+      << "# TYPE blockfog_redirects_sent_total counter\n"
+      << "blockfog_redirects_sent_total " << redirects_sent.load() << "\n";
   out << "# HELP blockfog_errors_total Errors sent to clients, by kind.\n"
       << "# TYPE blockfog_errors_total counter\n";
   for (std::size_t i = 0; i < errors_.size(); ++i) {

@@ -37,6 +37,15 @@ class Metrics {
   std::atomic<int> db_integrity_ok{-1};
   std::atomic<std::int64_t> db_integrity_checks{0};
 
+  // Several nodes on one database (docs/multi-node.md). The node's name (set before the
+  // server takes requests) and the games it plays (RoomRegistry::games_held; unset: not shown).
+  std::string node_name;
+  std::function<std::int64_t()> games_held;
+  std::atomic<std::int64_t> leases_taken{0};    // game leases this node took (committed)
+  std::atomic<std::int64_t> leases_lost{0};     // writes refused by the fence: another node took it
+  std::atomic<std::int64_t> moved_sent{0};      // `moved` frames sent to WebSocket clients
+  std::atomic<std::int64_t> redirects_sent{0};  // 307s sending a game-scoped request to its holder
+
   void count_error(protocol::ErrorCode code);
   // Seconds from an action's frame arriving to its views being handed to the sockets.
   void observe_action_latency(double seconds);

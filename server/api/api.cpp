@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 
+#include "protocol/http.h"
 #include "rules/core/hex.h"
 #include "server/api/host_names.h"
 #include "server/clock.h"
+#include "server/cluster/node_leases.h"
 #include "server/crypto.h"
 #include "server/db_worker.h"
 #include "server/log.h"
@@ -39,6 +41,7 @@ Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metri
       static_files_(config.web_root),
       replays_(db),
       signing_key_(load_signing_key(db)),
+      node_name_(config.node_name.empty() ? default_node_name() : config.node_name),
       kdf_budget_(kKdfBudget, kKdfPerAddress),
       password_params_{std::uint64_t{1} << config.password_cost},
       dummy_hash_(hash_password("not a password of anybody", password_params_)),
@@ -62,6 +65,15 @@ std::vector<Route> Api::routes() {
   auto plain = [this](HttpResponse (Api::*handler)()) -> RouteHandler {
     return [this, handler](const RouteCall&) { return (this->*handler)(); };
   };
+  // Served by the node holding the game (docs/multi-node.md, section 3): the request changes
+  // the game's rows or tells its room's clients, who are all on that node.
+  auto at_holder = [this](HttpResponse (Api::*handler)(const RouteCall&),
+                          bool by_invite = false) -> RouteHandler {
+    return [this, handler, by_invite](const RouteCall& call) {
+      if (auto elsewhere = send_to_holder(call, by_invite)) return std::move(*elsewhere);
+      return (this->*handler)(call);
+    };
+  };
   using enum Access;
   return {
       {"POST", "/api/register", Anyone, bind(&Api::register_account)},
@@ -74,8 +86,8 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/games/mine", Account, bind(&Api::my_games)},
       {"GET", "/api/games/live", Anyone, plain(&Api::list_live_games)},
       {"GET", "/api/games/{id}", Anyone, bind(&Api::game_details)},
-      {"POST", "/api/games/{id}/join", Account, bind(&Api::join_game)},
-      {"POST", "/api/games/{id}/dice", Account, bind(&Api::roll_dice)},
+      {"POST", "/api/games/{id}/join", Account, at_holder(&Api::join_game, true)},
+      {"POST", "/api/games/{id}/dice", Account, at_holder(&Api::roll_dice)},
       {"GET", "/api/games/{id}/invite", Account, bind(&Api::game_invite)},
       {"GET", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
       {"PUT", "/api/games/{id}/notes", Account, bind(&Api::game_notes)},
@@ -90,9 +102,9 @@ std::vector<Route> Api::routes() {
       {"GET", "/api/notices/unsubscribe/{token}", Anyone, bind(&Api::unsubscribe_notices)},
       {"POST", "/api/notices/unsubscribe/{token}", Anyone, bind(&Api::unsubscribe_notices),
        "no such game", true},
-      {"POST", "/api/games/{id}/resign", Account, bind(&Api::resign)},
-      {"POST", "/api/games/{id}/cancel", Account, bind(&Api::cancel)},
-      {"POST", "/api/games/{id}/rematch/{token}", Account, bind(&Api::rematch)},
+      {"POST", "/api/games/{id}/resign", Account, at_holder(&Api::resign)},
+      {"POST", "/api/games/{id}/cancel", Account, at_holder(&Api::cancel)},
+      {"POST", "/api/games/{id}/rematch/{token}", Account, at_holder(&Api::rematch)},
       {"GET", "/api/me/vacation", Account, bind(&Api::vacation)},
       {"GET", "/api/ratings", Anyone, bind(&Api::leaderboard)},
       {"GET", "/api/players/{token}/ratings", Anyone, bind(&Api::player_ratings)},
@@ -197,17 +209,73 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
 
 HttpResponse Api::health() const {
   // 503 while the store cannot write, so that a load balancer or monitor sees it (docs/server.md).
+  int status = 503;
+  json body;
   switch (db_.health()) {
     case StorageHealth::Ok:
-      return json_response(200, {{"status", "ok"}});
+      status = 200;
+      body = {{"status", "ok"}};
+      break;
     case StorageHealth::Degraded:
-      return json_response(503, {{"status", "degraded"}, {"storage", "cannot write now"}});
+      body = {{"status", "degraded"}, {"storage", "cannot write now"}};
+      break;
     case StorageHealth::Failed:
-      return json_response(503, {{"status", "degraded"}, {"storage", "failed; restarting"}});
+      body = {{"status", "degraded"}, {"storage", "failed; restarting"}};
+      break;
     case StorageHealth::ReadOnly:
-      return json_response(503, {{"status", "read_only"}, {"storage", "serving without writes"}});
+      body = {{"status", "read_only"}, {"storage", "serving without writes"}};
+      break;
   }
-  return json_response(503, {{"status", "degraded"}});
+  // Which node answered, and what it plays: behind a proxy spreading requests over several
+  // nodes, each is asked by its own path (/n/<name>/healthz).
+  const auto* leases = rooms_.leases();
+  body["node"] = leases ? leases->name() : node_name_;
+  body["games_held"] = rooms_.games_held();
+  if (leases) body["heartbeat"] = leases->heartbeat_current() ? "current" : "late";
+  return json_response(status, body);
+}
+
+std::optional<HttpResponse> Api::send_to_holder(const RouteCall& call, bool by_invite) {
+  if (!rooms_.leases()) return std::nullopt;  // one node serves every game
+  // A game the caller cannot reach is refused by the handler as if it did not exist, before
+  // any lease is taken or room loaded: a stranger's request costs nothing and learns nothing
+  // of where the game lives (as resolve_websocket).
+  if (!may_reach(call, by_invite)) return std::nullopt;
+  const auto located = rooms_.locate(call.id);
+  if (!located.elsewhere) return std::nullopt;  // held here now, or no game to hold
+  const auto& where = *located.elsewhere;
+  if (where.name.empty()) {
+    // Its holder looks dead (a heartbeat over 2 s old), is committing a write, or let it go
+    // just now: any node may take it once retry_ms have passed.
+    auto r = error(503, ErrorCode::GameMoving,
+                   "this game is moving to another node; try again in a moment");
+    // Whole seconds, rounded up: coming back early would meet the same answer.
+    r.headers.emplace_back(
+        "Retry-After", std::to_string(std::max<std::int64_t>((where.retry_ms + 999) / 1000, 1)));
+    return r;
+  }
+  // The same path and query under the holder's prefix, which the proxy strips; fetch follows
+  // a 307 with the method, the body and the cookie.
+  const auto& target = call.request.target;
+  const std::string location =
+      "/n/" + where.name + (target.rfind('/', 0) == 0 ? target : "/" + target);
+  ++metrics_.redirects_sent;
+  HttpResponse r = json_response(307, {{"location", location}});
+  r.headers.emplace_back("Location", location);
+  return r;
+}
+
+bool Api::may_reach(const RouteCall& call, bool by_invite) {
+  if (find_visible(db_, call.id, call.identity)) return true;
+  if (!by_invite) return false;
+  const auto decoded = protocol::decode_join(call.request.body);
+  const auto* join = std::get_if<protocol::JoinRequest>(&decoded);
+  if (!join || !join->invite) return false;
+  const auto token_hash = sha256_hex(*join->invite);
+  return db_.call([&](storage::Store& store) {
+    const auto row = store.find_game(call.id);
+    return row && row->invite_token_hash == token_hash;
+  });
 }
 
 std::optional<Identity> Api::authenticate(const HttpRequest& request) {
@@ -262,6 +330,7 @@ std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket(const HttpReq
     // Accepted, told where the game is, and closed: a browser follows no redirect of an
     // upgrade, and fails the handshake on any answer but 101.
     ticket.moved = moved_message(*id, located.elsewhere);
+    ++metrics_.moved_sent;
     return ticket;
   }
   if (!located.room) return error(404, ErrorCode::NotFound, "no such game");

@@ -92,8 +92,18 @@ class Api {
   std::vector<Route> routes();
   // The answer to an API request over its address's rate, or nothing when it may go on.
   std::optional<HttpResponse> refuse_over_rate(const HttpRequest& request);
-  // GET /healthz: 200 while the store can write, 503 `degraded` while it cannot.
+  // GET /healthz: 200 while the store can write, 503 `degraded` while it cannot; with the
+  // node's name and the games it holds.
   HttpResponse health() const;
+  // Before a game-scoped request that changes the game or needs its room (docs/multi-node.md,
+  // section 3): nothing when this node serves it (it holds the game's lease or took it now, or
+  // runs alone on SQLite), else the answer that sends the client to the node holding it.
+  // `by_invite`: the body may carry the invite game's link token (a join), which lets a
+  // stranger reach the game.
+  std::optional<HttpResponse> send_to_holder(const RouteCall& call, bool by_invite);
+  // Whether the caller may reach the game: he may see it, or (`by_invite`) the body's invite
+  // token is the game's.
+  bool may_reach(const RouteCall& call, bool by_invite);
   std::optional<Identity> authenticate(const HttpRequest& request);
   HttpResponse count_errors(HttpResponse response);
 
@@ -161,6 +171,7 @@ class Api {
   // Signs records and bundles (server/records/signing.h); none on a --read-only server of a
   // database that never had one.
   const std::optional<protocol::SigningKey> signing_key_;
+  const std::string node_name_;                          // --node-name, or the host's name
   std::unique_ptr<AddressRateLimiter> request_limiter_;  // null: no limit
   std::unique_ptr<AddressRateLimiter> create_limiter_;   // games created, per account (or none)
   LoginThrottle login_throttle_;

@@ -32,11 +32,26 @@ NodeLeases::NodeLeases(DbWorker& db, std::string name)
 
 NodeLeases::~NodeLeases() { db_.stop(); }
 
+namespace {
+std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+bool NodeLeases::heartbeat_current() const {
+  const auto at = renewed_at_ms_.load();
+  return !released_ && at > 0 && steady_ms() - at < storage::kLeaseMs;
+}
+
 void NodeLeases::register_anew(storage::Store& store) {
   // A new id at every registration: a restarted (or lapsed) node never mistakes the leases of
   // its former self for its own.
   node_id_ = name_ + "/" + random_hex(8);
+  const auto sent = steady_ms();
   storage::register_node(store, node_id_, name_);
+  renewed_at_ms_ = sent;
   log_info("node " + node_id_ + " registered");
 }
 
@@ -45,6 +60,7 @@ void NodeLeases::renew(storage::Store& store) {
   try {
     // Its own savepoint: on PostgreSQL a failed statement would fail the group around it.
     storage::Transaction transaction(store.database());
+    const auto sent = steady_ms();
     const bool renewed = storage::renew_node(store, node_id_);
     if (!renewed) {
       log_warn("node " + node_id_ +
@@ -54,6 +70,7 @@ void NodeLeases::renew(storage::Store& store) {
       register_anew(store);
     }
     transaction.commit();
+    if (renewed) renewed_at_ms_ = sent;
   } catch (const storage::StorageError& e) {
     log_error_throttled("heartbeat", "node " + node_id_ + ": heartbeat not renewed: " + e.what());
   }

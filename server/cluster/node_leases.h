@@ -51,6 +51,10 @@ class NodeLeases {
   const std::string& name() const { return name_; }
   // This start's id in the nodes table (storage thread).
   const std::string& node_id() const { return node_id_; }
+  // Whether the last renewal (or registration) that reached the database was sent less than a
+  // lease ago, by this node's monotonic clock: false while the database cannot be reached, or
+  // the storage thread is stuck. Any thread.
+  bool heartbeat_current() const;
   // Called on the storage thread after a renewal found the heartbeat lapsed, before the node
   // registers anew: let go of every room. Set before the server takes requests.
   void on_lapse(std::function<void()> handler) { on_lapse_ = std::move(handler); }
@@ -70,6 +74,8 @@ class NodeLeases {
   std::string node_id_;  // storage thread
   std::function<void()> on_lapse_;
   std::atomic<bool> released_{false};
+  // When the last successful renewal or registration was sent (steady clock, ms).
+  std::atomic<std::int64_t> renewed_at_ms_{0};
 };
 
 // Who holds the game, as a client should be told: the holder's name, or, when the holder's

@@ -80,6 +80,10 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
     leases = std::make_unique<NodeLeases>(db, config.node_name);
     rooms.set_leases(leases.get());
   }
+  metrics.node_name = leases                     ? leases->name()
+                      : config.node_name.empty() ? default_node_name()
+                                                 : config.node_name;
+  metrics.games_held = [&rooms] { return rooms.games_held(); };
   const auto resumed = rooms.resume_all();
   log_info("resumed " + std::to_string(resumed) + " unfinished games from the log");
   if (!config.read_only) {
@@ -202,7 +206,8 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   computer.stop();
   workers.join();
   kdf_workers.join();
-  notice_sender.reset();  // finishes the delivery in progress, which may need the store
+  metrics.games_held = nullptr;  // the rooms end with this function; the metrics do not
+  notice_sender.reset();         // finishes the delivery in progress, which may need the store
   // After the commits already queued: the other nodes may take this node's games at once.
   if (leases) leases->release(db);
   // Commits already queued finish before the process exits.

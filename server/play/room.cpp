@@ -111,6 +111,7 @@ void Room::join(std::shared_ptr<RoomClient> client, Role role, std::optional<Pla
     }
     if (self->moved_) {
       client->send(frame(*self->moved_));
+      ++self->metrics_.moved_sent;
       client->close();
       return;
     }
@@ -241,6 +242,7 @@ void Room::move_here(const std::optional<Elsewhere>& where) {
   computer_.cancel();
   pending_.clear();
   broadcast(*moved_);
+  metrics_.moved_sent += static_cast<std::int64_t>(members_.size());
   for (auto& [key, member] : members_) {
     member.client->close();
     if (member.player) host_.presence().depart(id_, member.player->account_id);
@@ -441,6 +443,7 @@ void Room::committed(const std::shared_ptr<Commit>& commit) {
       // Not stored: the game is another node's now, and so are its clients (the action's
       // sender resends it there, against the view it gets).
       log_info("game " + std::to_string(id_) + " moved to another node");
+      ++metrics_.leases_lost;
       move_here(result.moved_to);
       return;
     case CommitOutcome::Reload:

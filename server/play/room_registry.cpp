@@ -121,6 +121,11 @@ void RoomRegistry::let_go_all() {
   for (const auto& [id, room] : rooms) room->move_away(std::nullopt);
 }
 
+std::int64_t RoomRegistry::games_held() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(leases_ ? held_.size() : rooms_.size());
+}
+
 bool RoomRegistry::reinstate(const std::shared_ptr<Room>& room) { return insert(room) == room; }
 
 bool RoomRegistry::allow_chat(std::int64_t account_id) {
@@ -145,6 +150,7 @@ std::size_t RoomRegistry::resume_all() {
           storage::Transaction transaction(store.database());
           if (auto lease = leases_->take(store, row.id)) held.emplace(row.id, std::move(*lease));
           transaction.commit();
+          if (held.count(row.id)) ++metrics_.leases_taken;
           std::lock_guard lock(mutex_);
           if (const auto it = held.find(row.id); it != held.end()) held_[row.id] = it->second;
         } catch (const storage::StorageError& e) {
@@ -222,6 +228,7 @@ RoomRegistry::Located RoomRegistry::locate(std::int64_t game_id) {
       }
       transaction.commit();
       if (result.lease) {
+        ++metrics_.leases_taken;
         std::lock_guard lock(mutex_);
         held_[game_id] = *result.lease;
       }
@@ -257,12 +264,14 @@ bool RoomRegistry::may_sweep(storage::Store& store, std::int64_t game_id) {
       if (locate_game(store, game_id)) return false;
       held = leases_->take(store, game_id);
       if (!held) return false;
+      ++metrics_.leases_taken;
       // Held only for this write: released when it commits, so that any node loads it later.
       storage::release_game_lease(store, game_id, *held);
     }
     transaction.commit();
     return true;
   } catch (const storage::LeaseLost&) {
+    ++metrics_.leases_lost;
     return false;  // the room learns it at its next write
   } catch (const storage::StorageError& e) {
     if (e.kind() != storage::ErrorKind::Busy) throw;

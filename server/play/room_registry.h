@@ -43,6 +43,8 @@ class RoomRegistry : public RoomHost {
   // Set before resume_all and before the server takes requests; null on SQLite.
   void set_leases(NodeLeases* leases);
   NodeLeases* leases() const { return leases_; }
+  // The games this node plays: with leases, those it holds a lease of; else the rooms loaded.
+  std::int64_t games_held() const;
   // On the storage thread, inside the transaction of a sweep's write to `game_id` (a clock
   // that ran out, a deadline): whether this node may write the game, as the lease rule says.
   // A game it holds is fenced by its room's lease; a game nobody holds is taken (and released

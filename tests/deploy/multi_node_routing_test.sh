@@ -39,7 +39,8 @@ for name in a b c; do
   mkdir -p "$dir/$name/www"
   echo "$name" >"$dir/$name/www/node.txt"
   "$server" --listen 127.0.0.1:0 --port-file "$dir/$name/port" --db "$dir/$name/blockfog.db" \
-    --web-root "$dir/$name/www" --trusted-proxy 127.0.0.1 --http-rate 0 --log-level warn \
+    --node-name "$name" --web-root "$dir/$name/www" --trusted-proxy 127.0.0.1 --http-rate 0 \
+    --log-level warn \
     2>"$dir/$name.log" &
   pids+=($!)
 done
@@ -109,7 +110,9 @@ for name in a b c; do
     got=$(get "/n/$name/node.txt") || fail "/n/$name/node.txt failed"
     [[ $got == "$name" ]] || fail "/n/$name/node.txt reached node '$got'"
   done
-  [[ $(get "/n/$name/healthz") == *'"ok"'* ]] || fail "/n/$name/healthz is not the node's"
+  health=$(get "/n/$name/healthz") || fail "/n/$name/healthz failed"
+  [[ $health == *'"status":"ok"'* && $health == *"\"node\":\"$name\""* ]] ||
+    fail "/n/$name/healthz is not node $name's: $health"
 done
 [[ $(status /n/d/node.txt) == 404 ]] || fail "an unknown node's path was served"
 # A WebSocket upgrade by name reaches that node: a public game made on node b (through

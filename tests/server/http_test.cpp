@@ -184,7 +184,26 @@ TEST_F(ServerHttp, StaticFilesStayInsideTheWebRoot) {
 
 TEST_F(ServerHttp, HealthAndMetrics) {
   HttpClient client(port());
-  EXPECT_EQ(client.get("/healthz").json()["status"], "ok");
+  const auto health = client.get("/healthz").json();
+  EXPECT_EQ(health["status"], "ok");
+  // The only node on SQLite: named after the host (no --node-name), holding the rooms it
+  // loaded; no heartbeat to tell of.
+  ASSERT_TRUE(health["node"].is_string()) << health;
+  const std::string node = health["node"];
+  EXPECT_FALSE(node.empty());
+  EXPECT_EQ(health["games_held"], 0);
+  EXPECT_FALSE(health.contains("heartbeat"));
+  auto owner = register_user(port(), "healthy");
+  const auto created = owner.post(
+      "/api/games", {{"scenario", "braveheart"}, {"side", "scotland"}, {"visibility", "public"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  auto watcher = connect(port(), created.json()["game"]["id"], owner.session_cookie());
+  ASSERT_TRUE(watcher);
+  EXPECT_EQ(client.get("/healthz").json()["games_held"], 1);
+  const auto node_metrics = metrics_text(port());
+  EXPECT_NE(node_metrics.find("\nblockfog_node_info{node=\"" + node + "\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(node_metrics.find("\nblockfog_games_held 1\n"), std::string::npos);
   client.post("/api/login", {{"username", "nobody"}, {"password", "password1"}});
   // Metrics are the operator's (tests/server/security_test.cpp): read on its port.
   HttpClient operator_client(server_->metrics_port());
