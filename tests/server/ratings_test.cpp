@@ -27,13 +27,14 @@ namespace {
 using nlohmann::json;
 namespace glicko2 = storage::glicko2;
 
-struct Player {
+struct RatedPlayer {
   std::string name;
   HttpClient http;
 };
 
 // A game created by `creator` as Scotland, joined by `joiner`, resigned by `resigner`.
-std::int64_t play_and_resign(Player& creator, Player& joiner, Player& resigner, bool rated) {
+std::int64_t play_and_resign(RatedPlayer& creator, RatedPlayer& joiner, RatedPlayer& resigner,
+                             bool rated) {
   json body = {{"scenario", "braveheart"}, {"side", "scotland"}};
   if (rated) body["rated"] = true;
   const auto created = creator.http.post("/api/games", body);
@@ -127,7 +128,7 @@ class RatingsApi : public ::testing::Test {
 
   TempDir dir_;
   ServerProcess server_;
-  std::vector<Player> players_;
+  std::vector<RatedPlayer> players_;
 };
 
 TEST_F(RatingsApi, RatedGamesMoveRatingsAndRecomputingThemFromTheResultsGivesTheSame) {
