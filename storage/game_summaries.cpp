@@ -24,11 +24,23 @@ std::vector<std::string> split(std::string_view text) {
 }  // namespace
 
 void write_game_summaries(Store& store, std::string_view node_id,
-                          const std::vector<GameSummaryRow>& rows) {
+                          const std::vector<GameSummaryRow>& rows, bool all) {
+  if (all) {
+    store.database()
+        .prepare("DELETE FROM game_summaries WHERE node_id = ?1")
+        .bind(1, node_id)
+        .run();
+    store.database().exec(
+        "DELETE FROM game_summaries WHERE (game_id, node_id) IN ("
+        " SELECT s.game_id, s.node_id FROM game_summaries AS s"
+        " WHERE NOT EXISTS (SELECT 1 FROM nodes AS n"
+        "                    WHERE n.node_id = s.node_id AND n.expires_at > db_now_ms())"
+        " FOR UPDATE SKIP LOCKED)");
+  }
   auto upsert = store.database().cached(
       "INSERT INTO game_summaries AS s (game_id, node_id, status, awaiting, v_scotland,"
       " v_england, v_observer, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, db_now_ms())"
-      " ON CONFLICT (game_id) DO UPDATE SET node_id = excluded.node_id, status = excluded.status,"
+      " ON CONFLICT (game_id, node_id) DO UPDATE SET status = excluded.status,"
       " awaiting = excluded.awaiting, v_scotland = excluded.v_scotland,"
       " v_england = excluded.v_england, v_observer = excluded.v_observer,"
       " updated_at = excluded.updated_at");

@@ -21,9 +21,12 @@ struct GameSummaryRow {
   ViewVersions versions;
 };
 
-// Writes (or overwrites) the summaries of games `node_id` holds, one statement per row.
+// Writes (or overwrites) summaries of games `node_id` holds, one statement per row. `all`:
+// `rows` are all of them; the node's other rows are deleted first, and so are the rows of nodes
+// whose heartbeat lapsed, skipping any row a transaction still holds (nothing here waits for
+// another node).
 void write_game_summaries(Store& store, std::string_view node_id,
-                          const std::vector<GameSummaryRow>& rows);
+                          const std::vector<GameSummaryRow>& rows, bool all);
 
 // Every summary whose writer holds its game's lease now, with a live heartbeat, other than
 // `node_id`'s own: a summary of a node that let the game go or died counts no more.

@@ -364,7 +364,7 @@ void RoomRegistry::share_summaries(storage::Store& store, bool all) {
     // A change whose write fails is shared again by the next pass with `all`.
     summaries_changed_.clear();
   }
-  storage::write_game_summaries(store, leases_->node_id(), rows);
+  storage::write_game_summaries(store, leases_->node_id(), rows, all);
   std::unordered_map<std::int64_t, RoomSummary> others;
   for (const auto& row : storage::read_game_summaries(store, leases_->node_id())) {
     RoomSummary summary{row.status, row.versions, {}};
