@@ -36,7 +36,7 @@ Budget budget_of(Level level) {
     case Level::Normal:
       return {6, 6, 1, 0.3};
     case Level::Hard:
-      return {10, 16, 1, 2.0};
+      return {6, 16, 1, 2.0};
   }
   return {0, 0, 0, 0.05};
 }

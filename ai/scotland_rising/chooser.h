@@ -17,7 +17,7 @@
 //            action judged on one draw of dice) to the end of the seat's turn, where the
 //            position is scored by advantage() with the seat's exposure to the enemy's coming
 //            attacks weighed more than the enemy's; the best mean wins; capped at 0.3 s.
-//   hard   — the same with the 10 first actions and 16 playouts each; capped at 2 s.
+//   hard   — the same with 16 playouts each; capped at 2 s.
 // Playouts never undo, and in the setup pike form schiltron but do not leave it, so that the
 // setup ends. The k-th playout of every searched action starts from the same dice.
 // The same view, level and seed give the same action (time caps aside: a cap only shortens the
