@@ -23,7 +23,7 @@ constexpr int kEasyDiceSamples = 8;
 constexpr int kPlayoutCap = 400;  // actions: far more than two side-turns ever take
 
 struct Budget {
-  int searched;    // actions searched, best by prior() first; 0: greedy one ply
+  int searched;    // actions searched, best by the greedy one-ply score first; 0: greedy one ply
   int playouts;    // per searched action
   int side_turns;  // a playout ends when the side to act has changed this many times
   double seconds;  // time cap
@@ -34,12 +34,16 @@ Budget budget_of(Level level) {
     case Level::Easy:
       return {0, 0, 0, 0.05};
     case Level::Normal:
-      return {8, 12, 6, 0.3};
+      return {6, 6, 1, 0.3};
     case Level::Hard:
-      return {16, 24, 8, 2.0};
+      return {6, 16, 1, 2.0};
   }
   return {0, 0, 0, 0.05};
 }
+
+// Where a playout stops the other side is about to act: its attacks come first, so the seat's
+// units stand to lose more of their exposure than the enemy's (rulebook 8).
+constexpr ExposureWeights kTurnEndWeights{0.3, 0.8};
 
 [[noreturn]] void malformed(const std::string& why) {
   throw MalformedView("malformed view: " + why);
@@ -129,29 +133,73 @@ bool playable(const sr::State& s, const Action& a) {
   return !(s.pos.phase == sr::Phase::Setup && a.type == ActionType::LeaveSchiltron);
 }
 
-// The game played on from `s` until the side to act has changed `side_turns` times (or the
-// game ended): 3 actions in 4 the one prior() ranks first, the fourth uniform.
-void playout(sr::State& s, Random& random, int side_turns) {
+// What `role` makes of `s` after an action: the game's result when it ended, else advantage().
+double score_of(const sr::State& s, core::Role role, const std::vector<int>& exit_distance) {
+  return s.pos.phase == sr::Phase::GameOver ? 100.0 * (evaluate(s, role) - 0.5)
+                                            : advantage(s, role, exit_distance);
+}
+
+// The same where a playout stops, at a change of side (kTurnEndWeights).
+double turn_end_score(const sr::State& s, core::Role role, const std::vector<int>& exit_distance) {
+  return s.pos.phase == sr::Phase::GameOver ? 100.0 * (evaluate(s, role) - 0.5)
+                                            : advantage(s, role, exit_distance, kTurnEndWeights);
+}
+
+// A copy of `s` to look ahead from: its log and undo points are not read by the search and
+// would only be copied again at every step.
+sr::State lookahead_copy(const sr::State& s) {
+  sr::State out = s;
+  out.log.clear();
+  out.undo.clear();
+  return out;
+}
+
+// Easy's one-ply score of each action: the action applied (`samples` times with different dice
+// when it rolls some, averaged), the result scored by advantage(), prior() breaking ties.
+std::vector<double> one_ply(const sr::State& s, core::Role role, const std::vector<Action>& actions,
+                            int samples, Random& random, const Fields& f,
+                            Clock::time_point deadline) {
+  std::vector<double> score(actions.size(), -1e18);
+  for (std::size_t i = 0; i < actions.size() && (i == 0 || Clock::now() < deadline); ++i) {
+    const int n = rolls_dice(actions[i].type) ? samples : 1;
+    double total = 0;
+    for (int k = 0; k < n; ++k) {
+      sr::State after = s;
+      after.rng = core::Rng(seed_from(random));
+      sr::apply_legal(after, role, actions[i]);
+      total += score_of(after, role, f.exit_distance);
+    }
+    score[i] = total / n + 1e-3 * prior(s, actions[i], f);
+  }
+  return score;
+}
+
+std::size_t best_of(const std::vector<double>& score) {
+  return static_cast<std::size_t>(std::max_element(score.begin(), score.end()) - score.begin());
+}
+
+// The game played on from `s` (whose search began with `side` to act) by easy's rule for both
+// sides, each action judged on one draw of dice of its own and then played with the playout's
+// dice, until the side to act has changed `side_turns` times since the search began or the
+// game ended.
+void greedy_playout(sr::State& s, core::Role side, Random& random, int side_turns) {
   std::vector<Action> list;
   int changes = 0;
-  core::Role side = s.pos.side;
+  if (s.pos.side != side) {
+    side = s.pos.side;
+    if (++changes >= side_turns) return;
+  }
   for (int i = 0; i < kPlayoutCap && s.pos.phase != sr::Phase::GameOver; ++i) {
     list = sr::legal_actions(s, s.pos.side);
     std::erase_if(list, [&](const Action& a) { return !playable(s, a); });
     if (list.empty()) return;
-    std::size_t pick = random() % list.size();
-    if (random() % 4 != 0) {
-      const auto f = fields(s);
-      double best = -1e18;
-      for (std::size_t j = 0; j < list.size(); ++j) {
-        const double v = prior(s, list[j], f) + (random() % 1024) * 1e-6;
-        if (v > best) {
-          best = v;
-          pick = j;
-        }
-      }
+    std::size_t pick = 0;
+    if (list.size() > 1) {
+      pick = best_of(one_ply(s, s.pos.side, list, 1, random, fields(s), Clock::time_point::max()));
     }
     sr::apply_legal(s, s.pos.side, list[pick]);
+    s.undo.clear();
+    s.log.clear();
     if (s.pos.side != side) {
       side = s.pos.side;
       if (++changes >= side_turns) return;
@@ -159,44 +207,22 @@ void playout(sr::State& s, Random& random, int side_turns) {
   }
 }
 
-// Easy: each action applied (averaged over dice when it rolls some), the result scored by
-// advantage(), prior() breaking ties.
+// Easy: the action of the best one-ply score.
 std::size_t greedy(const sr::State& s, core::Role role, const std::vector<Action>& actions,
                    Random& random, Clock::time_point deadline) {
-  const auto f = fields(s);
-  std::size_t best = 0;
-  double best_score = -1e18;
-  for (std::size_t i = 0; i < actions.size() && (i == 0 || Clock::now() < deadline); ++i) {
-    const int samples = rolls_dice(actions[i].type) ? kEasyDiceSamples : 1;
-    double total = 0;
-    for (int k = 0; k < samples; ++k) {
-      sr::State after = s;
-      after.rng = core::Rng(seed_from(random));
-      sr::apply_legal(after, role, actions[i]);
-      total += after.pos.phase == sr::Phase::GameOver ? 100.0 * (evaluate(after, role) - 0.5)
-                                                      : advantage(after, role);
-    }
-    const double score = total / samples + 1e-3 * prior(s, actions[i], f);
-    if (score > best_score) {
-      best_score = score;
-      best = i;
-    }
-  }
-  return best;
+  return best_of(one_ply(s, role, actions, kEasyDiceSamples, random, fields(s), deadline));
 }
 
-// Normal and hard: the actions prior() ranks first (ending the turn always among them), each
-// followed by the same playouts; the best mean of evaluate() wins.
-std::size_t search(const sr::State& s, core::Role role, const std::vector<Action>& actions,
+// Normal and hard: the actions easy ranks first (ending the turn always among them), each
+// followed by the same greedy playouts; the best mean of the score where they stop wins.
+std::size_t search(const sr::State& root, core::Role role, const std::vector<Action>& actions,
                    const Budget& budget, Random& random, Clock::time_point deadline,
                    Thinking& thinking) {
+  const sr::State s = lookahead_copy(root);
   const auto f = fields(s);
+  const auto rank = one_ply(s, role, actions, kEasyDiceSamples, random, f, deadline);
   std::vector<std::size_t> order(actions.size());
   std::iota(order.begin(), order.end(), 0);
-  std::vector<double> rank(actions.size());
-  for (std::size_t i = 0; i < actions.size(); ++i) {
-    rank[i] = prior(s, actions[i], f) + (random() % 1024) * 1e-6;
-  }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return rank[a] > rank[b]; });
   std::vector<std::size_t> searched;
@@ -207,7 +233,7 @@ std::size_t search(const sr::State& s, core::Role role, const std::vector<Action
   }
   std::vector<double> total(searched.size(), 0.0);
   int rounds = 0;
-  for (int k = 0; k < budget.playouts && (k == 0 || Clock::now() < deadline); ++k) {
+  for (int k = 0; k < budget.playouts && Clock::now() < deadline; ++k) {
     const auto dice = seed_from(random);
     const auto policy = random();
     for (std::size_t j = 0; j < searched.size(); ++j) {
@@ -215,17 +241,18 @@ std::size_t search(const sr::State& s, core::Role role, const std::vector<Action
       after.rng = core::Rng(dice);
       Random walk(policy);
       sr::apply_legal(after, role, actions[searched[j]]);
-      playout(after, walk, budget.side_turns);
-      total[j] += evaluate(after, role);
+      greedy_playout(after, role, walk, budget.side_turns);
+      total[j] += turn_end_score(after, role, f.exit_distance);
       ++thinking.playouts;
     }
     ++rounds;
   }
+  if (rounds == 0) return order.front();
   std::size_t best = 0;
   for (std::size_t j = 1; j < searched.size(); ++j) {
     if (total[j] > total[best]) best = j;
   }
-  return rounds == 0 ? order.front() : searched[best];
+  return searched[best];
 }
 
 }  // namespace

@@ -12,15 +12,14 @@
 //   easy   — greedy one ply: each legal action applied to the view's state and the result scored
 //            by advantage() (evaluate.h); an action that rolls dice is applied kEasyDiceSamples
 //            (8) times with different dice and its scores averaged; no playouts; capped at 0.05 s.
-//   normal — Monte Carlo: the 8 actions prior() ranks first (and ending the turn) are each
-//            followed by 12 playouts to the end of the enemy's next turn, scored by evaluate();
-//            capped at 0.3 s.
-//   hard   — the same with the 16 first actions and 24 playouts each, to the end of the seat's
-//            own next turn; capped at 2 s.
-// Playouts draw 3 actions in 4 as prior() ranks them first and the fourth uniformly (never
-// undo; in the setup, pike form schiltron but do not leave it, so that the setup ends). Each
-// playout's dice come from a generator of its own, the same k-th generator for every searched
-// action (the actions are compared on the same dice).
+//   normal — easy's one-ply score ranks the actions; the 6 it ranks first (and ending the turn)
+//            are each followed by 6 greedy playouts: the seat plays on by easy's rule (each
+//            action judged on one draw of dice) to the end of the seat's turn, where the
+//            position is scored by advantage() with the seat's exposure to the enemy's coming
+//            attacks weighed more than the enemy's; the best mean wins; capped at 0.3 s.
+//   hard   — the same with 16 playouts each; capped at 2 s.
+// Playouts never undo, and in the setup pike form schiltron but do not leave it, so that the
+// setup ends. The k-th playout of every searched action starts from the same dice.
 // The same view, level and seed give the same action (time caps aside: a cap only shortens the
 // search when the machine is slower than the budget assumes).
 

@@ -134,6 +134,11 @@ std::vector<int> exit_distances(const sr::State& s) {
 }
 
 double advantage(const sr::State& s, Role me, const std::vector<int>& exit_distance) {
+  return advantage(s, me, exit_distance, {kExposureWeight, kExposureWeight});
+}
+
+double advantage(const sr::State& s, Role me, const std::vector<int>& exit_distance,
+                 const ExposureWeights& weights) {
   const int mine = core::side_index(me);
   double lead[2] = {static_cast<double>(s.pos.vp[0]), static_cast<double>(s.pos.vp[1])};
   const int turns_left = english_turns_left(s);
@@ -143,7 +148,8 @@ double advantage(const sr::State& s, Role me, const std::vector<int>& exit_dista
     const auto& data = s.data->units[u];
     const int side = core::side_index(data.side);
     if (unit.reduced) lead[1 - side] += 0.4 * data.vp;
-    lead[1 - side] += kExposureWeight * exposure(s, static_cast<int>(u));
+    const double weight = data.side == s.pos.side ? weights.acting : weights.waiting;
+    if (weight != 0) lead[1 - side] += weight * exposure(s, static_cast<int>(u));
     if (data.side == Role::England) {
       const double reach = static_cast<double>(data.full.move) * turns_left;
       const int far = exit_distance[unit.hex];

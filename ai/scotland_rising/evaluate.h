@@ -28,6 +28,14 @@ std::vector<int> exit_distances(const sr::State& s);
 // (R11).
 double advantage(const sr::State& s, sr::Role me, const std::vector<int>& exit_distance);
 double advantage(const sr::State& s, sr::Role me);
+// The same with the share of a unit's exposure counted as lost set by whose turn it is: the side
+// to act strikes first, so the waiting side's units stand to lose more of theirs.
+struct ExposureWeights {
+  double acting;   // units of the side to act
+  double waiting;  // units of the other side
+};
+double advantage(const sr::State& s, sr::Role me, const std::vector<int>& exit_distance,
+                 const ExposureWeights& weights);
 // 1 won, 0 lost, 0.5 drawn (R12) when the game is over; else 0.5 + 0.5 tanh(advantage / 6).
 double evaluate(const sr::State& s, sr::Role me);
 
@@ -43,8 +51,8 @@ Fields fields(const sr::State& s);
 // attack's expected hits weighted by its target's VP (rulebook 8, 11), an exit above all (R11),
 // English moves toward the arrow, Scots moves closing in on the nearest enemy or guarding the
 // arrow, a schiltron when the enemy is near (R14), the Scots Charge when four units or more
-// stand within 2 hexes of the enemy (R9), ending the turn low. It guides the playouts and picks
-// which actions are searched.
+// stand within 2 hexes of the enemy (R9), ending the turn low. It breaks ties between actions
+// whose one-ply scores are equal (chooser.cpp).
 double prior(const sr::State& s, const sr::Action& a, const Fields& f);
 
 }  // namespace blockfog::ai::scotland_rising

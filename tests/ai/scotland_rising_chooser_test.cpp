@@ -137,10 +137,11 @@ TEST(SrChooser, GivesTheSameAnswerToTheSameInputs) {
     const auto b = sr_choose(view, {}, level, 42, &second, false);
     EXPECT_EQ(a, b);
     EXPECT_EQ(first.playouts, second.playouts);
-    // Count-bound: easy plays none; normal 12 for each of 8 actions and ending the turn.
-    EXPECT_EQ(first.playouts, level == Level::Easy ? 0 : 12 * 9);
+    // Count-bound: easy plays none; normal 6 for each of the 6 actions easy ranks first and
+    // ending the turn.
+    EXPECT_EQ(first.playouts, level == Level::Easy ? 0 : 6 * 7);
   }
-  // Hard on the Scots' choice between rolling for AP and the Scots Charge (R9): 24 playouts
+  // Hard on the Scots' choice between rolling for AP and the Scots Charge (R9): 16 playouts
   // each (a many-action decision costs minutes under the sanitizers).
   auto fresh = sr_game(9);
   ASSERT_FALSE(fresh->apply(Role::Scotland, {{"type", "setup_done"}}));
@@ -149,8 +150,8 @@ TEST(SrChooser, GivesTheSameAnswerToTheSameInputs) {
   Thinking first, second;
   EXPECT_EQ(sr_choose(ap_view, {}, Level::Hard, 42, &first, false),
             sr_choose(ap_view, {}, Level::Hard, 42, &second, false));
-  EXPECT_EQ(first.playouts, 24 * 2);
-  EXPECT_EQ(second.playouts, 24 * 2);
+  EXPECT_EQ(first.playouts, 16 * 2);
+  EXPECT_EQ(second.playouts, 16 * 2);
 }
 
 TEST(SrChooser, RefusesMalformedViewsWithATypedError) {
