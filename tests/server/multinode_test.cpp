@@ -214,7 +214,9 @@ TEST_F(MultiNode, AnOwnerPausedPastItsLeaseLosesTheGameAndWritesNothingMoreToIt)
   EXPECT_LT(took, std::chrono::seconds(5));
   ASSERT_EQ(::kill(a_->pid(), SIGCONT), 0);
 
-  // a's clients are told to go (moved), and the action that reached a is not acknowledged.
+  // a's clients are told to go (moved), and the action that reached a is not acknowledged: a
+  // may refuse it (its session was ended while it slept inside a transaction, so the write
+  // fails as storage_unavailable: docs/multi-node.md, section 5) but never applies it.
   for (Connection* c : table.open()) {
     bool moved = false;
     while (c->read_one()) {
@@ -222,8 +224,10 @@ TEST_F(MultiNode, AnOwnerPausedPastItsLeaseLosesTheGameAndWritesNothingMoreToIt)
         moved = true;
         EXPECT_TRUE(c->last.contains("ws") || c->last.contains("retry_ms")) << c->last;
       }
-      EXPECT_NE(c->last.value("ref", ""), ref)
-          << c->role << ": the paused node answered " << c->last;
+      if (c->last.value("ref", "") == ref) {
+        EXPECT_EQ(c->last.value("type", ""), "error")
+            << c->role << ": the paused node answered " << c->last;
+      }
     }
     EXPECT_TRUE(moved) << c->role << " was not told the game moved";
     EXPECT_TRUE(c->chat.empty()) << c->role << ": the paused node wrote a chat line";
