@@ -8,20 +8,40 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+// A game-scoped request that meets its game between two server nodes is refused with 503
+// `game_moving` before anything is done (docs/protocol.md), so asking again is safe: wait as long
+// as the server's Retry-After says (whole seconds; at most kMoveWaitCapMs), up to
+// kMoveRetries times, then let the caller show the error.
+export const kMoveRetries = 3;
+const kMoveWaitCapMs = 10000;
+
+export function moveWaitMs(retryAfter) {
+  const seconds = Number.parseInt(retryAfter ?? '', 10);
+  return Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000, kMoveWaitCapMs);
+}
+
+// How the waits are taken: replaced by the unit tests.
+export const timing = { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+// Resolves to the JSON body, or throws an ApiError with the server's error code.
+export async function call(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
-  // A body that is not JSON (a proxy's error page, an empty 204) reads as null.
-  const json = await res.json().catch(() => null);
-  if (!res.ok) {
+  for (let attempt = 0; ; ++attempt) {
+    const res = await fetch(path, init);
+    // A body that is not JSON (a proxy's error page, an empty 204) reads as null.
+    const json = await res.json().catch(() => null);
+    if (res.ok) return json;
     const err = json && json.error ? json.error : {};
+    if (res.status === 503 && err.code === 'game_moving' && attempt < kMoveRetries) {
+      await timing.sleep(moveWaitMs(res.headers.get('Retry-After')));
+      continue;
+    }
     throw new ApiError(res.status, err.code, err.message);
   }
-  return json;
 }
 
 export const api = {

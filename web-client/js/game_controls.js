@@ -4,18 +4,7 @@
 import { h, clear } from './dom.js';
 import { mountClocks } from './clock_view.js';
 import { resultText } from './wording.js';
-
-async function post(path) {
-  const res = await fetch(path, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' },
-    body: '{}',
-  });
-  const json = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(json?.error?.message || `HTTP ${res.status}`);
-  return json;
-}
+import { call } from './api.js';
 
 // A button that asks before it acts: [label] opens "question [yes] [no]".
 // `asking` holds the act whose question is open: the question stays open, and keeps focus, when
@@ -79,7 +68,7 @@ export function mountGameControls(holder, { gameId, details, me, onStatus = () =
   };
   const run = async (path, done) => {
     try {
-      const body = await post(`/api/games/${gameId}${path}`);
+      const body = await call('POST', `/api/games/${gameId}${path}`, {});
       done(body);
     } catch (ex) {
       note.textContent = ex.message;
