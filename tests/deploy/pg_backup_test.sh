@@ -4,9 +4,9 @@
 # deploy.pg_backup_restore, on the cluster of the storage_pg fixture: tests/storage/
 # pg_fixture.sh). blockfog-load plays games; while it plays, the actions committed so far are
 # listed (every acknowledged action is among them: an action is acknowledged after its COMMIT)
-# and a backup is taken at once. The games go on after it. The backup is restored into a new
-# database, where every listed action is found with its state hash, and nothing the live
-# server never wrote; a server on the restored database resumes every unfinished game and
+# and a backup is taken at once. Games go on after it (a second load). The backup is restored
+# into a new database, where every listed action is found with its state hash, and nothing the
+# live server never wrote; a server on the restored database resumes every unfinished game and
 # serves them. Also: generations are pruned, a dump of a database that is not Blockfog's is
 # refused leaving no file, and a restore into a database that is not empty touches nothing.
 set -euo pipefail
@@ -61,7 +61,9 @@ backup() { bash "$root/deploy/pg-backup.sh" --db "$1" --dest "$dir/backups" --ke
 
 start_server "$live_uri" live
 port=$(head -n 1 "$dir/live.port")
-"$load" --port "$port" --games 4 --duration 4 --seed 57 >"$dir/load.out" &
+# Bounded by actions, not time: on a loaded machine a few seconds may pass before the log is long
+# enough for the backup below.
+"$load" --port "$port" --games 4 --duration 600 --actions 300 --seed 57 >"$dir/load.out" &
 load_pid=$!
 # Mid-game: once the games have a log of some length, the committed actions are listed and
 # the backup starts straight after.
@@ -74,10 +76,18 @@ rows "$live_uri" >"$dir/before.rows"
 backup "$live_uri" || fail "the backup failed"
 wait "$load_pid" || fail "blockfog-load failed: $(cat "$dir/load.out")"
 load_pid=""
-result=$(tail -n 1 "$dir/load.out")
-accepted=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["accepted"])' "$result")
-errors=$(python3 -c 'import json,sys; print(sum(json.loads(sys.argv[1])["errors"].values()))' "$result")
-((errors == 0)) || { cat "$dir/live.log" >&2; fail "blockfog-load saw errors: $result"; }
+# The first load may have ended during the backup (it plays as fast as the machine lets it): a
+# second one, started after the backup, shows the server goes on playing.
+"$load" --port "$port" --games 2 --duration 600 --actions 20 --seed 58 >"$dir/load2.out" ||
+  fail "blockfog-load failed after the backup: $(cat "$dir/load2.out")"
+accepted=0
+for out in load.out load2.out; do
+  result=$(tail -n 1 "$dir/$out")
+  n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["accepted"])' "$result")
+  errors=$(python3 -c 'import json,sys; print(sum(json.loads(sys.argv[1])["errors"].values()))' "$result")
+  ((errors == 0)) || { cat "$dir/live.log" >&2; fail "blockfog-load saw errors: $result"; }
+  accepted=$((accepted + n))
+done
 stop_server
 rows "$live_uri" >"$dir/live.rows"
 before=$(wc -l <"$dir/before.rows")
