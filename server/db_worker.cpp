@@ -101,10 +101,11 @@ DbWorker::DbWorker(std::unique_ptr<storage::Store> store, storage::Sync sync,
                                                                             : kMaxGroup),
       run_inline_(sync == storage::Sync::Normal),
       concurrent_window_(concurrent_window),
+      probe_every_(probe_interval(*store_)),
       thread_([this] { run(); }) {
   // Wakes the thread now and then, so that a degraded store is probed while nothing else is
   // written (check_faults).
-  if (!read_only_) every(probe_interval(*store_), [](storage::Store&) {});
+  if (!read_only_) every(probe_every_, [](storage::Store&) {});
 }
 
 void DbWorker::probe_write(storage::Store& store) {
@@ -143,7 +144,7 @@ void DbWorker::check_faults() {
   }
   if (health() != StorageHealth::Degraded) return;
   const auto now = Clock::now();
-  if (now - last_probe_ < probe_interval(*store_)) return;
+  if (now - last_probe_ < probe_every_) return;
   last_probe_ = now;
   const auto before = storage::fault_counts().unavailable;
   try {

@@ -162,6 +162,9 @@ class DbWorker {
     on_failure_ = std::move(handler);
   }
   static constexpr std::chrono::seconds kProbeEvery{5};
+  // How often a degraded store is probed: kProbeEvery, or a second on PostgreSQL. A client
+  // refused storage_unavailable is told to come back after as long (Retry-After).
+  std::chrono::milliseconds probe_every() const { return probe_every_; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -201,6 +204,7 @@ class DbWorker {
   const std::size_t max_group_;  // kMaxGroup, or kMaxPostgresGroup
   const bool run_inline_;        // --sync normal
   const std::chrono::microseconds concurrent_window_;
+  const std::chrono::milliseconds probe_every_;
   bool busy_ = false;  // a group, or a task run by post_or_run, is using the connection
   bool waiting_for_connection_ = false;  // the storage thread waits for post_or_run to finish
   bool stopping_ = false;

@@ -33,10 +33,12 @@ std::string_view migration_0020_notice_ids_never_reused();
 std::string_view migration_0021_ratings_per_game();
 std::string_view migration_0022_game_leases();
 std::string_view migration_0023_game_summaries();
+std::string_view migration_0024_node_presence();
 std::string_view postgres_0020_baseline();
 std::string_view postgres_0021_ratings_per_game();
 std::string_view postgres_0022_game_leases();
 std::string_view postgres_0023_game_summaries();
+std::string_view postgres_0024_node_presence();
 }  // namespace blockfog::storage::sql
 
 namespace blockfog::storage {
@@ -132,6 +134,7 @@ std::span<const Migration> builtin_migrations() {
       Migration{21, "ratings_per_game", sql::migration_0021_ratings_per_game()},
       Migration{22, "game_leases", sql::migration_0022_game_leases()},
       Migration{23, "game_summaries", sql::migration_0023_game_summaries()},
+      Migration{24, "node_presence", sql::migration_0024_node_presence()},
   };
   return migrations;
 }
@@ -143,6 +146,7 @@ std::span<const Migration> postgres_migrations() {
       Migration{21, "ratings_per_game", sql::postgres_0021_ratings_per_game()},
       Migration{22, "game_leases", sql::postgres_0022_game_leases()},
       Migration{23, "game_summaries", sql::postgres_0023_game_summaries()},
+      Migration{24, "node_presence", sql::postgres_0024_node_presence()},
   };
   return migrations;
 }

@@ -31,6 +31,16 @@ constexpr std::size_t kKdfPerAddress = 1;
 // Requests to create a game one account may send at once; then --games-per-hour.
 constexpr double kGameBurst = 20;
 
+// A game between two nodes (docs/multi-node.md, section 3): nothing was done; come back.
+HttpResponse game_moving(std::int64_t retry_ms) {
+  auto r = error(503, ErrorCode::GameMoving,
+                 "this game is moving to another node; try again in a moment");
+  // Whole seconds, rounded up: coming back early would meet the same answer.
+  r.headers.emplace_back("Retry-After",
+                         std::to_string(std::max<std::int64_t>((retry_ms + 999) / 1000, 1)));
+  return r;
+}
+
 }  // namespace
 
 Api::Api(const Config& config, DbWorker& db, RoomRegistry& rooms, Metrics& metrics)
@@ -199,7 +209,9 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
                    db_.health() == StorageHealth::ReadOnly
                        ? "the server is serving read-only for maintenance; try again later"
                        : "the server cannot store anything right now; try again later");
-    r.headers.emplace_back("Retry-After", std::to_string(DbWorker::kProbeEvery.count()));
+    // Whole seconds, rounded up: the next probe may find the store writable again.
+    const auto probe = std::chrono::ceil<std::chrono::seconds>(db_.probe_every());
+    r.headers.emplace_back("Retry-After", std::to_string(probe.count()));
     return count_errors(std::move(r));
   } catch (const std::exception& e) {
     log_error_throttled("http", "HTTP " + request.method + " " + path + ": " + e.what());
@@ -247,12 +259,7 @@ std::optional<HttpResponse> Api::send_to_holder(const RouteCall& call, bool by_i
   if (where.name.empty()) {
     // Its holder looks dead (a heartbeat over 2 s old), is committing a write, or let it go
     // just now: any node may take it once retry_ms have passed.
-    auto r = error(503, ErrorCode::GameMoving,
-                   "this game is moving to another node; try again in a moment");
-    // Whole seconds, rounded up: coming back early would meet the same answer.
-    r.headers.emplace_back(
-        "Retry-After", std::to_string(std::max<std::int64_t>((where.retry_ms + 999) / 1000, 1)));
-    return r;
+    return game_moving(where.retry_ms);
   }
   // The same path and query under the holder's prefix, which the proxy strips; fetch follows
   // a 307 with the method, the body and the cookie.
@@ -263,6 +270,13 @@ std::optional<HttpResponse> Api::send_to_holder(const RouteCall& call, bool by_i
   HttpResponse r = json_response(307, {{"location", location}});
   r.headers.emplace_back("Location", location);
   return r;
+}
+
+std::optional<HttpResponse> Api::refuse_unless_held(storage::Store& store, std::int64_t game_id) {
+  if (rooms_.may_write(store, game_id)) return std::nullopt;
+  // Taken by another node (this node let go of it), or being taken now: either way the game's
+  // holder is known in a moment.
+  return game_moving(0);
 }
 
 bool Api::may_reach(const RouteCall& call, bool by_invite) {

@@ -104,6 +104,11 @@ class Api {
   // Whether the caller may reach the game: he may see it, or (`by_invite`) the body's invite
   // token is the game's.
   bool may_reach(const RouteCall& call, bool by_invite);
+  // First in the transaction of such a request's write, on the storage thread: nothing while
+  // this node still holds the game (RoomRegistry::may_write: the lease row stays locked until
+  // the transaction ends), else the refusal to answer, 503 `game_moving`, with nothing written
+  // (the game was taken since send_to_holder looked; the client's next try is sent on).
+  std::optional<HttpResponse> refuse_unless_held(storage::Store& store, std::int64_t game_id);
   std::optional<Identity> authenticate(const HttpRequest& request);
   HttpResponse count_errors(HttpResponse response);
 

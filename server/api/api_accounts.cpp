@@ -8,6 +8,8 @@
 #include "server/db_worker.h"
 #include "server/log.h"
 #include "server/periodic/housekeeping.h"
+#include "server/play/room_registry.h"
+#include "storage/node_presence.h"
 
 namespace blockfog::server {
 namespace {
@@ -33,6 +35,8 @@ HttpResponse Api::start_session(int status, const Identity& identity, const Http
     // A login loop must not fill the store: the account's oldest sessions end.
     auto evicted =
         store.keep_newest_sessions(identity.account_id, kMaxSessionsPerAccount, token_hash);
+    // Other nodes close their sockets of the evicted sessions too (presence_sharing.h).
+    if (rooms_.leases() && !evicted.empty()) storage::record_ended_sessions(store, evicted);
     transaction.commit();
     return evicted;
   });
@@ -101,7 +105,13 @@ HttpResponse Api::logout(const RouteCall& call) {
   const auto token = cookie_value(request, kSessionCookie);
   if (!token.empty()) {
     const auto token_hash = sha256_hex(token);
-    db_.call([&](storage::Store& store) { store.delete_session(token_hash); });
+    db_.call([&](storage::Store& store) {
+      storage::Transaction transaction(store.database());
+      store.delete_session(token_hash);
+      // Other nodes close their sockets of the session too (presence_sharing.h).
+      if (rooms_.leases()) storage::record_ended_sessions(store, {token_hash});
+      transaction.commit();
+    });
     // The session's WebSockets must not go on acting for it.
     session_sockets_.close_all(token_hash);
   }

@@ -258,6 +258,7 @@ HttpResponse Api::join_game(const RouteCall& call) {
     const auto now = now_ms();
     // The seat and, with both taken, the dice deadline stand or fall together.
     storage::Transaction transaction(store.database());
+    if (auto moving = refuse_unless_held(store, game_id)) return {std::move(moving), {}};
     if (store.take_seat(game_id, free_role, identity->account_id, now) !=
         storage::SeatOutcome::Seated) {
       return {error(409, ErrorCode::SeatTaken, "the seat was taken"), {}};
@@ -298,9 +299,13 @@ HttpResponse Api::roll_dice(const RouteCall& call) {
       }
       return {error(403, ErrorCode::NotSeated, "only the game's players roll its dice"), {}, {}};
     }
+    // The step's own transaction is a savepoint of this one, which holds the game's lease.
+    storage::Transaction fenced(store.database());
+    if (auto moving = refuse_unless_held(store, game_id)) return {std::move(moving), {}, {}};
     auto outcome = take_dice_step(store, game_id, *role, identity->account_id,
                                   {r.commitment, r.contribution}, now_ms(), &rooms_.presence());
     if (const auto& no = outcome.refusal) return {error(no->status, no->code, no->message), {}, {}};
+    fenced.commit();
     return {std::nullopt, load_info(store, *store.find_game(game_id)), std::move(outcome.started)};
   });
   if (rolled.refusal) return *rolled.refusal;

@@ -63,6 +63,7 @@ HttpResponse Api::resign(const RouteCall& call) {
     }
     const auto now = now_ms();
     storage::Transaction transaction(store.database());
+    if (auto moving = refuse_unless_held(store, call.id)) return {std::move(moving), {}};
     stop_clocks(store, call.id, load_time_control(store, call.id), info.seats, now);
     store.set_game_status(call.id, storage::GameStatus::Finished, now,
                           result_against(*role, "resigned"));
@@ -93,7 +94,10 @@ HttpResponse Api::cancel(const RouteCall& call) {
       return refuse(409, ErrorCode::Conflict,
                     "only a game that has not started can be cancelled; resign instead");
     }
+    storage::Transaction transaction(store.database());
+    if (auto moving = refuse_unless_held(store, call.id)) return {std::move(moving), {}};
     store.set_game_status(call.id, storage::GameStatus::Aborted, now_ms());
+    transaction.commit();
     info.row = *store.find_game(call.id);
     return {std::nullopt, std::move(info)};
   });
@@ -133,6 +137,9 @@ HttpResponse Api::rematch(const RouteCall& call) {
               {}};
     }
     const auto now = now_ms();
+    // Every answer below writes the game's rematch row: under the game's lease.
+    storage::Transaction fenced(store.database());
+    if (auto moving = refuse_unless_held(store, call.id)) return {std::move(moving), {}, {}};
     auto offer = storage::find_rematch(store, call.id);
     Done result;
     if (answer == "offer") {
@@ -145,6 +152,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
                 {}};
       }
       storage::offer_rematch(store, call.id, identity->account_id, now);
+      fenced.commit();
       result.rematch = {
           {"state", "offered"}, {"offered_by", identity->username}, {"game_id", nullptr}};
       return result;
@@ -159,6 +167,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
     const std::string offered_by = offerer ? offerer->username : "?";
     if (answer == "decline") {
       storage::settle_rematch(store, call.id, storage::RematchState::Declined, std::nullopt);
+      fenced.commit();
       result.rematch = {{"state", "declined"}, {"offered_by", offered_by}, {"game_id", nullptr}};
       return result;
     }
@@ -204,6 +213,7 @@ HttpResponse Api::rematch(const RouteCall& call) {
     await_dice(store, created.id, now, identity->account_id, &rooms_.presence());
     storage::settle_rematch(store, call.id, storage::RematchState::Accepted, created.id);
     transaction.commit();
+    fenced.commit();
     result.new_game = created.id;
     result.rematch = {{"state", "accepted"}, {"offered_by", offered_by}, {"game_id", created.id}};
     return result;

@@ -87,7 +87,7 @@ struct EndedGame {
 };
 // `may_write(store, game_id)`, if given, runs first in each game's transaction and says
 // whether this node may write that game (several nodes on one database: the lease rule of
-// RoomRegistry::may_sweep); a game it may not write is left as it is, for its holder.
+// RoomRegistry::may_write); a game it may not write is left as it is, for its holder.
 using MayWriteGame = std::function<bool(storage::Store&, std::int64_t game_id)>;
 std::vector<EndedGame> finish_expired_games(storage::Store& store, std::int64_t now,
                                             const MayWriteGame& may_write = {});

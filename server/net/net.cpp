@@ -3,6 +3,7 @@
 #include "server/cluster/node_leases.h"
 #include "server/periodic/clock_checks.h"
 #include "server/periodic/dice_deadlines.h"
+#include "server/periodic/presence_sharing.h"
 #include "server/periodic/summary_sharing.h"
 #include "server/periodic/tournament_checks.h"
 #include "server/play/computer_players.h"
@@ -94,6 +95,9 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   }
 
   Api api(config, db, rooms, metrics);
+  if (leases && !config.read_only) {
+    start_presence_sharing(db, *leases, rooms.presence(), api.session_sockets());
+  }
   ConnectionLimiter limiter(config.max_connections_per_address, config.max_connections);
   Shared shared{config, metrics, api, workers, kdf_workers, limiter, contexts};
   const auto tls = make_tls_context(config);

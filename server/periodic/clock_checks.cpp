@@ -16,7 +16,7 @@ void start_clock_checks(DbWorker& db, RoomRegistry& rooms, std::chrono::millisec
   sweep_every(db, every, "clocks", [&rooms](storage::Store& store) -> SweepTell {
     auto ended = std::make_shared<std::vector<EndedGame>>(finish_expired_games(
         store, now_ms(),
-        [&rooms](storage::Store& s, std::int64_t game_id) { return rooms.may_sweep(s, game_id); }));
+        [&rooms](storage::Store& s, std::int64_t game_id) { return rooms.may_write(s, game_id); }));
     if (ended->empty()) return nullptr;
     return [&rooms, ended] {
       for (const auto& game : *ended) {

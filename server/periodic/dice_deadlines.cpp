@@ -17,7 +17,7 @@ void start_dice_deadline_checks(DbWorker& db, RoomRegistry& rooms,
   sweep_every(db, every, "dice", [&rooms](storage::Store& store) -> SweepTell {
     auto cancelled = std::make_shared<std::vector<std::int64_t>>(cancel_games_past_dice_deadline(
         store, now_ms(),
-        [&rooms](storage::Store& s, std::int64_t id) { return rooms.may_sweep(s, id); }));
+        [&rooms](storage::Store& s, std::int64_t id) { return rooms.may_write(s, id); }));
     if (cancelled->empty()) return nullptr;
     return [&rooms, cancelled] {
       for (const auto id : *cancelled) {

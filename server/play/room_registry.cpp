@@ -109,6 +109,21 @@ void RoomRegistry::evict(std::int64_t game_id, const Room* room) {
   }
 }
 
+void RoomRegistry::let_go(std::int64_t game_id, const storage::GameLease& lost) {
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto h = held_.find(game_id); h != held_.end() && h->second == lost) held_.erase(h);
+    if (const auto it = rooms_.find(game_id); it != rooms_.end() && it->second->lease() == lost) {
+      room = std::move(it->second);
+      rooms_.erase(it);
+      summaries_.erase(game_id);
+      --metrics_.rooms_loaded;
+    }
+  }
+  if (room) room->move_away(std::nullopt);
+}
+
 void RoomRegistry::let_go_all() {
   std::map<std::int64_t, std::shared_ptr<Room>> rooms;
   {
@@ -246,7 +261,7 @@ RoomRegistry::Located RoomRegistry::locate(std::int64_t game_id) {
   return {room ? insert(std::move(room)) : nullptr, {}};
 }
 
-bool RoomRegistry::may_sweep(storage::Store& store, std::int64_t game_id) {
+bool RoomRegistry::may_write(storage::Store& store, std::int64_t game_id) {
   if (!leases_) return true;
   std::optional<storage::GameLease> held;
   {
@@ -272,7 +287,8 @@ bool RoomRegistry::may_sweep(storage::Store& store, std::int64_t game_id) {
     return true;
   } catch (const storage::LeaseLost&) {
     ++metrics_.leases_lost;
-    return false;  // the room learns it at its next write
+    let_go(game_id, *held);
+    return false;
   } catch (const storage::StorageError& e) {
     if (e.kind() != storage::ErrorKind::Busy) throw;
     return false;  // its holder is writing it now; the next sweep looks again

@@ -45,12 +45,15 @@ class RoomRegistry : public RoomHost {
   NodeLeases* leases() const { return leases_; }
   // The games this node plays: with leases, those it holds a lease of; else the rooms loaded.
   std::int64_t games_held() const;
-  // On the storage thread, inside the transaction of a sweep's write to `game_id` (a clock
-  // that ran out, a deadline): whether this node may write the game, as the lease rule says.
-  // A game it holds is fenced by its room's lease; a game nobody holds is taken (and released
-  // again in the same transaction, once written: a later client loads it from the log); a game
-  // another live node holds is that node's to sweep. Always true without leases.
-  bool may_sweep(storage::Store& store, std::int64_t game_id);
+  // On the storage thread, inside the transaction of a write to `game_id` made outside its
+  // room's play (a clock that ran out, a deadline, a game-scoped HTTP request): whether this
+  // node may write the game, as the lease rule says. A game it holds is fenced by its lease
+  // (the lease row stays locked until the caller's transaction ends); a game nobody holds is
+  // taken (and released again in the same transaction, once written: a later client loads it
+  // from the log); a game another live node holds is that node's to write. A game whose lease
+  // was taken from this node is let go at once: its room moves away (its clients go to the
+  // holder) and the next request for it is sent there. Always true without leases.
+  bool may_write(storage::Store& store, std::int64_t game_id);
   // The open game's seats or dice changed (committed): its room, if loaded, tells its clients.
   void seated(std::int64_t game_id, Seats seats, nlohmann::json dice);
   // The start of a game was committed (both dice revealed): hand its room the game.
@@ -66,6 +69,9 @@ class RoomRegistry : public RoomHost {
   // This node lost its heartbeat (server/cluster/node_leases.h): every room moves away (its
   // clients are sent to reconnect) and leaves memory. Any thread.
   void let_go_all();
+  // Another node took the game from this one (the fence `lost` failed): its room, if loaded
+  // under that lease, moves away and leaves memory. Any thread.
+  void let_go(std::int64_t game_id, const storage::GameLease& lost);
   // A finished game's room whose last client left: nothing will change in it any more, so it
   // leaves memory (a later client loads it again from the store).
   void evict(std::int64_t game_id, const Room* room) override;

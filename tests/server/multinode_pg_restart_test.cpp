@@ -273,6 +273,12 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
         << "an action sent while the database was away was not refused";
     for (const int port : {a_->port(), b_->port()}) {
       EXPECT_EQ(health(port), std::make_pair(503, std::string("degraded"))) << "node " << port;
+      // An HTTP request that reads the store is refused too, and told to come back after the
+      // next probe of the store (a second on PostgreSQL), not later.
+      const auto listed = HttpClient(port).get("/api/games");
+      EXPECT_EQ(listed.status, 503) << listed.body;
+      EXPECT_EQ(listed.error_code(), "storage_unavailable") << listed.body;
+      EXPECT_EQ(listed.headers.count("retry-after") ? listed.headers.at("retry-after") : "", "1");
     }
     const auto up_from = Clock::now();
     for (const auto& c : clients) {

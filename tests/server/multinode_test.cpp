@@ -3,13 +3,14 @@
 // server.multinode; skipped when BLOCKFOG_TEST_PG_URI_FILE is not set). Each game has one
 // writer, the node holding its lease: a node that does not hold it sends the client there
 // (moved); a dead node's game is taken by another within the lease and served from the log with
-// every acknowledged action; a node paused past its lease writes nothing more to the game.
+// every acknowledged action; a node paused past its lease writes nothing more to the game. The
+// lobby of either node says who is online at the other, and a logout at one closes the
+// session's sockets at the other.
 
 #include <signal.h>
 
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -35,11 +36,7 @@ class MultiNode : public ::testing::Test {
   void SetUp() override {
     const auto cluster = storage::testing::test_postgres_uri();
     if (!cluster) GTEST_SKIP() << "needs the PostgreSQL cluster (ctest -R server.multinode)";
-    // A database per test, named after it (PostgreSQL folds unquoted names to lower case).
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    name = "blockfog_" + name.substr(0, 40);
-    for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    uri_ = fresh_pg_database(*cluster, name);
+    uri_ = fresh_pg_database_for_test(*cluster, "blockfog");
     a_ = std::make_unique<ServerProcess>(dir_a_.path(), flags("a"));
     b_ = std::make_unique<ServerProcess>(dir_b_.path(), flags("b"));
   }
@@ -275,6 +272,51 @@ TEST_F(MultiNode, ADrainedNodeReleasesItsGamesAtOnce) {
 // The lobby of a node that does not hold a game still says whose turn it is and how far the
 // game is: the holder shares its rooms' summaries through the database (docs/multi-node.md,
 // section 4: at most a second old).
+// The game as the lobby of the node on `port` describes it to a guest.
+json lobby_game(int port, std::int64_t game_id) {
+  const auto r = HttpClient(port).get("/api/games/" + std::to_string(game_id));
+  EXPECT_EQ(r.status, 200) << r.body;
+  return r.status == 200 ? r.json()["game"] : json::object();
+}
+
+TEST_F(MultiNode, APlayerAtOneNodeIsOnlineAtTheOtherAndALogoutThereClosesHisSockets) {
+  Table table(a_->port(), "mno");
+  ASSERT_FALSE(HasFailure());
+  // Both players' clients are at a; b's lobby says they are online within a pass or two.
+  const auto online_at_b = [&](const std::string& role) {
+    return lobby_game(b_->port(), table.game_id)["last_active"].value(role, json()) == "online";
+  };
+  const auto within = [](auto&& holds, std::chrono::seconds limit) {
+    const auto until = Clock::now() + limit;
+    while (Clock::now() < until) {
+      if (holds()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return holds();
+  };
+  EXPECT_TRUE(within([&] { return online_at_b("scotland") && online_at_b("england"); },
+                     std::chrono::seconds(5)))
+      << lobby_game(b_->port(), table.game_id).dump();
+  // Scotland closes his client at a: b stops saying he is online.
+  table.scotland.reset();
+  EXPECT_TRUE(within([&] { return !online_at_b("scotland"); }, std::chrono::seconds(5)))
+      << lobby_game(b_->port(), table.game_id).dump();
+  EXPECT_TRUE(online_at_b("england"));
+
+  // England logs out at b: his socket at a, opened with that session, is closed.
+  HttpClient at_b(b_->port());
+  at_b.set_session_cookie(table.eng_http.session_cookie());
+  const auto out = at_b.post("/api/logout", json::object());
+  ASSERT_EQ(out.status, 200) << out.body;
+  const auto logged_out = Clock::now();
+  while (!table.england->ws.is_closed() && Clock::now() - logged_out < std::chrono::seconds(8)) {
+    table.england->ws.read(std::chrono::milliseconds(500));
+  }
+  EXPECT_TRUE(table.england->ws.is_closed()) << "a kept the logged-out session's socket open";
+  EXPECT_LT(Clock::now() - logged_out, std::chrono::seconds(5));
+  EXPECT_TRUE(within([&] { return !online_at_b("england"); }, std::chrono::seconds(5)));
+}
+
 TEST_F(MultiNode, TheOtherNodesLobbySaysWhoseTurnItIs) {
   Table table(a_->port(), "mnl");
   std::mt19937_64 rng(14);

@@ -417,6 +417,7 @@ TEST(Migrations, LandedMigrationsAreNeverEdited) {
       0x9da5bee4855df52eull,  // 0021_ratings_per_game.sql
       0x924cf85c13ebc704ull,  // 0022_game_leases.sql
       0xdd3d04a1050a8e97ull,  // 0023_game_summaries.sql
+      0x161b44fc80b36004ull,  // 0024_node_presence.sql
   };
   const auto migrations = builtin_migrations();
   ASSERT_GE(migrations.size(), landed.size());
