@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "storage/postgres.h"
+#include "tests/server/acting_client.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/node_clients.h"
 #include "tests/server/pg_peek.h"
@@ -33,181 +34,6 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-// One action a client sent, and when.
-struct SentAction {
-  std::string role;
-  json action;
-  Clock::time_point sent;
-  Clock::time_point answered;
-};
-
-// Both seats of one game, played by one thread that sends the next random legal action as soon
-// as the last one was answered, reconnecting (and following `moved`) whenever a connection
-// ends. It records every answer: acknowledged, refused for want of storage, anything else.
-class ActingClient {
- public:
-  ActingClient(const NodePorts& nodes, int home_port, std::int64_t game_id, std::string scot_cookie,
-               std::string eng_cookie, std::uint64_t seed)
-      : nodes_(nodes),
-        home_port_(home_port),
-        game_id_(game_id),
-        cookies_{std::move(scot_cookie), std::move(eng_cookie)},
-        rng_(seed) {}
-  ~ActingClient() { finish(); }
-
-  void begin() {
-    thread_ = std::thread([this] {
-      while (!stop_) step();
-    });
-  }
-  void finish() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-    seats_[0].reset();
-    seats_[1].reset();
-  }
-
-  std::int64_t game_id() const { return game_id_; }
-  std::vector<SentAction> acknowledged() const {
-    std::lock_guard lock(mutex_);
-    return acknowledged_;
-  }
-  std::vector<SentAction> refused() const {
-    std::lock_guard lock(mutex_);
-    return refused_;
-  }
-  // Sent, and then the connection ended (or `moved` came) before the answer: stored or not.
-  std::vector<SentAction> unanswered() const {
-    std::lock_guard lock(mutex_);
-    return unanswered_;
-  }
-  std::vector<json> other_answers() const {
-    std::lock_guard lock(mutex_);
-    return other_answers_;
-  }
-  bool over() const { return over_; }
-
-  // Acknowledged actions sent at or after `from`, and refusals answered at or after it.
-  std::size_t acknowledged_since(Clock::time_point from) const {
-    std::lock_guard lock(mutex_);
-    std::size_t n = 0;
-    for (const auto& a : acknowledged_) n += a.sent >= from ? 1 : 0;
-    return n;
-  }
-  std::size_t refused_since(Clock::time_point from) const {
-    std::lock_guard lock(mutex_);
-    std::size_t n = 0;
-    for (const auto& a : refused_) n += a.sent >= from ? 1 : 0;
-    return n;
-  }
-
- private:
-  void step() {
-    if (over_) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      return;
-    }
-    if (!seats_[0] || !seats_[1]) {
-      reconnect();
-      return;
-    }
-    std::vector<std::pair<std::size_t, json>> choices;
-    for (std::size_t i = 0; i < 2; ++i) {
-      for (const auto& a : seats_[i]->view.at("legal_actions")) choices.emplace_back(i, a);
-    }
-    if (choices.empty()) {
-      over_ = true;
-      return;
-    }
-    const auto& [index, action] =
-        choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng_)];
-    Connection& seat = *seats_[index];
-    const std::string ref = "r" + std::to_string(++refs_);
-    SentAction sent{seat.role, action, Clock::now(), {}};
-    seat.send_action(action, seat.seq, ref);
-    bool answered = false;
-    while (seat.read_one()) {
-      if (seat.last.at("type") == "moved") break;
-      if (seat.last.value("ref", "") == ref) {
-        answered = true;
-        break;
-      }
-    }
-    sent.answered = Clock::now();
-    if (!answered) {
-      std::lock_guard lock(mutex_);
-      unanswered_.push_back(sent);
-      drop();
-      return;
-    }
-    const std::string type = seat.last.at("type");
-    if (type == "view" || type == "view_patch") {
-      if (!seat.last.value("stale", false)) {
-        std::lock_guard lock(mutex_);
-        acknowledged_.push_back(sent);
-      }
-      // The other seat's view catches up before the next choice.
-      if (!seats_[1 - index]->barrier()) drop();
-      return;
-    }
-    {
-      std::lock_guard lock(mutex_);
-      if (seat.last.value("code", "") == "storage_unavailable") {
-        refused_.push_back(sent);
-      } else {
-        other_answers_.push_back(seat.last);
-      }
-    }
-    // A client waits a moment before trying again ("try again later").
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-
-  void drop() {
-    seats_[0].reset();
-    seats_[1].reset();
-  }
-
-  void reconnect() {
-    // Short attempts, so that finish() is not kept waiting while the database is away.
-    const auto deadline = Clock::now() + std::chrono::seconds(2);
-    for (std::size_t i = 0; i < 2 && !stop_; ++i) {
-      if (!seats_[i]) {
-        seats_[i] = open_following_moves(nodes_, home_port_, game_id_, cookies_[i],
-                                         i == 0 ? "?patches=1" : "", deadline);
-      }
-    }
-  }
-
-  const NodePorts nodes_;
-  const int home_port_;
-  const std::int64_t game_id_;
-  const std::string cookies_[2];  // scotland's, england's
-  std::mt19937_64 rng_;
-  std::unique_ptr<Connection> seats_[2];
-  std::int64_t refs_ = 0;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> over_{false};
-  mutable std::mutex mutex_;
-  std::vector<SentAction> acknowledged_;
-  std::vector<SentAction> refused_;
-  std::vector<SentAction> unanswered_;
-  std::vector<json> other_answers_;
-  std::thread thread_;
-};
-
-// Polls `done` every 20 ms until it holds or `limit` passes: whether it held.
-template <typename Predicate>
-bool wait_for(Predicate done, std::chrono::seconds limit) {
-  const auto deadline = Clock::now() + limit;
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
-}
-
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 class PgRestart : public ::testing::Test {
  protected:
@@ -336,39 +162,10 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
   for (const auto& c : clients) {
     SCOPED_TRACE("game " + std::to_string(c->game_id()));
     for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
-    const auto log = logged_actions(cluster_->uri(), c->game_id());
+    const auto unknown = expect_log_keeps_acknowledged(*c, cluster_->uri());
     const auto acked = c->acknowledged();
     const auto refused = c->refused();
     const auto unanswered = c->unanswered();
-    // The log is the acknowledged actions in their order. Between them it may hold only actions
-    // whose answer never came (the connection ended first) or that were refused when the
-    // database went away while their COMMIT was under way (its answer lost: outcome unknown).
-    const auto sent_and_not_acknowledged = [&](const LoggedAction& logged) -> const SentAction* {
-      for (const auto* list : {&unanswered, &refused}) {
-        for (const auto& a : *list) {
-          if (a.role == logged.role && a.action == logged.action) return &a;
-        }
-      }
-      return nullptr;
-    };
-    std::size_t next = 0;
-    std::size_t unknown = 0;
-    for (const auto& logged : log) {
-      if (next < acked.size() && acked[next].role == logged.role &&
-          acked[next].action == logged.action) {
-        ++next;
-        continue;
-      }
-      ++unknown;
-      EXPECT_TRUE(sent_and_not_acknowledged(logged))
-          << "seq " << logged.seq << " is stored, and no client was told anything of it";
-    }
-    EXPECT_EQ(next, acked.size()) << "acknowledged action " << next << " of " << acked.size()
-                                  << " is not in the log in its place";
-    ASSERT_FALSE(log.empty());
-    const auto replayed = replay_record(stored_record(cluster_->uri(), c->game_id()));
-    ASSERT_TRUE(replayed);
-    EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
     std::cout << "game " << c->game_id() << ": " << acked.size() << " acknowledged, "
               << refused.size() << " refused, " << unanswered.size() << " unanswered, " << unknown
               << " stored without an acknowledgement\n";

@@ -23,7 +23,7 @@ using NodePorts = std::map<std::string, int>;
 // Opens a connection to the game as `cookie` (with `query`) through `port`, and follows what
 // the nodes answer until a view comes: `moved` to /n/<name>/... goes to that node; `moved` with
 // retry_ms comes back to the same node after that long (at least 20 ms); a refused or closed
-// connection (the database away, a node loading) is tried again after 100 ms. None once
+// connection (the database away, a node loading or dead) is tried again after 100 ms. None once
 // `deadline` has passed. Every `moved` frame met is added to `moves`.
 std::unique_ptr<Connection> open_following_moves(const NodePorts& nodes, int port,
                                                  std::int64_t game_id, const std::string& cookie,

@@ -1,0 +1,190 @@
+#include "tests/server/acting_client.h"
+
+#include <gtest/gtest.h>
+
+#include <iterator>
+#include <utility>
+
+#include "tests/server/db_peek.h"
+
+namespace blockfog::server::testing {
+
+using nlohmann::json;
+
+ActingClient::ActingClient(const NodePorts& nodes, int home_port, std::int64_t game_id,
+                           std::string scot_cookie, std::string eng_cookie, std::uint64_t seed)
+    : nodes_(nodes),
+      port_(home_port),
+      game_id_(game_id),
+      cookies_{std::move(scot_cookie), std::move(eng_cookie)},
+      rng_(seed) {}
+
+void ActingClient::begin() {
+  thread_ = std::thread([this] {
+    while (!stop_) step();
+  });
+}
+
+void ActingClient::finish() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+  seats_[0].reset();
+  seats_[1].reset();
+}
+
+std::vector<SentAction> ActingClient::acknowledged() const {
+  std::lock_guard lock(mutex_);
+  return acknowledged_;
+}
+
+std::vector<SentAction> ActingClient::refused() const {
+  std::lock_guard lock(mutex_);
+  return refused_;
+}
+
+std::vector<SentAction> ActingClient::unanswered() const {
+  std::lock_guard lock(mutex_);
+  return unanswered_;
+}
+
+std::vector<json> ActingClient::other_answers() const {
+  std::lock_guard lock(mutex_);
+  return other_answers_;
+}
+
+std::size_t ActingClient::acknowledged_since(Clock::time_point from) const {
+  std::lock_guard lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& a : acknowledged_) n += a.sent >= from ? 1 : 0;
+  return n;
+}
+
+std::size_t ActingClient::refused_since(Clock::time_point from) const {
+  std::lock_guard lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& a : refused_) n += a.sent >= from ? 1 : 0;
+  return n;
+}
+
+void ActingClient::step() {
+  if (over_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return;
+  }
+  if (!seats_[0] || !seats_[1]) {
+    reconnect();
+    return;
+  }
+  std::vector<std::pair<std::size_t, json>> choices;
+  for (std::size_t i = 0; i < 2; ++i) {
+    for (const auto& a : seats_[i]->view.at("legal_actions")) choices.emplace_back(i, a);
+  }
+  if (choices.empty()) {
+    over_ = true;
+    return;
+  }
+  const auto& [index, action] =
+      choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng_)];
+  Connection& seat = *seats_[index];
+  const std::string ref = "r" + std::to_string(++refs_);
+  SentAction sent{seat.role, action, Clock::now(), {}};
+  seat.send_action(action, seat.seq, ref);
+  bool answered = false;
+  while (seat.read_one()) {
+    if (seat.last.at("type") == "moved") break;
+    if (seat.last.value("ref", "") == ref) {
+      answered = true;
+      break;
+    }
+  }
+  sent.answered = Clock::now();
+  if (!answered) {
+    std::lock_guard lock(mutex_);
+    unanswered_.push_back(sent);
+    drop();
+    return;
+  }
+  const std::string type = seat.last.at("type");
+  if (type == "view" || type == "view_patch") {
+    if (!seat.last.value("stale", false)) {
+      std::lock_guard lock(mutex_);
+      acknowledged_.push_back(sent);
+    }
+    // The other seat's view catches up before the next choice.
+    if (!seats_[1 - index]->barrier()) drop();
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (seat.last.value("code", "") == "storage_unavailable") {
+      refused_.push_back(sent);
+    } else {
+      other_answers_.push_back(seat.last);
+    }
+  }
+  // A client waits a moment before trying again ("try again later").
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+void ActingClient::drop() {
+  seats_[0].reset();
+  seats_[1].reset();
+}
+
+void ActingClient::reconnect() {
+  // Short attempts, so that finish() is not kept waiting while the database is away.
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  for (std::size_t i = 0; i < 2 && !stop_; ++i) {
+    if (!seats_[i]) {
+      seats_[i] = open_following_moves(nodes_, port_, game_id_, cookies_[i],
+                                       i == 0 ? "?patches=1" : "", deadline);
+    }
+  }
+  if (seats_[0] && seats_[1]) return;
+  // Nothing served here within the attempt: the next attempt goes to the next node.
+  auto next = nodes_.begin();
+  for (auto it = nodes_.begin(); it != nodes_.end(); ++it) {
+    if (it->second == port_) next = std::next(it) == nodes_.end() ? nodes_.begin() : std::next(it);
+  }
+  if (next != nodes_.end()) port_ = next->second;
+}
+
+std::size_t expect_log_keeps_acknowledged(const ActingClient& client, const std::string& uri) {
+  const auto log = logged_actions(uri, client.game_id());
+  const auto acked = client.acknowledged();
+  const auto refused = client.refused();
+  const auto unanswered = client.unanswered();
+  // The log is the acknowledged actions in their order. Between them it may hold only actions
+  // whose answer never came (the connection ended first) or that were refused when the
+  // database went away while their COMMIT was under way (its answer lost: outcome unknown).
+  const auto sent_and_not_acknowledged = [&](const LoggedAction& logged) -> const SentAction* {
+    for (const auto* list : {&unanswered, &refused}) {
+      for (const auto& a : *list) {
+        if (a.role == logged.role && a.action == logged.action) return &a;
+      }
+    }
+    return nullptr;
+  };
+  std::size_t next = 0;
+  std::size_t unknown = 0;
+  for (const auto& logged : log) {
+    if (next < acked.size() && acked[next].role == logged.role &&
+        acked[next].action == logged.action) {
+      ++next;
+      continue;
+    }
+    ++unknown;
+    EXPECT_TRUE(sent_and_not_acknowledged(logged))
+        << "seq " << logged.seq << " is stored, and no client was told anything of it";
+  }
+  EXPECT_EQ(next, acked.size()) << "acknowledged action " << next << " of " << acked.size()
+                                << " is not in the log in its place";
+  EXPECT_FALSE(log.empty());
+  if (log.empty()) return unknown;
+  const auto replayed = replay_record(stored_record(uri, client.game_id()));
+  EXPECT_TRUE(replayed);
+  if (replayed) EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+  return unknown;
+}
+
+}  // namespace blockfog::server::testing

@@ -1,0 +1,106 @@
+#pragma once
+
+// A client of one game under load when several nodes share one PostgreSQL database
+// (docs/multi-node.md, section 5): both seats played by one thread that sends the next random
+// legal action as soon as the last was answered, reconnecting (following `moved`) whenever a
+// connection ends, and recording every answer. Then the check that the game's log holds every
+// acknowledged action in its place and nothing no client sent.
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/server/game_helpers.h"
+#include "tests/server/node_clients.h"
+
+namespace blockfog::server::testing {
+
+// One action a client sent, and when.
+struct SentAction {
+  std::string role;
+  nlohmann::json action;
+  std::chrono::steady_clock::time_point sent;
+  std::chrono::steady_clock::time_point answered;
+};
+
+class ActingClient {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Connects first through `home_port`; when a reconnection there finds no view within its
+  // attempt (the node is down), the next one goes to the next node of `nodes`, as a proxy's
+  // round robin would.
+  ActingClient(const NodePorts& nodes, int home_port, std::int64_t game_id, std::string scot_cookie,
+               std::string eng_cookie, std::uint64_t seed);
+  ~ActingClient() { finish(); }
+  ActingClient(const ActingClient&) = delete;
+  ActingClient& operator=(const ActingClient&) = delete;
+
+  void begin();
+  void finish();
+
+  std::int64_t game_id() const { return game_id_; }
+  std::vector<SentAction> acknowledged() const;
+  // Answered storage_unavailable.
+  std::vector<SentAction> refused() const;
+  // Sent, and then the connection ended (or `moved` came) before the answer: stored or not.
+  std::vector<SentAction> unanswered() const;
+  std::vector<nlohmann::json> other_answers() const;
+  bool over() const { return over_; }
+  // Acknowledged actions sent at or after `from`, and refusals answered at or after it.
+  std::size_t acknowledged_since(Clock::time_point from) const;
+  std::size_t refused_since(Clock::time_point from) const;
+
+ private:
+  void step();
+  void drop();
+  void reconnect();
+
+  const NodePorts nodes_;
+  int port_;
+  const std::int64_t game_id_;
+  const std::string cookies_[2];  // scotland's, england's
+  std::mt19937_64 rng_;
+  std::unique_ptr<Connection> seats_[2];
+  std::int64_t refs_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> over_{false};
+  mutable std::mutex mutex_;
+  std::vector<SentAction> acknowledged_;
+  std::vector<SentAction> refused_;
+  std::vector<SentAction> unanswered_;
+  std::vector<nlohmann::json> other_answers_;
+  std::thread thread_;
+};
+
+// Checks (with gtest's EXPECTs) the game's log in the database at `uri` against what the
+// client was told: the acknowledged actions in their order, and between them only actions whose
+// answer never came or that were refused while their COMMIT's outcome was unknown; the record
+// replays to the log's last hash. Returns how many actions are stored without an
+// acknowledgement.
+std::size_t expect_log_keeps_acknowledged(const ActingClient& client, const std::string& uri);
+
+// Polls `done` every 20 ms until it holds or `limit` passes: whether it held.
+template <typename Predicate>
+bool wait_for(Predicate done, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+inline double seconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+}  // namespace blockfog::server::testing
