@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <string>
@@ -34,9 +35,9 @@ Budget budget_of(Level level) {
     case Level::Easy:
       return {0, 0, 0, 0.05};
     case Level::Normal:
-      return {6, 6, 1, 0.3};
+      return {5, 8, 1, 0.3};
     case Level::Hard:
-      return {6, 16, 1, 2.0};
+      return {6, 24, 1, 2.0};
   }
   return {0, 0, 0, 0.05};
 }
@@ -213,6 +214,36 @@ std::size_t greedy(const sr::State& s, core::Role role, const std::vector<Action
   return best_of(one_ply(s, role, actions, kEasyDiceSamples, random, fields(s), deadline));
 }
 
+// The index of the searched action whose playouts beat the first's (easy's choice) by more than
+// kEvidence standard errors of their paired differences, the largest mean gain among those; 0
+// when none does. A turn's playouts differ by several VP with the dice alone, far more than the
+// actions easy ranks first differ by, so the best raw mean is mostly luck: it is taken only on
+// evidence, and otherwise easy's choice stands.
+constexpr double kEvidence = 2.0;
+
+std::size_t evidently_best(const std::vector<std::vector<double>>& score) {
+  const std::size_t n = score.size();
+  if (n < 2) return 0;
+  std::size_t best = 0;
+  double best_gain = 0;
+  for (std::size_t j = 1; j < score.front().size(); ++j) {
+    double sum = 0, squares = 0;
+    for (const auto& round : score) {
+      const double d = round[j] - round[0];
+      sum += d;
+      squares += d * d;
+    }
+    const double mean = sum / n;
+    const double variance = std::max(0.0, (squares - n * mean * mean) / (n - 1));
+    const double error = std::sqrt(variance / n);
+    if (mean > kEvidence * error && mean > best_gain) {
+      best = j;
+      best_gain = mean;
+    }
+  }
+  return best;
+}
+
 // Normal and hard: the actions easy ranks first (ending the turn always among them), each
 // followed by the same greedy playouts; the best mean of the score where they stop wins.
 std::size_t search(const sr::State& root, core::Role role, const std::vector<Action>& actions,
@@ -231,28 +262,23 @@ std::size_t search(const sr::State& root, core::Role role, const std::vector<Act
     const bool always = type == ActionType::EndTurn || type == ActionType::SetupDone;
     if (always || static_cast<int>(searched.size()) < budget.searched) searched.push_back(i);
   }
-  std::vector<double> total(searched.size(), 0.0);
-  int rounds = 0;
+  // score[k][j]: the k-th playout of searched[j]; searched[0] is easy's choice.
+  std::vector<std::vector<double>> score;
   for (int k = 0; k < budget.playouts && Clock::now() < deadline; ++k) {
     const auto dice = seed_from(random);
     const auto policy = random();
+    auto& round = score.emplace_back(searched.size(), 0.0);
     for (std::size_t j = 0; j < searched.size(); ++j) {
       sr::State after = s;
       after.rng = core::Rng(dice);
       Random walk(policy);
       sr::apply_legal(after, role, actions[searched[j]]);
       greedy_playout(after, role, walk, budget.side_turns);
-      total[j] += turn_end_score(after, role, f.exit_distance);
+      round[j] = turn_end_score(after, role, f.exit_distance);
       ++thinking.playouts;
     }
-    ++rounds;
   }
-  if (rounds == 0) return order.front();
-  std::size_t best = 0;
-  for (std::size_t j = 1; j < searched.size(); ++j) {
-    if (total[j] > total[best]) best = j;
-  }
-  return searched[best];
+  return searched[evidently_best(score)];
 }
 
 }  // namespace

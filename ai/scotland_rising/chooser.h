@@ -12,12 +12,14 @@
 //   easy   — greedy one ply: each legal action applied to the view's state and the result scored
 //            by advantage() (evaluate.h); an action that rolls dice is applied kEasyDiceSamples
 //            (8) times with different dice and its scores averaged; no playouts; capped at 0.05 s.
-//   normal — easy's one-ply score ranks the actions; the 6 it ranks first (and ending the turn)
-//            are each followed by 6 greedy playouts: the seat plays on by easy's rule (each
+//   normal — easy's one-ply score ranks the actions; the 5 it ranks first (and ending the turn)
+//            are each followed by 8 greedy playouts: the seat plays on by easy's rule (each
 //            action judged on one draw of dice) to the end of the seat's turn, where the
 //            position is scored by advantage() with the seat's exposure to the enemy's coming
-//            attacks weighed more than the enemy's; the best mean wins; capped at 0.3 s.
-//   hard   — the same with 16 playouts each; capped at 2 s.
+//            attacks weighed more than the enemy's. Easy's choice stands unless another action's
+//            playouts beat its playouts (paired, the same dice) by more than two standard
+//            errors of the difference; then the largest such gain wins; capped at 0.3 s.
+//   hard   — the same over the 6 actions ranked first, with 24 playouts each; capped at 2 s.
 // Playouts never undo, and in the setup pike form schiltron but do not leave it, so that the
 // setup ends. The k-th playout of every searched action starts from the same dice.
 // The same view, level and seed give the same action (time caps aside: a cap only shortens the
