@@ -245,7 +245,8 @@ std::size_t evidently_best(const std::vector<std::vector<double>>& score) {
 }
 
 // Normal and hard: the actions easy ranks first (ending the turn always among them), each
-// followed by the same greedy playouts; the best mean of the score where they stop wins.
+// followed by the same greedy playouts, round by round on the same dice; easy's choice stands
+// unless another's playouts evidently beat it (evidently_best).
 std::size_t search(const sr::State& root, core::Role role, const std::vector<Action>& actions,
                    const Budget& budget, Random& random, Clock::time_point deadline,
                    Thinking& thinking) {
