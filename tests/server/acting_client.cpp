@@ -183,7 +183,9 @@ std::size_t expect_log_keeps_acknowledged(const ActingClient& client, const std:
   if (log.empty()) return unknown;
   const auto replayed = replay_record(stored_record(uri, client.game_id()));
   EXPECT_TRUE(replayed);
-  if (replayed) EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+  if (replayed) {
+    EXPECT_EQ(replayed->state_hash(), log.back().state_hash);
+  }
   return unknown;
 }
 
