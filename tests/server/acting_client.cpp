@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -52,18 +53,23 @@ std::vector<json> ActingClient::other_answers() const {
   return other_answers_;
 }
 
+namespace {
+
+std::size_t sent_since(const std::vector<SentAction>& list, ActingClient::Clock::time_point from) {
+  return static_cast<std::size_t>(
+      std::count_if(list.begin(), list.end(), [from](const auto& a) { return a.sent >= from; }));
+}
+
+}  // namespace
+
 std::size_t ActingClient::acknowledged_since(Clock::time_point from) const {
   std::lock_guard lock(mutex_);
-  std::size_t n = 0;
-  for (const auto& a : acknowledged_) n += a.sent >= from ? 1 : 0;
-  return n;
+  return sent_since(acknowledged_, from);
 }
 
 std::size_t ActingClient::refused_since(Clock::time_point from) const {
   std::lock_guard lock(mutex_);
-  std::size_t n = 0;
-  for (const auto& a : refused_) n += a.sent >= from ? 1 : 0;
-  return n;
+  return sent_since(refused_, from);
 }
 
 void ActingClient::step() {

@@ -55,7 +55,7 @@ class ActingClient {
   std::vector<SentAction> unanswered() const;
   std::vector<nlohmann::json> other_answers() const;
   bool over() const { return over_; }
-  // Acknowledged actions sent at or after `from`, and refusals answered at or after it.
+  // Acknowledged actions, and refusals, of actions sent at or after `from`.
   std::size_t acknowledged_since(Clock::time_point from) const;
   std::size_t refused_since(Clock::time_point from) const;
 

@@ -85,4 +85,7 @@ export const api = {
   notices: () => call('GET', '/api/notices'),
   saveNotices: (req) => call('POST', '/api/notices', req),
   setNoticeEmail: (email) => call('POST', '/api/notices/email', { email }),
+  // Vacations (lobby_play.js).
+  vacation: () => call('GET', '/api/me/vacation'),
+  takeVacation: (days) => call('POST', '/api/me/vacation', { days }),
 };

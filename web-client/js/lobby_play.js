@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { formatAgo, formatRemaining, remainingAt } from './clock_view.js';
 import { SIDE_NAME } from './board.js';
 import { plural } from './wording.js';
+import { api } from './api.js';
 
 // The extra parts of one game line of "my games".
 export function gameLineExtras(g, now = Date.now()) {
@@ -185,18 +186,6 @@ export function timeControlField(id = 'create-time') {
   };
 }
 
-async function vacationCall(method, body) {
-  const res = await fetch('/api/me/vacation', {
-    method,
-    credentials: 'same-origin',
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(json?.error?.message || `HTTP ${res.status}`);
-  return json;
-}
-
 // The vacation panel: days left this year, the vacations to come, and taking some ahead. A
 // vacation pauses every correspondence game of the player (docs/protocol.md, "Vacations").
 export function vacationPanel() {
@@ -237,7 +226,7 @@ export function vacationPanel() {
           e.preventDefault();
           err.textContent = '';
           try {
-            show(await vacationCall('POST', { days: Number(days.value) }));
+            show(await api.takeVacation(Number(days.value)));
           } catch (ex) {
             err.textContent = ex.message;
           }
@@ -249,7 +238,8 @@ export function vacationPanel() {
     ),
     err,
   );
-  vacationCall('GET')
+  api
+    .vacation()
     .then(show)
     .catch(() => {});
   return el;
