@@ -201,22 +201,26 @@ HttpResponse Api::handle(const HttpRequest& request, Port port) {
     if (auto refused = refuse_over_rate(request)) return count_errors(*refused);
     return count_errors(router_.dispatch(request));
   } catch (const storage::StorageError& e) {
-    log_error_throttled("http", "HTTP " + request.method + " " + path + ": " + e.what());
-    if (!storage::is_unavailable(e.kind())) {
-      return count_errors(error(500, ErrorCode::Internal, "internal error"));
-    }
-    auto r = error(503, ErrorCode::StorageUnavailable,
-                   db_.health() == StorageHealth::ReadOnly
-                       ? "the server is serving read-only for maintenance; try again later"
-                       : "the server cannot store anything right now; try again later");
-    // Whole seconds, rounded up: the next probe may find the store writable again.
-    const auto probe = std::chrono::ceil<std::chrono::seconds>(db_.probe_every());
-    r.headers.emplace_back("Retry-After", std::to_string(probe.count()));
-    return count_errors(std::move(r));
+    return storage_failure(e, "HTTP " + request.method + " " + path);
   } catch (const std::exception& e) {
     log_error_throttled("http", "HTTP " + request.method + " " + path + ": " + e.what());
     return count_errors(error(500, ErrorCode::Internal, "internal error"));
   }
+}
+
+HttpResponse Api::storage_failure(const storage::StorageError& e, const std::string& what) {
+  log_error_throttled("http", what + ": " + e.what());
+  if (!storage::is_unavailable(e.kind())) {
+    return count_errors(error(500, ErrorCode::Internal, "internal error"));
+  }
+  auto r = error(503, ErrorCode::StorageUnavailable,
+                 db_.health() == StorageHealth::ReadOnly
+                     ? "the server is serving read-only for maintenance; try again later"
+                     : "the server cannot store anything right now; try again later");
+  // Whole seconds, rounded up: the next probe may find the store writable again.
+  const auto probe = std::chrono::ceil<std::chrono::seconds>(db_.probe_every());
+  r.headers.emplace_back("Retry-After", std::to_string(probe.count()));
+  return count_errors(std::move(r));
 }
 
 HttpResponse Api::health() const {
@@ -316,6 +320,15 @@ std::optional<Identity> Api::authenticate(const HttpRequest& request) {
 }
 
 std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket(const HttpRequest& request) {
+  try {
+    return resolve_websocket_unguarded(request);
+  } catch (const storage::StorageError& e) {
+    return storage_failure(e, "WebSocket upgrade " + target_path(request.target));
+  }
+}
+
+std::variant<WebSocketTicket, HttpResponse> Api::resolve_websocket_unguarded(
+    const HttpRequest& request) {
   if (!is_allowed_host(request.header("host"), config_.allowed_hosts)) {
     return count_errors(error(421, ErrorCode::Forbidden, "this server does not answer that name"));
   }

@@ -65,7 +65,8 @@ class Api {
   // Any request that is not a WebSocket upgrade.
   HttpResponse handle(const HttpRequest& request, Port port = Port::Public);
   // A WebSocket upgrade of /ws/games/{id}[?observe=1][&chat_since=N][&patches=1]: the ticket, or
-  // the HTTP answer that refuses it.
+  // the HTTP answer that refuses it (503 storage_unavailable, as `handle`'s, while the store
+  // cannot be read).
   std::variant<WebSocketTicket, HttpResponse> resolve_websocket(const HttpRequest& request);
 
   // True when the request hashes a password (login, register): the network layer runs it on
@@ -111,6 +112,11 @@ class Api {
   std::optional<HttpResponse> refuse_unless_held(storage::Store& store, std::int64_t game_id);
   std::optional<Identity> authenticate(const HttpRequest& request);
   HttpResponse count_errors(HttpResponse response);
+  std::variant<WebSocketTicket, HttpResponse> resolve_websocket_unguarded(
+      const HttpRequest& request);
+  // The answer to a request the store failed (logged with `what`): 503 storage_unavailable with
+  // Retry-After while it cannot be reached or written, else 500.
+  HttpResponse storage_failure(const storage::StorageError& e, const std::string& what);
 
   // api_accounts.cpp
   HttpResponse register_account(const RouteCall& call);

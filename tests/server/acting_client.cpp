@@ -72,6 +72,12 @@ std::size_t ActingClient::refused_since(Clock::time_point from) const {
   return sent_since(refused_, from);
 }
 
+std::size_t ActingClient::refused_upgrades_since(Clock::time_point from) const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::size_t>(std::count_if(refused_upgrades_.begin(), refused_upgrades_.end(),
+                                                [from](const auto& at) { return at >= from; }));
+}
+
 void ActingClient::step() {
   if (over_) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -142,8 +148,11 @@ void ActingClient::reconnect() {
   const auto deadline = Clock::now() + std::chrono::seconds(2);
   for (std::size_t i = 0; i < 2 && !stop_; ++i) {
     if (!seats_[i]) {
+      std::vector<Clock::time_point> unavailable;
       seats_[i] = open_following_moves(nodes_, port_, game_id_, cookies_[i],
-                                       i == 0 ? "?patches=1" : "", deadline);
+                                       i == 0 ? "?patches=1" : "", deadline, nullptr, &unavailable);
+      std::lock_guard lock(mutex_);
+      refused_upgrades_.insert(refused_upgrades_.end(), unavailable.begin(), unavailable.end());
     }
   }
   if (seats_[0] && seats_[1]) return;

@@ -58,6 +58,9 @@ class ActingClient {
   // Acknowledged actions, and refusals, of actions sent at or after `from`.
   std::size_t acknowledged_since(Clock::time_point from) const;
   std::size_t refused_since(Clock::time_point from) const;
+  // Reconnections at or after `from` that a node refused with 503 (the database away): a client
+  // whose connection had ended meets an outage there, not in an answer to an action.
+  std::size_t refused_upgrades_since(Clock::time_point from) const;
 
  private:
   void step();
@@ -77,6 +80,7 @@ class ActingClient {
   std::vector<SentAction> acknowledged_;
   std::vector<SentAction> refused_;
   std::vector<SentAction> unanswered_;
+  std::vector<Clock::time_point> refused_upgrades_;
   std::vector<nlohmann::json> other_answers_;
   std::thread thread_;
 };

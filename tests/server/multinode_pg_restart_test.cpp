@@ -3,9 +3,9 @@
 // acting on four games without pause and recording every answer. The database is stopped
 // cleanly and started again, then stopped as by a crash (recovery from the WAL) and started
 // again. No node exits; an action sent while the database is away is answered
-// storage_unavailable and is not stored; /healthz says degraded then and ok after; the clients
-// act again within seconds of the database's return with no help; every acknowledged action is
-// in the log, and each game's record replays to the log's last hash.
+// storage_unavailable and is not stored, and a reconnection is refused; /healthz says degraded then
+// and ok after; the clients act again within seconds of the database's return with no help; every
+// acknowledged action is in the log, and each game's record replays to the log's last hash.
 
 #include <gtest/gtest.h>
 
@@ -93,10 +93,23 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
     SCOPED_TRACE(crash ? "stopped as by a crash" : "stopped cleanly");
     cluster_->stop(crash);
     const auto down = Clock::now();
-    // Every game's client meets the outage: its action is refused, not acknowledged.
-    ASSERT_TRUE(wait_for([&] { return each([&](auto& c) { return c.refused_since(down) >= 2; }); },
-                         std::chrono::seconds(20)))
-        << "an action sent while the database was away was not refused";
+    // Every game's client meets the outage: its action is refused, not acknowledged; or, when
+    // its connection had just ended (its node letting go of its games after a heartbeat lapsed
+    // in the last outage), its reconnection is refused.
+    const auto met_outage = [&](const ActingClient& c) {
+      return c.refused_since(down) + c.refused_upgrades_since(down) >= 2;
+    };
+    ASSERT_TRUE(wait_for([&] { return each(met_outage); }, std::chrono::seconds(20)))
+        << "a client's action or reconnection while the database was away was not refused" << [&] {
+             std::string said;
+             for (const auto& c : clients) {
+               said += "\ngame " + std::to_string(c->game_id()) + ": actions refused " +
+                       std::to_string(c->refused_since(down)) + ", reconnections refused " +
+                       std::to_string(c->refused_upgrades_since(down)) + ", acknowledged " +
+                       std::to_string(c->acknowledged_since(down));
+             }
+             return said + "\nnode a:\n" + a_->log() + "node b:\n" + b_->log();
+           }();
     for (const int port : {a_->port(), b_->port()}) {
       EXPECT_EQ(health(port), std::make_pair(503, std::string("degraded"))) << "node " << port;
       // An HTTP request that reads the store is refused too, and told to come back after the
@@ -105,6 +118,10 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
       EXPECT_EQ(listed.status, 503) << listed.body;
       EXPECT_EQ(listed.error_code(), "storage_unavailable") << listed.body;
       EXPECT_EQ(listed.headers.count("retry-after") ? listed.headers.at("retry-after") : "", "1");
+      // So is a WebSocket upgrade (a spectator's here), with the same status.
+      WsClient ws;
+      EXPECT_FALSE(ws.connect(port, "/ws/games/" + std::to_string(clients[0]->game_id()), ""));
+      EXPECT_EQ(ws.refused_status(), 503);
     }
     const auto up_from = Clock::now();
     for (const auto& c : clients) {
@@ -170,6 +187,7 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
               << refused.size() << " refused, " << unanswered.size() << " unanswered, " << unknown
               << " stored without an acknowledgement\n";
   }
+  if (HasFailure()) std::cout << "node a:\n" << a_->log() << "node b:\n" << b_->log();
 }
 
 // A COMMIT whose answer is lost (the connection to PostgreSQL dropping while it commits) may

@@ -15,11 +15,10 @@ std::string moved_node(const json& moved) {
   return end == std::string::npos ? "" : ws.substr(3, end - 3);
 }
 
-std::unique_ptr<Connection> open_following_moves(const NodePorts& nodes, int port,
-                                                 std::int64_t game_id, const std::string& cookie,
-                                                 const std::string& query,
-                                                 std::chrono::steady_clock::time_point deadline,
-                                                 std::vector<json>* moves) {
+std::unique_ptr<Connection> open_following_moves(
+    const NodePorts& nodes, int port, std::int64_t game_id, const std::string& cookie,
+    const std::string& query, std::chrono::steady_clock::time_point deadline,
+    std::vector<json>* moves, std::vector<std::chrono::steady_clock::time_point>* unavailable) {
   const std::string target = "/ws/games/" + std::to_string(game_id) + query;
   while (std::chrono::steady_clock::now() < deadline) {
     auto c = std::make_unique<Connection>();
@@ -30,6 +29,9 @@ std::unique_ptr<Connection> open_following_moves(const NodePorts& nodes, int por
       connected = c->ws.connect(port, target, cookie);
     } catch (const std::exception&) {
       // Nothing listens there (a node killed or not started yet): as a refused upgrade.
+    }
+    if (!connected && unavailable && c->ws.refused_status() == 503) {
+      unavailable->push_back(std::chrono::steady_clock::now());
     }
     if (connected) {
       while (c->read_one()) {
