@@ -28,6 +28,7 @@
 #include "server/notices/confirmation_limits.h"
 #include "server/notices/notice_channels.h"
 #include "server/play/room.h"
+#include "server/records/signing.h"
 #include "server/tournaments/tournaments.h"
 
 namespace blockfog::server {
@@ -88,6 +89,8 @@ class Api {
   bool is_same_origin(const HttpRequest& request) const;
   // The WebSockets of each login session, closed when the session ends.
   SessionSockets& session_sockets() { return session_sockets_; }
+  // The key records and bundles are signed with now (server/periodic/signing_key_checks.h).
+  CurrentSigningKey& signing_key() { return signing_key_; }
 
  private:
   std::vector<Route> routes();
@@ -181,7 +184,7 @@ class Api {
   Replays replays_;  // finished games stepped through
   // Signs records and bundles (server/records/signing.h); none on a --read-only server of a
   // database that never had one.
-  const std::optional<protocol::SigningKey> signing_key_;
+  CurrentSigningKey signing_key_;
   const std::string node_name_;                          // --node-name, or the host's name
   std::unique_ptr<AddressRateLimiter> request_limiter_;  // null: no limit
   std::unique_ptr<AddressRateLimiter> create_limiter_;   // games created, per account (or none)

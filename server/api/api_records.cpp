@@ -24,7 +24,7 @@ HttpResponse Api::game_record(const RouteCall& call) {
   // A finished game never changes, so its row as read for the visibility check still holds.
   const auto record = db_.call([&](storage::Store& store) {
     return signed_game_record(row, store.load_actions(row.id), load_record_context(store, row),
-                              signing_key_);
+                              signing_key_.get());
   });
   auto response = json_response(200, record);
   response.headers.emplace_back("Content-Disposition", "attachment; filename=\"blockfog-game-" +

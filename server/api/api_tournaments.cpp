@@ -418,14 +418,15 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
     return b;
   });
   if (!bundle) return error(404, ErrorCode::NotFound, "no such tournament");
+  // One key for the records and the manifest, even if a rotation comes in between.
+  const auto key = signing_key_.get();
   std::vector<protocol::TarEntry> files;  // the records, by path
   json rounds = json::array();
   const auto mtime = (bundle->row.finished_at.value_or(now_ms())) / 1000;
   for (const auto& g : bundle->games) {
     // The record's bytes exactly as GET /api/games/{id}/record serves them.
     const RecordContext context{bundle->row.id, bundle->organiser, g.dice};
-    const auto record =
-        json_response(200, signed_game_record(g.row, g.actions, context, signing_key_)).body;
+    const auto record = json_response(200, signed_game_record(g.row, g.actions, context, key)).body;
     const auto path = "games/" + std::to_string(g.row.id) + ".json";
     while (static_cast<std::int64_t>(rounds.size()) < g.round) {
       rounds.push_back(json{{"round", rounds.size() + 1}, {"games", json::array()}});
@@ -456,7 +457,7 @@ HttpResponse Api::export_tournament(const RouteCall& call) {
                    {"rounds", rounds}};
   // Signed, the manifest binds each record (by its SHA-256) to this tournament: a record moved
   // in from another bundle, or a result edited in both, fails verification (docs/records.md).
-  if (signing_key_) protocol::sign_document(manifest, protocol::kSignedManifest, *signing_key_);
+  if (key) protocol::sign_document(manifest, protocol::kSignedManifest, *key);
   // The manifest first, then the server's public keys (for convenience: a verifier trusts only
   // a key it got elsewhere or pinned by id), then the records.
   files.insert(files.begin(), {"server-key.json", server_key_document(bundle->keys).dump(2)});

@@ -4,6 +4,7 @@
 #include "server/periodic/clock_checks.h"
 #include "server/periodic/dice_deadlines.h"
 #include "server/periodic/presence_sharing.h"
+#include "server/periodic/signing_key_checks.h"
 #include "server/periodic/summary_sharing.h"
 #include "server/periodic/tournament_checks.h"
 #include "server/play/computer_players.h"
@@ -95,6 +96,7 @@ int run_server(const Config& config, DbWorker& db, Metrics& metrics) {
   }
 
   Api api(config, db, rooms, metrics);
+  start_signing_key_checks(db, api.signing_key());
   if (leases && !config.read_only) {
     start_presence_sharing(db, *leases, rooms.presence(), api.session_sockets());
   }

@@ -35,6 +35,13 @@ std::optional<protocol::SigningKey> load_signing_key(DbWorker& db) {
   }
 }
 
+bool CurrentSigningKey::set(protocol::SigningKey key) {
+  std::lock_guard lock(mutex_);
+  if (key_ && key_->key_id == key.key_id) return false;
+  key_ = std::move(key);
+  return true;
+}
+
 json server_key_document(const std::vector<storage::SigningKeyRow>& keys) {
   json list = json::array();
   json current;

@@ -5,8 +5,10 @@
 // --rotate-signing-key. The signing itself is protocol/signature.h, shared with hots-replay.
 
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <ostream>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +27,27 @@ storage::SigningKeyRow new_signing_key_row();
 // when there is none and none can be stored (a --read-only server of a database that never had
 // one): records are then served unsigned, and the log says so.
 std::optional<protocol::SigningKey> load_signing_key(DbWorker& db);
+
+// The key that signs now, for the threads that sign records and bundles. It follows the stored
+// current key (server/periodic/signing_key_checks.h), so that a rotation by --rotate-signing-key,
+// run against the database while nodes serve it, reaches every node without a restart.
+class CurrentSigningKey {
+ public:
+  explicit CurrentSigningKey(std::optional<protocol::SigningKey> key) : key_(std::move(key)) {}
+  CurrentSigningKey(const CurrentSigningKey&) = delete;
+  CurrentSigningKey& operator=(const CurrentSigningKey&) = delete;
+
+  std::optional<protocol::SigningKey> get() const {
+    std::lock_guard lock(mutex_);
+    return key_;
+  }
+  // Whether `key` differs from the one held.
+  bool set(protocol::SigningKey key);
+
+ private:
+  mutable std::mutex mutex_;
+  std::optional<protocol::SigningKey> key_;
+};
 
 // {"algorithm":"Ed25519","current":ID,"keys":[{"key_id","public_key","created_at",
 // "retired_at"}]}: every key the server ever signed with, oldest first, public halves only.

@@ -5,7 +5,7 @@
 // (moved); a dead node's game is taken by another within the lease and served from the log with
 // every acknowledged action; a node paused past its lease writes nothing more to the game. The
 // lobby of either node says who is online at the other, and a logout at one closes the
-// session's sockets at the other.
+// session's sockets at the other. A signing key rotated while both serve signs at both.
 
 #include <signal.h>
 
@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/server/command.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/pg_peek.h"
 #include "tests/server/server_process.h"
@@ -339,6 +340,38 @@ TEST_F(MultiNode, TheOtherNodesLobbySaysWhoseTurnItIs) {
     }
     EXPECT_EQ(at_b, at_a) << "round " << round << ": b's lobby does not follow a's game";
   }
+}
+
+TEST_F(MultiNode, ASigningKeyRotatedWhileTheNodesServeSignsAtEveryNodeWithinSeconds) {
+  Table table(a_->port(), "mnk");
+  const auto path = "/api/games/" + std::to_string(table.game_id);
+  ASSERT_EQ(table.eng_http.post(path + "/resign", json::object()).status, 200);
+  const auto signed_by = [&](int port) {
+    const auto r = HttpClient(port).get(path + "/record");
+    return r.status == 200 ? r.json()["signature"].value("key_id", "") : "";
+  };
+  const auto before = signed_by(a_->port());
+  ASSERT_FALSE(before.empty());
+  ASSERT_EQ(signed_by(b_->port()), before);
+
+  const auto rotated = run_program(BLOCKFOG_SERVER_BIN, {"--rotate-signing-key", "--db", uri_});
+  ASSERT_EQ(rotated.status, 0) << rotated.output;
+  const auto keys = HttpClient(b_->port()).get("/api/server-key").json();
+  const std::string current = keys.value("current", "");
+  ASSERT_FALSE(current.empty()) << keys;
+  ASSERT_NE(current, before);
+  // Each node reads the current key every 5 s: within that (and a second's slack) both sign
+  // with the new one, and neither signs with the retired one again.
+  for (const int port : {a_->port(), b_->port()}) {
+    const auto until = Clock::now() + std::chrono::seconds(6);
+    std::string now = signed_by(port);
+    while (now != current && Clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      now = signed_by(port);
+    }
+    EXPECT_EQ(now, current) << "node " << port << " still signs with " << now;
+  }
+  EXPECT_EQ(signed_by(a_->port()), current);
 }
 
 }  // namespace
