@@ -1,11 +1,14 @@
-// A node that holds games killed under load (docs/multi-node.md, section 5, item 1): three nodes
+// A node that holds games killed, or paused past its lease, under load (docs/multi-node.md,
+// section 5, items 1 and 2; the pause is described at its test). Killed: three nodes
 // on a database of the storage_pg fixture's cluster (ctest's server.multinode_kill; skipped
 // without it), clients acting on nine games without pause, three opened at each node, so each
 // node holds three. Node a is killed (SIGKILL) mid-play: within the lease the other nodes hold
 // every one of its games, its clients (reconnecting through the next node, as behind a
-// round-robin proxy) act again, the other games never stop, and every game's log holds every
-// acknowledged action in its place, written under fences that never go down; each record
-// replays to its last hash.
+// round-robin proxy) act again, the other games never stop, each survivor serves exactly the
+// games it holds the leases of, and every game's log holds every acknowledged action in its
+// place, written under fences that never go down; each record replays to its last hash.
+
+#include <signal.h>
 
 #include <gtest/gtest.h>
 
@@ -33,6 +36,11 @@ constexpr const char* kHeldElsewhere =
     "SELECT count(*) FROM game_leases AS l JOIN nodes AS n ON n.node_id = l.node_id"
     " WHERE l.game_id = ?1 AND l.expires_at IS NULL AND n.expires_at > db_now_ms()"
     " AND n.name <> 'a'";
+// The games whose leases node ?1 (0: a, 1: b, 2: c) holds.
+constexpr const char* kLeasedByNode =
+    "SELECT count(*) FROM game_leases AS l JOIN nodes AS n ON n.node_id = l.node_id"
+    " WHERE l.expires_at IS NULL AND n.expires_at > db_now_ms()"
+    " AND n.name = (CASE ?1::bigint WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE 'c' END)";
 // Consecutive actions of the game whose fence went down.
 constexpr const char* kFenceWentDown =
     "SELECT count(*) FROM actions AS x JOIN actions AS y"
@@ -53,6 +61,30 @@ class NodeKilled : public ::testing::Test {
 
   std::int64_t number(const std::string& sql, std::int64_t game_id) const {
     return pg_number(uri_, sql, game_id);
+  }
+
+  // Within a few seconds, the games each node from `first` on serves (its /healthz) are the
+  // leases it holds, `games` in all.
+  void expect_served_as_leased(std::size_t first, std::size_t games) {
+    std::string served;
+    EXPECT_TRUE(wait_for(
+        [&] {
+          served.clear();
+          std::int64_t total = 0;
+          bool same = true;
+          for (std::size_t i = first; i < nodes_.size(); ++i) {
+            const auto health = HttpClient(nodes_[i]->port()).get("/healthz").json();
+            const std::int64_t held = health.value("games_held", std::int64_t{-1});
+            const auto leased = number(kLeasedByNode, static_cast<std::int64_t>(i));
+            served += " " + names_[i] + ": " + std::to_string(held) + " served, " +
+                      std::to_string(leased) + " leased;";
+            same = same && held == leased;
+            total += held;
+          }
+          return same && total == static_cast<std::int64_t>(games);
+        },
+        std::chrono::seconds(5)))
+        << served;
   }
 
   const std::array<std::string, 3> names_{"a", "b", "c"};
@@ -103,6 +135,9 @@ TEST_F(NodeKilled, ItsGamesAreTakenWithinTheLeaseAndNoAcknowledgedActionIsLost) 
       wait_for([&] { return each([&](auto& c) { return c.acknowledged_since(killed) >= 3; }); },
                std::chrono::seconds(30)))
       << "a game did not go on after the kill";
+  // No game is served twice, or by a node without its lease: under the load, the games each
+  // survivor serves are the leases it holds, nine in all.
+  expect_served_as_leased(1, kGames);
   KillClock::duration slowest{};
   for (std::size_t i = 0; i < kGames; i += 3) {
     for (const auto& a : clients[i]->acknowledged()) {
@@ -125,6 +160,80 @@ TEST_F(NodeKilled, ItsGamesAreTakenWithinTheLeaseAndNoAcknowledgedActionIsLost) 
     std::cout << "game " << c->game_id() << ": " << c->acknowledged().size() << " acknowledged, "
               << c->unanswered().size() << " unanswered, " << unknown
               << " stored without an acknowledgement\n";
+  }
+}
+
+// docs/multi-node.md, section 5, item 2: node a paused (SIGSTOP) past its lease under the same
+// load, then woken (SIGCONT). Its games are held by the others within the lease (taken when a
+// spectator comes in through another node); woken, it finds
+// its heartbeat lapsed, lets go of every room and sends its clients on; it writes nothing more to
+// the games it lost (the fences never go down); every game goes on, each node serves exactly the
+// games it holds the leases of, and no acknowledged action is lost.
+TEST_F(NodeKilled, OnePausedPastItsLeaseLosesItsGamesAndWritesNothingMoreToThem) {
+  constexpr std::size_t kGames = 9;
+  std::vector<std::unique_ptr<ActingClient>> clients;
+  for (std::size_t i = 0; i < kGames; ++i) {
+    const int port = nodes_[i % 3]->port();
+    Table table(port, "np" + std::to_string(i));
+    ASSERT_FALSE(HasFailure());
+    clients.push_back(std::make_unique<ActingClient>(ports_, port, table.game_id,
+                                                     table.scot_http.session_cookie(),
+                                                     table.eng_http.session_cookie(), 80 + i));
+  }
+  for (auto& c : clients) c->begin();
+  const auto each = [&clients](auto&& holds) {
+    for (const auto& c : clients) {
+      if (!holds(*c)) return false;
+    }
+    return true;
+  };
+  ASSERT_TRUE(wait_for([&] { return each([](auto& c) { return c.acknowledged().size() >= 5; }); },
+                       std::chrono::seconds(60)))
+      << "the games were not played before the pause";
+
+  ASSERT_EQ(::kill(nodes_[0]->pid(), SIGSTOP), 0);
+  const auto stopped = KillClock::now();
+  // a's players wait on it for their answers; a spectator of each of its games comes in through
+  // b meanwhile, as a client that gave up on a silent node would (its proxy sends nothing to a
+  // any more), and b takes the game once a's lease runs out.
+  const NodePorts live{{"b", nodes_[1]->port()}, {"c", nodes_[2]->port()}};
+  std::vector<std::unique_ptr<Connection>> spectators;
+  for (std::size_t i = 0; i < kGames; i += 3) {
+    spectators.push_back(open_following_moves(live, nodes_[1]->port(), clients[i]->game_id(), "",
+                                              "", stopped + std::chrono::seconds(15)));
+  }
+  const bool taken_in_time = wait_for(
+      [&] {
+        for (std::size_t i = 0; i < kGames; i += 3) {
+          if (number(kHeldElsewhere, clients[i]->game_id()) != 1) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(20));
+  const auto taken = KillClock::now() - stopped;
+  ASSERT_EQ(::kill(nodes_[0]->pid(), SIGCONT), 0);
+  const auto woken = KillClock::now();
+  ASSERT_TRUE(taken_in_time) << "a's games were not taken while it slept";
+  EXPECT_LT(taken, std::chrono::seconds(5)) << "a's games were taken " << seconds(taken) << " s on";
+
+  // Every game acts again after a woke: a's at their new holders, the others never stopped.
+  ASSERT_TRUE(
+      wait_for([&] { return each([&](auto& c) { return c.acknowledged_since(woken) >= 3; }); },
+               std::chrono::seconds(40)))
+      << "a game did not go on after a woke";
+  std::cout << "a's games taken " << seconds(taken) << " s after the pause\n";
+  expect_served_as_leased(0, kGames);
+  for (auto& c : clients) c->finish();
+  for (auto& node : nodes_) EXPECT_EQ(node->terminate(), 0) << node->log();
+
+  for (const auto& c : clients) {
+    SCOPED_TRACE("game " + std::to_string(c->game_id()));
+    for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
+    const auto unknown = expect_log_keeps_acknowledged(*c, uri_);
+    EXPECT_EQ(number(kFenceWentDown, c->game_id()), 0) << "a wrote after its game was taken";
+    std::cout << "game " << c->game_id() << ": " << c->acknowledged().size() << " acknowledged, "
+              << c->refused().size() << " refused, " << c->unanswered().size() << " unanswered, "
+              << unknown << " stored without an acknowledgement\n";
   }
 }
 
