@@ -138,4 +138,14 @@ void Transaction::commit() {
   done_ = true;
 }
 
+void lock_row(Database& db, LockedRow row, std::int64_t id) {
+  if (db.backend() != Backend::Postgres) return;
+  auto lock =
+      db.cached(row == LockedRow::Tournament ? "SELECT 1 FROM tournaments WHERE id = ?1 FOR UPDATE"
+                                             : "SELECT 1 FROM accounts WHERE id = ?1 FOR UPDATE");
+  lock->bind(1, id);
+  while (lock->step()) {
+  }
+}
+
 }  // namespace blockfog::storage

@@ -243,4 +243,16 @@ class Transaction {
   bool done_ = false;
 };
 
+// The rows that writes which are not a game's decide about (docs/multi-node.md, section 4,
+// "Serialising writes that are not a game's"): a tournament (its players, status and rounds),
+// an account (its login sessions).
+enum class LockedRow { Tournament, Account };
+
+// Locks the row until the transaction around ends, so that what the transaction read under it
+// still holds at its COMMIT while other nodes write: two registrations for a tournament's last
+// seat, at two nodes, cannot both see it free. SELECT ... FOR UPDATE on PostgreSQL; nothing on
+// SQLite, whose one write lock (BEGIN IMMEDIATE) serialises every writer already. Call it first
+// in a Transaction.
+void lock_row(Database& db, LockedRow row, std::int64_t id);
+
 }  // namespace blockfog::storage

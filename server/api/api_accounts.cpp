@@ -31,6 +31,8 @@ HttpResponse Api::start_session(int status, const Identity& identity, const Http
   const auto ended = db_.call([&](storage::Store& store) {
     const auto now = now_ms();
     storage::Transaction transaction(store.database());
+    // Two logins at two nodes each keep the newest sessions of all, not of their own snapshot.
+    storage::lock_row(store.database(), storage::LockedRow::Account, identity.account_id);
     store.create_session(token_hash, identity.account_id, now, now + kSessionMs);
     // A login loop must not fill the store: the account's oldest sessions end.
     auto evicted =

@@ -239,6 +239,9 @@ HttpResponse Api::tournament_action(const RouteCall& call) {
   if (text && text->empty()) return error(400, ErrorCode::BadField, "text: write something");
 
   auto done = db_.call([&](storage::Store& store) -> TournamentDone {
+    // Decided under the tournament's row lock: another node's registration or start waits.
+    storage::Transaction decision(store.database());
+    storage::lock_row(store.database(), storage::LockedRow::Tournament, call.id);
     const auto row = storage::find_tournament(store, call.id);
     if (!row) return refuse_tournament(404, ErrorCode::NotFound, "no such tournament");
     const auto now = now_ms();
@@ -380,6 +383,7 @@ HttpResponse Api::tournament_action(const RouteCall& call) {
     merge(result.round, advance_tournament(store, call.id, now));
     result.tournament =
         describe_tournament(store, *storage::find_tournament(store, call.id), true, now);
+    decision.commit();
     return result;
   });
   if (done.refusal) return *done.refusal;

@@ -6,11 +6,13 @@
 // every acknowledged action; a node paused past its lease writes nothing more to the game. The
 // lobby of either node says who is online at the other, and a logout at one closes the
 // session's sockets at the other. A signing key rotated while both serve signs at both.
+// Registrations racing at both nodes for a tournament's last seats fill it and no more.
 
 #include <signal.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -23,6 +25,7 @@
 #include "tests/server/game_helpers.h"
 #include "tests/server/pg_peek.h"
 #include "tests/server/server_process.h"
+#include "tests/server/tournament_helpers.h"
 #include "tests/storage/test_store.h"
 
 namespace blockfog::server::testing {
@@ -372,6 +375,43 @@ TEST_F(MultiNode, ASigningKeyRotatedWhileTheNodesServeSignsAtEveryNodeWithinSeco
     EXPECT_EQ(now, current) << "node " << port << " still signs with " << now;
   }
   EXPECT_EQ(signed_by(a_->port()), current);
+}
+
+TEST_F(MultiNode, PlayersRegisteringAtBothNodesAtOnceNeverOverfillATournament) {
+  // Twelve players, six at each node, ask for the four seats of each tournament at once.
+  std::vector<HttpClient> players;
+  for (int i = 0; i < 12; ++i) {
+    players.push_back(
+        register_user(i % 2 == 0 ? a_->port() : b_->port(), "mnt" + std::to_string(i)));
+  }
+  HttpClient organiser = register_user(a_->port(), "mnt_org");
+  for (int t = 0; t < 3; ++t) {
+    const auto created = organiser.post("/api/tournaments", swiss_request(1, 4));
+    ASSERT_EQ(created.status, 201) << created.body;
+    const std::int64_t id = created.json()["tournament"]["id"];
+    std::atomic<bool> go{false};
+    std::vector<HttpResult> answers(players.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      threads.emplace_back([&, i] {
+        while (!go) std::this_thread::yield();
+        answers[i] = players[i].post(tournament_path(id, "/register"), json::object());
+      });
+    }
+    go = true;
+    for (auto& thread : threads) thread.join();
+    int seated = 0;
+    for (const auto& answer : answers) {
+      if (answer.status == 200) {
+        ++seated;
+      } else {
+        EXPECT_EQ(answer.error_code(), "tournament_full") << answer.body;
+      }
+    }
+    EXPECT_EQ(seated, 4) << "tournament " << id;
+    const auto listed = HttpClient(b_->port()).get(tournament_path(id)).json();
+    EXPECT_EQ(listed["tournament"]["players"].size(), 4u) << listed;
+  }
 }
 
 }  // namespace
