@@ -164,6 +164,30 @@ void ActingClient::reconnect() {
   if (next != nodes_.end()) port_ = next->second;
 }
 
+ActingClients start_acting_clients(const NodePorts& nodes, const std::vector<int>& ports,
+                                   std::size_t count, const std::string& prefix, std::uint64_t seed,
+                                   std::size_t actions, std::chrono::seconds limit) {
+  ActingClients clients;
+  for (std::size_t i = 0; i < count; ++i) {
+    const int port = ports[i % ports.size()];
+    Table table(port, prefix + std::to_string(i));
+    if (::testing::Test::HasFailure()) return {};
+    clients.push_back(std::make_unique<ActingClient>(nodes, port, table.game_id,
+                                                     table.scot_http.session_cookie(),
+                                                     table.eng_http.session_cookie(), seed + i));
+  }
+  for (auto& c : clients) c->begin();
+  const bool played = wait_for(
+      [&] {
+        return every_client(clients, [&](auto& c) { return c.acknowledged().size() >= actions; });
+      },
+      limit);
+  EXPECT_TRUE(played) << "the games were not played: fewer than " << actions
+                      << " actions acknowledged in " << limit.count() << " s";
+  if (!played) return {};
+  return clients;
+}
+
 std::size_t expect_log_keeps_acknowledged(const ActingClient& client, const std::string& uri) {
   const auto log = logged_actions(uri, client.game_id());
   const auto acked = client.acknowledged();

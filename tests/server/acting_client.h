@@ -85,6 +85,25 @@ class ActingClient {
   std::thread thread_;
 };
 
+using ActingClients = std::vector<std::unique_ptr<ActingClient>>;
+
+// Opens `count` games, the i-th at `ports[i % ports.size()]` (the node a game is first opened at
+// takes it, so each node holds its share) with players named `prefix` and i, and a client acting
+// on it from seed `seed` + i; begins them all, and waits (up to `limit`) until each has had
+// `actions` acknowledged. Empty, after a test failure, when that did not happen.
+ActingClients start_acting_clients(const NodePorts& nodes, const std::vector<int>& ports,
+                                   std::size_t count, const std::string& prefix, std::uint64_t seed,
+                                   std::size_t actions, std::chrono::seconds limit);
+
+// Whether `holds` holds for every client.
+template <typename Predicate>
+bool every_client(const ActingClients& clients, Predicate&& holds) {
+  for (const auto& c : clients) {
+    if (!holds(*c)) return false;
+  }
+  return true;
+}
+
 // Checks (with gtest's EXPECTs) the game's log in the database at `uri` against what the
 // client was told: the acknowledged actions in their order, and between them only actions whose
 // answer never came or that were refused while their COMMIT's outcome was unknown; the record

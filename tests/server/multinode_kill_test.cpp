@@ -63,6 +63,10 @@ class NodeKilled : public ::testing::Test {
     return pg_number(uri_, sql, game_id);
   }
 
+  std::vector<int> ports() const {
+    return {nodes_[0]->port(), nodes_[1]->port(), nodes_[2]->port()};
+  }
+
   // Within a few seconds, the games each node from `first` on serves (its /healthz) are the
   // leases it holds, `games` in all.
   void expect_served_as_leased(std::size_t first, std::size_t games) {
@@ -96,25 +100,10 @@ class NodeKilled : public ::testing::Test {
 
 TEST_F(NodeKilled, ItsGamesAreTakenWithinTheLeaseAndNoAcknowledgedActionIsLost) {
   constexpr std::size_t kGames = 9;
-  std::vector<std::unique_ptr<ActingClient>> clients;
-  for (std::size_t i = 0; i < kGames; ++i) {
-    const int port = nodes_[i % 3]->port();
-    Table table(port, "nk" + std::to_string(i));
-    ASSERT_FALSE(HasFailure());
-    clients.push_back(std::make_unique<ActingClient>(ports_, port, table.game_id,
-                                                     table.scot_http.session_cookie(),
-                                                     table.eng_http.session_cookie(), 60 + i));
-  }
-  for (auto& c : clients) c->begin();
-  const auto each = [&clients](auto&& holds, std::size_t from = 0, std::size_t step = 1) {
-    for (std::size_t i = from; i < clients.size(); i += step) {
-      if (!holds(*clients[i])) return false;
-    }
-    return true;
-  };
-  ASSERT_TRUE(wait_for([&] { return each([](auto& c) { return c.acknowledged().size() >= 5; }); },
-                       std::chrono::seconds(60)))
-      << "the games were not played before the kill";
+  const auto clients =
+      start_acting_clients(ports_, ports(), kGames, "nk", 60, 5, std::chrono::seconds(60));
+  ASSERT_FALSE(clients.empty());
+  const auto each = [&clients](auto&& holds) { return every_client(clients, holds); };
 
   nodes_[0]->kill9();
   const auto killed = KillClock::now();
@@ -171,25 +160,10 @@ TEST_F(NodeKilled, ItsGamesAreTakenWithinTheLeaseAndNoAcknowledgedActionIsLost) 
 // games it holds the leases of, and no acknowledged action is lost.
 TEST_F(NodeKilled, OnePausedPastItsLeaseLosesItsGamesAndWritesNothingMoreToThem) {
   constexpr std::size_t kGames = 9;
-  std::vector<std::unique_ptr<ActingClient>> clients;
-  for (std::size_t i = 0; i < kGames; ++i) {
-    const int port = nodes_[i % 3]->port();
-    Table table(port, "np" + std::to_string(i));
-    ASSERT_FALSE(HasFailure());
-    clients.push_back(std::make_unique<ActingClient>(ports_, port, table.game_id,
-                                                     table.scot_http.session_cookie(),
-                                                     table.eng_http.session_cookie(), 80 + i));
-  }
-  for (auto& c : clients) c->begin();
-  const auto each = [&clients](auto&& holds) {
-    for (const auto& c : clients) {
-      if (!holds(*c)) return false;
-    }
-    return true;
-  };
-  ASSERT_TRUE(wait_for([&] { return each([](auto& c) { return c.acknowledged().size() >= 5; }); },
-                       std::chrono::seconds(60)))
-      << "the games were not played before the pause";
+  const auto clients =
+      start_acting_clients(ports_, ports(), kGames, "np", 80, 5, std::chrono::seconds(60));
+  ASSERT_FALSE(clients.empty());
+  const auto each = [&clients](auto&& holds) { return every_client(clients, holds); };
 
   ASSERT_EQ(::kill(nodes_[0]->pid(), SIGSTOP), 0);
   const auto stopped = KillClock::now();

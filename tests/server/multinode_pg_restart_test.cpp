@@ -68,26 +68,11 @@ class PgRestart : public ::testing::Test {
 };
 
 TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAcknowledgedAction) {
-  // Four games, two held by each node (the node a game is first opened at takes it).
-  std::vector<std::unique_ptr<ActingClient>> clients;
-  for (int i = 0; i < 4; ++i) {
-    const int port = i % 2 == 0 ? a_->port() : b_->port();
-    Table table(port, "pgr" + std::to_string(i));
-    ASSERT_FALSE(HasFailure());
-    clients.push_back(std::make_unique<ActingClient>(nodes_, port, table.game_id,
-                                                     table.scot_http.session_cookie(),
-                                                     table.eng_http.session_cookie(), 40 + i));
-  }
-  for (auto& c : clients) c->begin();
-  const auto each = [&clients](auto&& holds) {
-    for (const auto& c : clients) {
-      if (!holds(*c)) return false;
-    }
-    return true;
-  };
-  ASSERT_TRUE(wait_for([&] { return each([](auto& c) { return c.acknowledged().size() >= 5; }); },
-                       std::chrono::seconds(30)))
-      << "the games were not played before the restarts";
+  // Four games, two held by each node, played before the restarts.
+  const auto clients = start_acting_clients(nodes_, {a_->port(), b_->port()}, 4, "pgr", 40, 5,
+                                            std::chrono::seconds(30));
+  ASSERT_FALSE(clients.empty());
+  const auto each = [&clients](auto&& holds) { return every_client(clients, holds); };
 
   for (const bool crash : {false, true}) {
     SCOPED_TRACE(crash ? "stopped as by a crash" : "stopped cleanly");
