@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: ./test.sh [--tsan]
 # Installs what is missing, builds the `debug` preset (AddressSanitizer + UBSan) and runs every
-# test in it. With --tsan (what CI runs, .ci/run) it then builds the `tsan` preset and runs the
+# test in it (what CI runs, .ci/run). With --tsan it then builds the `tsan` preset and runs the
 # tests of the threaded code (server, storage, load tool) again under ThreadSanitizer. Exits
 # non-zero if any build or test fails; the last line says which.
 set -uo pipefail
