@@ -23,12 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-std::int64_t metric(int port, const std::string& name) {
-  const auto text = metrics_text(port);
-  const auto at = text.find("\n" + name + " ");
-  return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
-}
-
 // Created and started: the player has rolled his dice (the computer's are the server's).
 json create_computer_game(HttpClient& http, const std::string& level,
                           const std::string& side = "scotland") {
@@ -171,7 +165,9 @@ TEST(ComputerGame, OtherGamesAreAnsweredWhileTheComputerThinks) {
   ServerProcess server(dir.path(), {"--games-per-hour", "0"});
   auto http = register_user(server.port(), "solo");
   Table table(server.port(), "humans");
-  const auto waiting = [&] { return metric(server.port(), "blockfog_computer_decisions_waiting"); };
+  const auto waiting = [&] {
+    return metric_value(server.port(), "blockfog_computer_decisions_waiting");
+  };
   std::mt19937_64 rng(11);
   int games = 0;
   for (int i = 0; i < 10; ++i) {
@@ -197,13 +193,13 @@ TEST(ComputerGame, AResignationDropsThePendingThinking) {
       http.post("/api/games/" + std::to_string(second) + "/resign", json::object());
   ASSERT_EQ(resigned.status, 200) << resigned.body;
   ASSERT_TRUE(wait_for_computer(server.db_path(), first, "england", 0));
-  for (int i = 0; i < 600 && metric(server.port(), "blockfog_computer_decisions_waiting") != 0;
-       ++i) {
+  for (int i = 0;
+       i < 600 && metric_value(server.port(), "blockfog_computer_decisions_waiting") != 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  EXPECT_EQ(metric(server.port(), "blockfog_computer_decisions_waiting"), 0);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_computer_decisions_waiting"), 0);
   EXPECT_EQ(actions_of(server.db_path(), second, "england"), 0);
-  EXPECT_EQ(metric(server.port(), "blockfog_computer_decisions_total"), 1);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_computer_decisions_total"), 1);
 }
 
 }  // namespace

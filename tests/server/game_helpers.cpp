@@ -9,6 +9,7 @@
 
 #include "protocol/messages.h"
 #include "tests/server/dice_steps.h"
+#include "tests/server/random_walk.h"
 
 namespace blockfog::server::testing {
 
@@ -236,6 +237,36 @@ std::unique_ptr<Connection> connect(int port, std::int64_t game_id, const std::s
     return nullptr;
   }
   return c;
+}
+
+int play_forward_away(int port, std::int64_t game_id, const std::string& scotland_cookie,
+                      const std::string& england_cookie, std::mt19937_64& rng, int max_actions,
+                      const std::function<bool()>& stop) {
+  std::unique_ptr<Connection> current;
+  const auto open_as = [&](const std::string& role) {
+    if (current) current->ws.close();
+    current = connect(port, game_id, role == "scotland" ? scotland_cookie : england_cookie);
+    EXPECT_TRUE(current && current->read_first_view());
+  };
+  open_as("scotland");
+  int played = 0;
+  while (played < max_actions) {
+    if (!current || current->view.is_null() || current->view.contains("outcome")) break;
+    const auto awaiting = current->view["awaiting"];
+    if (awaiting.empty()) break;
+    const std::string role = awaiting[rng() % awaiting.size()];
+    if (current->role != role) open_as(role);
+    const auto legal = forward_actions(current->view["legal_actions"]);
+    if (legal.empty()) break;
+    const std::string ref = "forward" + std::to_string(played);
+    current->send_action(legal[rng() % legal.size()], current->seq, ref);
+    if (!current->read_answer(ref)) break;
+    EXPECT_NE(current->last.value("type", ""), "error") << current->last.dump();
+    ++played;
+    if (stop && stop()) break;
+  }
+  if (current) current->ws.close();
+  return played;
 }
 
 std::vector<TableFeatures> fog_feature_sets(const std::string& webhook_url) {

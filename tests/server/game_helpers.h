@@ -4,6 +4,7 @@
 // clients and an observer, random legal play, and the fog-of-war check on every frame.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +80,15 @@ struct Connection {
 
 std::unique_ptr<Connection> connect(int port, std::int64_t game_id, const std::string& cookie,
                                     const std::string& query = "");
+
+// Random legal play, only forward (random_walk.h: the turns come by construction, not as a walk
+// that may undo each move the moment it was made), each action from a connection of the acting
+// role opened for it (the other role's closed first), so that the role awaited next has nobody
+// at the game and is told of its turn. Stops after `max_actions`, at the game's end, or when
+// `stop`, asked after each action, says so. Returns the actions played.
+int play_forward_away(int port, std::int64_t game_id, const std::string& scotland_cookie,
+                      const std::string& england_cookie, std::mt19937_64& rng, int max_actions,
+                      const std::function<bool()>& stop = nullptr);
 
 // What a Table's game has on besides its players: each is a place where the server sends or
 // stores something per action, so the fog checks run with each on.

@@ -170,11 +170,7 @@ TEST_P(FogOfWarWith, PlaysToTheEndWithFogOfWarOnTheWireAndAVerifiableRecord) {
   EXPECT_TRUE(verified->outcome().finished);
 
   // A finished game leaves memory when its last client leaves, and comes back for the next.
-  auto metric = [&](const std::string& name) {
-    const auto text = metrics_text(table.port);
-    const auto at = text.find("\n" + name + " ");
-    return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
-  };
+  auto metric = [&](const std::string& name) { return metric_value(table.port, name); };
   EXPECT_EQ(metric("blockfog_rooms_loaded"), 1);
   for (Connection* c : {table.scotland.get(), table.england.get(), table.observer.get()}) {
     c->ws.close();

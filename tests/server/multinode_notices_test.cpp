@@ -12,7 +12,6 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -22,7 +21,6 @@
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
 #include "tests/server/pg_peek.h"
-#include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
 #include "tests/storage/test_store.h"
 
@@ -32,13 +30,6 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
-
-std::int64_t metric(int port, const std::string& name) {
-  const auto text = metrics_text(port);
-  const std::regex line("\n" + name + " (\\d+)");
-  std::smatch m;
-  return std::regex_search(text, m, line) ? std::stoll(m[1]) : -1;
-}
 
 // A game's two players, each asking for turn notices by webhook to `receiver` under
 // /hook/<prefix>/<role>.
@@ -69,34 +60,6 @@ NoticedGame start_noticed_game(int port, const std::string& prefix, int receiver
     EXPECT_EQ(r.status, 200) << r.body;
   }
   return g;
-}
-
-// Random forward play, each action from a connection of the acting role opened for it (the
-// other's closed first), so that the role awaited next has nobody at the game and is told.
-int play_away(NoticedGame& g, std::mt19937_64& rng, int max_actions) {
-  std::unique_ptr<Connection> current;
-  const auto open_as = [&](const std::string& role) {
-    if (current) current->ws.close();
-    current = connect(g.port, g.id, (role == "scotland" ? g.scot : g.eng).session_cookie());
-    EXPECT_TRUE(current && current->read_first_view());
-  };
-  open_as("scotland");
-  int played = 0;
-  for (; played < max_actions; ++played) {
-    if (!current || current->view.is_null() || current->view.contains("outcome")) break;
-    const auto awaiting = current->view["awaiting"];
-    if (awaiting.empty()) break;
-    const std::string role = awaiting[rng() % awaiting.size()];
-    if (current->role != role) open_as(role);
-    const auto legal = forward_actions(current->view["legal_actions"]);
-    if (legal.empty()) break;
-    const std::string ref = "a" + std::to_string(played);
-    current->send_action(legal[rng() % legal.size()], current->seq, ref);
-    if (!current->read_answer(ref)) break;
-    EXPECT_NE(current->last.value("type", ""), "error") << current->last.dump();
-  }
-  if (current) current->ws.close();
-  return played;
 }
 
 // Deliveries of the games after ?1 (0: all).
@@ -149,7 +112,8 @@ TEST_F(NoticesOnNodes, EachNoticeOfGamesHeldAtThreeNodesArrivesOnce) {
   // The games played in turns, so that the senders of all three nodes have work at once.
   std::mt19937_64 rng(57);
   for (int round = 0; round < 6; ++round) {
-    for (auto& g : games) play_away(g, rng, 8);
+    for (auto& g : games)
+      play_forward_away(g.port, g.id, g.scot.session_cookie(), g.eng.session_cookie(), rng, 8);
     ASSERT_FALSE(HasFailure());
   }
   ASSERT_TRUE(settled(60s)) << "deliveries still pending";
@@ -168,7 +132,7 @@ TEST_F(NoticesOnNodes, EachNoticeOfGamesHeldAtThreeNodesArrivesOnce) {
   std::int64_t counted = 0;
   std::string by_node;
   for (const auto& node : nodes_) {
-    const auto n = metric(node->port(), "blockfog_notices_sent_total");
+    const auto n = metric_value(node->port(), "blockfog_notices_sent_total");
     counted += n;
     by_node += " " + std::to_string(n);
   }

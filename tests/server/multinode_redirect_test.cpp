@@ -125,12 +125,6 @@ void expect_sent_to_a(const HttpResult& r, const std::string& target) {
 }
 
 // The value of an unlabelled metric in Prometheus text, or -1 when it is not there.
-std::int64_t node_metric_value(const std::string& text, const std::string& name) {
-  const auto at = text.find("\n" + name + " ");
-  if (at == std::string::npos) return -1;
-  return std::stoll(text.substr(at + name.size() + 2));
-}
-
 TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndServedThere) {
   const auto game_id = create_game();
   ASSERT_GT(game_id, 0);
@@ -210,8 +204,8 @@ TEST_F(MultiNodeRedirect, EveryGameScopedPostAtTheOtherNodeIsSentToTheHolderAndS
   ASSERT_EQ(cancelled.status, 200) << cancelled.body;
 
   // b counted what it sent away; a sent nothing away.
-  EXPECT_EQ(node_metric_value(metrics_text(b_->port()), "blockfog_redirects_sent_total"), 9);
-  EXPECT_EQ(node_metric_value(metrics_text(a_->port()), "blockfog_redirects_sent_total"), 0);
+  EXPECT_EQ(metric_value(metrics_text(b_->port()), "blockfog_redirects_sent_total"), 9);
+  EXPECT_EQ(metric_value(metrics_text(a_->port()), "blockfog_redirects_sent_total"), 0);
 }
 
 TEST_F(MultiNodeRedirect, AStrangersRequestIsRefusedWhereItLandsWithoutLearningTheHolder) {
@@ -379,11 +373,11 @@ TEST_F(MultiNodeRedirect, EachNodeReportsItsOwnGamesAndTheirSumIsWhatTheDatabase
     EXPECT_EQ(number(kHeldByNode, name == "a" ? 1 : 2), held);
     const auto text = metrics_text(port_of(name));
     EXPECT_NE(text.find("\nblockfog_node_info{node=\"" + name + "\"} 1\n"), std::string::npos);
-    EXPECT_EQ(node_metric_value(text, "blockfog_games_held"), held);
-    EXPECT_EQ(node_metric_value(text, "blockfog_leases_taken_total"), held);
-    EXPECT_EQ(node_metric_value(text, "blockfog_leases_lost_total"), 0);
-    EXPECT_EQ(node_metric_value(text, "blockfog_moved_sent_total"), name == "b" ? 1 : 0);
-    sum += node_metric_value(text, "blockfog_games_held");
+    EXPECT_EQ(metric_value(text, "blockfog_games_held"), held);
+    EXPECT_EQ(metric_value(text, "blockfog_leases_taken_total"), held);
+    EXPECT_EQ(metric_value(text, "blockfog_leases_lost_total"), 0);
+    EXPECT_EQ(metric_value(text, "blockfog_moved_sent_total"), name == "b" ? 1 : 0);
+    sum += metric_value(text, "blockfog_games_held");
   }
   EXPECT_EQ(sum,
             number("SELECT count(*) FROM game_leases AS l JOIN nodes AS n USING (node_id)"

@@ -22,7 +22,6 @@
 #include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/notice_endpoints.h"
-#include "tests/server/random_walk.h"
 #include "tests/server/server_process.h"
 
 namespace blockfog::server::testing {
@@ -83,13 +82,6 @@ bool settled(const std::filesystem::path& db, std::int64_t game_id, std::chrono:
   return false;
 }
 
-std::int64_t metric(int port, const std::string& name) {
-  const auto text = metrics_text(port);
-  const std::regex line("\n" + name + " (\\d+)");
-  std::smatch m;
-  return std::regex_search(text, m, line) ? std::stoll(m[1]) : -1;
-}
-
 struct Seat {
   HttpClient http;
   std::string role;
@@ -109,43 +101,6 @@ std::int64_t start_game(Seat& scot, Seat& eng, const std::function<void()>& afte
   // The creator reveals first, so the joiner's reveal starts the game (he is at it).
   roll_dice(scot.http, eng.http, id);
   return id;
-}
-
-// Random legal play, each action from a connection of its role opened for it (the other
-// role's closed first), only forward (random_walk.h: the turns that cause notices come by
-// construction, not as a walk that may undo each move the moment it was made); stops after
-// `max_actions`, at the game's end, or when `stop` says. Returns the actions played.
-int play(int port, std::int64_t game_id, Seat& scot, Seat& eng, std::mt19937_64& rng,
-         int max_actions, const std::function<bool()>& stop = nullptr) {
-  std::unique_ptr<Connection> current;
-  auto open_as = [&](const std::string& role) {
-    if (current) current->ws.close();
-    current.reset();
-    Seat& seat = role == "scotland" ? scot : eng;
-    current = connect(port, game_id, seat.http.session_cookie());
-    EXPECT_TRUE(current && current->read_first_view());
-  };
-  open_as("scotland");
-  int played = 0;
-  for (; played < max_actions; ++played) {
-    if (!current || current->view.is_null() || current->view.contains("outcome")) break;
-    const auto awaiting = current->view["awaiting"];
-    if (awaiting.empty()) break;
-    const std::string role = awaiting[rng() % awaiting.size()];
-    if (current->role != role) open_as(role);
-    const auto legal = forward_actions(current->view["legal_actions"]);
-    if (legal.empty()) break;
-    const std::string ref = "n" + std::to_string(played);
-    current->send_action(legal[rng() % legal.size()], current->seq, ref);
-    if (!current->read_answer(ref)) break;
-    EXPECT_NE(current->last.value("type", ""), "error") << current->last.dump();
-    if (stop && stop()) {
-      ++played;
-      break;
-    }
-  }
-  if (current) current->ws.close();
-  return played;
 }
 
 std::string capitalised(std::string s) {
@@ -332,7 +287,8 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
   }
   const auto game_id = start_game(scot, eng);
   std::mt19937_64 rng(seed);
-  play(server.port(), game_id, scot, eng, rng, 600);
+  play_forward_away(server.port(), game_id, scot.http.session_cookie(), eng.http.session_cookie(),
+                    rng, 600);
   ASSERT_TRUE(settled(server.db_path(), game_id, 60s));
 
   std::map<std::string, std::vector<json>> sent;  // role -> contents, in order
@@ -381,8 +337,8 @@ TEST_F(Notices, WebhookNoticesOfALongGameTellOnlyTheRecipientsView) {
   EXPECT_GE(checked, 10u);
   // Notices told what the opponent did, not only whose turn it is.
   EXPECT_GE(lines_told, checked);
-  EXPECT_EQ(metric(server.port(), "blockfog_notices_failed_total"), 0);
-  EXPECT_EQ(metric(server.port(), "blockfog_notices_sent_total"),
+  EXPECT_EQ(metric_value(server.port(), "blockfog_notices_failed_total"), 0);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_notices_sent_total"),
             static_cast<std::int64_t>(checked + dice_told));
 }
 
@@ -403,7 +359,9 @@ TEST_F(Notices, AfterARestartNoticesStillBeginAtTheRecipientsLastDecision) {
   }
   const auto game_id = start_game(scot, eng);
   std::mt19937_64 rng(5);
-  ASSERT_GT(play(server->port(), game_id, scot, eng, rng, 120), 100);
+  ASSERT_GT(play_forward_away(server->port(), game_id, scot.http.session_cookie(),
+                              eng.http.session_cookie(), rng, 120),
+            100);
   const auto before = stored_notices(server->db_path(), game_id).size();
   ASSERT_TRUE(settled(server->db_path(), game_id, 60s));
   server->kill9();
@@ -415,7 +373,8 @@ TEST_F(Notices, AfterARestartNoticesStillBeginAtTheRecipientsLastDecision) {
     seat->http = HttpClient(server->port());
     seat->http.set_session_cookie(cookie);
   }
-  play(server->port(), game_id, scot, eng, rng, 240);
+  play_forward_away(server->port(), game_id, scot.http.session_cookie(), eng.http.session_cookie(),
+                    rng, 240);
   ASSERT_TRUE(settled(server->db_path(), game_id, 60s));
   ASSERT_GT(stored_notices(server->db_path(), game_id).size(), before + 5)
       << "too few notices after the restart";
@@ -447,7 +406,8 @@ std::int64_t play_until_noticed(ServerProcess& server, Seat& scot, Seat& eng,
   // The start may have told `role` already; then nobody acts before it is delivered.
   if (noticed()) return game_id;
   std::mt19937_64 rng(seed);
-  play(server.port(), game_id, scot, eng, rng, 3000, noticed);
+  play_forward_away(server.port(), game_id, scot.http.session_cookie(), eng.http.session_cookie(),
+                    rng, 3000, noticed);
   return game_id;
 }
 
@@ -745,9 +705,9 @@ TEST_F(Notices, GivesUpAfterTheBoundAndShowsTheFailure) {
   ASSERT_TRUE(settled(server.db_path(), game_id, 30s));
   EXPECT_EQ(stored_notices(server.db_path(), game_id)[0].states.at("webhook"), "failed");
   EXPECT_GE(receiver.received().size(), 2u) << "retried before giving up";
-  EXPECT_GE(metric(server.port(), "blockfog_notices_retried_total"), 1);
-  EXPECT_EQ(metric(server.port(), "blockfog_notices_failed_total"), 1);
-  EXPECT_EQ(metric(server.port(), "blockfog_notices_sent_total"), 0);
+  EXPECT_GE(metric_value(server.port(), "blockfog_notices_retried_total"), 1);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_notices_failed_total"), 1);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_notices_sent_total"), 0);
   EXPECT_NE(server.log().find("gave up on notice"), std::string::npos);
 }
 
@@ -765,9 +725,9 @@ TEST_F(Notices, AWebhookThatNeverAnswersTimesOutAndIsRetried) {
   ASSERT_EQ(stored_notices(server.db_path(), game_id).size(), 1u);
   ASSERT_TRUE(settled(server.db_path(), game_id, 30s));
   EXPECT_EQ(stored_notices(server.db_path(), game_id)[0].states.at("webhook"), "failed");
-  EXPECT_GE(metric(server.port(), "blockfog_notices_retried_total"), 1);
-  EXPECT_EQ(metric(server.port(), "blockfog_notices_failed_total"), 1);
-  EXPECT_EQ(metric(server.port(), "blockfog_notices_sent_total"), 0);
+  EXPECT_GE(metric_value(server.port(), "blockfog_notices_retried_total"), 1);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_notices_failed_total"), 1);
+  EXPECT_EQ(metric_value(server.port(), "blockfog_notices_sent_total"), 0);
   EXPECT_NE(server.log().find("webhook read: timed out"), std::string::npos) << server.log();
 }
 

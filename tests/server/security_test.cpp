@@ -492,13 +492,6 @@ std::vector<json> send_chat_lines(Connection& c, const std::string& text, int co
   return {c.errors.begin() + static_cast<std::ptrdiff_t>(before), c.errors.end()};
 }
 
-std::int64_t metric(int port, const std::string& name) {
-  const auto text = metrics_text(port);
-  const auto at = text.find("\n" + name + " ");
-  if (at == std::string::npos) return -1;
-  return std::stoll(text.substr(at + name.size() + 2));
-}
-
 TEST_F(Security, ActionsWithFieldsOfTheirOwnAreRefusedAndNotStored) {
   Table table(port(), "fields");
   const json legal = table.scotland->view["legal_actions"];
@@ -567,19 +560,19 @@ TEST_F(Security, AGamesStoredChatIsBounded) {
 TEST_F(Security, OpenGamesLeaveMemoryWhenNobodyWatches) {
   auto alice = register_user(port(), "alice");
   auto bob = register_user(port(), "bob");
-  const auto rooms_before = metric(port(), "blockfog_rooms_loaded");
+  const auto rooms_before = metric_value(port(), "blockfog_rooms_loaded");
   const auto created = alice.post("/api/games", {{"scenario", "braveheart"}, {"side", "scotland"}});
   ASSERT_EQ(created.status, 201);
   const std::int64_t id = created.json()["game"]["id"];
   {
     auto watcher = connect(port(), id, alice.session_cookie());
     ASSERT_TRUE(watcher && watcher->barrier());
-    EXPECT_EQ(metric(port(), "blockfog_rooms_loaded"), rooms_before + 1);
+    EXPECT_EQ(metric_value(port(), "blockfog_rooms_loaded"), rooms_before + 1);
   }
-  auto rooms = metric(port(), "blockfog_rooms_loaded");
+  auto rooms = metric_value(port(), "blockfog_rooms_loaded");
   for (int i = 0; i < 100 && rooms != rooms_before; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    rooms = metric(port(), "blockfog_rooms_loaded");
+    rooms = metric_value(port(), "blockfog_rooms_loaded");
   }
   EXPECT_EQ(rooms, rooms_before);
   // The game is loaded again for the next visitor, and its creator hears it start.
@@ -595,11 +588,11 @@ TEST_F(Security, OpenGamesLeaveMemoryWhenNobodyWatches) {
       alice.post("/api/games", {{"scenario", "braveheart"}, {"visibility", "invite"}});
   ASSERT_EQ(invite.status, 201);
   const std::int64_t hidden = invite.json()["game"]["id"];
-  const auto loaded = metric(port(), "blockfog_rooms_loaded");
+  const auto loaded = metric_value(port(), "blockfog_rooms_loaded");
   WsClient stranger;
   EXPECT_FALSE(
       stranger.connect(port(), "/ws/games/" + std::to_string(hidden), bob.session_cookie()));
-  EXPECT_EQ(metric(port(), "blockfog_rooms_loaded"), loaded);
+  EXPECT_EQ(metric_value(port(), "blockfog_rooms_loaded"), loaded);
 }
 
 // docs/protocol.md (malformed_json): a text frame that is not UTF-8 closes the connection

@@ -78,6 +78,16 @@ std::string metrics_text(int port) {
   return HttpClient(metrics_port_for(port)).get("/metrics").body;
 }
 
+std::int64_t metric_value(const std::string& text, const std::string& name) {
+  // A sample is a line of its own: "name value".
+  const auto at = text.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::stoll(text.substr(at + name.size() + 2));
+}
+
+std::int64_t metric_value(int port, const std::string& name) {
+  return metric_value(metrics_text(port), name);
+}
+
 ServerProcess::ServerProcess(const std::filesystem::path& dir, std::vector<std::string> extra_args,
                              std::vector<std::pair<std::string, std::string>> env,
                              const std::function<bool()>& in_child)

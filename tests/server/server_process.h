@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -31,6 +32,11 @@ class TempDir {
 int metrics_port_for(int port);
 // GET /metrics from the test server whose public port is `port`.
 std::string metrics_text(int port);
+// The value of the sample `name` (a metric without labels) in a /metrics text, or -1 when the
+// text has no such line.
+std::int64_t metric_value(const std::string& text, const std::string& name);
+// The same, read from the test server whose public port is `port`.
+std::int64_t metric_value(int port, const std::string& name);
 // A TCP port on 127.0.0.1 that was free a moment ago.
 int free_port();
 
