@@ -245,14 +245,16 @@ class Transaction {
 
 // The rows that writes which are not a game's decide about (docs/multi-node.md, section 4,
 // "Serialising writes that are not a game's"): a tournament (its players, status and rounds),
-// an account (its login sessions).
+// an account (its login sessions, its ratings).
 enum class LockedRow { Tournament, Account };
 
 // Locks the row until the transaction around ends, so that what the transaction read under it
 // still holds at its COMMIT while other nodes write: two registrations for a tournament's last
 // seat, at two nodes, cannot both see it free. SELECT ... FOR UPDATE on PostgreSQL; nothing on
-// SQLite, whose one write lock (BEGIN IMMEDIATE) serialises every writer already. Call it first
-// in a Transaction.
+// SQLite, whose one write lock (BEGIN IMMEDIATE) serialises every writer already. Call it in a
+// Transaction before reading what it guards. Rows are locked in one order everywhere, so that
+// two transactions never wait for each other: a tournament, then its games (written), then
+// accounts by ascending id.
 void lock_row(Database& db, LockedRow row, std::int64_t id);
 
 }  // namespace blockfog::storage

@@ -1,5 +1,6 @@
 #include "storage/ratings.h"
 
+#include <algorithm>
 #include <array>
 
 #include "storage/store.h"
@@ -44,6 +45,12 @@ void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now) {
   std::vector<std::pair<std::string, std::int64_t>> players;
   while (seats->step()) players.emplace_back(seats->column_text(0), seats->column_int64(1));
   if (players.size() != 2 || players[0].second == players[1].second) return;
+  // Both players' rows locked, the lower id first, before their ratings are read: a game of
+  // either ending at another node meanwhile commits first and this one starts from its result
+  // (PostgreSQL's reads do not wait for writers), and two games of one pair in opposite seats
+  // lock in one order, never each other's.
+  lock_row(db, LockedRow::Account, std::min(players[0].second, players[1].second));
+  lock_row(db, LockedRow::Account, std::max(players[0].second, players[1].second));
   const std::array before = {current_rating(db, players[0].second, kind),
                              current_rating(db, players[1].second, kind)};
   for (std::size_t i = 0; i < 2; ++i) {

@@ -46,6 +46,8 @@ struct RatingChange {
 // Rates game `game_id` in its own kind's ratings, just marked finished with its result: nothing
 // when the game is not rated or has not two seats held by two accounts. Must run inside the
 // transaction that finished the game. A game is rated at most once (UNIQUE (game_id, account_id)).
+// Locks both players' rows (lock_row) until that transaction ends: games of one player ending
+// at once at several nodes move his rating one after the other.
 void rate_finished_game(Store& store, std::int64_t game_id, std::int64_t now);
 
 // Accounts rated in game `kind`, best first (rating, then id), `limit` from `offset`.

@@ -6,7 +6,9 @@
 // every acknowledged action; a node paused past its lease writes nothing more to the game. The
 // lobby of either node says who is online at the other, and a logout at one closes the
 // session's sockets at the other. A signing key rotated while both serve signs at both.
-// Registrations racing at both nodes for a tournament's last seats fill it and no more.
+// Registrations racing at both nodes for a tournament's last seats fill it and no more; rated
+// games of one pair ending at both nodes at once each move the ratings from where the other
+// left them.
 
 #include <signal.h>
 
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "tests/server/command.h"
+#include "tests/server/dice_steps.h"
 #include "tests/server/game_helpers.h"
 #include "tests/server/pg_peek.h"
 #include "tests/server/server_process.h"
@@ -411,6 +414,80 @@ TEST_F(MultiNode, PlayersRegisteringAtBothNodesAtOnceNeverOverfillATournament) {
     EXPECT_EQ(seated, 4) << "tournament " << id;
     const auto listed = HttpClient(b_->port()).get(tournament_path(id)).json();
     EXPECT_EQ(listed["tournament"]["players"].size(), 4u) << listed;
+  }
+}
+
+// A started rated game between `scotland` and `england`, both at the same node.
+std::int64_t start_rated_game(HttpClient& scotland, HttpClient& england) {
+  const auto created = scotland.post(
+      "/api/games", {{"scenario", "braveheart"}, {"side", "scotland"}, {"rated", true}});
+  EXPECT_EQ(created.status, 201) << created.body;
+  const std::int64_t id = created.json()["game"]["id"];
+  const auto joined = england.post("/api/games/" + std::to_string(id) + "/join", json::object());
+  EXPECT_EQ(joined.status, 200) << joined.body;
+  roll_dice(scotland, england, id);
+  return id;
+}
+
+TEST_F(MultiNode, RatedGamesOfOnePairEndingAtBothNodesAtOnceEachMoveTheRatingsOnFromTheOther) {
+  // Per pair, two rated games in opposite seats, one held at each node, resigned at once.
+  constexpr int kPairs = 8;
+  struct Pair {
+    std::string first_name;
+    std::string second_name;
+    HttpClient first_at_a;
+    HttpClient second_at_a;
+    HttpClient first_at_b;
+    HttpClient second_at_b;
+    std::int64_t game_at_a = 0;
+    std::int64_t game_at_b = 0;
+  };
+  std::vector<std::unique_ptr<Pair>> pairs;
+  for (int i = 0; i < kPairs; ++i) {
+    const auto first = "mnr" + std::to_string(i) + "f";
+    const auto second = "mnr" + std::to_string(i) + "s";
+    auto pair = std::make_unique<Pair>(Pair{first, second, register_user(a_->port(), first),
+                                            register_user(a_->port(), second),
+                                            HttpClient(b_->port()), HttpClient(b_->port())});
+    pair->first_at_b.set_session_cookie(pair->first_at_a.session_cookie());
+    pair->second_at_b.set_session_cookie(pair->second_at_a.session_cookie());
+    pair->game_at_a = start_rated_game(pair->first_at_a, pair->second_at_a);
+    pair->game_at_b = start_rated_game(pair->second_at_b, pair->first_at_b);
+    pairs.push_back(std::move(pair));
+  }
+  // The first wins at a, the second at b: both ratings move in both games.
+  std::atomic<bool> go{false};
+  std::vector<HttpResult> answers(2 * kPairs);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kPairs; ++i) {
+    Pair& pair = *pairs[i];
+    threads.emplace_back([&, i] {
+      while (!go) std::this_thread::yield();
+      answers[2 * i] = pair.second_at_a.post(
+          "/api/games/" + std::to_string(pair.game_at_a) + "/resign", json::object());
+    });
+    threads.emplace_back([&, i] {
+      while (!go) std::this_thread::yield();
+      answers[2 * i + 1] = pair.first_at_b.post(
+          "/api/games/" + std::to_string(pair.game_at_b) + "/resign", json::object());
+    });
+  }
+  go = true;
+  for (auto& thread : threads) thread.join();
+  for (const auto& answer : answers) EXPECT_EQ(answer.status, 200) << answer.body;
+
+  // Each player's history is one chain: his second game starts where his first left him, and
+  // his rating is where the second left him.
+  HttpClient reader(a_->port());
+  for (const auto& pair : pairs) {
+    for (const auto& name : {pair->first_name, pair->second_name}) {
+      const auto mine = reader.get("/api/players/" + name + "/ratings").json();
+      EXPECT_EQ(mine.at("player").at("games"), 2) << mine;
+      const auto& history = mine.at("history");
+      ASSERT_EQ(history.size(), 2u) << mine;
+      EXPECT_EQ(history[1].at("before"), history[0].at("after")) << name << ": " << mine;
+      EXPECT_EQ(history[1].at("after"), mine.at("player").at("rating")) << mine;
+    }
   }
 }
 
