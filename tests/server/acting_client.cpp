@@ -53,6 +53,26 @@ std::vector<json> ActingClient::other_answers() const {
   return other_answers_;
 }
 
+std::size_t ActingClient::reconnections() const {
+  std::lock_guard lock(mutex_);
+  return opened_ > 2 ? opened_ - 2 : 0;
+}
+
+std::vector<std::string> ActingClient::versions_back() const {
+  std::lock_guard lock(mutex_);
+  return versions_back_;
+}
+
+void ActingClient::saw_version(std::size_t i) {
+  const auto version = seats_[i]->seq;
+  std::lock_guard lock(mutex_);
+  if (version < seen_version_[i]) {
+    versions_back_.push_back(seats_[i]->role + " was shown version " + std::to_string(version) +
+                             " after " + std::to_string(seen_version_[i]));
+  }
+  seen_version_[i] = std::max(seen_version_[i], version);
+}
+
 namespace {
 
 std::size_t sent_since(const std::vector<SentAction>& list, ActingClient::Clock::time_point from) {
@@ -122,8 +142,13 @@ void ActingClient::step() {
       std::lock_guard lock(mutex_);
       acknowledged_.push_back(sent);
     }
+    saw_version(index);
     // The other seat's view catches up before the next choice.
-    if (!seats_[1 - index]->barrier()) drop();
+    if (!seats_[1 - index]->barrier()) {
+      drop();
+      return;
+    }
+    saw_version(1 - index);
     return;
   }
   {
@@ -151,8 +176,12 @@ void ActingClient::reconnect() {
       std::vector<Clock::time_point> unavailable;
       seats_[i] = open_following_moves(nodes_, port_, game_id_, cookies_[i],
                                        i == 0 ? "?patches=1" : "", deadline, nullptr, &unavailable);
-      std::lock_guard lock(mutex_);
-      refused_upgrades_.insert(refused_upgrades_.end(), unavailable.begin(), unavailable.end());
+      {
+        std::lock_guard lock(mutex_);
+        refused_upgrades_.insert(refused_upgrades_.end(), unavailable.begin(), unavailable.end());
+        if (seats_[i]) ++opened_;
+      }
+      if (seats_[i]) saw_version(i);
     }
   }
   if (seats_[0] && seats_[1]) return;

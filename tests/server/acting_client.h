@@ -61,11 +61,19 @@ class ActingClient {
   // Reconnections at or after `from` that a node refused with 503 (the database away): a client
   // whose connection had ended meets an outage there, not in an answer to an action.
   std::size_t refused_upgrades_since(Clock::time_point from) const;
+  // Connections opened after the first two (one per seat), wherever they ended.
+  std::size_t reconnections() const;
+  // Each time a seat was shown an older view than one it had been shown before (a connection's
+  // first view after a reconnection at another node included): what it saw. Empty when every
+  // seat's view version only went forward.
+  std::vector<std::string> versions_back() const;
 
  private:
   void step();
   void drop();
   void reconnect();
+  // Notes the version of seat `i`'s view, and whether it went back.
+  void saw_version(std::size_t i);
 
   const NodePorts nodes_;
   int port_;
@@ -82,6 +90,9 @@ class ActingClient {
   std::vector<SentAction> unanswered_;
   std::vector<Clock::time_point> refused_upgrades_;
   std::vector<nlohmann::json> other_answers_;
+  std::size_t opened_ = 0;
+  std::int64_t seen_version_[2] = {-1, -1};
+  std::vector<std::string> versions_back_;
   std::thread thread_;
 };
 

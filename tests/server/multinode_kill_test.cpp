@@ -41,6 +41,8 @@ constexpr const char* kLeasedByNode =
     "SELECT count(*) FROM game_leases AS l JOIN nodes AS n ON n.node_id = l.node_id"
     " WHERE l.expires_at IS NULL AND n.expires_at > db_now_ms()"
     " AND n.name = (CASE ?1::bigint WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE 'c' END)";
+// The fence of the game's lease (a new one with each take).
+constexpr const char* kFenceOfLease = "SELECT fence FROM game_leases WHERE game_id = ?1";
 // Consecutive actions of the game whose fence went down.
 constexpr const char* kFenceWentDown =
     "SELECT count(*) FROM actions AS x JOIN actions AS y"
@@ -144,6 +146,7 @@ TEST_F(NodeKilled, ItsGamesAreTakenWithinTheLeaseAndNoAcknowledgedActionIsLost) 
   for (const auto& c : clients) {
     SCOPED_TRACE("game " + std::to_string(c->game_id()));
     for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
+    for (const auto& back : c->versions_back()) ADD_FAILURE() << back;
     const auto unknown = expect_log_keeps_acknowledged(*c, uri_);
     EXPECT_EQ(number(kFenceWentDown, c->game_id()), 0);
     std::cout << "game " << c->game_id() << ": " << c->acknowledged().size() << " acknowledged, "
@@ -203,11 +206,57 @@ TEST_F(NodeKilled, OnePausedPastItsLeaseLosesItsGamesAndWritesNothingMoreToThem)
   for (const auto& c : clients) {
     SCOPED_TRACE("game " + std::to_string(c->game_id()));
     for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
+    for (const auto& back : c->versions_back()) ADD_FAILURE() << back;
     const auto unknown = expect_log_keeps_acknowledged(*c, uri_);
     EXPECT_EQ(number(kFenceWentDown, c->game_id()), 0) << "a wrote after its game was taken";
     std::cout << "game " << c->game_id() << ": " << c->acknowledged().size() << " acknowledged, "
               << c->refused().size() << " refused, " << c->unanswered().size() << " unanswered, "
               << unknown << " stored without an acknowledgement\n";
+  }
+}
+
+// docs/multi-node.md, section 5, item 2's short stop: node a paused (SIGSTOP) for a second,
+// under its lease, while its games are played. Nothing moves: every lease stays where it was, no
+// fence changes, no client is sent on or reconnects, and no action is refused or left
+// unanswered; a's players only wait.
+TEST_F(NodeKilled, OnePausedForASecondKeepsItsGamesAndItsPlayersOnlyWait) {
+  constexpr std::size_t kGames = 9;
+  const auto clients =
+      start_acting_clients(ports_, ports(), kGames, "ns", 90, 5, std::chrono::seconds(60));
+  ASSERT_FALSE(clients.empty());
+  const auto fences = [&] {
+    std::vector<std::int64_t> held;
+    for (const auto& c : clients) held.push_back(number(kFenceOfLease, c->game_id()));
+    return held;
+  };
+  const auto before = fences();
+
+  ASSERT_EQ(::kill(nodes_[0]->pid(), SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ASSERT_EQ(::kill(nodes_[0]->pid(), SIGCONT), 0);
+  const auto woken = KillClock::now();
+  ASSERT_TRUE(wait_for(
+      [&] {
+        return every_client(clients, [&](auto& c) { return c.acknowledged_since(woken) >= 3; });
+      },
+      std::chrono::seconds(40)))
+      << "a game did not go on after a woke";
+  EXPECT_EQ(fences(), before) << "a lease moved";
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    EXPECT_EQ(number(kLeasedByNode, static_cast<std::int64_t>(i)), 3) << names_[i];
+  }
+  expect_served_as_leased(0, kGames);
+  for (auto& c : clients) c->finish();
+  for (auto& node : nodes_) EXPECT_EQ(node->terminate(), 0) << node->log();
+
+  for (const auto& c : clients) {
+    SCOPED_TRACE("game " + std::to_string(c->game_id()));
+    EXPECT_EQ(c->reconnections(), 0u);
+    EXPECT_TRUE(c->unanswered().empty());
+    EXPECT_TRUE(c->refused().empty());
+    for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
+    for (const auto& back : c->versions_back()) ADD_FAILURE() << back;
+    EXPECT_EQ(expect_log_keeps_acknowledged(*c, uri_), 0u);
   }
 }
 

@@ -164,6 +164,7 @@ TEST_F(PgRestart, NodesRideOutACleanAndACrashedRestartOfTheDatabaseLosingNoAckno
   for (const auto& c : clients) {
     SCOPED_TRACE("game " + std::to_string(c->game_id()));
     for (const auto& answer : c->other_answers()) ADD_FAILURE() << "answered " << answer;
+    for (const auto& back : c->versions_back()) ADD_FAILURE() << back;
     const auto unknown = expect_log_keeps_acknowledged(*c, cluster_->uri());
     const auto acked = c->acknowledged();
     const auto refused = c->refused();
