@@ -59,7 +59,9 @@ enum class CommitOutcome {
 };
 
 struct ActionCommitResult {
-  CommitOutcome outcome = CommitOutcome::Failed;
+  // Until commit_action sets it: a commit that the store never ran (the connection was lost
+  // before its group's transaction or its savepoint opened) stored nothing for want of storage.
+  CommitOutcome outcome = CommitOutcome::StorageUnavailable;
   // The computer took a seat whose time ran out: the actor's (StandIn), or the other side's
   // (Stored, the action kept).
   std::optional<StandIn> stand_in;

@@ -156,6 +156,13 @@ TEST_F(ActionCommit, WhenBothAllowedItTheComputerTakesTheSeatWhoseTimeRanOut) {
   EXPECT_TRUE(seats.front().stand_in);
 }
 
+TEST_F(ActionCommit, ACommitTheStoreNeverRanIsRefusedAsStorageUnavailable) {
+  // The group's completion says "not stored" without the commit having run.
+  ActionCommitResult result;
+  unstored_by_group_commit(result);
+  EXPECT_EQ(result.outcome, CommitOutcome::StorageUnavailable);
+}
+
 TEST_F(ActionCommit, AFailedGroupCommitLeavesNothingStored) {
   ActionCommitResult result;
   result.outcome = CommitOutcome::Stored;
