@@ -11,6 +11,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include <algorithm>
 #include <istream>
 #include <optional>
 
@@ -26,15 +27,30 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = net::ip::tcp;
 
-// Runs the asynchronous operation `start` begins on `ioc` for at most `timeout` (the
-// operator's --notice-timeout); throws a retryable DeliveryError when it does not finish in
-// time or fails.
+// How long one step of an attempt may take: the operator's --notice-timeout, and never past
+// the end of the whole attempt (notice_attempt_bound).
+struct StepBounds {
+  std::chrono::seconds step;
+  std::chrono::steady_clock::time_point attempt_ends;
+
+  explicit StepBounds(const Config& config)
+      : step(config.notice_timeout_seconds),
+        attempt_ends(std::chrono::steady_clock::now() + notice_attempt_bound(config)) {}
+};
+
+// Runs the asynchronous operation `start` begins on `ioc` within `bounds`; throws a retryable
+// DeliveryError when it does not finish in time or fails.
 template <typename Start>
-void run_step(net::io_context& ioc, std::chrono::seconds timeout, const char* what, Start start) {
+void run_step(net::io_context& ioc, const StepBounds& bounds, const char* what, Start start) {
+  const auto left = std::min<std::chrono::steady_clock::duration>(
+      bounds.step, bounds.attempt_ends - std::chrono::steady_clock::now());
+  if (left <= std::chrono::steady_clock::duration::zero()) {
+    throw DeliveryError(std::string(what) + ": the attempt's time ran out", false);
+  }
   std::optional<boost::system::error_code> result;
   start([&result](boost::system::error_code ec, auto&&...) { result = ec; });
   ioc.restart();
-  ioc.run_for(timeout);
+  ioc.run_for(left);
   if (!result) {
     ioc.stop();
     throw DeliveryError(std::string(what) + ": timed out", false);
@@ -67,20 +83,20 @@ std::string base64(std::string_view in) {
 // One SMTP conversation over a plain socket that may be upgraded with STARTTLS.
 class SmtpSession {
  public:
-  SmtpSession(net::io_context& ioc, ssl::context& tls, std::chrono::seconds timeout)
-      : ioc_(ioc), stream_(ioc, tls), timeout_(timeout) {}
+  SmtpSession(net::io_context& ioc, ssl::context& tls, const StepBounds& bounds)
+      : ioc_(ioc), stream_(ioc, tls), bounds_(bounds) {}
 
   void connect(const std::string& host, std::uint16_t port) {
     tcp::resolver resolver(ioc_);
     tcp::resolver::results_type endpoints;
-    run_step(ioc_, timeout_, "smtp resolve", [&](auto handler) {
+    run_step(ioc_, bounds_, "smtp resolve", [&](auto handler) {
       resolver.async_resolve(host, std::to_string(port),
                              [&endpoints, handler](boost::system::error_code ec, auto results) {
                                endpoints = results;
                                handler(ec);
                              });
     });
-    run_step(ioc_, timeout_, "smtp connect",
+    run_step(ioc_, bounds_, "smtp connect",
              [&](auto handler) { net::async_connect(stream_.next_layer(), endpoints, handler); });
     host_ = host;
   }
@@ -90,7 +106,7 @@ class SmtpSession {
       throw DeliveryError("smtp: cannot set the TLS server name", false);
     }
     stream_.set_verify_callback(ssl::host_name_verification(host_));
-    run_step(ioc_, timeout_, "smtp STARTTLS handshake",
+    run_step(ioc_, bounds_, "smtp STARTTLS handshake",
              [&](auto handler) { stream_.async_handshake(ssl::stream_base::client, handler); });
     tls_ = true;
   }
@@ -122,10 +138,10 @@ class SmtpSession {
 
   void write(const std::string& data) {
     if (tls_) {
-      run_step(ioc_, timeout_, "smtp write",
+      run_step(ioc_, bounds_, "smtp write",
                [&](auto handler) { net::async_write(stream_, net::buffer(data), handler); });
     } else {
-      run_step(ioc_, timeout_, "smtp write", [&](auto handler) {
+      run_step(ioc_, bounds_, "smtp write", [&](auto handler) {
         net::async_write(stream_.next_layer(), net::buffer(data), handler);
       });
     }
@@ -136,10 +152,10 @@ class SmtpSession {
  private:
   void read_line_into(std::string& text) {
     if (tls_) {
-      run_step(ioc_, timeout_, "smtp read",
+      run_step(ioc_, bounds_, "smtp read",
                [&](auto handler) { net::async_read_until(stream_, buffer_, "\r\n", handler); });
     } else {
-      run_step(ioc_, timeout_, "smtp read", [&](auto handler) {
+      run_step(ioc_, bounds_, "smtp read", [&](auto handler) {
         net::async_read_until(stream_.next_layer(), buffer_, "\r\n", handler);
       });
     }
@@ -152,7 +168,7 @@ class SmtpSession {
 
   net::io_context& ioc_;
   ssl::stream<tcp::socket> stream_;
-  std::chrono::seconds timeout_;  // each step's bound
+  StepBounds bounds_;
   net::streambuf buffer_;
   std::string host_;
   std::string last_reply_;
@@ -202,7 +218,7 @@ ssl::context client_tls(const Config& config) {
 void send_email(const Config& config, const Email& email) {
   net::io_context ioc;
   ssl::context tls = client_tls(config);
-  SmtpSession smtp(ioc, tls, std::chrono::seconds(config.notice_timeout_seconds));
+  SmtpSession smtp(ioc, tls, StepBounds(config));
   smtp.connect(config.smtp_host, config.smtp_port);
   smtp.expect(2, "greeting");
   smtp.command("EHLO blockfog");
@@ -257,11 +273,11 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
   const auto parsed =
       parse_webhook_url(url, config.webhook_allow_http, config.webhook_allow_private, problem);
   if (!parsed) throw DeliveryError("webhook URL refused: " + problem, true);
-  const std::chrono::seconds timeout{config.notice_timeout_seconds};
+  const StepBounds bounds(config);
   net::io_context ioc;
   tcp::resolver resolver(ioc);
   tcp::resolver::results_type results;
-  run_step(ioc, timeout, "webhook resolve", [&](auto handler) {
+  run_step(ioc, bounds, "webhook resolve", [&](auto handler) {
     resolver.async_resolve(parsed->host, std::to_string(parsed->port),
                            [&results, handler](boost::system::error_code ec, auto r) {
                              results = r;
@@ -306,25 +322,25 @@ void post_webhook(const Config& config, const std::string& url, const std::strin
       throw DeliveryError("webhook: cannot set the TLS server name", false);
     }
     stream.set_verify_callback(ssl::host_name_verification(parsed->host));
-    run_step(ioc, timeout, "webhook connect", [&](auto handler) {
+    run_step(ioc, bounds, "webhook connect", [&](auto handler) {
       beast::get_lowest_layer(stream).async_connect(endpoints, handler);
     });
-    run_step(ioc, timeout, "webhook TLS handshake",
+    run_step(ioc, bounds, "webhook TLS handshake",
              [&](auto handler) { stream.async_handshake(ssl::stream_base::client, handler); });
-    run_step(ioc, timeout, "webhook write",
+    run_step(ioc, bounds, "webhook write",
              [&](auto handler) { http::async_write(stream, request, handler); });
-    run_step(ioc, timeout, "webhook read",
+    run_step(ioc, bounds, "webhook read",
              [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
     check(parser.get().result_int());
     boost::system::error_code ignored;
     beast::get_lowest_layer(stream).socket().close(ignored);
   } else {
     beast::tcp_stream stream(ioc);
-    run_step(ioc, timeout, "webhook connect",
+    run_step(ioc, bounds, "webhook connect",
              [&](auto handler) { stream.async_connect(endpoints, handler); });
-    run_step(ioc, timeout, "webhook write",
+    run_step(ioc, bounds, "webhook write",
              [&](auto handler) { http::async_write(stream, request, handler); });
-    run_step(ioc, timeout, "webhook read",
+    run_step(ioc, bounds, "webhook read",
              [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
     check(parser.get().result_int());
   }

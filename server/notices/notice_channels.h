@@ -4,8 +4,8 @@
 // through the operator's SMTP relay, and a POST to the player's own webhook in the
 // Discord/Slack incoming-webhook JSON format. Both block the calling thread (the notice
 // sender's), each step (resolving, connecting, the TLS handshake, writing, reading a reply)
-// for at most Config::notice_timeout_seconds, and throw DeliveryError when the message was
-// not accepted in time.
+// for at most Config::notice_timeout_seconds and the whole attempt for at most
+// notice_attempt_bound, and throw DeliveryError when the message was not accepted in time.
 
 #include <chrono>
 #include <stdexcept>
@@ -15,6 +15,13 @@
 #include "server/config.h"
 
 namespace blockfog::server {
+
+// The longest one delivery attempt lasts, all its steps together: three steps' worth. A
+// sender's claim on a delivery outlasts it (notice_sender.cpp), so that no other node's sender
+// tries the same delivery while this attempt may still be under way.
+inline std::chrono::seconds notice_attempt_bound(const Config& config) {
+  return 3 * std::chrono::seconds(config.notice_timeout_seconds);
+}
 
 class DeliveryError : public std::runtime_error {
  public:

@@ -22,6 +22,8 @@ using storage::NoticeSettings;
 
 constexpr std::size_t kBatch = 50;
 constexpr std::int64_t kHourMs = 3600 * 1000;
+// How much longer a claim holds than its attempt can last: room for the nodes' clocks to differ.
+constexpr std::int64_t kClaimMarginMs = 2000;
 
 std::string describe(const NoticeDelivery& d) {
   return "notice " + std::to_string(d.notice_id) + " (" + d.channel + ", game " +
@@ -73,6 +75,14 @@ std::size_t NoticeSender::pass() {
     for (std::int64_t i = 1; i < attempts && delay < kMaxRetryMs; ++i) delay *= 2;
     return std::min(delay, kMaxRetryMs);
   };
+  // A claim holds until the attempt is surely over, however slow the receiver (the whole
+  // attempt's bound, and a margin for the nodes' clocks), and no sooner than the retry: each
+  // attempt is made by one sender, and a sender killed during it is stood in for after that.
+  const auto claimed_until = [this, &retry_delay](std::int64_t now, std::int64_t attempts) {
+    const std::int64_t attempt_ms =
+        std::chrono::milliseconds(notice_attempt_bound(config_)).count() + kClaimMarginMs;
+    return now + std::max(retry_delay(attempts), attempt_ms);
+  };
   // An attempt failed: retried later, or given up on once the notice is too old.
   const auto failed = [&](const NoticeDelivery& d, const DeliveryError& error) {
     const auto now = now_ms();
@@ -115,7 +125,7 @@ std::size_t NoticeSender::pass() {
       }
       const bool mine = db_.call([&](storage::Store& store) {
         return storage::claim_notice_delivery(store, d.notice_id, d.channel, d.attempts,
-                                              now + retry_delay(d.attempts + 1));
+                                              claimed_until(now, d.attempts + 1));
       });
       if (!mine) continue;  // another node's sender claimed it first, and sends it
       ++tried;
@@ -169,7 +179,7 @@ std::size_t NoticeSender::pass() {
     }
     const auto batch = db_.call([&](storage::Store& store) {
       const auto pending = storage::pending_notice_emails(store, d.account_id);
-      const auto retry_at = now + retry_delay(d.attempts + 1);
+      const auto retry_at = claimed_until(now, d.attempts + 1);
       std::vector<NoticeDelivery> claimed;
       // The due delivery's claim decides which sender (of several nodes) writes this
       // account's e-mail; the winner takes the rest of its pending notices in the same task.

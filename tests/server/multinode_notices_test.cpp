@@ -2,17 +2,21 @@
 // item 4; ctest's server.multinode_notices, on the storage_pg fixture's cluster). Every node
 // runs a notice sender, and each delivery is claimed by one of them (docs/server.md, "Turn
 // notices"): games held by each node write notices to a webhook receiver on loopback, and each
-// notice arrives there once, whichever node sent it.
+// notice arrives there once, whichever node sent it, however slowly the receiver answers;
+// one whose sender is killed during the delivery arrives again, with the same id.
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +75,15 @@ constexpr const char* kAttempts =
     "SELECT coalesce(sum(d.attempts), 0) FROM notice_deliveries AS d"
     " JOIN notices AS n ON n.id = d.notice_id WHERE d.channel = 'webhook' AND n.game_id > ?1";
 
+// The webhook deliveries of game ?1.
+constexpr const char* kWebhookDeliveries =
+    "SELECT count(*) FROM notice_deliveries AS d JOIN notices AS n ON n.id = d.notice_id"
+    " WHERE d.channel = 'webhook' AND n.game_id = ?1";
+// Notice ?1's webhook delivery, if it is still pending.
+constexpr const char* kStillPending =
+    "SELECT count(*) FROM notice_deliveries WHERE notice_id = ?1 AND channel = 'webhook'"
+    " AND state = 'pending'";
+
 class NoticesOnNodes : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -83,8 +96,40 @@ class NoticesOnNodes : public ::testing::Test {
   }
 
   std::vector<std::string> flags(const std::string& name) const {
-    return {"--db",           uri_, "--node-name", name, "--webhook-allow", "http,private",
-            "--notice-retry", "1"};
+    // A retry due a second after a claim, and each step of an attempt bounded by 3 s (the whole
+    // attempt by 9 s): a receiver may hold its answer past the retry and within the step.
+    return {"--db",           uri_, "--node-name",      name, "--webhook-allow", "http,private",
+            "--notice-retry", "1",  "--notice-timeout", "3"};
+  }
+
+  // The node whose TCP connection from port `from` goes to port `to` (a webhook delivery under
+  // way), or -1: the socket of /proc/net/tcp with those ends, found among the nodes' open files.
+  int node_connected(int from, int to) const {
+    std::string socket;
+    std::ifstream tcp("/proc/net/tcp");
+    std::string line;
+    std::getline(tcp, line);  // the header
+    const auto port_of = [](const std::string& address) {
+      const auto colon = address.find(':');
+      return colon == std::string::npos ? -1 : std::stoi(address.substr(colon + 1), nullptr, 16);
+    };
+    while (std::getline(tcp, line)) {
+      std::istringstream fields(line);
+      std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+      fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >>
+          timeout >> inode;
+      if (port_of(local) == from && port_of(remote) == to) socket = "socket:[" + inode + "]";
+    }
+    if (socket.empty()) return -1;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const auto fds = std::filesystem::path("/proc") / std::to_string(nodes_[i]->pid()) / "fd";
+      std::error_code error;
+      for (const auto& fd : std::filesystem::directory_iterator(fds, error)) {
+        const auto target = std::filesystem::read_symlink(fd.path(), error);
+        if (!error && target.string() == socket) return static_cast<int>(i);
+      }
+    }
+    return -1;
   }
 
   bool settled(std::chrono::seconds limit) const {
@@ -138,6 +183,77 @@ TEST_F(NoticesOnNodes, EachNoticeOfGamesHeldAtThreeNodesArrivesOnce) {
   }
   EXPECT_EQ(counted, sent) << "sent by the nodes:" << by_node;
   std::cout << sent << " notices, sent by the three nodes:" << by_node << "\n";
+}
+
+// A receiver that answers after the retry is due (2.5 s, the retry 1 s): the sender's claim
+// lasts as long as its attempt can, so no other node's sender tries the delivery meanwhile and
+// each notice arrives once.
+TEST_F(NoticesOnNodes, AWebhookAnsweringAfterTheRetryIsDueIsSentByOneNodeOnce) {
+  WebhookReceiver receiver;
+  auto g = start_noticed_game(nodes_[0]->port(), "slow", receiver.port());
+  ASSERT_FALSE(HasFailure());
+  receiver.hold();
+  std::mt19937_64 rng(58);
+  // Play stops at the first notice: the seat told does not act, which would drop it.
+  play_forward_away(g.port, g.id, g.scot.session_cookie(), g.eng.session_cookie(), rng, 60,
+                    [&] { return pg_number(uri_, kWebhookDeliveries, g.id) > 0; });
+  ASSERT_TRUE(receiver.wait_for(1, 30s));
+  // Every node's sender passes (each 0.5 s) see the delivery due again by its retry.
+  std::this_thread::sleep_for(2500ms);
+  receiver.release();
+  ASSERT_TRUE(settled(60s)) << "deliveries still pending";
+  std::this_thread::sleep_for(1500ms);  // a few more passes of every sender
+
+  const auto got = receiver.received();
+  std::map<std::string, int> arrivals;  // notice id -> times
+  for (const auto& request : got) ++arrivals[request.notice_id];
+  for (const auto& [id, times] : arrivals) {
+    EXPECT_EQ(times, 1) << "notice " << id << " arrived " << times << " times";
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(got.size()), pg_number(uri_, kAttempts, 0));
+}
+
+// A node killed while the receiver holds its delivery's answer: another node's sender takes the
+// delivery once the claim has run out and sends it again with the same id, so that it arrives
+// twice, and every other notice once (docs/multi-node.md, section 5, item 4).
+TEST_F(NoticesOnNodes, ANodeKilledDuringADeliveryIsStoodInForWithTheSameId) {
+  WebhookReceiver receiver;
+  auto g = start_noticed_game(nodes_[0]->port(), "kill", receiver.port());
+  ASSERT_FALSE(HasFailure());
+  receiver.hold();
+  std::mt19937_64 rng(59);
+  // Play stops at the first notice: the seat told does not act, which would drop it.
+  play_forward_away(g.port, g.id, g.scot.session_cookie(), g.eng.session_cookie(), rng, 60,
+                    [&] { return pg_number(uri_, kWebhookDeliveries, g.id) > 0; });
+  ASSERT_TRUE(receiver.wait_for(1, 30s));
+  // The node whose request the receiver holds (others may wait to be taken, behind it).
+  const auto first = receiver.received().front();
+  const auto held = first.notice_id;
+  const int sender = node_connected(first.peer_port, receiver.port());
+  ASSERT_GE(sender, 0) << "no node has the held connection open";
+  nodes_[static_cast<std::size_t>(sender)]->kill9();
+  const auto killed = Clock::now();
+  receiver.release();
+  const auto arrived_again = [&] {
+    int times = 0;
+    for (const auto& request : receiver.received()) times += request.notice_id == held;
+    return times >= 2;
+  };
+  while (!arrived_again() && Clock::now() < killed + 30s) std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(arrived_again()) << "notice " << held << " was not sent again: "
+                               << pg_number(uri_, kStillPending, std::stoll(held))
+                               << " delivery of it pending";
+  std::cout << "notice " << held << " sent again "
+            << std::chrono::duration<double>(Clock::now() - killed).count()
+            << " s after its sender was killed\n";
+  ASSERT_TRUE(settled(60s)) << "deliveries still pending";
+  std::this_thread::sleep_for(1500ms);
+
+  std::map<std::string, int> arrivals;
+  for (const auto& request : receiver.received()) ++arrivals[request.notice_id];
+  for (const auto& [id, times] : arrivals) {
+    EXPECT_EQ(times, id == held ? 2 : 1) << "notice " << id << " arrived " << times << " times";
+  }
 }
 
 }  // namespace

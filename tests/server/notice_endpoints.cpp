@@ -83,7 +83,7 @@ struct WebhookReceiver::Impl {
   std::thread thread;
 
   template <typename Stream>
-  void serve(Stream& stream) {
+  void serve(Stream& stream, int peer_port) {
     beast::flat_buffer buffer;
     http::request<http::string_body> request;
     boost::system::error_code ec;
@@ -96,7 +96,7 @@ struct WebhookReceiver::Impl {
       received.push_back({std::string(request.target()),
                           std::string(request[http::field::content_type]),
                           std::string(request["Blockfog-Notice-Id"]), request.body(),
-                          std::string(request[http::field::host])});
+                          std::string(request[http::field::host]), peer_port});
     }
     changed.notify_all();
     {
@@ -118,13 +118,14 @@ struct WebhookReceiver::Impl {
       boost::system::error_code ec;
       acceptor.accept(socket, ec);
       if (ec || stopping) return;
+      const int peer_port = socket.remote_endpoint(ec).port();
       if (tls) {
         ssl::stream<tcp::socket> stream(std::move(socket), *tls);
         stream.handshake(ssl::stream_base::server, ec);
-        if (!ec) serve(stream);
+        if (!ec) serve(stream, peer_port);
         stream.shutdown(ec);
       } else {
-        serve(socket);
+        serve(socket, peer_port);
         socket.shutdown(tcp::socket::shutdown_both, ec);
       }
     }

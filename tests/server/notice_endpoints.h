@@ -32,7 +32,8 @@ struct WebhookRequest {
   std::string content_type;
   std::string notice_id;  // the Blockfog-Notice-Id header, "" when absent
   std::string body;
-  std::string host;  // the Host header
+  std::string host;   // the Host header
+  int peer_port = 0;  // the sender's end of the connection: its port on 127.0.0.1
 };
 
 class WebhookReceiver {

@@ -667,7 +667,7 @@ TEST_F(Notices, AKillDuringASlowWebhookDeliveryRepeatsItWithTheSameId) {
   WebhookReceiver receiver;
   receiver.hold();
   const std::vector<std::string> flags{
-      "--webhook-allow", "http,private", "--notice-retry", "1", "--notice-timeout", "60"};
+      "--webhook-allow", "http,private", "--notice-retry", "1", "--notice-timeout", "3"};
   auto server = std::make_unique<ServerProcess>(dir.path(), flags);
   Seat scot{registered(server->port(), "slow_scot"), "scotland"};
   Seat eng{registered(server->port(), "slow_eng"), "england"};
