@@ -75,6 +75,13 @@ constexpr const char* kAttempts =
     "SELECT coalesce(sum(d.attempts), 0) FROM notice_deliveries AS d"
     " JOIN notices AS n ON n.id = d.notice_id WHERE d.channel = 'webhook' AND n.game_id > ?1";
 
+// How many times each notice id came in `received`.
+std::map<std::string, int> arrivals(const std::vector<WebhookRequest>& received) {
+  std::map<std::string, int> times;
+  for (const auto& request : received) ++times[request.notice_id];
+  return times;
+}
+
 // The webhook deliveries of game ?1.
 constexpr const char* kWebhookDeliveries =
     "SELECT count(*) FROM notice_deliveries AS d JOIN notices AS n ON n.id = d.notice_id"
@@ -132,6 +139,20 @@ class NoticesOnNodes : public ::testing::Test {
     return -1;
   }
 
+  // A game started at node a whose first notice's delivery `receiver` holds unanswered: play
+  // (from `seed`) stops once a webhook delivery is written, so that the seat told does not act,
+  // which would drop its notice.
+  NoticedGame hold_first_notice(WebhookReceiver& receiver, const std::string& prefix,
+                                std::uint64_t seed) const {
+    auto g = start_noticed_game(nodes_[0]->port(), prefix, receiver.port());
+    receiver.hold();
+    std::mt19937_64 rng(seed);
+    play_forward_away(g.port, g.id, g.scot.session_cookie(), g.eng.session_cookie(), rng, 60,
+                      [&] { return pg_number(uri_, kWebhookDeliveries, g.id) > 0; });
+    EXPECT_TRUE(receiver.wait_for(1, 30s)) << "no notice arrived";
+    return g;
+  }
+
   bool settled(std::chrono::seconds limit) const {
     const auto until = Clock::now() + limit;
     while (pg_number(uri_, kPending, 0) > 0) {
@@ -167,9 +188,7 @@ TEST_F(NoticesOnNodes, EachNoticeOfGamesHeldAtThreeNodesArrivesOnce) {
   std::this_thread::sleep_for(1500ms);  // a few more passes of every sender
 
   const auto got = receiver.received();
-  std::map<std::string, int> arrivals;  // notice id -> times
-  for (const auto& request : got) ++arrivals[request.notice_id];
-  for (const auto& [id, times] : arrivals) {
+  for (const auto& [id, times] : arrivals(got)) {
     EXPECT_EQ(times, 1) << "notice " << id << " arrived " << times << " times";
   }
   EXPECT_EQ(static_cast<std::int64_t>(got.size()), sent);
@@ -190,14 +209,8 @@ TEST_F(NoticesOnNodes, EachNoticeOfGamesHeldAtThreeNodesArrivesOnce) {
 // each notice arrives once.
 TEST_F(NoticesOnNodes, AWebhookAnsweringAfterTheRetryIsDueIsSentByOneNodeOnce) {
   WebhookReceiver receiver;
-  auto g = start_noticed_game(nodes_[0]->port(), "slow", receiver.port());
+  hold_first_notice(receiver, "slow", 58);
   ASSERT_FALSE(HasFailure());
-  receiver.hold();
-  std::mt19937_64 rng(58);
-  // Play stops at the first notice: the seat told does not act, which would drop it.
-  play_forward_away(g.port, g.id, g.scot.session_cookie(), g.eng.session_cookie(), rng, 60,
-                    [&] { return pg_number(uri_, kWebhookDeliveries, g.id) > 0; });
-  ASSERT_TRUE(receiver.wait_for(1, 30s));
   // Every node's sender passes (each 0.5 s) see the delivery due again by its retry.
   std::this_thread::sleep_for(2500ms);
   receiver.release();
@@ -205,9 +218,7 @@ TEST_F(NoticesOnNodes, AWebhookAnsweringAfterTheRetryIsDueIsSentByOneNodeOnce) {
   std::this_thread::sleep_for(1500ms);  // a few more passes of every sender
 
   const auto got = receiver.received();
-  std::map<std::string, int> arrivals;  // notice id -> times
-  for (const auto& request : got) ++arrivals[request.notice_id];
-  for (const auto& [id, times] : arrivals) {
+  for (const auto& [id, times] : arrivals(got)) {
     EXPECT_EQ(times, 1) << "notice " << id << " arrived " << times << " times";
   }
   EXPECT_EQ(static_cast<std::int64_t>(got.size()), pg_number(uri_, kAttempts, 0));
@@ -218,14 +229,8 @@ TEST_F(NoticesOnNodes, AWebhookAnsweringAfterTheRetryIsDueIsSentByOneNodeOnce) {
 // twice, and every other notice once (docs/multi-node.md, section 5, item 4).
 TEST_F(NoticesOnNodes, ANodeKilledDuringADeliveryIsStoodInForWithTheSameId) {
   WebhookReceiver receiver;
-  auto g = start_noticed_game(nodes_[0]->port(), "kill", receiver.port());
+  hold_first_notice(receiver, "kill", 59);
   ASSERT_FALSE(HasFailure());
-  receiver.hold();
-  std::mt19937_64 rng(59);
-  // Play stops at the first notice: the seat told does not act, which would drop it.
-  play_forward_away(g.port, g.id, g.scot.session_cookie(), g.eng.session_cookie(), rng, 60,
-                    [&] { return pg_number(uri_, kWebhookDeliveries, g.id) > 0; });
-  ASSERT_TRUE(receiver.wait_for(1, 30s));
   // The node whose request the receiver holds (others may wait to be taken, behind it).
   const auto first = receiver.received().front();
   const auto held = first.notice_id;
@@ -249,9 +254,7 @@ TEST_F(NoticesOnNodes, ANodeKilledDuringADeliveryIsStoodInForWithTheSameId) {
   ASSERT_TRUE(settled(60s)) << "deliveries still pending";
   std::this_thread::sleep_for(1500ms);
 
-  std::map<std::string, int> arrivals;
-  for (const auto& request : receiver.received()) ++arrivals[request.notice_id];
-  for (const auto& [id, times] : arrivals) {
+  for (const auto& [id, times] : arrivals(receiver.received())) {
     EXPECT_EQ(times, id == held ? 2 : 1) << "notice " << id << " arrived " << times << " times";
   }
 }
